@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs everything the build and the tests need, skipping what is present.
+# Safe to run repeatedly: on a machine that has it all, it takes seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION="$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml | head -n1)"
+WASM_PACK_VERSION="0.15.1"
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+export PATH="$HOME/.cargo/bin:$PATH"
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "adding rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! rustup component list --installed 2>/dev/null | grep -q '^clippy'; then
+  rustup component add clippy rustfmt || true
+fi
+
+if ! { command -v wasm-bindgen >/dev/null && wasm-bindgen --version | grep -q " ${WASM_BINDGEN_VERSION}$"; }; then
+  log "installing wasm-bindgen-cli ${WASM_BINDGEN_VERSION}"
+  cargo install wasm-bindgen-cli --version "${WASM_BINDGEN_VERSION}" --force
+fi
+
+if ! command -v wasm-pack >/dev/null; then
+  log "installing wasm-pack ${WASM_PACK_VERSION}"
+  cargo install wasm-pack --version "${WASM_PACK_VERSION}"
+fi
+
+APT_NEEDED=()
+command -v wasm-opt >/dev/null || APT_NEEDED+=(binaryen)
+[ -x /usr/bin/chromium ] || APT_NEEDED+=(chromium)
+[ -x /usr/bin/chromedriver ] || APT_NEEDED+=(chromium-driver)
+if [ "${#APT_NEEDED[@]}" -gt 0 ]; then
+  log "installing Debian packages: ${APT_NEEDED[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${APT_NEEDED[@]}" >/dev/null
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "installing npm packages"
+  if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+fi
+log "ready"

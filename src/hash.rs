@@ -1,0 +1,39 @@
+//! MD5 as the stash key: lowercase hex of the digest of the base64 text.
+
+use md5::{Digest, Md5};
+
+/// Lowercase hex MD5 of `bytes`.
+pub fn md5_hex(bytes: &[u8]) -> String {
+    let digest = Md5::digest(bytes);
+    let mut out = String::with_capacity(32);
+    for b in digest {
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 0x0f)]));
+    }
+    out
+}
+
+/// True when `id` is 32 hexadecimal digits, in either case.
+pub fn is_md5_hex(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matches_known_digests() {
+        assert_eq!(md5_hex(b""), "d41d8cd98f00b204e9800998ecf8427e");
+        assert_eq!(md5_hex(b"abc"), "900150983cd24fb0d6963f7d28e17f72");
+    }
+
+    #[test]
+    fn recognises_md5_ids() {
+        assert!(is_md5_hex("900150983CD24FB0D6963F7D28E17F72"));
+        assert!(!is_md5_hex("900150983cd24fb0d6963f7d28e17f7"));
+        assert!(!is_md5_hex("900150983cd24fb0d6963f7d28e17f7g"));
+    }
+}

@@ -1,0 +1,29 @@
+//! # ctxpack
+//!
+//! Shrinks a chat conversation to what the model needs before each request:
+//! markdown images become multimodal parts, images in older messages become
+//! `[Picture:history_<md5>]` placeholders while their originals wait in a
+//! client-side stash, and raw base64 never rides along in text.
+//!
+//! The crate is a sans-IO core — parsing, hashing, policy and wire formats,
+//! tested with plain `cargo test` — and a thin `wasm-bindgen` layer
+//! (`bindings`, on `wasm32` only) that converts values, calls the core and
+//! maps errors to the JavaScript `CtxpackError`.
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod hash;
+pub mod json_path;
+pub mod markdown;
+pub mod media;
+pub mod message;
+pub mod multimodal;
+
+#[cfg(target_arch = "wasm32")]
+mod bindings;
+
+pub use error::ErrorCode;
+pub use json_path::JsonPath;
+pub use markdown::{parse_markdown_images, MarkdownImage};
+pub use media::{DataUrl, DataUrlError};
+pub use message::{Content, Format, Message, MessageError, Part, Role};

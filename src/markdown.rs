@@ -1,0 +1,173 @@
+//! CommonMark image extraction: finds `![alt](url "title")` and
+//! reference-style images in user text with pulldown-cmark's offset iterator,
+//! so code spans, fenced and indented code, escapes and entities follow the
+//! spec rather than a regex.
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use serde::Serialize;
+
+/// One image found in markdown text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MarkdownImage {
+    /// The image description as plain text (nested markup flattened).
+    pub alt: String,
+    /// The destination with escapes and entities decoded.
+    pub url: String,
+    /// The title, when the image has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// UTF-16 offset of the `!` that starts the image.
+    pub start: usize,
+    /// UTF-16 offset just past the image's last character.
+    pub end: usize,
+    /// Byte offset of the start, for slicing the Rust string.
+    #[serde(skip)]
+    pub byte_start: usize,
+    /// Byte offset of the end, for slicing the Rust string.
+    #[serde(skip)]
+    pub byte_end: usize,
+}
+
+/// Every top-level image in `text`, in document order. An image inside
+/// another image's description is part of that description, not its own entry.
+pub fn parse_markdown_images(text: &str) -> Vec<MarkdownImage> {
+    let mut images = Vec::new();
+    let mut offsets = Utf16Cursor::new(text);
+    let mut depth = 0usize;
+    let mut current: Option<MarkdownImage> = None;
+    for (event, range) in Parser::new_ext(text, Options::empty()).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Image { dest_url, title, .. }) => {
+                depth += 1;
+                if depth == 1 {
+                    current = Some(MarkdownImage {
+                        alt: String::new(),
+                        url: dest_url.into_string(),
+                        title: (!title.is_empty()).then(|| title.into_string()),
+                        start: offsets.utf16_at(range.start),
+                        end: offsets.utf16_at(range.end),
+                        byte_start: range.start,
+                        byte_end: range.end,
+                    });
+                }
+            }
+            Event::End(TagEnd::Image) => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    if let Some(img) = current.take() {
+                        images.push(img);
+                    }
+                }
+            }
+            Event::Text(t) | Event::Code(t) | Event::InlineHtml(t) | Event::Html(t) => {
+                if let Some(img) = current.as_mut() {
+                    img.alt.push_str(&t);
+                }
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                if let Some(img) = current.as_mut() {
+                    img.alt.push('\n');
+                }
+            }
+            _ => {}
+        }
+    }
+    images
+}
+
+/// Converts byte offsets into UTF-16 offsets, walking forward from the last
+/// position asked for so a document is walked once.
+struct Utf16Cursor<'a> {
+    text: &'a str,
+    byte: usize,
+    utf16: usize,
+}
+
+impl<'a> Utf16Cursor<'a> {
+    fn new(text: &'a str) -> Self {
+        Utf16Cursor { text, byte: 0, utf16: 0 }
+    }
+
+    fn utf16_at(&mut self, byte: usize) -> usize {
+        let byte = byte.min(self.text.len());
+        if byte < self.byte {
+            self.byte = 0;
+            self.utf16 = 0;
+        }
+        let slice = self.text.get(self.byte..byte).unwrap_or("");
+        self.utf16 += slice.chars().map(char::len_utf16).sum::<usize>();
+        self.byte = byte;
+        self.utf16
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn urls(text: &str) -> Vec<String> {
+        parse_markdown_images(text).into_iter().map(|i| i.url).collect()
+    }
+
+    #[test]
+    fn finds_inline_image_with_offsets() {
+        let text = "请分析这张图：![图表](file:///workspace/chart.png)";
+        let imgs = parse_markdown_images(text);
+        assert_eq!(imgs.len(), 1);
+        assert_eq!(imgs[0].alt, "图表");
+        assert_eq!(imgs[0].url, "file:///workspace/chart.png");
+        assert_eq!(imgs[0].start, 7);
+        assert_eq!(imgs[0].end, text.encode_utf16().count());
+        assert_eq!(&text[imgs[0].byte_start..imgs[0].byte_end], "![图表](file:///workspace/chart.png)");
+    }
+
+    #[test]
+    fn emoji_counts_as_two_utf16_units() {
+        let text = "😀 ![a](b.png)";
+        let imgs = parse_markdown_images(text);
+        assert_eq!(imgs[0].start, 3);
+        assert_eq!(imgs[0].end, 3 + "![a](b.png)".len());
+    }
+
+    #[test]
+    fn ignores_code_spans_and_code_blocks() {
+        assert!(urls("`![a](b.png)`").is_empty());
+        assert!(urls("```\n![a](b.png)\n```\n").is_empty());
+        assert!(urls("    ![a](b.png)\n").is_empty());
+        assert!(urls("\\![a](b.png)").is_empty());
+    }
+
+    #[test]
+    fn decodes_escapes_entities_and_angle_destinations() {
+        assert_eq!(urls("![a](<my file.png>)"), vec!["my file.png"]);
+        assert_eq!(urls("![a](a\\_b.png)"), vec!["a_b.png"]);
+        assert_eq!(urls("![a](a&amp;b.png)"), vec!["a&b.png"]);
+        assert_eq!(urls("![a](foo(bar).png)"), vec!["foo(bar).png"]);
+    }
+
+    #[test]
+    fn reads_titles_nested_alt_and_references() {
+        let imgs = parse_markdown_images("![a [b] *c*](x.png \"T\")");
+        assert_eq!(imgs[0].alt, "a [b] c");
+        assert_eq!(imgs[0].title.as_deref(), Some("T"));
+        let imgs = parse_markdown_images("see ![logo][ref] here\n\n[ref]: https://x.test/l.png 'L'\n");
+        assert_eq!(imgs.len(), 1);
+        assert_eq!(imgs[0].url, "https://x.test/l.png");
+        assert_eq!(imgs[0].title.as_deref(), Some("L"));
+        assert_eq!(imgs[0].start, 4);
+        assert_eq!(imgs[0].end, 4 + "![logo][ref]".len());
+    }
+
+    #[test]
+    fn image_inside_image_alt_is_one_image() {
+        let imgs = parse_markdown_images("![outer ![inner](i.png)](o.png)");
+        assert_eq!(imgs.len(), 1);
+        assert_eq!(imgs[0].url, "o.png");
+        assert_eq!(imgs[0].alt, "outer inner");
+    }
+
+    #[test]
+    fn finds_several_images_in_order() {
+        assert_eq!(urls("![1](a.png) and [![2](b.png)](link) ![3](c.png)"), vec!["a.png", "b.png", "c.png"]);
+    }
+}

@@ -1,0 +1,47 @@
+//! Errors of reading messages.
+
+use crate::error::ErrorCode;
+
+/// Why a value could not be read as a message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MessageError {
+    /// The value at `path` is in no known message shape.
+    #[error("{path}: {reason}")]
+    InvalidMessage {
+        /// JSON path of the offending value.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The format name given in the options is not one ctxpack knows.
+    #[error("{path}: unknown format {name:?}; expected openai, langchain, anthropic or ai-sdk")]
+    UnknownFormat {
+        /// JSON path of the option.
+        path: String,
+        /// The name given.
+        name: String,
+    },
+}
+
+impl MessageError {
+    pub(crate) fn invalid(path: &crate::json_path::JsonPath, reason: impl Into<String>) -> Self {
+        MessageError::InvalidMessage { path: path.to_string(), reason: reason.into() }
+    }
+}
+
+impl ErrorCode for MessageError {
+    fn code(&self) -> &'static str {
+        match self {
+            MessageError::InvalidMessage { .. } => "INVALID_MESSAGE",
+            MessageError::UnknownFormat { .. } => "INVALID_OPTION",
+        }
+    }
+
+    fn path(&self) -> Option<&str> {
+        match self {
+            MessageError::InvalidMessage { path, .. } | MessageError::UnknownFormat { path, .. } => {
+                Some(path)
+            }
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! Image parts, read in place: where each format keeps the image and its
+//! MIME type, and how to write a new one.
+
+use crate::media::data_url::{format_data_url, is_data_url, DataUrl};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Where an image part keeps its image, one variant per wire shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ImageShape {
+    /// `{type:'image_url', image_url:{url, detail?}}` — OpenAI, LangChain.
+    ImageUrlObject,
+    /// `{type:'image_url', image_url:'url'}` — LangChain.
+    ImageUrlString,
+    /// `{type:'image', source:{type:'base64', media_type, data}}` — Anthropic.
+    AnthropicBase64,
+    /// `{type:'image', source:{type:'url', url}}` — Anthropic.
+    AnthropicUrl,
+    /// `{type:'image', image, mediaType?}` — AI SDK; `image` is a URL, a data URL or base64.
+    AiSdkImage,
+    /// `{type:'file' | 'media', data, mediaType:'image/…'}` — AI SDK.
+    AiSdkData,
+    /// `{type:'image', source_type:'base64', data, mime_type}` — LangChain.
+    LangChainData,
+    /// `{type:'image', base64, mime_type}` — LangChain standard block, the dootask tool result.
+    LangChainBase64,
+    /// `{type:'image', source_type:'url', url}` — LangChain.
+    LangChainUrl,
+}
+
+impl ImageShape {
+    /// (object holding the value, key of the value, key of the MIME type).
+    fn keys(self) -> (Option<&'static str>, &'static str, Option<&'static str>) {
+        match self {
+            ImageShape::ImageUrlObject => (Some("image_url"), "url", None),
+            ImageShape::ImageUrlString => (None, "image_url", None),
+            ImageShape::AnthropicBase64 => (Some("source"), "data", Some("media_type")),
+            ImageShape::AnthropicUrl => (Some("source"), "url", None),
+            ImageShape::AiSdkImage => (None, "image", Some("mediaType")),
+            ImageShape::AiSdkData => (None, "data", Some("mediaType")),
+            ImageShape::LangChainData => (None, "data", Some("mime_type")),
+            ImageShape::LangChainBase64 => (None, "base64", Some("mime_type")),
+            ImageShape::LangChainUrl => (None, "url", None),
+        }
+    }
+
+    /// True for shapes whose value is always base64, never a URL.
+    fn always_base64(self) -> bool {
+        matches!(
+            self,
+            ImageShape::AnthropicBase64
+                | ImageShape::AiSdkData
+                | ImageShape::LangChainData
+                | ImageShape::LangChainBase64
+        )
+    }
+}
+
+/// What an image part points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageSource<'a> {
+    /// An inline `data:` URL.
+    DataUrl(&'a str),
+    /// Inline base64 with a separately declared MIME type.
+    Base64 {
+        /// The declared MIME type, if any.
+        mime: Option<&'a str>,
+        /// The base64 text.
+        data: &'a str,
+    },
+    /// A URL to fetch (`http(s):`, `blob:`, `file:` …); never stashed.
+    Url(&'a str),
+    /// A value ctxpack cannot read as text (bytes, a URL object); passed through.
+    Opaque,
+}
+
+impl<'a> ImageSource<'a> {
+    /// The declared MIME type and the base64 payload, for inline images.
+    /// `None` for URLs, opaque values and data URLs that are not base64.
+    pub fn inline(&self) -> Option<(Option<&'a str>, &'a str)> {
+        match *self {
+            ImageSource::DataUrl(url) => {
+                let d = DataUrl::parse_unchecked(url).ok()?;
+                Some(((!d.mime.is_empty()).then_some(d.mime), d.payload))
+            }
+            ImageSource::Base64 { mime, data } => Some((mime, data)),
+            ImageSource::Url(_) | ImageSource::Opaque => None,
+        }
+    }
+}
+
+/// An image content part, kept as the caller's wire object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImagePart {
+    /// The part as it came, untouched.
+    pub wire: Map<String, Value>,
+    /// Where in `wire` the image is.
+    pub shape: ImageShape,
+}
+
+impl ImagePart {
+    fn container(&self) -> Option<&Map<String, Value>> {
+        match self.shape.keys().0 {
+            Some(key) => self.wire.get(key)?.as_object(),
+            None => Some(&self.wire),
+        }
+    }
+
+    /// Reads what the part points at, without copying it.
+    pub fn source(&self) -> ImageSource<'_> {
+        let (_, value_key, mime_key) = self.shape.keys();
+        let Some(c) = self.container() else { return ImageSource::Opaque };
+        let Some(value) = c.get(value_key).and_then(Value::as_str) else {
+            return ImageSource::Opaque;
+        };
+        if is_data_url(value) {
+            return ImageSource::DataUrl(value);
+        }
+        let mime = mime_key.and_then(|k| {
+            c.get(k)
+                .or_else(|| c.get("mimeType"))
+                .and_then(Value::as_str)
+        });
+        if self.shape.always_base64() || (mime_key.is_some() && !value.contains(':')) {
+            ImageSource::Base64 { mime, data: value }
+        } else {
+            ImageSource::Url(value)
+        }
+    }
+
+    /// The part with its payload emptied: a small template that [`ImagePart::fill`]
+    /// turns back into the same part. Returns `None` for non-inline images.
+    pub fn template(&self) -> Option<ImageTemplate> {
+        let as_data_url = matches!(self.source(), ImageSource::DataUrl(_));
+        self.source().inline()?;
+        let (container, value_key, _) = self.shape.keys();
+        let wire = self.wire.clone_without(container, value_key);
+        Some(ImageTemplate { wire, shape: self.shape, as_data_url })
+    }
+}
+
+/// A copy of an image part without its payload (see [`ImagePart::template`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImageTemplate {
+    /// The part with its payload value set to an empty string.
+    pub wire: Map<String, Value>,
+    /// Where the payload goes.
+    pub shape: ImageShape,
+    /// True when the payload was a whole data URL, false for bare base64.
+    pub as_data_url: bool,
+}
+
+impl ImageTemplate {
+    /// The original part again, with `mime` and `payload` put back.
+    pub fn fill(&self, mime: &str, payload: &str) -> Map<String, Value> {
+        let mut wire = self.wire.clone();
+        let (container, value_key, mime_key) = self.shape.keys();
+        let target = match container {
+            Some(key) => match wire.get_mut(key).and_then(Value::as_object_mut) {
+                Some(obj) => obj,
+                None => return wire,
+            },
+            None => &mut wire,
+        };
+        if self.as_data_url {
+            target.insert(value_key.into(), format_data_url(mime, payload).into());
+        } else {
+            target.insert(value_key.into(), payload.into());
+            if let Some(k) = mime_key {
+                if target.contains_key("mimeType") && !target.contains_key(k) {
+                    target.insert("mimeType".into(), mime.into());
+                } else {
+                    target.insert(k.into(), mime.into());
+                }
+            }
+        }
+        wire
+    }
+}
+
+trait CloneWithout {
+    fn clone_without(&self, container: Option<&str>, key: &str) -> Map<String, Value>;
+}
+
+impl CloneWithout for Map<String, Value> {
+    /// Clones the map, writing an empty string where the payload was, so key
+    /// order is kept and the payload is not copied.
+    fn clone_without(&self, container: Option<&str>, key: &str) -> Map<String, Value> {
+        let mut out = Map::with_capacity(self.len());
+        for (k, v) in self {
+            let copy = match (container, v) {
+                (Some(c), Value::Object(inner)) if c == k => {
+                    Value::Object(inner.clone_without(None, key))
+                }
+                (None, _) if k == key => Value::String(String::new()),
+                _ => v.clone(),
+            };
+            out.insert(k.clone(), copy);
+        }
+        out
+    }
+}
+
+/// Builds a new image part holding `payload` (base64) of type `mime`, in the
+/// canonical shape of `format`.
+pub fn new_image_part(
+    format: super::Format,
+    mime: &str,
+    payload: &str,
+    detail: Option<&str>,
+) -> Value {
+    use super::Format;
+    let mut m = Map::new();
+    match format {
+        Format::OpenAi | Format::LangChain => {
+            m.insert("type".into(), "image_url".into());
+            let mut inner = Map::new();
+            inner.insert("url".into(), format_data_url(mime, payload).into());
+            if let Some(d) = detail {
+                inner.insert("detail".into(), d.into());
+            }
+            m.insert("image_url".into(), Value::Object(inner));
+        }
+        Format::Anthropic => {
+            m.insert("type".into(), "image".into());
+            let mut source = Map::new();
+            source.insert("type".into(), "base64".into());
+            source.insert("media_type".into(), mime.into());
+            source.insert("data".into(), payload.into());
+            m.insert("source".into(), Value::Object(source));
+        }
+        Format::AiSdk => {
+            m.insert("type".into(), "image".into());
+            m.insert("image".into(), payload.into());
+            m.insert("mediaType".into(), mime.into());
+        }
+    }
+    Value::Object(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn part(v: Value, shape: ImageShape) -> ImagePart {
+        ImagePart { wire: v.as_object().cloned().unwrap_or_default(), shape }
+    }
+
+    #[test]
+    fn reads_each_shape_in_place() {
+        let p = part(
+            json!({"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA","detail":"high"}}),
+            ImageShape::ImageUrlObject,
+        );
+        assert_eq!(p.source().inline(), Some((Some("image/png"), "AAAA")));
+        let p = part(
+            json!({"type":"image","source":{"type":"base64","media_type":"image/gif","data":"R0lG"}}),
+            ImageShape::AnthropicBase64,
+        );
+        assert_eq!(p.source(), ImageSource::Base64 { mime: Some("image/gif"), data: "R0lG" });
+        let p = part(json!({"type":"image","image":"https://x.test/a.png"}), ImageShape::AiSdkImage);
+        assert_eq!(p.source(), ImageSource::Url("https://x.test/a.png"));
+        let p = part(json!({"type":"image","image":"AAAA","mediaType":"image/png"}), ImageShape::AiSdkImage);
+        assert_eq!(p.source().inline(), Some((Some("image/png"), "AAAA")));
+        let p = part(json!({"type":"image","image":{"0":1}}), ImageShape::AiSdkImage);
+        assert_eq!(p.source(), ImageSource::Opaque);
+    }
+
+    #[test]
+    fn template_round_trips_every_inline_shape() {
+        let cases = [
+            (json!({"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA","detail":"high"},"x":1}), ImageShape::ImageUrlObject),
+            (json!({"type":"image_url","image_url":"data:image/png;base64,AAAA"}), ImageShape::ImageUrlString),
+            (json!({"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"},"cache_control":{"type":"ephemeral"}}), ImageShape::AnthropicBase64),
+            (json!({"type":"image","image":"AAAA","mediaType":"image/png"}), ImageShape::AiSdkImage),
+            (json!({"type":"file","data":"AAAA","mediaType":"image/png","filename":"a.png"}), ImageShape::AiSdkData),
+            (json!({"type":"image","source_type":"base64","data":"AAAA","mime_type":"image/png"}), ImageShape::LangChainData),
+            (json!({"type":"image","base64":"AAAA","mime_type":"image/png"}), ImageShape::LangChainBase64),
+        ];
+        for (v, shape) in cases {
+            let p = part(v.clone(), shape);
+            let t = p.template().unwrap();
+            assert!(!serde_json::to_string(&t).unwrap().contains("AAAA"));
+            assert_eq!(Value::Object(t.fill("image/png", "AAAA")), v);
+        }
+    }
+}

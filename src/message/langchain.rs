@@ -1,0 +1,49 @@
+//! LangChain message tuples, as the dootask backend receives them:
+//! `["human" | "ai" | "assistant" | "system" | "tool", content]`, where content
+//! parts are OpenAI-style (`image_url` as an object or a string) or LangChain
+//! image blocks (`{type:'image', source_type, data | url, mime_type}` and
+//! `{type:'image', base64, mime_type}`).
+
+use super::model::{require_str, PartKind};
+use super::{ImageShape, MessageError};
+use crate::json_path::JsonPath;
+use serde_json::{Map, Value};
+
+/// Decides what a LangChain content part is.
+pub(super) fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
+    Ok(match part.get("type").and_then(Value::as_str) {
+        Some("text") => PartKind::Text,
+        Some("image_url") => match part.get("image_url") {
+            Some(Value::String(_)) => PartKind::Image(ImageShape::ImageUrlString),
+            Some(Value::Object(inner)) => {
+                require_str(inner, "url", &path.key("image_url"), "image_url")?;
+                PartKind::Image(ImageShape::ImageUrlObject)
+            }
+            _ => {
+                return Err(MessageError::invalid(
+                    &path.key("image_url"),
+                    "an image_url part needs an `image_url` string or object",
+                ))
+            }
+        },
+        Some("image") => {
+            if part.contains_key("base64") {
+                require_str(part, "base64", path, "an image block")?;
+                PartKind::Image(ImageShape::LangChainBase64)
+            } else {
+                match part.get("source_type").and_then(Value::as_str) {
+                    Some("base64") => {
+                        require_str(part, "data", path, "a base64 image block")?;
+                        PartKind::Image(ImageShape::LangChainData)
+                    }
+                    Some("url") => {
+                        require_str(part, "url", path, "a url image block")?;
+                        PartKind::Image(ImageShape::LangChainUrl)
+                    }
+                    _ => PartKind::Other,
+                }
+            }
+        }
+        _ => PartKind::Other,
+    })
+}

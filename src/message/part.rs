@@ -1,0 +1,97 @@
+//! Content parts of the neutral model.
+
+use super::model::Content;
+use super::ImagePart;
+use serde_json::{Map, Value};
+
+/// One element of a message's content array.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    /// `{type:'text', text, …}` in every format; the wire object is kept whole.
+    Text(Map<String, Value>),
+    /// An image, read in place.
+    Image(ImagePart),
+    /// A tool result whose content holds further parts (Anthropic
+    /// `tool_result`, AI SDK `tool-result` with `output.type: 'content'`).
+    ToolResult(ToolResultPart),
+    /// Anything else, passed through untouched.
+    Other(Value),
+}
+
+impl Part {
+    /// A new plain text part.
+    pub fn text(text: String) -> Part {
+        let mut m = Map::new();
+        m.insert("type".into(), "text".into());
+        m.insert("text".into(), text.into());
+        Part::Text(m)
+    }
+
+    /// The text of a text part.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Part::Text(m) => m.get("text").and_then(Value::as_str),
+            _ => None,
+        }
+    }
+
+    /// True for a text part with no fields besides `type` and `text`, which
+    /// can be folded into a plain string without losing anything.
+    pub fn is_plain_text(&self) -> bool {
+        match self {
+            Part::Text(m) => m.len() == 2 && self.as_text().is_some(),
+            _ => false,
+        }
+    }
+
+    /// Back to the wire value.
+    pub fn into_wire(self) -> Value {
+        match self {
+            Part::Text(m) => Value::Object(m),
+            Part::Image(i) => Value::Object(i.wire),
+            Part::ToolResult(t) => t.into_wire(),
+            Part::Other(v) => v,
+        }
+    }
+}
+
+/// Where a tool result keeps its nested content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolResultSlot {
+    /// The `content` field (Anthropic).
+    Content,
+    /// The `output.value` field (AI SDK).
+    OutputValue,
+}
+
+/// A tool result block with its nested content lifted out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolResultPart {
+    /// The block with the nested content's place set to `null`.
+    pub wire: Map<String, Value>,
+    /// The nested content.
+    pub content: Content,
+    /// Where the content goes back.
+    pub slot: ToolResultSlot,
+}
+
+impl ToolResultPart {
+    /// Back to the wire value, the content in its original place.
+    pub fn into_wire(self) -> Value {
+        let mut wire = self.wire;
+        let content = self.content.into_wire();
+        if let Some(content) = content {
+            match self.slot {
+                ToolResultSlot::Content => {
+                    wire.insert("content".into(), content);
+                }
+                ToolResultSlot::OutputValue => {
+                    if let Some(out) = wire.get_mut("output").and_then(Value::as_object_mut) {
+                        out.insert("value".into(), content);
+                    }
+                }
+            }
+        }
+        Value::Object(wire)
+    }
+}
