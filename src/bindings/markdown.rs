@@ -1,0 +1,16 @@
+//! `parseMarkdownImages`.
+
+use super::convert::{string_arg, to_js};
+use super::CtxpackError;
+use wasm_bindgen::prelude::*;
+
+/// Finds the images in markdown `text` (CommonMark: images in code are not
+/// images; escapes, entities, titles, `<…>` destinations and reference-style
+/// images work). Offsets are UTF-16 code units.
+#[wasm_bindgen(js_name = parseMarkdownImages, unchecked_return_type = "MarkdownImage[]")]
+pub fn parse_markdown_images(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> Result<JsValue, CtxpackError> {
+    let text = string_arg(&text, "text")?;
+    to_js(&crate::markdown::parse_markdown_images(&text))
+}

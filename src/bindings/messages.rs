@@ -1,0 +1,29 @@
+//! `detectFormat`: reads a whole conversation and names its format.
+
+use super::convert::{array_arg, from_js, options_arg};
+use super::CtxpackError;
+use crate::json_path::JsonPath;
+use crate::message::{decode_messages, Format};
+use wasm_bindgen::prelude::*;
+
+/// Reads every message (throwing `INVALID_MESSAGE` with the JSON path of the
+/// first one in no known shape) and returns the detected or given format.
+#[wasm_bindgen(js_name = detectFormat, unchecked_return_type = "Format")]
+pub fn detect_format(
+    #[wasm_bindgen(unchecked_param_type = "unknown[]")] messages: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "{ format?: Format } | undefined")] options: JsValue,
+) -> Result<JsValue, CtxpackError> {
+    let array = array_arg(&messages, "messages")?;
+    let opts = options_arg(&options, "options")?;
+    let given = match opts.string("format")? {
+        Some(name) => Some(Format::from_name(&name, &opts.path_of("format"))?),
+        None => None,
+    };
+    let values = array
+        .iter()
+        .enumerate()
+        .map(|(i, m)| from_js(&m, &format!("messages[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (format, _) = decode_messages(values, given, &JsonPath::root("messages"))?;
+    Ok(JsValue::from_str(format.name()))
+}

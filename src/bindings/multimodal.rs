@@ -1,0 +1,66 @@
+//! `toMultimodal`: resolves each markdown image's source (data URL in place,
+//! `fetch` for http/blob, the host's resolver for the rest) and hands the
+//! results to the core, which builds the parts.
+
+use super::convert::{options_arg, string_arg, to_js};
+use super::fetch::{call_resolver, fetch_bytes, Fetched};
+use super::CtxpackError;
+use crate::message::Format;
+use crate::multimodal::{
+    build_parts, resolve_bytes, resolve_data_url, source_kind, PartOptions, ResolveError, ResolvedImage,
+    SourceKind,
+};
+use js_sys::Function;
+use wasm_bindgen::prelude::*;
+
+/// Turns user text with markdown images into ordered content parts. Images
+/// that cannot be resolved stay in the text as markdown and are listed in
+/// `missing`.
+#[wasm_bindgen(js_name = toMultimodal, unchecked_return_type = "MultimodalContent")]
+pub async fn to_multimodal(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ToMultimodalOptions | undefined")] options: JsValue,
+) -> Result<JsValue, CtxpackError> {
+    let text = string_arg(&text, "text")?;
+    let opts = options_arg(&options, "options")?;
+    let format = match opts.string("format")? {
+        Some(name) => Format::from_name(&name, &opts.path_of("format"))?,
+        None => Format::OpenAi,
+    };
+    let detail = opts.string("detail")?;
+    if let Some(d) = &detail {
+        if !matches!(d.as_str(), "auto" | "low" | "high") {
+            return Err(CtxpackError::invalid_option(opts.path_of("detail"), "expected auto, low or high"));
+        }
+    }
+    let keep_alt = opts.bool("keepAlt")?.unwrap_or(true);
+    let resolver = opts.function("resolve")?;
+
+    let images = crate::markdown::parse_markdown_images(&text);
+    let mut resolved = Vec::with_capacity(images.len());
+    for img in &images {
+        resolved.push(resolve_one(&img.url, resolver.as_ref()).await);
+    }
+    let out = build_parts(
+        &text,
+        &images,
+        resolved,
+        PartOptions { format, detail: detail.as_deref(), keep_alt },
+    );
+    to_js(&out)
+}
+
+async fn resolve_one(url: &str, resolver: Option<&Function>) -> Result<ResolvedImage, ResolveError> {
+    let fetched = match source_kind(url) {
+        SourceKind::Data => return resolve_data_url(url),
+        SourceKind::Fetch => fetch_bytes(url).await,
+        SourceKind::Resolver => match resolver {
+            Some(f) => call_resolver(f, url).await,
+            None => Err("no `resolve` option for this kind of URL".to_owned()),
+        },
+    };
+    match fetched.map_err(ResolveError::Unavailable)? {
+        Fetched::Bytes(bytes, content_type) => resolve_bytes(&bytes, url, content_type.as_deref()),
+        Fetched::DataUrl(s) => resolve_data_url(&s),
+    }
+}
