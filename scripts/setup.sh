@@ -30,7 +30,6 @@ if ! command -v wasm-pack >/dev/null; then
 fi
 
 APT_NEEDED=()
-command -v wasm-opt >/dev/null || APT_NEEDED+=(binaryen)
 [ -x /usr/bin/chromium ] || APT_NEEDED+=(chromium)
 [ -x /usr/bin/chromedriver ] || APT_NEEDED+=(chromium-driver)
 if [ "${#APT_NEEDED[@]}" -gt 0 ]; then
@@ -41,6 +40,8 @@ if [ "${#APT_NEEDED[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${APT_NEEDED[@]}" >/dev/null
 fi
 
+# Binaryen's wasm-opt comes from npm (`binaryen`, a devDependency): Debian's
+# version 108 miscompiles the externref table wasm-bindgen emits.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "installing npm packages"
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi

@@ -20,7 +20,7 @@ pub mod message;
 pub mod multimodal;
 
 #[cfg(target_arch = "wasm32")]
-mod bindings;
+pub mod bindings;
 
 pub use error::ErrorCode;
 pub use json_path::JsonPath;

@@ -37,7 +37,9 @@ pub fn parse_markdown_images(text: &str) -> Vec<MarkdownImage> {
     let mut current: Option<MarkdownImage> = None;
     for (event, range) in Parser::new_ext(text, Options::empty()).into_offset_iter() {
         match event {
-            Event::Start(Tag::Image { dest_url, title, .. }) => {
+            Event::Start(Tag::Image {
+                dest_url, title, ..
+            }) => {
                 depth += 1;
                 if depth == 1 {
                     current = Some(MarkdownImage {
@@ -85,7 +87,11 @@ struct Utf16Cursor<'a> {
 
 impl<'a> Utf16Cursor<'a> {
     fn new(text: &'a str) -> Self {
-        Utf16Cursor { text, byte: 0, utf16: 0 }
+        Utf16Cursor {
+            text,
+            byte: 0,
+            utf16: 0,
+        }
     }
 
     fn utf16_at(&mut self, byte: usize) -> usize {
@@ -106,7 +112,10 @@ mod tests {
     use super::*;
 
     fn urls(text: &str) -> Vec<String> {
-        parse_markdown_images(text).into_iter().map(|i| i.url).collect()
+        parse_markdown_images(text)
+            .into_iter()
+            .map(|i| i.url)
+            .collect()
     }
 
     #[test]
@@ -118,7 +127,10 @@ mod tests {
         assert_eq!(imgs[0].url, "file:///workspace/chart.png");
         assert_eq!(imgs[0].start, 7);
         assert_eq!(imgs[0].end, text.encode_utf16().count());
-        assert_eq!(&text[imgs[0].byte_start..imgs[0].byte_end], "![图表](file:///workspace/chart.png)");
+        assert_eq!(
+            &text[imgs[0].byte_start..imgs[0].byte_end],
+            "![图表](file:///workspace/chart.png)"
+        );
     }
 
     #[test]
@@ -150,7 +162,8 @@ mod tests {
         let imgs = parse_markdown_images("![a [b] *c*](x.png \"T\")");
         assert_eq!(imgs[0].alt, "a [b] c");
         assert_eq!(imgs[0].title.as_deref(), Some("T"));
-        let imgs = parse_markdown_images("see ![logo][ref] here\n\n[ref]: https://x.test/l.png 'L'\n");
+        let imgs =
+            parse_markdown_images("see ![logo][ref] here\n\n[ref]: https://x.test/l.png 'L'\n");
         assert_eq!(imgs.len(), 1);
         assert_eq!(imgs[0].url, "https://x.test/l.png");
         assert_eq!(imgs[0].title.as_deref(), Some("L"));
@@ -168,6 +181,9 @@ mod tests {
 
     #[test]
     fn finds_several_images_in_order() {
-        assert_eq!(urls("![1](a.png) and [![2](b.png)](link) ![3](c.png)"), vec!["a.png", "b.png", "c.png"]);
+        assert_eq!(
+            urls("![1](a.png) and [![2](b.png)](link) ![3](c.png)"),
+            vec!["a.png", "b.png", "c.png"]
+        );
     }
 }

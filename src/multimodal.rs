@@ -84,12 +84,22 @@ impl ResolveError {
 pub fn resolve_data_url(url: &str) -> Result<ResolvedImage, ResolveError> {
     let d = DataUrl::parse(url)?;
     let head = decode_prefix(d.payload, SNIFF_BYTES);
-    finish(&head, decoded_len(d.payload), d.payload.to_owned(), Some(d.mime), None)
+    finish(
+        &head,
+        decoded_len(d.payload),
+        d.payload.to_owned(),
+        Some(d.mime),
+        None,
+    )
 }
 
 /// Encodes bytes a resolver or `fetch` returned. `url` gives the extension
 /// fallback; `declared` is a `Content-Type` when there was one.
-pub fn resolve_bytes(bytes: &[u8], url: &str, declared: Option<&str>) -> Result<ResolvedImage, ResolveError> {
+pub fn resolve_bytes(
+    bytes: &[u8],
+    url: &str,
+    declared: Option<&str>,
+) -> Result<ResolvedImage, ResolveError> {
     finish(bytes, bytes.len(), encode(bytes), declared, Some(url))
 }
 
@@ -101,7 +111,13 @@ fn finish(
     url: Option<&str>,
 ) -> Result<ResolvedImage, ResolveError> {
     let declared = declared
-        .map(|m| m.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+        .map(|m| {
+            m.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
         .filter(|m| !m.is_empty());
     let sniffed = sniff_mime(head);
     let mime = match (sniffed, url.and_then(mime_from_extension), &declared) {
@@ -109,15 +125,25 @@ fn finish(
         (None, Some(m), _) => m.to_owned(),
         // Bytes in a format ctxpack does not sniff: trust an image type the
         // source declared, unless the bytes are plainly text.
-        (None, None, Some(d)) if is_image_mime(d) && !head.is_empty() && !looks_like_text(head) => d.clone(),
-        (None, None, Some(d)) if !is_image_mime(d) => return Err(ResolveError::NotAnImage(d.clone())),
+        (None, None, Some(d)) if is_image_mime(d) && !head.is_empty() && !looks_like_text(head) => {
+            d.clone()
+        }
+        (None, None, Some(d)) if !is_image_mime(d) => {
+            return Err(ResolveError::NotAnImage(d.clone()))
+        }
         _ => return Err(ResolveError::NotAnImage("unknown".into())),
     };
     if !is_image_mime(&mime) {
         return Err(ResolveError::NotAnImage(mime));
     }
     let declared_mime = declared.filter(|d| *d != mime && sniffed.is_some());
-    Ok(ResolvedImage { dimensions: image_dimensions(head), mime, payload, bytes: size, declared_mime })
+    Ok(ResolvedImage {
+        dimensions: image_dimensions(head),
+        mime,
+        payload,
+        bytes: size,
+        declared_mime,
+    })
 }
 
 /// True when the bytes read as text (UTF-8 without control characters
@@ -126,10 +152,12 @@ fn looks_like_text(head: &[u8]) -> bool {
     let sample = &head[..head.len().min(512)];
     let text = match std::str::from_utf8(sample) {
         Ok(t) => t,
-        Err(e) if e.valid_up_to() + 4 > sample.len() => match std::str::from_utf8(&sample[..e.valid_up_to()]) {
-            Ok(t) => t,
-            Err(_) => return false,
-        },
+        Err(e) if e.valid_up_to() + 4 > sample.len() => {
+            match std::str::from_utf8(&sample[..e.valid_up_to()]) {
+                Ok(t) => t,
+                Err(_) => return false,
+            }
+        }
         Err(_) => return false,
     };
     !text.chars().any(|c| c.is_control() && !c.is_whitespace())
@@ -217,7 +245,12 @@ pub fn build_parts(
                         actual: r.mime.clone(),
                     });
                 }
-                content.push(new_image_part(options.format, &r.mime, &r.payload, options.detail));
+                content.push(new_image_part(
+                    options.format,
+                    &r.mime,
+                    &r.payload,
+                    options.detail,
+                ));
             }
             Err(e) => {
                 pending.push_str(text.get(img.byte_start..img.byte_end).unwrap_or(""));
@@ -235,7 +268,11 @@ pub fn build_parts(
     if !pending.is_empty() {
         content.push(options.format.text_part(pending));
     }
-    MultimodalContent { content, missing, corrected }
+    MultimodalContent {
+        content,
+        missing,
+        corrected,
+    }
 }
 
 /// A URL fit for a report: data URLs lose their payload.
@@ -257,7 +294,11 @@ mod tests {
     const PNG_1X1: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
     fn opts(format: Format) -> PartOptions<'static> {
-        PartOptions { format, detail: None, keep_alt: true }
+        PartOptions {
+            format,
+            detail: None,
+            keep_alt: true,
+        }
     }
 
     #[test]
@@ -265,7 +306,10 @@ mod tests {
         let url = format!("data:image/png;base64,{PNG_1X1}");
         let text = format!("请分析这张图：![图表]({url}) 然后 ![](missing.png) 完");
         let imgs = parse_markdown_images(&text);
-        let resolved = vec![resolve_data_url(&url), Err(ResolveError::Unavailable("no resolver".into()))];
+        let resolved = vec![
+            resolve_data_url(&url),
+            Err(ResolveError::Unavailable("no resolver".into())),
+        ];
         let out = build_parts(&text, &imgs, resolved, opts(Format::OpenAi));
         assert_eq!(
             out.content,
@@ -285,10 +329,20 @@ mod tests {
         let url = format!("data:image/png;base64,{PNG_1X1}");
         let text = format!("![a]({url})");
         let imgs = parse_markdown_images(&text);
-        let out = build_parts(&text, &imgs, vec![resolve_data_url(&url)], PartOptions { keep_alt: false, ..opts(Format::Anthropic) });
+        let out = build_parts(
+            &text,
+            &imgs,
+            vec![resolve_data_url(&url)],
+            PartOptions {
+                keep_alt: false,
+                ..opts(Format::Anthropic)
+            },
+        );
         assert_eq!(
             out.content,
-            vec![json!({"type":"image","source":{"type":"base64","media_type":"image/png","data":PNG_1X1}})]
+            vec![
+                json!({"type":"image","source":{"type":"base64","media_type":"image/png","data":PNG_1X1}})
+            ]
         );
     }
 
@@ -298,7 +352,13 @@ mod tests {
         let r = resolve_data_url(&url).unwrap();
         assert_eq!(r.mime, "image/png");
         assert_eq!(r.declared_mime.as_deref(), Some("image/jpeg"));
-        assert_eq!(r.dimensions, Some(Dimensions { width: 1, height: 1 }));
+        assert_eq!(
+            r.dimensions,
+            Some(Dimensions {
+                width: 1,
+                height: 1
+            })
+        );
     }
 
     #[test]
@@ -311,12 +371,19 @@ mod tests {
         assert!(resolve_bytes(b"%PDF-1.4", "a.pdf", None).is_err());
         let lie = encode(b"<html>not a png</html>");
         assert_eq!(
-            resolve_data_url(&format!("data:image/png;base64,{lie}")).unwrap_err().reason_code(),
+            resolve_data_url(&format!("data:image/png;base64,{lie}"))
+                .unwrap_err()
+                .reason_code(),
             "NOT_AN_IMAGE"
         );
         // A format ctxpack does not sniff keeps the type its source declared.
         let jxl = encode(b"\xff\x0a\xfa\x7f\x01\x02");
-        assert_eq!(resolve_data_url(&format!("data:image/jxl;base64,{jxl}")).unwrap().mime, "image/jxl");
+        assert_eq!(
+            resolve_data_url(&format!("data:image/jxl;base64,{jxl}"))
+                .unwrap()
+                .mime,
+            "image/jxl"
+        );
     }
 
     #[test]

@@ -10,8 +10,9 @@ use wasm_bindgen::JsCast;
 
 /// Converts a JavaScript value into JSON, naming `path` when it cannot be.
 pub fn from_js(value: &JsValue, path: &str) -> Result<Value, CtxpackError> {
-    serde_wasm_bindgen::from_value(value.clone())
-        .map_err(|e| CtxpackError::new("INVALID_MESSAGE", format!("not a JSON value: {e}")).at(path))
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
+        CtxpackError::new("INVALID_MESSAGE", format!("not a JSON value: {e}")).at(path)
+    })
 }
 
 /// Converts JSON into a JavaScript value (objects as plain objects).
@@ -23,9 +24,9 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, CtxpackError> 
 
 /// The text argument, or `INVALID_ARGUMENT` at `path`.
 pub fn string_arg(value: &JsValue, path: &str) -> Result<String, CtxpackError> {
-    value
-        .as_string()
-        .ok_or_else(|| CtxpackError::invalid_argument(path, format!("expected a string, got {}", js_type(value))))
+    value.as_string().ok_or_else(|| {
+        CtxpackError::invalid_argument(path, format!("expected a string, got {}", js_type(value)))
+    })
 }
 
 /// The array argument, or `INVALID_ARGUMENT` at `path`.
@@ -33,20 +34,38 @@ pub fn array_arg(value: &JsValue, path: &str) -> Result<Array, CtxpackError> {
     if Array::is_array(value) {
         Ok(value.clone().unchecked_into())
     } else {
-        Err(CtxpackError::invalid_argument(path, format!("expected an array, got {}", js_type(value))))
+        Err(CtxpackError::invalid_argument(
+            path,
+            format!("expected an array, got {}", js_type(value)),
+        ))
     }
 }
 
 /// The options object: `undefined`/`null` reads as empty; anything but an
 /// object is `INVALID_ARGUMENT`.
-pub fn options_arg(value: &JsValue, path: &str) -> Result<Options, CtxpackError> {
+pub fn options_arg(value: Option<&JsValue>, path: &str) -> Result<Options, CtxpackError> {
+    let Some(value) = value else {
+        return Ok(Options {
+            obj: None,
+            path: path.to_owned(),
+        });
+    };
     if value.is_undefined() || value.is_null() {
-        return Ok(Options { obj: None, path: path.to_owned() });
+        return Ok(Options {
+            obj: None,
+            path: path.to_owned(),
+        });
     }
     if !value.is_object() {
-        return Err(CtxpackError::invalid_argument(path, format!("options must be an object, got {}", js_type(value))));
+        return Err(CtxpackError::invalid_argument(
+            path,
+            format!("options must be an object, got {}", js_type(value)),
+        ));
     }
-    Ok(Options { obj: Some(value.clone()), path: path.to_owned() })
+    Ok(Options {
+        obj: Some(value.clone()),
+        path: path.to_owned(),
+    })
 }
 
 /// An options object, read field by field with typed accessors.
@@ -75,9 +94,12 @@ impl Options {
         if v.is_undefined() || v.is_null() {
             return Ok(None);
         }
-        v.as_string()
-            .map(Some)
-            .ok_or_else(|| CtxpackError::invalid_option(self.path_of(key), format!("expected a string, got {}", js_type(&v))))
+        v.as_string().map(Some).ok_or_else(|| {
+            CtxpackError::invalid_option(
+                self.path_of(key),
+                format!("expected a string, got {}", js_type(&v)),
+            )
+        })
     }
 
     /// An optional boolean option.
@@ -86,9 +108,12 @@ impl Options {
         if v.is_undefined() || v.is_null() {
             return Ok(None);
         }
-        v.as_bool()
-            .map(Some)
-            .ok_or_else(|| CtxpackError::invalid_option(self.path_of(key), format!("expected a boolean, got {}", js_type(&v))))
+        v.as_bool().map(Some).ok_or_else(|| {
+            CtxpackError::invalid_option(
+                self.path_of(key),
+                format!("expected a boolean, got {}", js_type(&v)),
+            )
+        })
     }
 
     /// An optional non-negative number option.
@@ -112,9 +137,12 @@ impl Options {
         if v.is_undefined() || v.is_null() {
             return Ok(None);
         }
-        v.dyn_into::<Function>()
-            .map(Some)
-            .map_err(|v| CtxpackError::invalid_option(self.path_of(key), format!("expected a function, got {}", js_type(&v))))
+        v.dyn_into::<Function>().map(Some).map_err(|v| {
+            CtxpackError::invalid_option(
+                self.path_of(key),
+                format!("expected a function, got {}", js_type(&v)),
+            )
+        })
     }
 }
 
@@ -125,6 +153,8 @@ pub fn js_type(v: &JsValue) -> String {
     } else if Array::is_array(v) {
         "an array".into()
     } else {
-        v.js_typeof().as_string().unwrap_or_else(|| "unknown".into())
+        v.js_typeof()
+            .as_string()
+            .unwrap_or_else(|| "unknown".into())
     }
 }

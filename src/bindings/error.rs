@@ -75,7 +75,12 @@ pub struct CtxpackError {
 impl CtxpackError {
     /// An error with a code and message and no path.
     pub fn new(code: &'static str, message: impl Into<String>) -> Self {
-        CtxpackError { code, message: message.into(), path: None, cause: None }
+        CtxpackError {
+            code,
+            message: message.into(),
+            path: None,
+            cause: None,
+        }
     }
 
     /// An `INVALID_ARGUMENT` error about the value at `path`.

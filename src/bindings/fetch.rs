@@ -48,7 +48,10 @@ pub async fn fetch_bytes(url: &str) -> Result<Fetched, String> {
     let buffer = JsFuture::from(buffer)
         .await
         .map_err(|e| format!("reading the body failed: {}", describe(&e)))?;
-    Ok(Fetched::Bytes(Uint8Array::new(&buffer).to_vec(), content_type))
+    Ok(Fetched::Bytes(
+        Uint8Array::new(&buffer).to_vec(),
+        content_type,
+    ))
 }
 
 /// Calls `resolve(url)`; it returns (or resolves to) bytes, a data URL, or
@@ -71,7 +74,11 @@ pub async fn call_resolver(resolve: &Function, url: &str) -> Result<Fetched, Str
     }
     if ArrayBufferView::is(&out) {
         let view: Uint8Array = out.unchecked_into();
-        let bytes = Uint8Array::new_with_byte_offset_and_length(&view.buffer(), view.byte_offset(), view.byte_length());
+        let bytes = Uint8Array::new_with_byte_offset_and_length(
+            &view.buffer(),
+            view.byte_offset(),
+            view.byte_length(),
+        );
         return Ok(Fetched::Bytes(bytes.to_vec(), None));
     }
     Err("resolver must return a Uint8Array, an ArrayBuffer, a data URL string or null".into())

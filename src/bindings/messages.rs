@@ -6,15 +6,21 @@ use crate::json_path::JsonPath;
 use crate::message::{decode_messages, Format};
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(typescript_custom_section)]
+const DETECT_FORMAT_TS: &'static str = r#"
+/**
+ * Reads every message (throwing `INVALID_MESSAGE` with the JSON path of the
+ * first one in no known shape) and returns the detected or given format.
+ */
+export function detectFormat(messages: readonly unknown[], options?: { format?: Format }): Format;
+"#;
+
 /// Reads every message (throwing `INVALID_MESSAGE` with the JSON path of the
 /// first one in no known shape) and returns the detected or given format.
-#[wasm_bindgen(js_name = detectFormat, unchecked_return_type = "Format")]
-pub fn detect_format(
-    #[wasm_bindgen(unchecked_param_type = "unknown[]")] messages: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "{ format?: Format } | undefined")] options: JsValue,
-) -> Result<JsValue, CtxpackError> {
+#[wasm_bindgen(js_name = detectFormat, skip_typescript)]
+pub fn detect_format(messages: JsValue, options: Option<JsValue>) -> Result<JsValue, CtxpackError> {
     let array = array_arg(&messages, "messages")?;
-    let opts = options_arg(&options, "options")?;
+    let opts = options_arg(options.as_ref(), "options")?;
     let given = match opts.string("format")? {
         Some(name) => Some(Format::from_name(&name, &opts.path_of("format"))?),
         None => None,

@@ -1,12 +1,12 @@
 //! The `#[wasm_bindgen]` surface: converts JavaScript values, calls the core,
 //! and maps errors to `CtxpackError`. No policy lives here.
 
-mod convert;
-mod error;
-mod fetch;
-mod markdown;
-mod messages;
-mod multimodal;
-mod types;
+pub mod convert;
+pub mod error;
+pub mod fetch;
+pub mod markdown;
+pub mod messages;
+pub mod multimodal;
+pub mod types;
 
 pub use error::CtxpackError;

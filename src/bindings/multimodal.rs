@@ -7,22 +7,32 @@ use super::fetch::{call_resolver, fetch_bytes, Fetched};
 use super::CtxpackError;
 use crate::message::Format;
 use crate::multimodal::{
-    build_parts, resolve_bytes, resolve_data_url, source_kind, PartOptions, ResolveError, ResolvedImage,
-    SourceKind,
+    build_parts, resolve_bytes, resolve_data_url, source_kind, PartOptions, ResolveError,
+    ResolvedImage, SourceKind,
 };
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(typescript_custom_section)]
+const TO_MULTIMODAL_TS: &'static str = r#"
+/**
+ * Turns user text with markdown images into ordered content parts: the text
+ * before the first image, the image, the text between, … Images that cannot
+ * be resolved stay in the text as markdown and are listed in `missing`.
+ */
+export function toMultimodal(text: string, options?: ToMultimodalOptions): Promise<MultimodalContent>;
+"#;
+
 /// Turns user text with markdown images into ordered content parts. Images
 /// that cannot be resolved stay in the text as markdown and are listed in
 /// `missing`.
-#[wasm_bindgen(js_name = toMultimodal, unchecked_return_type = "MultimodalContent")]
+#[wasm_bindgen(js_name = toMultimodal, skip_typescript)]
 pub async fn to_multimodal(
-    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ToMultimodalOptions | undefined")] options: JsValue,
+    text: JsValue,
+    options: Option<JsValue>,
 ) -> Result<JsValue, CtxpackError> {
     let text = string_arg(&text, "text")?;
-    let opts = options_arg(&options, "options")?;
+    let opts = options_arg(options.as_ref(), "options")?;
     let format = match opts.string("format")? {
         Some(name) => Format::from_name(&name, &opts.path_of("format"))?,
         None => Format::OpenAi,
@@ -30,7 +40,10 @@ pub async fn to_multimodal(
     let detail = opts.string("detail")?;
     if let Some(d) = &detail {
         if !matches!(d.as_str(), "auto" | "low" | "high") {
-            return Err(CtxpackError::invalid_option(opts.path_of("detail"), "expected auto, low or high"));
+            return Err(CtxpackError::invalid_option(
+                opts.path_of("detail"),
+                "expected auto, low or high",
+            ));
         }
     }
     let keep_alt = opts.bool("keepAlt")?.unwrap_or(true);
@@ -45,12 +58,19 @@ pub async fn to_multimodal(
         &text,
         &images,
         resolved,
-        PartOptions { format, detail: detail.as_deref(), keep_alt },
+        PartOptions {
+            format,
+            detail: detail.as_deref(),
+            keep_alt,
+        },
     );
     to_js(&out)
 }
 
-async fn resolve_one(url: &str, resolver: Option<&Function>) -> Result<ResolvedImage, ResolveError> {
+async fn resolve_one(
+    url: &str,
+    resolver: Option<&Function>,
+) -> Result<ResolvedImage, ResolveError> {
     let fetched = match source_kind(url) {
         SourceKind::Data => return resolve_data_url(url),
         SourceKind::Fetch => fetch_bytes(url).await,

@@ -56,11 +56,7 @@ impl<'a> DataUrl<'a> {
         let Some(mime_and_params) = strip_suffix_ignore_case(header, ";base64") else {
             return Err(DataUrlError::NotBase64);
         };
-        let mime = mime_and_params
-            .split(';')
-            .next()
-            .unwrap_or_default()
-            .trim();
+        let mime = mime_and_params.split(';').next().unwrap_or_default().trim();
         Ok(DataUrl { mime, payload })
     }
 
@@ -118,9 +114,18 @@ mod tests {
 
     #[test]
     fn rejects_broken_urls() {
-        assert_eq!(DataUrl::parse("http://x/a.png"), Err(DataUrlError::NotDataUrl));
-        assert_eq!(DataUrl::parse("data:image/png;base64"), Err(DataUrlError::MissingComma));
-        assert_eq!(DataUrl::parse("data:image/svg+xml,<svg/>"), Err(DataUrlError::NotBase64));
+        assert_eq!(
+            DataUrl::parse("http://x/a.png"),
+            Err(DataUrlError::NotDataUrl)
+        );
+        assert_eq!(
+            DataUrl::parse("data:image/png;base64"),
+            Err(DataUrlError::MissingComma)
+        );
+        assert_eq!(
+            DataUrl::parse("data:image/svg+xml,<svg/>"),
+            Err(DataUrlError::NotBase64)
+        );
         assert!(matches!(
             DataUrl::parse("data:image/png;base64,aGVsbG8"),
             Err(DataUrlError::InvalidBase64(_))
@@ -130,6 +135,9 @@ mod tests {
             Err(DataUrlError::InvalidBase64(_))
         ));
         assert_eq!(DataUrl::parse("dat"), Err(DataUrlError::NotDataUrl));
-        assert_eq!(DataUrl::parse("data:é;base64"), Err(DataUrlError::MissingComma));
+        assert_eq!(
+            DataUrl::parse("data:é;base64"),
+            Err(DataUrlError::MissingComma)
+        );
     }
 }

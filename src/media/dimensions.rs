@@ -55,11 +55,17 @@ fn png(b: &[u8]) -> Option<Dimensions> {
     if b.get(12..16)? != b"IHDR" {
         return None;
     }
-    Some(Dimensions { width: be32(b, 16)?, height: be32(b, 20)? })
+    Some(Dimensions {
+        width: be32(b, 16)?,
+        height: be32(b, 20)?,
+    })
 }
 
 fn gif(b: &[u8]) -> Option<Dimensions> {
-    Some(Dimensions { width: le16(b, 6)?, height: le16(b, 8)? })
+    Some(Dimensions {
+        width: le16(b, 6)?,
+        height: le16(b, 8)?,
+    })
 }
 
 fn jpeg(b: &[u8]) -> Option<Dimensions> {
@@ -84,7 +90,10 @@ fn jpeg(b: &[u8]) -> Option<Dimensions> {
         let len = be16(b, i + 2)? as usize;
         let is_sof = matches!(marker, 0xc0..=0xcf) && !matches!(marker, 0xc4 | 0xc8 | 0xcc);
         if is_sof {
-            return Some(Dimensions { height: be16(b, i + 5)?, width: be16(b, i + 7)? });
+            return Some(Dimensions {
+                height: be16(b, i + 5)?,
+                width: be16(b, i + 7)?,
+            });
         }
         if len < 2 {
             return None;
@@ -104,9 +113,15 @@ fn webp(b: &[u8]) -> Option<Dimensions> {
                 return None;
             }
             let bits = le32(b, 21)?;
-            Some(Dimensions { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 })
+            Some(Dimensions {
+                width: (bits & 0x3fff) + 1,
+                height: ((bits >> 14) & 0x3fff) + 1,
+            })
         }
-        b"VP8X" => Some(Dimensions { width: le24(b, 24)? + 1, height: le24(b, 27)? + 1 }),
+        b"VP8X" => Some(Dimensions {
+            width: le24(b, 24)? + 1,
+            height: le24(b, 27)? + 1,
+        }),
         _ => None,
     }
 }
@@ -114,17 +129,26 @@ fn webp(b: &[u8]) -> Option<Dimensions> {
 fn bmp(b: &[u8]) -> Option<Dimensions> {
     let header = le32(b, 14)?;
     if header == 12 {
-        return Some(Dimensions { width: le16(b, 18)?, height: le16(b, 20)? });
+        return Some(Dimensions {
+            width: le16(b, 18)?,
+            height: le16(b, 20)?,
+        });
     }
     let w = le32(b, 18)? as i32;
     let h = le32(b, 22)? as i32;
-    Some(Dimensions { width: w.unsigned_abs(), height: h.unsigned_abs() })
+    Some(Dimensions {
+        width: w.unsigned_abs(),
+        height: h.unsigned_abs(),
+    })
 }
 
 /// AVIF/HEIF: the first `ispe` (image spatial extents) property.
 fn ispe(b: &[u8]) -> Option<Dimensions> {
     let at = b.windows(4).position(|w| w == b"ispe")?;
-    Some(Dimensions { width: be32(b, at + 8)?, height: be32(b, at + 12)? })
+    Some(Dimensions {
+        width: be32(b, at + 8)?,
+        height: be32(b, at + 12)?,
+    })
 }
 
 #[cfg(test)]
@@ -136,24 +160,48 @@ mod tests {
         let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
         png.extend_from_slice(&640u32.to_be_bytes());
         png.extend_from_slice(&480u32.to_be_bytes());
-        assert_eq!(image_dimensions(&png), Some(Dimensions { width: 640, height: 480 }));
+        assert_eq!(
+            image_dimensions(&png),
+            Some(Dimensions {
+                width: 640,
+                height: 480
+            })
+        );
 
         let gif = b"GIF89a\x20\x03\x58\x02\0\0";
-        assert_eq!(image_dimensions(gif), Some(Dimensions { width: 800, height: 600 }));
+        assert_eq!(
+            image_dimensions(gif),
+            Some(Dimensions {
+                width: 800,
+                height: 600
+            })
+        );
 
         let mut bmp = b"BM".to_vec();
         bmp.extend_from_slice(&[0; 12]);
         bmp.extend_from_slice(&40u32.to_le_bytes());
         bmp.extend_from_slice(&3u32.to_le_bytes());
         bmp.extend_from_slice(&(-5i32).to_le_bytes());
-        assert_eq!(image_dimensions(&bmp), Some(Dimensions { width: 3, height: 5 }));
+        assert_eq!(
+            image_dimensions(&bmp),
+            Some(Dimensions {
+                width: 3,
+                height: 5
+            })
+        );
     }
 
     #[test]
     fn reads_jpeg_sof_after_app_segments() {
         let mut j = vec![0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00];
         j.extend_from_slice(&[0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0x2c, 0x02, 0x58]);
-        assert_eq!(image_dimensions(&j), Some(Dimensions { width: 600, height: 300 }));
+        assert_eq!(
+            image_dimensions(&j),
+            Some(Dimensions {
+                width: 600,
+                height: 300
+            })
+        );
         assert_eq!(image_dimensions(&j[..10]), None);
     }
 
@@ -161,7 +209,13 @@ mod tests {
     fn reads_webp_variants() {
         let mut vp8x = b"RIFF\0\0\0\0WEBPVP8X\x0a\0\0\0\0\0\0\0".to_vec();
         vp8x.extend_from_slice(&[0x1f, 0x00, 0x00, 0x0f, 0x00, 0x00]);
-        assert_eq!(image_dimensions(&vp8x), Some(Dimensions { width: 32, height: 16 }));
+        assert_eq!(
+            image_dimensions(&vp8x),
+            Some(Dimensions {
+                width: 32,
+                height: 16
+            })
+        );
     }
 
     #[test]

@@ -54,10 +54,12 @@ fn sniff_iso_bmff(bytes: &[u8]) -> Option<&'static str> {
     if brands.iter().any(|b| *b == b"avif" || *b == b"avis") {
         return Some("image/avif");
     }
-    if brands
-        .iter()
-        .any(|b| matches!(*b, b"heic" | b"heix" | b"heim" | b"heis" | b"hevc" | b"hevx"))
-    {
+    if brands.iter().any(|b| {
+        matches!(
+            *b,
+            b"heic" | b"heix" | b"heim" | b"heis" | b"hevc" | b"hevx"
+        )
+    }) {
         return Some("image/heic");
     }
     if brands.iter().any(|b| *b == b"mif1" || *b == b"msf1") {
@@ -140,11 +142,20 @@ mod tests {
 
     #[test]
     fn sniffs_magic_bytes() {
-        assert_eq!(sniff_mime(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"), Some("image/png"));
-        assert_eq!(sniff_mime(b"\xff\xd8\xff\xe0\0\x10JFIF"), Some("image/jpeg"));
+        assert_eq!(
+            sniff_mime(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
+            Some("image/png")
+        );
+        assert_eq!(
+            sniff_mime(b"\xff\xd8\xff\xe0\0\x10JFIF"),
+            Some("image/jpeg")
+        );
         assert_eq!(sniff_mime(b"GIF89a\x01\0\x01\0"), Some("image/gif"));
         assert_eq!(sniff_mime(b"RIFF\x24\0\0\0WEBPVP8 "), Some("image/webp"));
-        assert_eq!(sniff_mime(b"BM\x3a\0\0\0\0\0\0\0\x36\0\0\0"), Some("image/bmp"));
+        assert_eq!(
+            sniff_mime(b"BM\x3a\0\0\0\0\0\0\0\x36\0\0\0"),
+            Some("image/bmp")
+        );
         assert_eq!(sniff_mime(b"%PDF-1.7"), Some("application/pdf"));
         assert_eq!(
             sniff_mime(b"\0\0\0\x1cftypavif\0\0\0\0avifmif1miaf"),
@@ -166,8 +177,14 @@ mod tests {
 
     #[test]
     fn maps_extensions() {
-        assert_eq!(mime_from_extension("file:///workspace/chart.PNG"), Some("image/png"));
-        assert_eq!(mime_from_extension("https://x.test/a.jpeg?x=1#y"), Some("image/jpeg"));
+        assert_eq!(
+            mime_from_extension("file:///workspace/chart.PNG"),
+            Some("image/png")
+        );
+        assert_eq!(
+            mime_from_extension("https://x.test/a.jpeg?x=1#y"),
+            Some("image/jpeg")
+        );
         assert_eq!(mime_from_extension("dir.d/file"), None);
         assert_eq!(mime_from_extension("noext"), None);
     }

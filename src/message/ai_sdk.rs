@@ -10,7 +10,10 @@ use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
 
 /// Decides what an AI SDK content part is.
-pub(super) fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
+pub(super) fn classify(
+    part: &Map<String, Value>,
+    path: &JsonPath,
+) -> Result<PartKind, MessageError> {
     let media_type = part
         .get("mediaType")
         .or_else(|| part.get("mimeType"))
@@ -19,13 +22,19 @@ pub(super) fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<Par
         Some("text") => PartKind::Text,
         Some("image") => {
             if !part.contains_key("image") {
-                return Err(MessageError::invalid(&path.key("image"), "an image part needs `image`"));
+                return Err(MessageError::invalid(
+                    &path.key("image"),
+                    "an image part needs `image`",
+                ));
             }
             PartKind::Image(ImageShape::AiSdkImage)
         }
         Some("file") | Some("media") if media_type.is_some_and(is_image_mime) => {
             if !part.contains_key("data") {
-                return Err(MessageError::invalid(&path.key("data"), "a file part needs `data`"));
+                return Err(MessageError::invalid(
+                    &path.key("data"),
+                    "a file part needs `data`",
+                ));
             }
             PartKind::Image(ImageShape::AiSdkData)
         }
@@ -33,7 +42,10 @@ pub(super) fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<Par
             let is_content = part
                 .get("output")
                 .and_then(Value::as_object)
-                .is_some_and(|o| o.get("type").and_then(Value::as_str) == Some("content") && o.get("value").is_some_and(Value::is_array));
+                .is_some_and(|o| {
+                    o.get("type").and_then(Value::as_str) == Some("content")
+                        && o.get("value").is_some_and(Value::is_array)
+                });
             if is_content {
                 PartKind::ToolResult(ToolResultSlot::OutputValue)
             } else {

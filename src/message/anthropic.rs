@@ -8,7 +8,10 @@ use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// Decides what an Anthropic content block is.
-pub(super) fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
+pub(super) fn classify(
+    part: &Map<String, Value>,
+    path: &JsonPath,
+) -> Result<PartKind, MessageError> {
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("text") => PartKind::Text,
         Some("image") => {
@@ -16,7 +19,9 @@ pub(super) fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<Par
             let source = part
                 .get("source")
                 .and_then(Value::as_object)
-                .ok_or_else(|| MessageError::invalid(&source_path, "an image block needs a `source` object"))?;
+                .ok_or_else(|| {
+                    MessageError::invalid(&source_path, "an image block needs a `source` object")
+                })?;
             match source.get("type").and_then(Value::as_str) {
                 Some("base64") => {
                     require_str(source, "data", &source_path, "a base64 source")?;

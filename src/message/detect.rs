@@ -16,13 +16,19 @@ fn evidence(message: &Value) -> Option<Format> {
         Value::Object(map) => map,
         _ => return None,
     };
-    if map.contains_key("tool_calls") || map.contains_key("tool_call_id") || map.contains_key("function_call") {
+    if map.contains_key("tool_calls")
+        || map.contains_key("tool_call_id")
+        || map.contains_key("function_call")
+    {
         return Some(Format::OpenAi);
     }
     if map.get("role").and_then(Value::as_str) == Some("developer") {
         return Some(Format::OpenAi);
     }
-    map.get("content")?.as_array()?.iter().find_map(part_evidence)
+    map.get("content")?
+        .as_array()?
+        .iter()
+        .find_map(part_evidence)
 }
 
 fn part_evidence(part: &Value) -> Option<Format> {
@@ -31,11 +37,13 @@ fn part_evidence(part: &Value) -> Option<Format> {
         "image_url" | "input_audio" | "refusal" => Some(Format::OpenAi),
         "file" if map.contains_key("file") => Some(Format::OpenAi),
         "image" if map.contains_key("source") => Some(Format::Anthropic),
-        "tool_use" | "tool_result" | "document" | "thinking" | "redacted_thinking" | "server_tool_use" => {
-            Some(Format::Anthropic)
-        }
+        "tool_use" | "tool_result" | "document" | "thinking" | "redacted_thinking"
+        | "server_tool_use" => Some(Format::Anthropic),
         "image" if map.contains_key("image") => Some(Format::AiSdk),
-        "file" if map.contains_key("data") && (map.contains_key("mediaType") || map.contains_key("mimeType")) => {
+        "file"
+            if map.contains_key("data")
+                && (map.contains_key("mediaType") || map.contains_key("mimeType")) =>
+        {
             Some(Format::AiSdk)
         }
         "tool-call" | "tool-result" | "reasoning" => Some(Format::AiSdk),
@@ -52,18 +60,28 @@ mod tests {
     fn detects_each_format() {
         assert_eq!(detect_format(&[json!(["human", "hi"])]), Format::LangChain);
         assert_eq!(
-            detect_format(&[json!({"role":"user","content":"hi"}), json!({"role":"user","content":[{"type":"image_url","image_url":{"url":"x"}}]})]),
+            detect_format(&[
+                json!({"role":"user","content":"hi"}),
+                json!({"role":"user","content":[{"type":"image_url","image_url":{"url":"x"}}]})
+            ]),
             Format::OpenAi
         );
         assert_eq!(
-            detect_format(&[json!({"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]})]),
+            detect_format(&[
+                json!({"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]})
+            ]),
             Format::Anthropic
         );
         assert_eq!(
-            detect_format(&[json!({"role":"user","content":[{"type":"image","image":"AAAA","mediaType":"image/png"}]})]),
+            detect_format(&[
+                json!({"role":"user","content":[{"type":"image","image":"AAAA","mediaType":"image/png"}]})
+            ]),
             Format::AiSdk
         );
-        assert_eq!(detect_format(&[json!({"role":"user","content":"hi"})]), Format::OpenAi);
+        assert_eq!(
+            detect_format(&[json!({"role":"user","content":"hi"})]),
+            Format::OpenAi
+        );
         assert_eq!(detect_format(&[]), Format::OpenAi);
     }
 }

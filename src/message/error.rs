@@ -25,7 +25,10 @@ pub enum MessageError {
 
 impl MessageError {
     pub(crate) fn invalid(path: &crate::json_path::JsonPath, reason: impl Into<String>) -> Self {
-        MessageError::InvalidMessage { path: path.to_string(), reason: reason.into() }
+        MessageError::InvalidMessage {
+            path: path.to_string(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -39,9 +42,8 @@ impl ErrorCode for MessageError {
 
     fn path(&self) -> Option<&str> {
         match self {
-            MessageError::InvalidMessage { path, .. } | MessageError::UnknownFormat { path, .. } => {
-                Some(path)
-            }
+            MessageError::InvalidMessage { path, .. }
+            | MessageError::UnknownFormat { path, .. } => Some(path),
         }
     }
 }

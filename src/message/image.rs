@@ -109,7 +109,9 @@ impl ImagePart {
     /// Reads what the part points at, without copying it.
     pub fn source(&self) -> ImageSource<'_> {
         let (_, value_key, mime_key) = self.shape.keys();
-        let Some(c) = self.container() else { return ImageSource::Opaque };
+        let Some(c) = self.container() else {
+            return ImageSource::Opaque;
+        };
         let Some(value) = c.get(value_key).and_then(Value::as_str) else {
             return ImageSource::Opaque;
         };
@@ -135,7 +137,11 @@ impl ImagePart {
         self.source().inline()?;
         let (container, value_key, _) = self.shape.keys();
         let wire = self.wire.clone_without(container, value_key);
-        Some(ImageTemplate { wire, shape: self.shape, as_data_url })
+        Some(ImageTemplate {
+            wire,
+            shape: self.shape,
+            as_data_url,
+        })
     }
 }
 
@@ -244,7 +250,10 @@ mod tests {
     use serde_json::json;
 
     fn part(v: Value, shape: ImageShape) -> ImagePart {
-        ImagePart { wire: v.as_object().cloned().unwrap_or_default(), shape }
+        ImagePart {
+            wire: v.as_object().cloned().unwrap_or_default(),
+            shape,
+        }
     }
 
     #[test]
@@ -258,25 +267,61 @@ mod tests {
             json!({"type":"image","source":{"type":"base64","media_type":"image/gif","data":"R0lG"}}),
             ImageShape::AnthropicBase64,
         );
-        assert_eq!(p.source(), ImageSource::Base64 { mime: Some("image/gif"), data: "R0lG" });
-        let p = part(json!({"type":"image","image":"https://x.test/a.png"}), ImageShape::AiSdkImage);
+        assert_eq!(
+            p.source(),
+            ImageSource::Base64 {
+                mime: Some("image/gif"),
+                data: "R0lG"
+            }
+        );
+        let p = part(
+            json!({"type":"image","image":"https://x.test/a.png"}),
+            ImageShape::AiSdkImage,
+        );
         assert_eq!(p.source(), ImageSource::Url("https://x.test/a.png"));
-        let p = part(json!({"type":"image","image":"AAAA","mediaType":"image/png"}), ImageShape::AiSdkImage);
+        let p = part(
+            json!({"type":"image","image":"AAAA","mediaType":"image/png"}),
+            ImageShape::AiSdkImage,
+        );
         assert_eq!(p.source().inline(), Some((Some("image/png"), "AAAA")));
-        let p = part(json!({"type":"image","image":{"0":1}}), ImageShape::AiSdkImage);
+        let p = part(
+            json!({"type":"image","image":{"0":1}}),
+            ImageShape::AiSdkImage,
+        );
         assert_eq!(p.source(), ImageSource::Opaque);
     }
 
     #[test]
     fn template_round_trips_every_inline_shape() {
         let cases = [
-            (json!({"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA","detail":"high"},"x":1}), ImageShape::ImageUrlObject),
-            (json!({"type":"image_url","image_url":"data:image/png;base64,AAAA"}), ImageShape::ImageUrlString),
-            (json!({"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"},"cache_control":{"type":"ephemeral"}}), ImageShape::AnthropicBase64),
-            (json!({"type":"image","image":"AAAA","mediaType":"image/png"}), ImageShape::AiSdkImage),
-            (json!({"type":"file","data":"AAAA","mediaType":"image/png","filename":"a.png"}), ImageShape::AiSdkData),
-            (json!({"type":"image","source_type":"base64","data":"AAAA","mime_type":"image/png"}), ImageShape::LangChainData),
-            (json!({"type":"image","base64":"AAAA","mime_type":"image/png"}), ImageShape::LangChainBase64),
+            (
+                json!({"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA","detail":"high"},"x":1}),
+                ImageShape::ImageUrlObject,
+            ),
+            (
+                json!({"type":"image_url","image_url":"data:image/png;base64,AAAA"}),
+                ImageShape::ImageUrlString,
+            ),
+            (
+                json!({"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"},"cache_control":{"type":"ephemeral"}}),
+                ImageShape::AnthropicBase64,
+            ),
+            (
+                json!({"type":"image","image":"AAAA","mediaType":"image/png"}),
+                ImageShape::AiSdkImage,
+            ),
+            (
+                json!({"type":"file","data":"AAAA","mediaType":"image/png","filename":"a.png"}),
+                ImageShape::AiSdkData,
+            ),
+            (
+                json!({"type":"image","source_type":"base64","data":"AAAA","mime_type":"image/png"}),
+                ImageShape::LangChainData,
+            ),
+            (
+                json!({"type":"image","base64":"AAAA","mime_type":"image/png"}),
+                ImageShape::LangChainBase64,
+            ),
         ];
         for (v, shape) in cases {
             let p = part(v.clone(), shape);

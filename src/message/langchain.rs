@@ -10,7 +10,10 @@ use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// Decides what a LangChain content part is.
-pub(super) fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
+pub(super) fn classify(
+    part: &Map<String, Value>,
+    path: &JsonPath,
+) -> Result<PartKind, MessageError> {
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("text") => PartKind::Text,
         Some("image_url") => match part.get("image_url") {

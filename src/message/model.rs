@@ -53,7 +53,9 @@ impl Content {
             Content::Absent => None,
             Content::Null => Some(Value::Null),
             Content::Text(s) => Some(Value::String(s)),
-            Content::Parts(parts) => Some(Value::Array(parts.into_iter().map(Part::into_wire).collect())),
+            Content::Parts(parts) => Some(Value::Array(
+                parts.into_iter().map(Part::into_wire).collect(),
+            )),
         }
     }
 
@@ -117,34 +119,68 @@ impl Message {
                 if items.len() != 2 {
                     return Err(MessageError::invalid(
                         path,
-                        format!("a message tuple has 2 elements [role, content], this has {}", items.len()),
+                        format!(
+                            "a message tuple has 2 elements [role, content], this has {}",
+                            items.len()
+                        ),
                     ));
                 }
                 let role = match &items[0] {
                     Value::String(r) => Role::from_name(r),
-                    _ => return Err(MessageError::invalid(&path.index(0), "role must be a string")),
+                    _ => {
+                        return Err(MessageError::invalid(
+                            &path.index(0),
+                            "role must be a string",
+                        ))
+                    }
                 };
-                let content = decode_content(format, std::mem::take(&mut items[1]), &path.index(1))?;
+                let content =
+                    decode_content(format, std::mem::take(&mut items[1]), &path.index(1))?;
                 if matches!(content, Content::Absent) {
                     return Err(MessageError::invalid(&path.index(1), "content is missing"));
                 }
-                Ok(Message { role, content, wire: Value::Array(items), slot: Slot::TupleIndex })
+                Ok(Message {
+                    role,
+                    content,
+                    wire: Value::Array(items),
+                    slot: Slot::TupleIndex,
+                })
             }
             Value::Object(mut map) => {
                 let role = match map.get("role") {
                     Some(Value::String(r)) => Role::from_name(r),
-                    Some(_) => return Err(MessageError::invalid(&path.key("role"), "role must be a string")),
-                    None => return Err(MessageError::invalid(path, "a message needs a string `role`")),
+                    Some(_) => {
+                        return Err(MessageError::invalid(
+                            &path.key("role"),
+                            "role must be a string",
+                        ))
+                    }
+                    None => {
+                        return Err(MessageError::invalid(
+                            path,
+                            "a message needs a string `role`",
+                        ))
+                    }
                 };
                 let content = match map.get_mut("content") {
-                    Some(slot) => decode_content(format, std::mem::take(slot), &path.key("content"))?,
+                    Some(slot) => {
+                        decode_content(format, std::mem::take(slot), &path.key("content"))?
+                    }
                     None => Content::Absent,
                 };
-                Ok(Message { role, content, wire: Value::Object(map), slot: Slot::Key })
+                Ok(Message {
+                    role,
+                    content,
+                    wire: Value::Object(map),
+                    slot: Slot::Key,
+                })
             }
             other => Err(MessageError::invalid(
                 path,
-                format!("a message is an object or a [role, content] tuple, not {}", kind_of(&other)),
+                format!(
+                    "a message is an object or a [role, content] tuple, not {}",
+                    kind_of(&other)
+                ),
             )),
         }
     }
@@ -206,7 +242,11 @@ pub(super) fn kind_of(v: &Value) -> &'static str {
 }
 
 /// Reads a content value: a string, `null`, or an array of parts.
-pub(super) fn decode_content(format: Format, value: Value, path: &JsonPath) -> Result<Content, MessageError> {
+pub(super) fn decode_content(
+    format: Format,
+    value: Value,
+    path: &JsonPath,
+) -> Result<Content, MessageError> {
     match value {
         Value::String(s) => Ok(Content::Text(s)),
         Value::Null => Ok(Content::Null),
@@ -218,7 +258,10 @@ pub(super) fn decode_content(format: Format, value: Value, path: &JsonPath) -> R
             .map(Content::Parts),
         other => Err(MessageError::invalid(
             path,
-            format!("content is a string or an array of parts, not {}", kind_of(&other)),
+            format!(
+                "content is a string or an array of parts, not {}",
+                kind_of(&other)
+            ),
         )),
     }
 }
@@ -252,14 +295,20 @@ fn decode_part(format: Format, value: Value, path: &JsonPath) -> Result<Part, Me
     Ok(match kind {
         PartKind::Text => {
             if !matches!(map.get("text"), Some(Value::String(_))) {
-                return Err(MessageError::invalid(&path.key("text"), "a text part needs a string `text`"));
+                return Err(MessageError::invalid(
+                    &path.key("text"),
+                    "a text part needs a string `text`",
+                ));
             }
             Part::Text(map)
         }
         PartKind::Image(shape) => Part::Image(ImagePart { wire: map, shape }),
         PartKind::ToolResult(slot) => {
             let (nested, nested_path) = match slot {
-                ToolResultSlot::Content => (map.get_mut("content").map(std::mem::take), path.key("content")),
+                ToolResultSlot::Content => (
+                    map.get_mut("content").map(std::mem::take),
+                    path.key("content"),
+                ),
                 ToolResultSlot::OutputValue => (
                     map.get_mut("output")
                         .and_then(Value::as_object_mut)
@@ -272,7 +321,11 @@ fn decode_part(format: Format, value: Value, path: &JsonPath) -> Result<Part, Me
                 Some(v) => decode_content(format, v, &nested_path)?,
                 None => Content::Absent,
             };
-            Part::ToolResult(ToolResultPart { wire: map, content, slot })
+            Part::ToolResult(ToolResultPart {
+                wire: map,
+                content,
+                slot,
+            })
         }
         PartKind::Other => Part::Other(Value::Object(map)),
     })
@@ -285,9 +338,9 @@ pub(super) fn require_str<'a>(
     path: &JsonPath,
     what: &str,
 ) -> Result<&'a str, MessageError> {
-    map.get(key)
-        .and_then(Value::as_str)
-        .ok_or_else(|| MessageError::invalid(&path.key(key), format!("{what} needs a string `{key}`")))
+    map.get(key).and_then(Value::as_str).ok_or_else(|| {
+        MessageError::invalid(&path.key(key), format!("{what} needs a string `{key}`"))
+    })
 }
 
 #[cfg(test)]
@@ -296,22 +349,47 @@ mod tests {
     use serde_json::json;
 
     fn round_trip(format: Format, v: Value) {
-        let (_, msgs) = decode_messages(vec![v.clone()], Some(format), &JsonPath::root("messages")).unwrap();
+        let (_, msgs) =
+            decode_messages(vec![v.clone()], Some(format), &JsonPath::root("messages")).unwrap();
         let back: Vec<Value> = msgs.into_iter().map(Message::into_wire).collect();
         assert_eq!(back, vec![v.clone()]);
-        assert_eq!(serde_json::to_string(&back[0]).unwrap(), serde_json::to_string(&v).unwrap());
+        assert_eq!(
+            serde_json::to_string(&back[0]).unwrap(),
+            serde_json::to_string(&v).unwrap()
+        );
     }
 
     #[test]
     fn every_format_round_trips_with_unknown_fields_in_order() {
-        round_trip(Format::OpenAi, json!({"role":"user","name":"ann","content":[{"type":"text","text":"hi","x":1},{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA","detail":"low"}}],"z":true}));
-        round_trip(Format::OpenAi, json!({"role":"assistant","content":null,"tool_calls":[{"id":"c1"}]}));
-        round_trip(Format::OpenAi, json!({"role":"tool","tool_call_id":"c1","content":"{\"a\":1}"}));
-        round_trip(Format::LangChain, json!(["human", [{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}},{"type":"text","text":"这是什么？"}]]));
+        round_trip(
+            Format::OpenAi,
+            json!({"role":"user","name":"ann","content":[{"type":"text","text":"hi","x":1},{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA","detail":"low"}}],"z":true}),
+        );
+        round_trip(
+            Format::OpenAi,
+            json!({"role":"assistant","content":null,"tool_calls":[{"id":"c1"}]}),
+        );
+        round_trip(
+            Format::OpenAi,
+            json!({"role":"tool","tool_call_id":"c1","content":"{\"a\":1}"}),
+        );
+        round_trip(
+            Format::LangChain,
+            json!(["human", [{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}},{"type":"text","text":"这是什么？"}]]),
+        );
         round_trip(Format::LangChain, json!(["ai", "这是一只猫..."]));
-        round_trip(Format::Anthropic, json!({"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}],"is_error":false,"cache_control":{"type":"ephemeral"}}]}));
-        round_trip(Format::AiSdk, json!({"role":"tool","content":[{"type":"tool-result","toolCallId":"c","toolName":"shot","output":{"type":"content","value":[{"type":"media","data":"AAAA","mediaType":"image/png"}]}}]}));
-        round_trip(Format::AiSdk, json!({"role":"user","content":[{"type":"file","data":"AAAA","mediaType":"image/png","providerOptions":{"x":{}}}]}));
+        round_trip(
+            Format::Anthropic,
+            json!({"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}],"is_error":false,"cache_control":{"type":"ephemeral"}}]}),
+        );
+        round_trip(
+            Format::AiSdk,
+            json!({"role":"tool","content":[{"type":"tool-result","toolCallId":"c","toolName":"shot","output":{"type":"content","value":[{"type":"media","data":"AAAA","mediaType":"image/png"}]}}]}),
+        );
+        round_trip(
+            Format::AiSdk,
+            json!({"role":"user","content":[{"type":"file","data":"AAAA","mediaType":"image/png","providerOptions":{"x":{}}}]}),
+        );
     }
 
     #[test]
@@ -329,15 +407,36 @@ mod tests {
     #[test]
     fn rejects_unknown_shapes_with_paths() {
         let p = JsonPath::root("messages");
-        let err = |f, v| decode_messages(vec![json!({"role":"user","content":"ok"}), v], Some(f), &p).unwrap_err();
-        assert!(matches!(err(Format::OpenAi, json!(42)), MessageError::InvalidMessage { path, .. } if path == "messages[1]"));
-        assert!(matches!(err(Format::OpenAi, json!({"content":"x"})), MessageError::InvalidMessage { path, .. } if path == "messages[1]"));
-        assert!(matches!(err(Format::OpenAi, json!({"role":1})), MessageError::InvalidMessage { path, .. } if path == "messages[1].role"));
-        assert!(matches!(err(Format::OpenAi, json!({"role":"user","content":5})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content"));
-        assert!(matches!(err(Format::OpenAi, json!({"role":"user","content":[{"type":"image_url","image_url":{"url":3}}]})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content[0].image_url.url"));
-        assert!(matches!(err(Format::OpenAi, json!({"role":"user","content":[null]})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content[0]"));
-        assert!(matches!(err(Format::OpenAi, json!({"role":"user","content":[{"type":"text","text":null}]})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content[0].text"));
-        assert!(matches!(err(Format::LangChain, json!(["human"])), MessageError::InvalidMessage { path, .. } if path == "messages[1]"));
-        assert!(matches!(err(Format::Anthropic, json!({"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png"}}]})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content[0].source.data"));
+        let err = |f, v| {
+            decode_messages(vec![json!({"role":"user","content":"ok"}), v], Some(f), &p)
+                .unwrap_err()
+        };
+        assert!(
+            matches!(err(Format::OpenAi, json!(42)), MessageError::InvalidMessage { path, .. } if path == "messages[1]")
+        );
+        assert!(
+            matches!(err(Format::OpenAi, json!({"content":"x"})), MessageError::InvalidMessage { path, .. } if path == "messages[1]")
+        );
+        assert!(
+            matches!(err(Format::OpenAi, json!({"role":1})), MessageError::InvalidMessage { path, .. } if path == "messages[1].role")
+        );
+        assert!(
+            matches!(err(Format::OpenAi, json!({"role":"user","content":5})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content")
+        );
+        assert!(
+            matches!(err(Format::OpenAi, json!({"role":"user","content":[{"type":"image_url","image_url":{"url":3}}]})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content[0].image_url.url")
+        );
+        assert!(
+            matches!(err(Format::OpenAi, json!({"role":"user","content":[null]})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content[0]")
+        );
+        assert!(
+            matches!(err(Format::OpenAi, json!({"role":"user","content":[{"type":"text","text":null}]})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content[0].text")
+        );
+        assert!(
+            matches!(err(Format::LangChain, json!(["human"])), MessageError::InvalidMessage { path, .. } if path == "messages[1]")
+        );
+        assert!(
+            matches!(err(Format::Anthropic, json!({"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png"}}]})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content[0].source.data")
+        );
     }
 }

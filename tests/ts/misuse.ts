@@ -1,0 +1,10 @@
+// Each line below must fail to type-check: the tests assert that tsc reports
+// an error on exactly these lines, proving the .d.ts is specific, not `any`.
+import { detectFormat, parseMarkdownImages, toMultimodal } from 'ctxpack';
+
+parseMarkdownImages(42); // @expect-error
+toMultimodal('x', { format: 'xml' }); // @expect-error
+toMultimodal('x', { detail: 'max' }); // @expect-error
+const n: number = detectFormat([]); // @expect-error
+void n;
+parseMarkdownImages('x')[0].width; // @expect-error
