@@ -2,7 +2,7 @@
 // an ES module import plus the explicit async init.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve } from './support/server.mjs';
+import { serve } from '../../scripts/serve.mjs';
 import { launch } from './support/browser.mjs';
 import { makeImage } from '../fixtures/make.mjs';
 

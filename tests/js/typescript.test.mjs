@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './support/server.mjs';
+import { ROOT } from '../../scripts/serve.mjs';
 
 const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 const dir = path.join(ROOT, 'tests/ts');

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -21,19 +21,20 @@ const TYPES = {
   '.svg': 'image/svg+xml',
 };
 
-/** Starts a server; `routes` maps a path to `(req, res) => void`. */
-export async function serve({ root = ROOT, routes = {} } = {}) {
+/** Starts a server (on `port`, or any free one); `routes` maps a path to `(req, res) => void`. */
+export async function serve({ root = ROOT, routes = {}, port = 0 } = {}) {
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     const route = routes[url.pathname];
     if (route) return route(req, res);
-    const file = path.join(root, decodeURIComponent(url.pathname));
+    let file = path.join(root, decodeURIComponent(url.pathname));
+    if (url.pathname.endsWith('/')) file = path.join(file, 'index.html');
     if (!file.startsWith(root)) {
       res.writeHead(403).end();
       return;
     }
     try {
-      const body = await readFile(file.endsWith('/') ? path.join(file, 'index.html') : file);
+      const body = await readFile(file);
       res.writeHead(200, {
         'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-store',
@@ -43,7 +44,7 @@ export async function serve({ root = ROOT, routes = {} } = {}) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = server.address().port;
+  return { url: `http://127.0.0.1:${bound}`, close: () => new Promise((r) => server.close(r)) };
 }
