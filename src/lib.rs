@@ -11,13 +11,20 @@
 //! maps errors to the JavaScript `CtxpackError`.
 #![deny(missing_docs)]
 
+pub mod compact;
 pub mod error;
+pub mod expand;
 pub mod hash;
+pub mod history;
+pub mod history_tool;
 pub mod json_path;
 pub mod markdown;
 pub mod media;
 pub mod message;
 pub mod multimodal;
+pub mod placeholder;
+pub mod stash;
+pub mod walk;
 
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;
@@ -27,3 +34,5 @@ pub use json_path::JsonPath;
 pub use markdown::{parse_markdown_images, MarkdownImage};
 pub use media::{DataUrl, DataUrlError};
 pub use message::{Content, Format, Message, MessageError, Part, Role};
+pub use placeholder::placeholder;
+pub use stash::{MemoryBackend, StashBackend, StashConfig};

@@ -1,0 +1,272 @@
+//! The compaction policy, pure: finds the inline images before the newest
+//! user message, hashes them one at a time, and — once the caller has
+//! committed them to the stash — replaces them with
+//! `[Picture:history_<md5>]`. It decides; it does no I/O.
+
+use crate::json_path::JsonPath;
+use crate::media::base64_text::{check_base64, decode_prefix, decoded_len};
+use crate::media::sniff_mime;
+use crate::message::{Content, ImageSource, Message, Part, Role};
+use crate::placeholder::{placeholder, split_placeholders, Segment};
+use crate::walk::{for_each_image, for_each_text, rewrite_images};
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+
+/// Options of a compaction.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CompactOptions {
+    /// Also keep this many of the newest history images inline.
+    pub keep_recent_images: usize,
+    /// Fold a message left with only text parts into one string.
+    pub collapse_text: bool,
+}
+
+/// The index of the newest user message, if there is one.
+pub fn newest_user_index(messages: &[Message]) -> Option<usize> {
+    messages.iter().rposition(|m| m.role == Role::User)
+}
+
+/// One inline history image to stash.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryImage<'m> {
+    /// Index of its message.
+    pub message: usize,
+    /// Its position among the images of that message.
+    pub ordinal: usize,
+    /// JSON path of the part.
+    pub path: String,
+    /// Lowercase hex MD5 of the payload text.
+    pub md5: String,
+    /// MIME type from the bytes, else as declared.
+    pub mime: String,
+    /// The base64 payload, borrowed from the message.
+    pub payload: &'m str,
+    /// Decoded size in bytes.
+    pub size: u64,
+    /// The part without its payload, as JSON, for an exact restore.
+    pub template: Option<String>,
+    /// True when an earlier image in this plan has the same md5.
+    pub duplicate: bool,
+}
+
+/// An image that stays inline, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    /// JSON path of the image part.
+    pub path: String,
+    /// The image's md5, when it could be computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub md5: Option<String>,
+    /// Stable code: `INVALID_DATA_URL` or a stash error code.
+    pub code: &'static str,
+    /// What went wrong.
+    pub reason: String,
+}
+
+/// What a compaction will do.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Plan<'m> {
+    /// The newest user message; it and everything after pass untouched.
+    pub newest_user: Option<usize>,
+    /// History images to stash and replace, in order.
+    pub images: Vec<HistoryImage<'m>>,
+    /// Inline images left as they are: the newest turn and `keep_recent_images`.
+    pub kept: usize,
+    /// Images given by URL, which stay as they are.
+    pub urls: usize,
+    /// History images that cannot be stashed (broken base64).
+    pub invalid: Vec<Failure>,
+    /// Ids of placeholders already in the conversation (to refresh).
+    pub referenced: Vec<String>,
+}
+
+/// Finds and hashes the history images of `messages`. `progress(done, total,
+/// bytes)` is called after each image is hashed.
+pub fn plan_compaction<'m>(
+    messages: &'m [Message],
+    options: CompactOptions,
+    progress: &mut dyn FnMut(usize, usize, u64),
+) -> Plan<'m> {
+    let newest_user = newest_user_index(messages);
+    let cutoff = newest_user.unwrap_or(0);
+    let root = JsonPath::root("messages");
+    let mut plan = Plan {
+        newest_user,
+        ..Plan::default()
+    };
+
+    // Pass 1: which image parts are history images with inline payloads.
+    let mut found: Vec<(usize, usize, String, &'m crate::message::ImagePart)> = Vec::new();
+    let mut seen = HashSet::new();
+    for (i, m) in messages.iter().enumerate() {
+        for_each_image(
+            m,
+            &root.index(i),
+            &mut |ordinal, path, img| match img.source() {
+                ImageSource::Url(_) | ImageSource::Opaque => plan.urls += 1,
+                source => {
+                    if i >= cutoff || source.inline().is_none() {
+                        plan.kept += 1;
+                    } else {
+                        found.push((i, ordinal, path.to_string(), img));
+                    }
+                }
+            },
+        );
+        for_each_text(m, &root.index(i), &mut |_, text| {
+            for seg in split_placeholders(text) {
+                if let Segment::Placeholder(id) = seg {
+                    if seen.insert(id.clone()) {
+                        plan.referenced.push(id);
+                    }
+                }
+            }
+        });
+    }
+    let keep = options.keep_recent_images.min(found.len());
+    plan.kept += keep;
+    found.truncate(found.len() - keep);
+
+    // Pass 2: hash them, one at a time.
+    let total = found.len();
+    let mut hashed: HashSet<String> = HashSet::new();
+    let mut bytes = 0u64;
+    for (done, (message, ordinal, path, img)) in found.into_iter().enumerate() {
+        let Some((declared, payload)) = img.source().inline() else {
+            continue;
+        };
+        if let Err(problem) = check_base64(payload) {
+            plan.invalid.push(Failure {
+                path,
+                md5: None,
+                code: "INVALID_DATA_URL",
+                reason: format!("payload is not valid base64 ({problem:?})"),
+            });
+            progress(done + 1, total, bytes);
+            continue;
+        }
+        let md5 = crate::hash::md5_hex(payload.as_bytes());
+        let head = decode_prefix(payload, 64);
+        let mime = sniff_mime(&head)
+            .map(str::to_owned)
+            .or_else(|| declared.map(str::to_owned))
+            .unwrap_or_else(|| "application/octet-stream".to_owned());
+        let size = decoded_len(payload) as u64;
+        bytes += payload.len() as u64;
+        let duplicate = !hashed.insert(md5.clone());
+        let template = img.template().and_then(|t| serde_json::to_string(&t).ok());
+        plan.images.push(HistoryImage {
+            message,
+            ordinal,
+            path,
+            md5,
+            mime,
+            payload,
+            size,
+            template,
+            duplicate,
+        });
+        progress(done + 1, total, bytes);
+    }
+    plan
+}
+
+/// Replaces each planned image whose md5 is in `committed` with its
+/// placeholder. Returns, per message, whether it changed. With
+/// `collapse_text`, a changed message left with only plain text parts
+/// becomes one string, the texts joined by a space.
+pub fn apply_compaction(
+    messages: &mut [Message],
+    replacements: &HashMap<(usize, usize), String>,
+    collapse_text: bool,
+) -> Vec<bool> {
+    let mut changed = vec![false; messages.len()];
+    let mut by_message: HashMap<usize, Vec<(usize, &String)>> = HashMap::new();
+    for ((m, ordinal), md5) in replacements {
+        by_message.entry(*m).or_default().push((*ordinal, md5));
+    }
+    for (m, list) in by_message {
+        let Some(message) = messages.get_mut(m) else {
+            continue;
+        };
+        let wanted: HashMap<usize, &String> = list.into_iter().collect();
+        rewrite_images(message, &mut |ordinal, part| match wanted.get(&ordinal) {
+            Some(md5) => Part::text(placeholder(md5)),
+            None => part,
+        });
+        if collapse_text {
+            collapse(&mut message.content);
+        }
+        changed[m] = true;
+    }
+    changed
+}
+
+/// Folds all-plain-text parts into one string.
+fn collapse(content: &mut Content) {
+    if let Content::Parts(parts) = content {
+        if !parts.is_empty() && parts.iter().all(Part::is_plain_text) {
+            let text = parts
+                .iter()
+                .filter_map(Part::as_text)
+                .collect::<Vec<_>>()
+                .join(" ");
+            *content = Content::Text(text);
+        }
+    }
+}
+
+/// Counts and sizes a compaction reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompactReport {
+    /// The wire format read and written.
+    pub format: &'static str,
+    /// Index of the newest user message (`null` when there is none).
+    pub newest_user_index: Option<usize>,
+    /// Image parts replaced by placeholders.
+    pub stashed: usize,
+    /// Of those, parts whose image was already written earlier in this call.
+    pub deduplicated: usize,
+    /// Distinct images written to the stash.
+    pub written: usize,
+    /// Inline images left as they are on purpose (newest turn, `keepRecentImages`).
+    pub kept: usize,
+    /// Images given by URL, left as they are.
+    pub urls: usize,
+    /// History images that stayed inline because something failed.
+    pub failed: usize,
+    /// Placeholders already present whose records were refreshed.
+    pub refreshed: usize,
+    /// Placeholders already present whose record is gone.
+    pub missing: usize,
+    /// Serialized JSON size of the messages before, in bytes.
+    pub bytes_before: u64,
+    /// Serialized JSON size of the messages after, in bytes.
+    pub bytes_after: u64,
+    /// Why each failed image stayed inline.
+    pub failures: Vec<Failure>,
+    /// Records removed because they expired.
+    pub expired: usize,
+    /// Records evicted to fit `maxBytes`.
+    pub evicted: usize,
+    /// True when the records this conversation needs exceed `maxBytes` alone.
+    pub over_budget: bool,
+}
+
+/// Size in bytes of `value` serialized as JSON, without building the string.
+pub fn json_len(value: &serde_json::Value) -> u64 {
+    struct Count(u64);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len() as u64;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Count(0);
+    let _ = serde_json::to_writer(&mut c, value);
+    c.0
+}

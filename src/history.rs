@@ -1,0 +1,379 @@
+//! History compaction end to end, over any [`StashBackend`]: plan (pure),
+//! write to the stash and wait for the commit, replace only what committed,
+//! refresh what the conversation references, sweep. And the reverse:
+//! expansion, and one image for the `get_history_image` tool.
+
+use crate::compact::{
+    apply_compaction, json_len, plan_compaction, CompactOptions, CompactReport, Failure,
+};
+use crate::expand::{
+    apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
+};
+use crate::json_path::JsonPath;
+use crate::message::image::ImageTemplate;
+use crate::message::{decode_messages, Format, Message, MessageError};
+use crate::stash::{
+    plan_maintenance, read_verified, Lookup, NewRecord, RecordMeta, StashBackend, StashConfig,
+};
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+
+/// Messages after an operation: all of them, and which ones changed (an
+/// unchanged message is the caller's value, moved through untouched).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome<R> {
+    /// Every message, in order.
+    pub messages: Vec<Value>,
+    /// Per message: did the operation change it?
+    pub changed: Vec<bool>,
+    /// What happened.
+    pub report: R,
+}
+
+fn decode(
+    values: Vec<Value>,
+    format: Option<Format>,
+) -> Result<(Format, Vec<Message>, Vec<u64>), MessageError> {
+    let sizes: Vec<u64> = values.iter().map(json_len).collect();
+    let (format, messages) = decode_messages(values, format, &JsonPath::root("messages"))?;
+    Ok((format, messages, sizes))
+}
+
+fn encode(messages: Vec<Message>, changed: &[bool], sizes: &[u64]) -> (Vec<Value>, u64) {
+    let mut after = 0;
+    let values = messages
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let v = m.into_wire();
+            after += if changed[i] { json_len(&v) } else { sizes[i] };
+            v
+        })
+        .collect();
+    (values, after)
+}
+
+/// Compacts `values` against `backend` at time `now` (ms since the epoch).
+/// Stash failures never throw: the images stay inline and the report says why.
+pub async fn compact_history<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    values: Vec<Value>,
+    format: Option<Format>,
+    options: CompactOptions,
+    progress: &mut dyn FnMut(usize, usize, u64),
+) -> Result<Outcome<CompactReport>, MessageError> {
+    let (format, mut messages, sizes) = decode(values, format)?;
+    let mut report = CompactReport {
+        format: format.name(),
+        bytes_before: sizes.iter().sum(),
+        ..CompactReport::default()
+    };
+
+    let plan = plan_compaction(&messages, options, progress);
+    report.newest_user_index = plan.newest_user;
+    report.kept = plan.kept;
+    report.urls = plan.urls;
+    report.failures.extend(plan.invalid.iter().cloned());
+
+    let metas = match backend.list_meta().await {
+        Ok(m) => m,
+        Err(e) => {
+            report.failures.push(Failure {
+                path: String::new(),
+                md5: None,
+                code: e.kind.code(),
+                reason: format!("listing the stash failed: {e}"),
+            });
+            Vec::new()
+        }
+    };
+
+    // Write each distinct image once and wait for the commit.
+    let expires_at = now + config.ttl_ms;
+    let records: Vec<NewRecord<'_>> = plan
+        .images
+        .iter()
+        .filter(|img| !img.duplicate)
+        .map(|img| NewRecord {
+            id: img.md5.clone(),
+            mime: img.mime.clone(),
+            payload: img.payload,
+            part: img.template.clone(),
+            meta: RecordMeta {
+                id: img.md5.clone(),
+                size: img.size,
+                stored_bytes: img.payload.len() as u64,
+                mime: img.mime.clone(),
+                created_at: metas
+                    .iter()
+                    .find(|m| m.id == img.md5)
+                    .map_or(now, |m| m.created_at),
+                expires_at,
+                last_used_at: now,
+            },
+        })
+        .collect();
+    let results = if records.is_empty() {
+        Vec::new()
+    } else {
+        backend.put_records(&records).await
+    };
+    let mut committed: HashMap<String, RecordMeta> = HashMap::new();
+    let mut write_errors: HashMap<String, (&'static str, String)> = HashMap::new();
+    for (i, rec) in records.iter().enumerate() {
+        match results.get(i) {
+            Some(Ok(())) => {
+                committed.insert(rec.id.clone(), rec.meta.clone());
+            }
+            Some(Err(e)) => {
+                write_errors.insert(rec.id.clone(), (e.kind.code(), e.message.clone()));
+            }
+            None => {
+                write_errors.insert(
+                    rec.id.clone(),
+                    (
+                        "STASH_WRITE_FAILED",
+                        "the stash gave no answer for this record".into(),
+                    ),
+                );
+            }
+        }
+    }
+    report.written = committed.len();
+    drop(records);
+
+    let mut replacements = HashMap::new();
+    for img in &plan.images {
+        if committed.contains_key(&img.md5) {
+            replacements.insert((img.message, img.ordinal), img.md5.clone());
+            report.stashed += 1;
+            if img.duplicate {
+                report.deduplicated += 1;
+            }
+        } else {
+            let (code, reason) = write_errors
+                .get(&img.md5)
+                .cloned()
+                .unwrap_or(("STASH_WRITE_FAILED", "not written".into()));
+            report.failures.push(Failure {
+                path: img.path.clone(),
+                md5: Some(img.md5.clone()),
+                code,
+                reason,
+            });
+        }
+    }
+    report.failed = report
+        .failures
+        .iter()
+        .filter(|f| !f.path.is_empty())
+        .count();
+    let referenced = plan.referenced.clone();
+    drop(plan);
+
+    let changed = apply_compaction(&mut messages, &replacements, options.collapse_text);
+
+    // Refresh every record the conversation references; sweep the rest.
+    let mut protected: HashSet<String> = committed.keys().cloned().collect();
+    let mut touched = Vec::new();
+    let mut all_metas: HashMap<String, RecordMeta> =
+        metas.into_iter().map(|m| (m.id.clone(), m)).collect();
+    for id in &referenced {
+        match all_metas.get_mut(id) {
+            Some(m) if m.expires_at > now => {
+                m.expires_at = expires_at;
+                m.last_used_at = now;
+                touched.push(m.clone());
+                protected.insert(id.clone());
+            }
+            _ if committed.contains_key(id) => {}
+            _ => report.missing += 1,
+        }
+    }
+    report.refreshed = touched.len();
+    if !touched.is_empty() {
+        if let Err(e) = backend.put_meta(&touched).await {
+            report.failures.push(Failure {
+                path: String::new(),
+                md5: None,
+                code: e.kind.code(),
+                reason: format!("refreshing expiry failed: {e}"),
+            });
+        }
+    }
+    all_metas.extend(committed);
+    let metas: Vec<RecordMeta> = all_metas.into_values().collect();
+    let maintenance = plan_maintenance(&metas, now, config, &protected);
+    let doomed: Vec<String> = maintenance
+        .expired
+        .iter()
+        .chain(&maintenance.evicted)
+        .cloned()
+        .collect();
+    if !doomed.is_empty() {
+        if let Err(e) = backend.delete_records(&doomed).await {
+            report.failures.push(Failure {
+                path: String::new(),
+                md5: None,
+                code: e.kind.code(),
+                reason: format!("sweeping the stash failed: {e}"),
+            });
+        } else {
+            report.expired = maintenance.expired.len();
+            report.evicted = maintenance.evicted.len();
+        }
+    }
+    report.over_budget = maintenance.over_budget;
+
+    let (values, after) = encode(messages, &changed, &sizes);
+    report.bytes_after = after;
+    Ok(Outcome {
+        messages: values,
+        changed,
+        report,
+    })
+}
+
+/// Looks up every placeholder's original; records that are expired, missing
+/// or corrupted count as missing. Returns the found ones and the corrupt count.
+async fn restore_all<B: StashBackend>(
+    backend: &B,
+    now: f64,
+    ids: &[String],
+) -> (HashMap<String, Restored>, usize) {
+    let mut restored = HashMap::new();
+    let mut corrupted = 0;
+    for id in ids {
+        match read_verified(backend, id, now).await {
+            Ok(Lookup::Found(rec)) => {
+                let template = rec
+                    .part
+                    .as_deref()
+                    .and_then(|p| serde_json::from_str::<ImageTemplate>(p).ok());
+                restored.insert(
+                    id.clone(),
+                    Restored {
+                        mime: rec.mime,
+                        payload: rec.payload,
+                        template,
+                    },
+                );
+            }
+            Ok(Lookup::Corrupt) => corrupted += 1,
+            Ok(Lookup::Missing | Lookup::Expired) | Err(_) => {}
+        }
+    }
+    (restored, corrupted)
+}
+
+/// Puts originals back for every placeholder the stash can answer, and
+/// refreshes their expiry.
+pub async fn expand_history<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    values: Vec<Value>,
+    format: Option<Format>,
+) -> Result<Outcome<ExpandReport>, MessageError> {
+    let (format, mut messages, sizes) = decode(values, format)?;
+    let ids = collect_placeholders(&messages);
+    let (restored, corrupted) = restore_all(backend, now, &ids).await;
+    let missing = missing_placeholders(&messages, &restored);
+    refresh(backend, config, now, restored.keys()).await;
+    let changed = apply_expansion(&mut messages, format, &restored);
+    let report = ExpandReport {
+        format: format.name(),
+        restored: restored.len(),
+        missing,
+        corrupted,
+        bytes_before: sizes.iter().sum(),
+        bytes_after: 0,
+    };
+    drop(restored);
+    let (values, after) = encode(messages, &changed, &sizes);
+    Ok(Outcome {
+        messages: values,
+        changed,
+        report: ExpandReport {
+            bytes_after: after,
+            ..report
+        },
+    })
+}
+
+async fn refresh<'a, B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    ids: impl Iterator<Item = &'a String>,
+) {
+    let ids: HashSet<&String> = ids.collect();
+    if ids.is_empty() {
+        return;
+    }
+    if let Ok(metas) = backend.list_meta().await {
+        let touched: Vec<RecordMeta> = metas
+            .into_iter()
+            .filter(|m| ids.contains(&m.id))
+            .map(|m| RecordMeta {
+                expires_at: now + config.ttl_ms,
+                last_used_at: now,
+                ..m
+            })
+            .collect();
+        let _ = backend.put_meta(&touched).await;
+    }
+}
+
+/// The language of the texts the tool answers with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    /// English.
+    En,
+    /// Chinese, as the dootask tool answers.
+    Zh,
+}
+
+/// The answer to a `get_history_image` call: the image as content parts of
+/// `dialect`, or one text part the model can read when the id is invalid or
+/// the image is gone.
+pub async fn history_image<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    id: &str,
+    dialect: Format,
+    lang: Lang,
+) -> Vec<Value> {
+    let text = |en: &str, zh: &str| {
+        vec![dialect.text_part(if lang == Lang::Zh { zh } else { en }.to_owned())]
+    };
+    let Some(md5) = crate::placeholder::parse_image_id(id) else {
+        return text("Invalid image id", "无效的图片标识符");
+    };
+    match read_verified(backend, &md5, now).await {
+        Ok(Lookup::Found(rec)) => {
+            refresh(backend, config, now, std::iter::once(&md5)).await;
+            vec![tool_image_part(dialect, &rec.mime, &rec.payload)]
+        }
+        _ => text("Image not found or expired", "图片不存在或已过期"),
+    }
+}
+
+/// An image as a tool result part: OpenAI `image_url` with a data URL,
+/// Anthropic `image` block, LangChain `{type:'image', mime_type, base64}`,
+/// AI SDK `{type:'image', image, mediaType}`.
+pub fn tool_image_part(dialect: Format, mime: &str, payload: &str) -> Value {
+    match dialect {
+        Format::LangChain => {
+            let mut m = serde_json::Map::new();
+            m.insert("type".into(), "image".into());
+            m.insert("mime_type".into(), mime.into());
+            m.insert("base64".into(), payload.into());
+            Value::Object(m)
+        }
+        other => crate::message::image::new_image_part(other, mime, payload, None),
+    }
+}

@@ -1,0 +1,126 @@
+//! The history image placeholder `[Picture:history_<md5>]`: writing it,
+//! finding it in text, and reading the ids the model hands back.
+
+/// The text that stands in for a stashed image.
+pub fn placeholder(md5: &str) -> String {
+    format!("[Picture:history_{md5}]")
+}
+
+const PREFIX: &str = "[Picture:history_";
+
+/// A piece of text split around placeholders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment<'a> {
+    /// Text between placeholders.
+    Text(&'a str),
+    /// A placeholder, with its md5 in lowercase.
+    Placeholder(String),
+}
+
+/// Splits `text` into text and placeholders, in order. Text with no
+/// placeholder is one `Text` segment (or none when empty).
+pub fn split_placeholders(text: &str) -> Vec<Segment<'_>> {
+    let mut out = Vec::new();
+    let mut text_start = 0;
+    let mut scan = 0;
+    while let Some(found) = text[scan..].find(PREFIX) {
+        let at = scan + found;
+        let id_start = at + PREFIX.len();
+        let bytes = &text.as_bytes()[id_start..];
+        let is_placeholder =
+            bytes.len() > 32 && bytes[..32].iter().all(u8::is_ascii_hexdigit) && bytes[32] == b']';
+        if is_placeholder {
+            if at > text_start {
+                out.push(Segment::Text(&text[text_start..at]));
+            }
+            out.push(Segment::Placeholder(
+                text[id_start..id_start + 32].to_ascii_lowercase(),
+            ));
+            text_start = id_start + 33;
+            scan = text_start;
+        } else {
+            scan = id_start;
+        }
+    }
+    if text_start < text.len() {
+        out.push(Segment::Text(&text[text_start..]));
+    }
+    out
+}
+
+/// True when `text` holds at least one placeholder.
+pub fn has_placeholder(text: &str) -> bool {
+    split_placeholders(text)
+        .iter()
+        .any(|s| matches!(s, Segment::Placeholder(_)))
+}
+
+/// Reads an image id as the model or the app gives it: `history_<md5>`, a
+/// bare md5, or a whole `[Picture:history_<md5>]`; 32 hex digits in any case.
+/// Returns the lowercase md5, or `None` when the id is not valid.
+pub fn parse_image_id(id: &str) -> Option<String> {
+    let id = id.trim();
+    let id = id
+        .strip_prefix("[Picture:")
+        .and_then(|s| s.strip_suffix(']'))
+        .unwrap_or(id);
+    let id = id.strip_prefix("history_").unwrap_or(id);
+    crate::hash::is_md5_hex(id).then(|| id.to_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MD5: &str = "0733351879b2fa9bd05c7ca3061529c0";
+
+    #[test]
+    fn writes_the_dootask_format() {
+        assert_eq!(placeholder(MD5), format!("[Picture:history_{MD5}]"));
+    }
+
+    #[test]
+    fn splits_text_around_placeholders() {
+        let text = format!(
+            "[Picture:history_{MD5}] 这是什么？ [Picture:history_nothex] [Picture:history_{}]",
+            MD5.to_uppercase()
+        );
+        let segs = split_placeholders(&text);
+        let placeholders: Vec<_> = segs
+            .iter()
+            .filter_map(|s| match s {
+                Segment::Placeholder(id) => Some(id.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(placeholders, vec![MD5.to_owned(), MD5.to_owned()]);
+        let text_back: String = segs
+            .iter()
+            .map(|s| match s {
+                Segment::Text(t) => t.to_string(),
+                Segment::Placeholder(id) => placeholder(id),
+            })
+            .collect();
+        assert_eq!(text_back.to_lowercase(), text.to_lowercase());
+        assert!(!has_placeholder("[Picture:history_abc]"));
+        // False starts stay inside one text segment.
+        assert_eq!(
+            segs[1],
+            Segment::Text(" 这是什么？ [Picture:history_nothex] ")
+        );
+        assert!(split_placeholders("").is_empty());
+    }
+
+    #[test]
+    fn reads_ids_in_every_spelling() {
+        assert_eq!(parse_image_id(MD5).as_deref(), Some(MD5));
+        assert_eq!(
+            parse_image_id(&format!("history_{}", MD5.to_uppercase())).as_deref(),
+            Some(MD5)
+        );
+        assert_eq!(parse_image_id(&placeholder(MD5)).as_deref(), Some(MD5));
+        assert_eq!(parse_image_id("history_abc"), None);
+        assert_eq!(parse_image_id(""), None);
+        assert_eq!(parse_image_id("../../etc/passwd"), None);
+    }
+}

@@ -1,0 +1,26 @@
+//! The contract a storage backend fulfils. Every write is committed when its
+//! future resolves `Ok`: an image is replaced only after that.
+
+use super::{NewRecord, RecordMeta, StashError, StoredRecord};
+
+/// A place to keep records. Implemented by [`super::MemoryBackend`] here and
+/// by IndexedDB and JavaScript adapters at the boundary.
+#[allow(async_fn_in_trait)]
+pub trait StashBackend {
+    /// Writes records with their metadata. One result per record, in order;
+    /// `Ok` means durably committed (for IndexedDB: transaction `complete`).
+    /// A transactional backend fails or commits them all together.
+    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>>;
+
+    /// Reads one record, or `None` when there is none.
+    async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError>;
+
+    /// The metadata of every record, without payloads.
+    async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError>;
+
+    /// Rewrites metadata of existing records (expiry, last use).
+    async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError>;
+
+    /// Deletes records and their metadata.
+    async fn delete_records(&self, ids: &[String]) -> Result<(), StashError>;
+}

@@ -1,0 +1,102 @@
+//! Stash errors, named after the storage exceptions they come from.
+
+use crate::error::ErrorCode;
+use std::any::Any;
+use std::fmt;
+
+/// What kind of stash failure happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StashErrorKind {
+    /// No storage of the asked kind here (no `indexedDB`, a blocked open, a closed database).
+    Unavailable,
+    /// The storage quota is exhausted (`QuotaExceededError`).
+    QuotaExceeded,
+    /// The transaction was aborted before it committed (`AbortError`).
+    Aborted,
+    /// The database was upgraded by another connection (`VersionError`).
+    VersionChange,
+    /// A write failed for another reason.
+    WriteFailed,
+    /// A read failed.
+    ReadFailed,
+}
+
+impl StashErrorKind {
+    /// The stable code of this kind.
+    pub fn code(self) -> &'static str {
+        match self {
+            StashErrorKind::Unavailable => "STASH_UNAVAILABLE",
+            StashErrorKind::QuotaExceeded => "QUOTA_EXCEEDED",
+            StashErrorKind::Aborted => "TRANSACTION_ABORTED",
+            StashErrorKind::VersionChange => "VERSION_CHANGE",
+            StashErrorKind::WriteFailed => "STASH_WRITE_FAILED",
+            StashErrorKind::ReadFailed => "STASH_READ_FAILED",
+        }
+    }
+
+    /// The kind for a DOM exception name (`QuotaExceededError`, …), given the
+    /// kind to use for names that say nothing more specific.
+    pub fn from_exception_name(name: &str, otherwise: StashErrorKind) -> StashErrorKind {
+        match name {
+            "QuotaExceededError" => StashErrorKind::QuotaExceeded,
+            "AbortError" => StashErrorKind::Aborted,
+            "VersionError" => StashErrorKind::VersionChange,
+            "InvalidStateError" | "NotFoundError" | "UnknownError" => {
+                if otherwise == StashErrorKind::ReadFailed {
+                    StashErrorKind::ReadFailed
+                } else {
+                    StashErrorKind::Unavailable
+                }
+            }
+            _ => otherwise,
+        }
+    }
+}
+
+/// A stash failure: its kind, a message, and the original exception.
+pub struct StashError {
+    /// The kind.
+    pub kind: StashErrorKind,
+    /// What happened, with the exception's name when there was one.
+    pub message: String,
+    /// The original exception (a `JsValue` at the boundary), kept for `cause`.
+    pub cause: Option<Box<dyn Any>>,
+}
+
+impl StashError {
+    /// An error with no original exception.
+    pub fn new(kind: StashErrorKind, message: impl Into<String>) -> Self {
+        StashError {
+            kind,
+            message: message.into(),
+            cause: None,
+        }
+    }
+}
+
+impl fmt::Debug for StashError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StashError")
+            .field("kind", &self.kind)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
+impl fmt::Display for StashError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for StashError {}
+
+impl ErrorCode for StashError {
+    fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    fn path(&self) -> Option<&str> {
+        None
+    }
+}

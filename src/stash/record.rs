@@ -1,0 +1,56 @@
+//! What the stash keeps for one image.
+
+use serde::{Deserialize, Serialize};
+
+/// A record on its way in: borrows the payload from the message it came from,
+/// so writing it does not copy the image inside wasm memory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewRecord<'a> {
+    /// Lowercase hex MD5 of the base64 payload text: the key.
+    pub id: String,
+    /// MIME type (from the bytes when they tell it).
+    pub mime: String,
+    /// The base64 payload text.
+    pub payload: &'a str,
+    /// Bookkeeping: size, times.
+    pub meta: RecordMeta,
+    /// The image part without its payload (an `ImageTemplate` as JSON), so
+    /// `expandContext` can restore the exact original part.
+    pub part: Option<String>,
+}
+
+/// A record read back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredRecord {
+    /// Lowercase hex MD5 of `payload`.
+    pub id: String,
+    /// MIME type.
+    pub mime: String,
+    /// The base64 payload text.
+    pub payload: String,
+    /// The image part template, when one was stored.
+    pub part: Option<String>,
+    /// When it expires (ms since the epoch), from its metadata.
+    pub expires_at: f64,
+}
+
+/// The bookkeeping of one record, kept apart from the payload so listing,
+/// refreshing and evicting never load images.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordMeta {
+    /// The record's id.
+    pub id: String,
+    /// Decoded size of the image in bytes.
+    pub size: u64,
+    /// Length of the base64 payload text (what the stash actually holds).
+    pub stored_bytes: u64,
+    /// MIME type, for listings.
+    pub mime: String,
+    /// When the record was first written (ms since the epoch).
+    pub created_at: f64,
+    /// When it expires unless referenced again (ms since the epoch).
+    pub expires_at: f64,
+    /// When a compaction, expansion or tool call last referenced it.
+    pub last_used_at: f64,
+}
