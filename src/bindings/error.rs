@@ -130,6 +130,21 @@ impl<E: ErrorCode> From<E> for CtxpackError {
     }
 }
 
+impl From<crate::stash::StashError> for CtxpackError {
+    fn from(e: crate::stash::StashError) -> Self {
+        let cause = e
+            .cause
+            .and_then(|c| c.downcast::<JsValue>().ok())
+            .map(|b| *b);
+        CtxpackError {
+            code: e.kind.code(),
+            message: e.message,
+            path: None,
+            cause,
+        }
+    }
+}
+
 impl From<CtxpackError> for JsValue {
     fn from(e: CtxpackError) -> JsValue {
         let err = js_sys::Error::new(&e.message());

@@ -4,9 +4,11 @@
 pub mod convert;
 pub mod error;
 pub mod fetch;
+pub mod history;
 pub mod markdown;
 pub mod messages;
 pub mod multimodal;
+pub mod stash;
 pub mod types;
 
 pub use error::CtxpackError;

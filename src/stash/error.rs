@@ -1,6 +1,5 @@
 //! Stash errors, named after the storage exceptions they come from.
 
-use crate::error::ErrorCode;
 use std::any::Any;
 use std::fmt;
 
@@ -91,12 +90,9 @@ impl fmt::Display for StashError {
 
 impl std::error::Error for StashError {}
 
-impl ErrorCode for StashError {
-    fn code(&self) -> &'static str {
+impl StashError {
+    /// The stable code of this error.
+    pub fn code(&self) -> &'static str {
         self.kind.code()
-    }
-
-    fn path(&self) -> Option<&str> {
-        None
     }
 }

@@ -1,0 +1,230 @@
+//! `compactContext`, `expandContext`, `getHistoryImage` and
+//! `historyImageTool`: convert, call the core over the stash, convert back.
+//! Messages the operation did not change are returned as the caller's own
+//! values; the caller's objects are never mutated.
+
+use super::convert::{array_arg, from_js, options_arg, to_js, Options};
+use super::stash::stash_from_js;
+use super::CtxpackError;
+use crate::compact::CompactOptions;
+use crate::history::{compact_history, expand_history, history_image, Lang, Outcome};
+use crate::history_tool::{history_image_tool, Dialect};
+use crate::message::Format;
+use js_sys::{Array, Object, Reflect};
+use serde::Serialize;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const HISTORY_TS: &'static str = r#"
+/** Why an image stayed inline. */
+export interface CompactFailure {
+  path: string;
+  md5?: string;
+  code: string;
+  reason: string;
+}
+
+/** What {@link compactContext} did. */
+export interface CompactReport {
+  format: Format;
+  newestUserIndex: number | null;
+  stashed: number;
+  deduplicated: number;
+  written: number;
+  kept: number;
+  urls: number;
+  failed: number;
+  refreshed: number;
+  missing: number;
+  bytesBefore: number;
+  bytesAfter: number;
+  failures: CompactFailure[];
+  expired: number;
+  evicted: number;
+  overBudget: boolean;
+}
+
+/** What {@link expandContext} did. */
+export interface ExpandReport {
+  format: Format;
+  restored: number;
+  missing: { id: string; path: string }[];
+  corrupted: number;
+  bytesBefore: number;
+  bytesAfter: number;
+}
+
+/** Progress of a compaction, reported as images are hashed. */
+export interface CompactProgress {
+  done: number;
+  total: number;
+  bytes: number;
+}
+
+/** Options of {@link compactContext}. */
+export interface CompactOptions {
+  stash: Stash;
+  format?: Format;
+  /** Also keep this many of the newest history images inline; default 0. */
+  keepRecentImages?: number;
+  /** Fold a message left with only text into one string (the dootask shape); default false. */
+  collapseText?: boolean;
+  onProgress?: (progress: CompactProgress) => void;
+}
+
+/**
+ * Replaces every inline image before the newest user message with
+ * `[Picture:history_<md5>]`, after its original is committed to the stash.
+ * The newest user message and everything after it are returned untouched.
+ * Stash failures never throw: the image stays inline and the report says why.
+ */
+export function compactContext<M>(messages: readonly M[], options: CompactOptions): Promise<{ messages: M[]; report: CompactReport }>;
+
+/** Puts the originals back for every placeholder the stash still holds; the rest are listed as missing. */
+export function expandContext<M>(messages: readonly M[], options: { stash: Stash; format?: Format }): Promise<{ messages: M[]; report: ExpandReport }>;
+
+/**
+ * Answers a `get_history_image` call: the image as content parts of `format`
+ * (default `"openai"`), or one text part the model can read when the id is
+ * invalid or the image expired. Accepts `history_<md5>` or a bare md5.
+ */
+export function getHistoryImage(stash: Stash, id: string, options?: { format?: Format; lang?: "en" | "zh" }): Promise<ContentPart[]>;
+
+/** The `get_history_image` tool definition for OpenAI function calling, Anthropic tools or MCP. */
+export function historyImageTool(dialect: "openai" | "anthropic" | "mcp"): object;
+"#;
+
+fn format_option(opts: &Options) -> Result<Option<Format>, CtxpackError> {
+    match opts.string("format")? {
+        Some(name) => Ok(Some(Format::from_name(&name, &opts.path_of("format"))?)),
+        None => Ok(None),
+    }
+}
+
+/// Reads the messages array: each element converted once.
+fn read_messages(messages: &JsValue) -> Result<(Array, Vec<Value>), CtxpackError> {
+    let array = array_arg(messages, "messages")?;
+    let values = array
+        .iter()
+        .enumerate()
+        .map(|(i, m)| from_js(&m, &format!("messages[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((array, values))
+}
+
+/// `{messages, report}`: changed messages converted, the rest the caller's own.
+fn result<R: Serialize>(original: &Array, outcome: Outcome<R>) -> Result<JsValue, CtxpackError> {
+    let out = Array::new_with_length(original.length());
+    for (i, (value, changed)) in outcome.messages.iter().zip(&outcome.changed).enumerate() {
+        let v = if *changed {
+            to_js(value)?
+        } else {
+            original.get(i as u32)
+        };
+        out.set(i as u32, v);
+    }
+    let obj = Object::new();
+    let _ = Reflect::set(&obj, &"messages".into(), &out);
+    let _ = Reflect::set(&obj, &"report".into(), &to_js(&outcome.report)?);
+    Ok(obj.into())
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = compactContext, skip_typescript)]
+pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
+    let opts = options_arg(Some(&options), "options")?;
+    let stash = stash_from_js(&opts.get("stash"), &opts.path_of("stash"))?;
+    let format = format_option(&opts)?;
+    let keep = opts.number("keepRecentImages")?.unwrap_or(0.0);
+    if keep.fract() != 0.0 {
+        return Err(CtxpackError::invalid_option(
+            opts.path_of("keepRecentImages"),
+            "expected a whole number",
+        ));
+    }
+    let collapse_text = opts.bool("collapseText")?.unwrap_or(false);
+    let on_progress = opts.function("onProgress")?;
+    let (array, values) = read_messages(&messages)?;
+    let mut progress = |done: usize, total: usize, bytes: u64| {
+        if let Some(f) = &on_progress {
+            let p = Object::new();
+            let _ = Reflect::set(&p, &"done".into(), &JsValue::from(done as f64));
+            let _ = Reflect::set(&p, &"total".into(), &JsValue::from(total as f64));
+            let _ = Reflect::set(&p, &"bytes".into(), &JsValue::from(bytes as f64));
+            // A throwing progress callback must not stop the compaction.
+            let _ = f.call1(&JsValue::UNDEFINED, &p);
+        }
+    };
+    let options = CompactOptions {
+        keep_recent_images: keep as usize,
+        collapse_text,
+    };
+    let outcome = compact_history(
+        &stash.backend,
+        &stash.config,
+        stash.now(),
+        values,
+        format,
+        options,
+        &mut progress,
+    )
+    .await?;
+    result(&array, outcome)
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = expandContext, skip_typescript)]
+pub async fn expand_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
+    let opts = options_arg(Some(&options), "options")?;
+    let stash = stash_from_js(&opts.get("stash"), &opts.path_of("stash"))?;
+    let format = format_option(&opts)?;
+    let (array, values) = read_messages(&messages)?;
+    let outcome =
+        expand_history(&stash.backend, &stash.config, stash.now(), values, format).await?;
+    result(&array, outcome)
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = getHistoryImage, skip_typescript)]
+pub async fn get_history_image(
+    stash: JsValue,
+    id: JsValue,
+    options: Option<JsValue>,
+) -> Result<JsValue, CtxpackError> {
+    let stash = stash_from_js(&stash, "stash")?;
+    let opts = options_arg(options.as_ref(), "options")?;
+    let format = format_option(&opts)?.unwrap_or(Format::OpenAi);
+    let lang = match opts.string("lang")?.as_deref() {
+        None | Some("en") => Lang::En,
+        Some("zh") => Lang::Zh,
+        Some(other) => {
+            return Err(CtxpackError::invalid_option(
+                opts.path_of("lang"),
+                format!("unknown language {other:?}; expected 'en' or 'zh'"),
+            ))
+        }
+    };
+    // A non-string id is an invalid id, answered in text like any other.
+    let id = id.as_string().unwrap_or_default();
+    let parts = history_image(
+        &stash.backend,
+        &stash.config,
+        stash.now(),
+        &id,
+        format,
+        lang,
+    )
+    .await;
+    to_js(&parts)
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = historyImageTool, skip_typescript)]
+pub fn history_image_tool_js(dialect: JsValue) -> Result<JsValue, CtxpackError> {
+    let name = dialect.as_string().unwrap_or_default();
+    let d = Dialect::from_name(&name).ok_or_else(|| {
+        CtxpackError::invalid_argument("dialect", "expected 'openai', 'anthropic' or 'mcp'")
+    })?;
+    to_js(&history_image_tool(d))
+}

@@ -1,0 +1,378 @@
+//! The JavaScript `Stash`: opens a backend (IndexedDB, memory, or a
+//! `StashAdapter`), holds the TTL and byte budget, and lets the history
+//! functions find it from an options object.
+
+pub mod idb_future;
+pub mod indexeddb;
+pub mod js_adapter;
+pub mod js_error;
+pub mod record_js;
+
+use super::convert::{js_type, options_arg, to_js};
+use super::CtxpackError;
+use crate::stash::{
+    plan_maintenance, MemoryBackend, NewRecord, RecordMeta, StashBackend, StashConfig, StashError,
+    StoredRecord,
+};
+use indexeddb::IdbBackend;
+use js_adapter::AdapterBackend;
+use js_sys::{Function, Reflect};
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// Where a stash keeps its records.
+pub enum Backend {
+    /// In wasm memory.
+    Memory(MemoryBackend),
+    /// In IndexedDB.
+    IndexedDb(IdbBackend),
+    /// In a host-supplied adapter.
+    Adapter(AdapterBackend),
+}
+
+impl Backend {
+    fn kind(&self) -> &'static str {
+        match self {
+            Backend::Memory(_) => "memory",
+            Backend::IndexedDb(_) => "indexeddb",
+            Backend::Adapter(_) => "adapter",
+        }
+    }
+}
+
+impl StashBackend for Backend {
+    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+        match self {
+            Backend::Memory(b) => b.put_records(records).await,
+            Backend::IndexedDb(b) => b.put_records(records).await,
+            Backend::Adapter(b) => b.put_records(records).await,
+        }
+    }
+    async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {
+        match self {
+            Backend::Memory(b) => b.get_record(id).await,
+            Backend::IndexedDb(b) => b.get_record(id).await,
+            Backend::Adapter(b) => b.get_record(id).await,
+        }
+    }
+    async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {
+        match self {
+            Backend::Memory(b) => b.list_meta().await,
+            Backend::IndexedDb(b) => b.list_meta().await,
+            Backend::Adapter(b) => b.list_meta().await,
+        }
+    }
+    async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
+        match self {
+            Backend::Memory(b) => b.put_meta(metas).await,
+            Backend::IndexedDb(b) => b.put_meta(metas).await,
+            Backend::Adapter(b) => b.put_meta(metas).await,
+        }
+    }
+    async fn delete_records(&self, ids: &[String]) -> Result<(), StashError> {
+        match self {
+            Backend::Memory(b) => b.delete_records(ids).await,
+            Backend::IndexedDb(b) => b.delete_records(ids).await,
+            Backend::Adapter(b) => b.delete_records(ids).await,
+        }
+    }
+}
+
+/// What a `Stash` holds.
+pub struct StashInner {
+    /// The backend.
+    pub backend: Backend,
+    /// TTL and byte budget.
+    pub config: StashConfig,
+    /// The injected clock, if any (ms since the epoch).
+    clock: Option<Function>,
+    /// The stash's name (the IndexedDB database name).
+    name: String,
+    closed: Cell<bool>,
+}
+
+impl StashInner {
+    /// The current time in ms: the injected clock, else `Date.now()`.
+    pub fn now(&self) -> f64 {
+        self.clock
+            .as_ref()
+            .and_then(|f| f.call0(&JsValue::UNDEFINED).ok())
+            .and_then(|v| v.as_f64())
+            .filter(|t| t.is_finite())
+            .unwrap_or_else(js_sys::Date::now)
+    }
+
+    /// `STASH_UNAVAILABLE` once the stash was closed.
+    pub fn ensure_open(&self) -> Result<(), CtxpackError> {
+        if self.closed.get() {
+            Err(CtxpackError::new(
+                "STASH_UNAVAILABLE",
+                "this stash was closed",
+            ))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+thread_local! {
+    static REGISTRY: RefCell<HashMap<u32, Rc<StashInner>>> = RefCell::new(HashMap::new());
+    static NEXT_HANDLE: Cell<u32> = const { Cell::new(1) };
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const STASH_TS: &'static str = r#"
+/**
+ * A JavaScript object that can hold the stash: async `get`, `put`, `delete`
+ * and `keys`. Values are plain objects; keys are an image's md5 and
+ * `<md5>.meta`.
+ */
+export interface StashAdapter {
+  get(key: string): Promise<unknown> | unknown;
+  put(key: string, value: object): Promise<void> | void;
+  delete(key: string): Promise<void> | void;
+  keys(): Promise<string[]> | string[];
+}
+
+/** Options of {@link Stash.open}. */
+export interface StashOptions {
+  /** Where records live: `'indexeddb'` (default where `indexedDB` exists), `'memory'`, or an adapter. */
+  backend?: "indexeddb" | "memory" | StashAdapter;
+  /** The IndexedDB database name; default `"ctxpack"`. */
+  name?: string;
+  /** Time to live after the last reference; default 7200 (2 h). */
+  ttlSeconds?: number;
+  /** Upper bound on stored payload bytes; least recently used records go first. */
+  maxBytes?: number;
+  /** A clock in ms since the epoch, for tests; default `Date.now`. */
+  now?: () => number;
+}
+
+/** One record as {@link Stash.list} shows it. */
+export interface StashEntry {
+  id: string;
+  mime: string;
+  size: number;
+  storedBytes: number;
+  createdAt: number;
+  expiresAt: number;
+  lastUsedAt: number;
+}
+
+/**
+ * Where history images wait while their placeholders travel: IndexedDB in
+ * browsers and workers, memory, or any {@link StashAdapter}.
+ */
+export class Stash {
+  private constructor();
+  free(): void;
+  [Symbol.dispose](): void;
+  /** Opens a stash. Throws `STASH_UNAVAILABLE` when IndexedDB is asked for and absent. */
+  static open(options?: StashOptions): Promise<Stash>;
+  /** `"indexeddb"`, `"memory"` or `"adapter"`. */
+  readonly backend: "indexeddb" | "memory" | "adapter";
+  readonly name: string;
+  readonly ttlSeconds: number;
+  readonly maxBytes: number | undefined;
+  /** Every record's bookkeeping, most recently used first. */
+  list(): Promise<StashEntry[]>;
+  /** Removes expired records, then the least recently used above `maxBytes`. */
+  sweep(): Promise<{ expired: number; evicted: number; bytes: number }>;
+  /** Removes every record. */
+  clear(): Promise<void>;
+  /** Closes the stash (and its IndexedDB connection). */
+  close(): void;
+}
+"#;
+
+/// A stash, as JavaScript holds it.
+#[wasm_bindgen(skip_typescript)]
+pub struct Stash {
+    handle: u32,
+    inner: Rc<StashInner>,
+}
+
+impl Drop for Stash {
+    fn drop(&mut self) {
+        REGISTRY.with(|r| r.borrow_mut().remove(&self.handle));
+    }
+}
+
+#[wasm_bindgen]
+impl Stash {
+    /// Opens a stash (see `StashOptions`).
+    pub async fn open(options: Option<JsValue>) -> Result<Stash, CtxpackError> {
+        let opts = options_arg(options.as_ref(), "options")?;
+        let name = opts.string("name")?.unwrap_or_else(|| "ctxpack".to_owned());
+        let ttl_seconds = opts.number("ttlSeconds")?.unwrap_or(7200.0);
+        let max_bytes = opts.number("maxBytes")?.map(|n| n as u64);
+        let clock = opts.function("now")?;
+        let backend_opt = opts.get("backend");
+        let backend = if backend_opt.is_undefined() || backend_opt.is_null() {
+            match indexeddb::factory() {
+                Ok(_) => Backend::IndexedDb(IdbBackend::open(&name).await?),
+                Err(_) => {
+                    return Err(CtxpackError::new(
+                        "STASH_UNAVAILABLE",
+                        "IndexedDB is not available here; pass backend: 'memory' or a StashAdapter",
+                    )
+                    .at(opts.path_of("backend")))
+                }
+            }
+        } else if let Some(kind) = backend_opt.as_string() {
+            match kind.as_str() {
+                "indexeddb" => Backend::IndexedDb(IdbBackend::open(&name).await.map_err(|e| CtxpackError::from(e).at(opts.path_of("backend")))?),
+                "memory" => Backend::Memory(MemoryBackend::new()),
+                other => {
+                    return Err(CtxpackError::invalid_option(
+                        opts.path_of("backend"),
+                        format!("unknown backend {other:?}; expected 'indexeddb', 'memory' or a StashAdapter"),
+                    ))
+                }
+            }
+        } else if backend_opt.is_object() {
+            Backend::Adapter(
+                AdapterBackend::new(backend_opt)
+                    .map_err(|m| CtxpackError::invalid_option(opts.path_of("backend"), m))?,
+            )
+        } else {
+            return Err(CtxpackError::invalid_option(
+                opts.path_of("backend"),
+                format!(
+                    "expected 'indexeddb', 'memory' or a StashAdapter, got {}",
+                    js_type(&backend_opt)
+                ),
+            ));
+        };
+        let inner = Rc::new(StashInner {
+            backend,
+            config: StashConfig {
+                ttl_ms: ttl_seconds * 1000.0,
+                max_bytes,
+            },
+            clock,
+            name,
+            closed: Cell::new(false),
+        });
+        let handle = NEXT_HANDLE.with(|n| {
+            let h = n.get();
+            n.set(h.wrapping_add(1).max(1));
+            h
+        });
+        REGISTRY.with(|r| r.borrow_mut().insert(handle, inner.clone()));
+        Ok(Stash { handle, inner })
+    }
+
+    /// The id other functions use to find this stash.
+    #[wasm_bindgen(getter, js_name = "__ctxpackHandle")]
+    pub fn handle(&self) -> u32 {
+        self.handle
+    }
+
+    /// `"indexeddb"`, `"memory"` or `"adapter"`.
+    #[wasm_bindgen(getter)]
+    pub fn backend(&self) -> String {
+        self.inner.backend.kind().to_owned()
+    }
+
+    /// The stash's name.
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.inner.name.clone()
+    }
+
+    /// Time to live in seconds.
+    #[wasm_bindgen(getter, js_name = ttlSeconds)]
+    pub fn ttl_seconds(&self) -> f64 {
+        self.inner.config.ttl_ms / 1000.0
+    }
+
+    /// The byte budget, if any.
+    #[wasm_bindgen(getter, js_name = maxBytes)]
+    pub fn max_bytes(&self) -> Option<f64> {
+        self.inner.config.max_bytes.map(|b| b as f64)
+    }
+
+    /// Every record's bookkeeping, most recently used first.
+    pub async fn list(&self) -> Result<JsValue, CtxpackError> {
+        let inner = self.inner.clone();
+        inner.ensure_open()?;
+        let mut metas = inner.backend.list_meta().await?;
+        metas.sort_by(|a, b| b.last_used_at.total_cmp(&a.last_used_at));
+        to_js(&metas)
+    }
+
+    /// Removes expired records, then the least recently used above `maxBytes`.
+    pub async fn sweep(&self) -> Result<JsValue, CtxpackError> {
+        let inner = self.inner.clone();
+        inner.ensure_open()?;
+        let metas = inner.backend.list_meta().await?;
+        let plan = plan_maintenance(&metas, inner.now(), &inner.config, &HashSet::new());
+        let doomed: Vec<String> = plan.expired.iter().chain(&plan.evicted).cloned().collect();
+        if !doomed.is_empty() {
+            inner.backend.delete_records(&doomed).await?;
+        }
+        #[derive(serde::Serialize)]
+        struct Swept {
+            expired: usize,
+            evicted: usize,
+            bytes: u64,
+        }
+        to_js(&Swept {
+            expired: plan.expired.len(),
+            evicted: plan.evicted.len(),
+            bytes: plan.bytes_after,
+        })
+    }
+
+    /// Removes every record.
+    pub async fn clear(&self) -> Result<(), CtxpackError> {
+        let inner = self.inner.clone();
+        inner.ensure_open()?;
+        match &inner.backend {
+            Backend::Memory(b) => {
+                let ids: Vec<String> = b.list_meta().await?.into_iter().map(|m| m.id).collect();
+                b.delete_records(&ids).await?;
+            }
+            Backend::IndexedDb(b) => b.clear().await?,
+            Backend::Adapter(b) => b.clear().await?,
+        }
+        Ok(())
+    }
+
+    /// Closes the stash.
+    pub fn close(&self) {
+        self.inner.closed.set(true);
+        if let Backend::IndexedDb(b) = &self.inner.backend {
+            b.close();
+        }
+        REGISTRY.with(|r| r.borrow_mut().remove(&self.handle));
+    }
+}
+
+/// Finds the stash behind a JavaScript `Stash` object (`path` names where it was passed).
+pub fn stash_from_js(value: &JsValue, path: &str) -> Result<Rc<StashInner>, CtxpackError> {
+    let not_a_stash = || {
+        CtxpackError::invalid_option(
+            path,
+            format!("expected a Stash from Stash.open(), got {}", js_type(value)),
+        )
+    };
+    if !value.is_object() {
+        return Err(not_a_stash());
+    }
+    let handle = Reflect::get(value, &JsValue::from_str("__ctxpackHandle"))
+        .ok()
+        .and_then(|h| h.as_f64())
+        .ok_or_else(not_a_stash)?;
+    let inner = REGISTRY.with(|r| r.borrow().get(&(handle as u32)).cloned());
+    match inner {
+        Some(i) => {
+            i.ensure_open()?;
+            Ok(i)
+        }
+        None => Err(CtxpackError::new("STASH_UNAVAILABLE", "this stash was closed").at(path)),
+    }
+}
