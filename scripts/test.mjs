@@ -51,6 +51,7 @@ const steps = [
   ['cargo test', 'cargo', ['test'], cargoCounts],
   ['wasm-pack test --node', 'wasm-pack', ['test', '--node', '--', '--test', 'wasm_node'], cargoCounts],
   ['wasm-pack test --chrome', 'wasm-pack', ['test', '--headless', '--chrome', '--', '--test', 'wasm_browser'], cargoCounts],
+  ['wasm-pack test --chrome (worker)', 'wasm-pack', ['test', '--headless', '--chrome', '--', '--test', 'wasm_worker'], cargoCounts],
   ['build package', 'node', ['scripts/build.mjs'], null],
   ['node --test', 'node', ['--test', '--test-concurrency=2', ...jsTests], nodeCounts],
 ];
@@ -70,7 +71,7 @@ for (const [name, cmd, args, counter] of steps) {
 console.log('\n=== summary ===');
 for (const r of results) {
   const what = r.isSuite ? `${r.passed} passed, ${r.failed} failed` : r.code === 0 ? 'ok' : `exit ${r.code}`;
-  console.log(`${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name.padEnd(26)} ${what.padEnd(24)} ${(r.ms / 1000).toFixed(1)}s`);
+  console.log(`${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name.padEnd(34)} ${what.padEnd(24)} ${(r.ms / 1000).toFixed(1)}s`);
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);

@@ -13,7 +13,12 @@ pub fn for_each_image<'m>(
     f: &mut dyn FnMut(usize, &JsonPath, &'m ImagePart),
 ) {
     let mut ordinal = 0;
-    walk_content(&message.content, &base.key("content"), &mut ordinal, f);
+    walk_content(
+        &message.content,
+        &message.content_path(base),
+        &mut ordinal,
+        f,
+    );
 }
 
 fn walk_content<'m>(
@@ -68,7 +73,7 @@ fn rewrite_content(
 /// Calls `f(path, text)` for every text in `message`: a string content, and
 /// every text part (nested tool results included).
 pub fn for_each_text(message: &Message, base: &JsonPath, f: &mut dyn FnMut(&JsonPath, &str)) {
-    walk_text(&message.content, &base.key("content"), f);
+    walk_text(&message.content, &message.content_path(base), f);
 }
 
 fn walk_text(content: &Content, path: &JsonPath, f: &mut dyn FnMut(&JsonPath, &str)) {

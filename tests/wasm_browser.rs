@@ -67,3 +67,56 @@ async fn fetches_blob_urls() {
     assert_eq!(missing.length(), 1);
     assert_eq!(wasm_support::get_str(&missing.get(0), "code"), "UNRESOLVED");
 }
+
+#[wasm_bindgen_test]
+async fn idb_dootask_round_trip() {
+    let name = wasm_support::stash::random_name("dootask");
+    let stash = wasm_support::stash::open_idb(&name, &[]).await;
+    wasm_support::stash::dootask_round_trip(&stash).await;
+    wasm_support::stash::delete_db(&stash, &name).await;
+}
+
+#[wasm_bindgen_test]
+async fn idb_persists_across_reopen() {
+    wasm_support::stash::persists_across_reopen().await;
+}
+
+#[wasm_bindgen_test]
+async fn idb_ttl_expiry_and_refresh() {
+    wasm_support::stash::ttl_expiry_and_refresh().await;
+}
+
+#[wasm_bindgen_test]
+async fn idb_lru_eviction() {
+    wasm_support::stash::lru_eviction().await;
+}
+
+#[wasm_bindgen_test]
+async fn idb_corrupted_record_counts_as_missing() {
+    wasm_support::stash::corrupted_record_counts_as_missing().await;
+}
+
+#[wasm_bindgen_test]
+async fn idb_yields_to_a_higher_version() {
+    wasm_support::stash::yields_to_a_higher_version().await;
+}
+
+#[wasm_bindgen_test]
+async fn idb_two_compactions_at_once() {
+    wasm_support::stash::two_compactions_at_once().await;
+}
+
+#[wasm_bindgen_test]
+async fn quota_exceeded_keeps_the_image_inline() {
+    wasm_support::stash::quota_exceeded_keeps_the_image_inline().await;
+}
+
+#[wasm_bindgen_test]
+async fn memory_stash_and_tool_definitions() {
+    wasm_support::stash::memory_stash_and_tool_definitions().await;
+}
+
+#[wasm_bindgen_test]
+async fn bad_stash_options_are_ctxpack_errors() {
+    wasm_support::stash::bad_stash_options_are_ctxpack_errors().await;
+}

@@ -39,3 +39,33 @@ async fn bad_options_are_ctxpack_errors() {
 async fn resolver_that_throws_leaves_the_image_in_the_text() {
     wasm_support::resolver_that_throws_leaves_the_image_in_the_text().await;
 }
+
+#[wasm_bindgen_test]
+async fn memory_stash_and_tool_definitions() {
+    wasm_support::stash::memory_stash_and_tool_definitions().await;
+}
+
+#[wasm_bindgen_test]
+async fn quota_exceeded_keeps_the_image_inline() {
+    wasm_support::stash::quota_exceeded_keeps_the_image_inline().await;
+}
+
+#[wasm_bindgen_test]
+async fn bad_stash_options_are_ctxpack_errors() {
+    wasm_support::stash::bad_stash_options_are_ctxpack_errors().await;
+}
+
+/// Node has no IndexedDB: asking for it is an error, never a silent fallback.
+#[wasm_bindgen_test]
+async fn indexeddb_absent_is_stash_unavailable() {
+    use ctxpack::bindings::stash::Stash;
+    for opts in [
+        None,
+        Some(wasm_support::obj(&[("backend", "indexeddb".into())])),
+    ] {
+        let err = Stash::open(opts).await.err().expect("no IndexedDB in Node");
+        let err: wasm_bindgen::JsValue = err.into();
+        assert_eq!(wasm_support::get_str(&err, "code"), "STASH_UNAVAILABLE");
+        assert_eq!(wasm_support::get_str(&err, "path"), "options.backend");
+    }
+}

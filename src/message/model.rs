@@ -187,12 +187,21 @@ impl Message {
 
     /// The role string as written (`human`, `user`, …).
     pub fn role_name(&self) -> &str {
-        let v = match (&self.wire, self.slot) {
-            (Value::Array(items), _) => items.first(),
-            (Value::Object(map), _) => map.get("role"),
+        let v = match &self.wire {
+            Value::Array(items) => items.first(),
+            Value::Object(map) => map.get("role"),
             _ => None,
         };
         v.and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// The JSON path of this message's content, given the message's own path:
+    /// `messages[0].content`, or `messages[0][1]` for a tuple.
+    pub fn content_path(&self, base: &JsonPath) -> JsonPath {
+        match self.slot {
+            Slot::Key => base.key("content"),
+            Slot::TupleIndex => base.index(1),
+        }
     }
 
     /// Back to the wire value, with the content in its original place.

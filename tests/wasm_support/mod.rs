@@ -2,6 +2,8 @@
 //! browser suite alike.
 #![allow(dead_code)]
 
+pub mod stash;
+
 use ctxpack::bindings::{markdown, messages, multimodal};
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;

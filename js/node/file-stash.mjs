@@ -1,0 +1,2 @@
+import cjs from './file-stash.js';
+export const { fileStash } = cjs;
