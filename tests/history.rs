@@ -467,3 +467,16 @@ fn no_user_message_means_nothing_is_compacted() {
     assert_eq!(Value::Array(out.messages), msgs);
     assert_eq!(out.report.newest_user_index, None);
 }
+
+#[test]
+fn dootask_example_collapses_exactly_in_every_format() {
+    for format in [Format::OpenAi, Format::Anthropic, Format::AiSdk] {
+        let input = in_format(format, JPEG, PNG);
+        let stash = MemoryBackend::new();
+        let out = compact(&stash, &input, CompactOptions { collapse_text: true, ..Default::default() });
+        let mut expected = input.clone();
+        expected[1]["content"] = json!(format!("[Picture:history_{}] 这是什么？", md5(&b64(JPEG))));
+        assert_eq!(Value::Array(out.messages.clone()), expected, "{format:?}");
+        assert_eq!(Value::Array(expand(&stash, &out.messages).messages), input, "{format:?}");
+    }
+}

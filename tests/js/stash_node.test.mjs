@@ -1,0 +1,115 @@
+// History compaction with the Node build and the file-system stash
+// (`ctxpack/node`), as a VSCode desktop extension uses them.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Stash, compactContext, expandContext, getHistoryImage, historyImageTool, CtxpackError } from 'ctxpack';
+import { fileStash } from 'ctxpack/node';
+import { makeImage } from '../fixtures/make.mjs';
+import { createHash } from 'node:crypto';
+
+const md5 = (s) => createHash('md5').update(s).digest('hex');
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'ctxpack-stash-'));
+
+async function conversation() {
+  const old = (await makeImage('jpeg', 64, 48, 21)).toString('base64');
+  const fresh = (await makeImage('png', 32, 32, 22)).toString('base64');
+  const messages = [
+    { role: 'system', content: 'You are helpful.' },
+    { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/jpeg;base64,${old}`, detail: 'high' } }, { type: 'text', text: '这是什么？' }] },
+    { role: 'assistant', content: '这是一只猫...' },
+    { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${fresh}` } }, { type: 'text', text: '这张新图呢？' }] },
+  ];
+  return { messages, old, fresh };
+}
+
+const deepFreeze = (v) => {
+  if (v && typeof v === 'object') {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze(v[k]);
+  }
+  return v;
+};
+
+test('compacts into files, survives a new Stash on the same directory, expands back', async () => {
+  const dir = tmp();
+  try {
+    const { messages, old } = await conversation();
+    const snapshot = JSON.stringify(messages);
+    deepFreeze(messages);
+    const stash = await Stash.open({ backend: fileStash(dir) });
+    assert.equal(stash.backend, 'adapter');
+    const progress = [];
+    const { messages: compacted, report } = await compactContext(messages, { stash, onProgress: (p) => progress.push(p) });
+    assert.equal(JSON.stringify(messages), snapshot, 'input untouched');
+    assert.equal(compacted[1].content[0].text, `[Picture:history_${md5(old)}]`);
+    assert.equal(compacted[3], messages[3], 'newest user message is the same object');
+    assert.equal(report.stashed, 1);
+    assert.ok(report.bytesAfter < report.bytesBefore);
+    assert.deepEqual(progress, [{ done: 1, total: 1, bytes: old.length }]);
+    assert.deepEqual(readdirSync(dir).sort(), [`${md5(old)}.json`, `${md5(old)}.meta.json`]);
+    stash.close();
+
+    const reopened = await Stash.open({ backend: fileStash(dir) });
+    const { messages: back, report: r2 } = await expandContext(compacted, { stash: reopened });
+    assert.deepEqual(back, JSON.parse(snapshot));
+    assert.equal(r2.restored, 1);
+    const [part] = await getHistoryImage(reopened, `history_${md5(old)}`, { format: 'anthropic' });
+    assert.deepEqual(part, { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: old } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file system that refuses writes leaves images inline and says why', async () => {
+  const dir = tmp();
+  try {
+    const blocked = path.join(dir, 'not-a-dir');
+    writeFileSync(blocked, 'a file where the stash directory should be');
+    const stash = await Stash.open({ backend: fileStash(blocked) });
+    const { messages } = await conversation();
+    const out = await compactContext(messages, { stash });
+    assert.deepEqual(out.messages, messages);
+    assert.equal(out.report.failed, 1);
+    const image = out.report.failures.find((f) => f.path === 'messages[1].content[0]');
+    assert.equal(image.code, 'STASH_WRITE_FAILED');
+    assert.match(image.reason, /EEXIST|ENOTDIR/);
+    // Listing failed too, and says so without a path.
+    assert.ok(out.report.failures.some((f) => f.path === '' && f.code === 'STASH_READ_FAILED'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the file stash refuses keys that would escape its directory', async () => {
+  const dir = tmp();
+  try {
+    const adapter = fileStash(dir);
+    for (const key of ['../evil', '/etc/passwd', 'a/b', '..', '', 'x'.repeat(200), 'a\\b']) {
+      await assert.rejects(adapter.put(key, {}), (e) => e.name === 'DataError', key);
+      await assert.rejects(adapter.get(key), (e) => e.name === 'DataError', key);
+    }
+    writeFileSync(path.join(dir, 'stray.txt'), 'x');
+    assert.deepEqual(await adapter.keys(), []);
+    const stash = await Stash.open({ backend: adapter });
+    const parts = await getHistoryImage(stash, '../../../etc/passwd', { lang: 'zh' });
+    assert.deepEqual(parts, [{ type: 'text', text: '无效的图片标识符' }]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('memory stash, tool definitions and errors', async () => {
+  const stash = await Stash.open({ backend: 'memory', ttlSeconds: 60, maxBytes: 1e6 });
+  assert.equal(stash.ttlSeconds, 60);
+  assert.equal(stash.maxBytes, 1e6);
+  const openai = historyImageTool('openai');
+  assert.equal(openai.function.name, 'get_history_image');
+  assert.deepEqual(openai.function.parameters.required, ['image_md5']);
+  assert.equal(historyImageTool('mcp').inputSchema.properties.image_md5.type, 'string');
+  await assert.rejects(compactContext([], { stash: 'nope' }), (e) => e instanceof CtxpackError && e.path === 'options.stash');
+  await assert.rejects(Stash.open(), (e) => e.code === 'STASH_UNAVAILABLE');
+  await assert.rejects(compactContext([{ role: 'user', content: [{ type: 'image_url' }] }], { stash }), (e) => e.code === 'INVALID_MESSAGE' && e.path === 'messages[0].content[0].image_url');
+});
