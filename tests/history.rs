@@ -473,10 +473,21 @@ fn dootask_example_collapses_exactly_in_every_format() {
     for format in [Format::OpenAi, Format::Anthropic, Format::AiSdk] {
         let input = in_format(format, JPEG, PNG);
         let stash = MemoryBackend::new();
-        let out = compact(&stash, &input, CompactOptions { collapse_text: true, ..Default::default() });
+        let out = compact(
+            &stash,
+            &input,
+            CompactOptions {
+                collapse_text: true,
+                ..Default::default()
+            },
+        );
         let mut expected = input.clone();
         expected[1]["content"] = json!(format!("[Picture:history_{}] 这是什么？", md5(&b64(JPEG))));
         assert_eq!(Value::Array(out.messages.clone()), expected, "{format:?}");
-        assert_eq!(Value::Array(expand(&stash, &out.messages).messages), input, "{format:?}");
+        assert_eq!(
+            Value::Array(expand(&stash, &out.messages).messages),
+            input,
+            "{format:?}"
+        );
     }
 }

@@ -1,7 +1,17 @@
 // A TypeScript consumer of every exported function: type-checked in the tests
 // (tsc --noEmit) so the generated .d.ts cannot drift from what apps write.
+import { fileStash } from 'ctxpack/node';
 import {
   CtxpackError,
+  Stash,
+  compactContext,
+  expandContext,
+  getHistoryImage,
+  historyImageTool,
+  type CompactReport,
+  type ExpandReport,
+  type StashAdapter,
+  type StashEntry,
   detectFormat,
   parseMarkdownImages,
   toMultimodal,
@@ -50,3 +60,38 @@ export async function consume(text: string, readFile: (uri: string) => Promise<U
   }
   return result.content;
 }
+
+type OpenAiMessage = { role: 'system' | 'user' | 'assistant'; content: string | ContentPart[] };
+
+export async function history(messages: OpenAiMessage[], adapter: StashAdapter): Promise<OpenAiMessage[]> {
+  const stash: Stash = await Stash.open({ backend: 'indexeddb', name: 'chat', ttlSeconds: 3600, maxBytes: 50e6, now: () => Date.now() });
+  const viaAdapter = await Stash.open({ backend: adapter });
+  const inMemory = await Stash.open({ backend: 'memory' });
+  const { messages: compacted, report }: { messages: OpenAiMessage[]; report: CompactReport } = await compactContext(messages, {
+    stash,
+    format: 'openai',
+    keepRecentImages: 1,
+    collapseText: false,
+    onProgress: ({ done, total, bytes }) => void [done, total, bytes],
+  });
+  const failedPaths: string[] = report.failures.map((f) => f.path);
+  void failedPaths;
+  const back: { messages: OpenAiMessage[]; report: ExpandReport } = await expandContext(compacted, { stash: viaAdapter });
+  const missingIds: string[] = back.report.missing.map((m) => m.id);
+  void missingIds;
+  const parts: ContentPart[] = await getHistoryImage(inMemory, 'history_0123456789abcdef0123456789abcdef', { format: 'anthropic', lang: 'zh' });
+  void parts;
+  const tool: object = historyImageTool('mcp');
+  void tool;
+  const entries: StashEntry[] = await stash.list();
+  const swept: { expired: number; evicted: number; bytes: number } = await stash.sweep();
+  void entries;
+  void swept;
+  const kind: 'indexeddb' | 'memory' | 'adapter' = stash.backend;
+  void kind;
+  await stash.clear();
+  stash.close();
+  return compacted;
+}
+
+export const diskStash: Promise<Stash> = Stash.open({ backend: fileStash('/tmp/ctxpack-stash') });

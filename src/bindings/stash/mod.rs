@@ -168,7 +168,6 @@ export interface StashEntry {
 export class Stash {
   private constructor();
   free(): void;
-  [Symbol.dispose](): void;
   /** Opens a stash. Throws `STASH_UNAVAILABLE` when IndexedDB is asked for and absent. */
   static open(options?: StashOptions): Promise<Stash>;
   /** `"indexeddb"`, `"memory"` or `"adapter"`. */
