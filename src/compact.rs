@@ -19,6 +19,8 @@ pub struct CompactOptions {
     pub keep_recent_images: usize,
     /// Fold a message left with only text parts into one string.
     pub collapse_text: bool,
+    /// Also stash binary payloads in tool results before the newest user message.
+    pub sanitize_tool_results: bool,
 }
 
 /// The index of the newest user message, if there is one.
@@ -252,6 +254,8 @@ pub struct CompactReport {
     pub evicted: usize,
     /// True when the records this conversation needs exceed `maxBytes` alone.
     pub over_budget: bool,
+    /// Binary payloads in tool results replaced by `[Binary:history_…]` markers.
+    pub binaries_stashed: usize,
 }
 
 /// Size in bytes of `value` serialized as JSON, without building the string.

@@ -3,6 +3,9 @@
 //! refresh what the conversation references, sweep. And the reverse:
 //! expansion, and one image for the `get_history_image` tool.
 
+use crate::binary_stash::{
+    sanitize_targets, target_text, text_target, BinaryReport, OnWriteFailure, Target,
+};
 use crate::compact::{
     apply_compaction, json_len, plan_compaction, CompactOptions, CompactReport, Failure,
 };
@@ -11,10 +14,12 @@ use crate::expand::{
 };
 use crate::json_path::JsonPath;
 use crate::message::image::ImageTemplate;
-use crate::message::{decode_messages, Format, Message, MessageError};
+use crate::message::{decode_messages, detect_format, Format, Message, MessageError, Role};
+use crate::sanitize::{SanitizeOptions, Seg};
 use crate::stash::{
     plan_maintenance, read_verified, Lookup, NewRecord, RecordMeta, StashBackend, StashConfig,
 };
+use crate::tool_results::{raw_role, tool_result_slots, SlotKind};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
@@ -39,6 +44,99 @@ fn decode(
     Ok((format, messages, sizes))
 }
 
+/// Stashes binary payloads in the tool results of `values` before the newest
+/// user message (on the raw messages, before decoding). Returns which
+/// messages changed, the ids written, and the report.
+async fn sanitize_tool_results<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    values: &mut [Value],
+    format: Format,
+) -> (Vec<bool>, HashSet<String>, BinaryReport) {
+    let mut changed = vec![false; values.len()];
+    let cutoff = values
+        .iter()
+        .rposition(|v| raw_role(v) == Some(Role::User))
+        .unwrap_or(0);
+    let root = JsonPath::root("messages");
+    let mut targets = Vec::new();
+    let mut places = Vec::new();
+    for (i, message) in values.iter().enumerate().take(cutoff) {
+        for slot in tool_result_slots(format, message) {
+            let Some(value) = pointer_get(message, &slot.pointer) else {
+                continue;
+            };
+            let path = pointer_path(&root.index(i), &slot.pointer);
+            let (target, was_json) = match (slot.kind, value) {
+                (SlotKind::Text, Value::String(text)) => text_target(text, path),
+                (SlotKind::Structured, v) => (
+                    Target {
+                        value: v.clone(),
+                        path,
+                        changed: false,
+                    },
+                    true,
+                ),
+                _ => continue,
+            };
+            targets.push(target);
+            places.push((i, slot, was_json));
+        }
+    }
+    if targets.is_empty() {
+        return (changed, HashSet::new(), BinaryReport::default());
+    }
+    let report = sanitize_targets(
+        Some(backend),
+        config,
+        now,
+        &mut targets,
+        &SanitizeOptions::default(),
+        OnWriteFailure::KeepInline,
+    )
+    .await;
+    let mut written = HashSet::new();
+    for (target, (i, slot, was_json)) in targets.into_iter().zip(places) {
+        if !target.changed {
+            continue;
+        }
+        for id in crate::placeholder::binary_marker_ids(&target.value) {
+            written.insert(id);
+        }
+        let new_value = match slot.kind {
+            SlotKind::Text => Value::String(target_text(target, was_json)),
+            SlotKind::Structured => target.value,
+        };
+        if let Some(place) = pointer_get_mut(&mut values[i], &slot.pointer) {
+            *place = new_value;
+            changed[i] = true;
+        }
+    }
+    (changed, written, report)
+}
+
+fn pointer_get<'a>(root: &'a Value, pointer: &[Seg]) -> Option<&'a Value> {
+    pointer.iter().try_fold(root, |v, seg| match seg {
+        Seg::Key(k) => v.get(k.as_str()),
+        Seg::Index(i) => v.get(*i),
+    })
+}
+
+fn pointer_get_mut<'a>(root: &'a mut Value, pointer: &[Seg]) -> Option<&'a mut Value> {
+    pointer.iter().try_fold(root, |v, seg| match seg {
+        Seg::Key(k) => v.get_mut(k.as_str()),
+        Seg::Index(i) => v.get_mut(*i),
+    })
+}
+
+fn pointer_path(base: &JsonPath, pointer: &[Seg]) -> JsonPath {
+    pointer.iter().fold(base.clone(), |p, seg| match seg {
+        Seg::Key(k) => p.key(k),
+        Seg::Index(i) => p.index(*i),
+    })
+}
+
 fn encode(messages: Vec<Message>, changed: &[bool], sizes: &[u64]) -> (Vec<Value>, u64) {
     let mut after = 0;
     let values = messages
@@ -46,7 +144,11 @@ fn encode(messages: Vec<Message>, changed: &[bool], sizes: &[u64]) -> (Vec<Value
         .enumerate()
         .map(|(i, m)| {
             let v = m.into_wire();
-            after += if changed[i] { json_len(&v) } else { sizes[i] };
+            after += if changed[i] || sizes[i] == u64::MAX {
+                json_len(&v)
+            } else {
+                sizes[i]
+            };
             v
         })
         .collect();
@@ -64,10 +166,30 @@ pub async fn compact_history<B: StashBackend>(
     options: CompactOptions,
     progress: &mut dyn FnMut(usize, usize, u64),
 ) -> Result<Outcome<CompactReport>, MessageError> {
-    let (format, mut messages, sizes) = decode(values, format)?;
+    let mut values = values;
+    let bytes_before: u64 = values.iter().map(json_len).sum();
+    let format = format.unwrap_or_else(|| detect_format(&values));
+    let (sanitized, binary_ids, binaries) = if options.sanitize_tool_results {
+        sanitize_tool_results(backend, config, now, &mut values, format).await
+    } else {
+        (
+            vec![false; values.len()],
+            HashSet::new(),
+            BinaryReport::default(),
+        )
+    };
+    let (format, mut messages, mut sizes) = decode(values, Some(format))?;
+    for (i, s) in sanitized.iter().enumerate() {
+        if *s {
+            // Changed before decoding: count its size as after, not before.
+            sizes[i] = u64::MAX;
+        }
+    }
     let mut report = CompactReport {
         format: format.name(),
-        bytes_before: sizes.iter().sum(),
+        bytes_before,
+        binaries_stashed: binaries.stashed,
+        failures: binaries.failures,
         ..CompactReport::default()
     };
 
@@ -173,10 +295,14 @@ pub async fn compact_history<B: StashBackend>(
     let referenced = plan.referenced.clone();
     drop(plan);
 
-    let changed = apply_compaction(&mut messages, &replacements, options.collapse_text);
+    let mut changed = apply_compaction(&mut messages, &replacements, options.collapse_text);
+    for (c, s) in changed.iter_mut().zip(&sanitized) {
+        *c |= *s;
+    }
 
     // Refresh every record the conversation references; sweep the rest.
     let mut protected: HashSet<String> = committed.keys().cloned().collect();
+    protected.extend(binary_ids);
     let mut touched = Vec::new();
     let mut all_metas: HashMap<String, RecordMeta> =
         metas.into_iter().map(|m| (m.id.clone(), m)).collect();

@@ -11,6 +11,7 @@
 //! maps errors to the JavaScript `CtxpackError`.
 #![deny(missing_docs)]
 
+pub mod binary_stash;
 pub mod compact;
 pub mod error;
 pub mod expand;
@@ -23,7 +24,9 @@ pub mod media;
 pub mod message;
 pub mod multimodal;
 pub mod placeholder;
+pub mod sanitize;
 pub mod stash;
+pub mod tool_results;
 pub mod walk;
 
 #[cfg(target_arch = "wasm32")]

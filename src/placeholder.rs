@@ -48,6 +48,31 @@ pub fn split_placeholders(text: &str) -> Vec<Segment<'_>> {
     out
 }
 
+/// The md5 ids of `[Binary:history_<md5> …]` markers anywhere in `value`.
+pub fn binary_marker_ids(value: &serde_json::Value) -> Vec<String> {
+    const MARK: &str = "[Binary:history_";
+    let mut out = Vec::new();
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::String(s) => {
+                let mut rest = s.as_str();
+                while let Some(at) = rest.find(MARK) {
+                    let id = rest[at + MARK.len()..].get(..32).unwrap_or("");
+                    if crate::hash::is_md5_hex(id) {
+                        out.push(id.to_ascii_lowercase());
+                    }
+                    rest = &rest[at + MARK.len()..];
+                }
+            }
+            serde_json::Value::Array(items) => stack.extend(items),
+            serde_json::Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// True when `text` holds at least one placeholder.
 pub fn has_placeholder(text: &str) -> bool {
     split_placeholders(text)
