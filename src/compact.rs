@@ -15,6 +15,11 @@ use std::collections::{HashMap, HashSet};
 /// Options of a compaction.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CompactOptions {
+    /// The target's request limits: further history images are stashed,
+    /// oldest first, until the request fits.
+    pub limits: Option<crate::limits::RequestLimits>,
+    /// Serialized size of the whole request, for `limits`.
+    pub request_bytes: u64,
     /// Also keep this many of the newest history images inline.
     pub keep_recent_images: usize,
     /// Fold a message left with only text parts into one string.
@@ -80,6 +85,11 @@ pub struct Plan<'m> {
     pub invalid: Vec<Failure>,
     /// Ids of placeholders already in the conversation (to refresh).
     pub referenced: Vec<String>,
+    /// History images stashed beyond `keep_recent_images` to meet the limits.
+    pub limit_stashed: usize,
+    /// Why the request cannot fit the limits even with every history image
+    /// stashed; `None` when it fits (or there are no limits).
+    pub limit_problem: Option<String>,
 }
 
 /// Finds and hashes the history images of `messages`. `progress(done, total,
@@ -125,7 +135,40 @@ pub fn plan_compaction<'m>(
             }
         });
     }
-    let keep = options.keep_recent_images.min(found.len());
+    let wanted_keep = options.keep_recent_images.min(found.len());
+    let mut keep = wanted_keep;
+    if let Some(limits) = options.limits {
+        // Each stashed image saves its payload and costs a placeholder.
+        let saving = |img: &crate::message::ImagePart| -> u64 {
+            let payload = img.source().inline().map_or(0, |(_, p)| p.len() as u64);
+            payload.saturating_sub(60)
+        };
+        let fixed_images = plan.kept + plan.urls;
+        let stashed_saving: u64 = found[..found.len() - keep].iter().map(|f| saving(f.3)).sum();
+        let mut bytes = options.request_bytes.saturating_sub(stashed_saving);
+        let over = |keep: usize, bytes: u64| {
+            limits.max_images.is_some_and(|m| fixed_images + keep > m)
+                || limits.max_request_bytes.is_some_and(|m| bytes > m)
+        };
+        while keep > 0 && over(keep, bytes) {
+            keep -= 1;
+            bytes = bytes.saturating_sub(saving(found[found.len() - keep - 1].3));
+        }
+        plan.limit_stashed = wanted_keep - keep;
+        if over(keep, bytes) {
+            let mut why = Vec::new();
+            if let Some(m) = limits.max_images.filter(|m| fixed_images + keep > *m) {
+                why.push(format!("{} images remain in the newest turn (the limit is {m})", fixed_images + keep));
+            }
+            if let Some(m) = limits.max_request_bytes.filter(|m| bytes > *m) {
+                why.push(format!("the request is still about {bytes} bytes (the limit is {m})"));
+            }
+            plan.limit_problem = Some(format!(
+                "the request does not fit even with every history image stashed: {}",
+                why.join("; ")
+            ));
+        }
+    }
     plan.kept += keep;
     found.truncate(found.len() - keep);
 
@@ -256,6 +299,13 @@ pub struct CompactReport {
     pub over_budget: bool,
     /// Binary payloads in tool results replaced by `[Binary:history_…]` markers.
     pub binaries_stashed: usize,
+    /// History images stashed beyond `keepRecentImages` to meet the model's limits.
+    pub limit_stashed: usize,
+    /// False when the request exceeds the model's limits even after compaction.
+    pub fits: bool,
+    /// Why it does not fit, when it does not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit_problem: Option<String>,
 }
 
 /// Size in bytes of `value` serialized as JSON, without building the string.

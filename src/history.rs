@@ -178,13 +178,8 @@ pub async fn compact_history<B: StashBackend>(
             BinaryReport::default(),
         )
     };
-    let (format, mut messages, mut sizes) = decode(values, Some(format))?;
-    for (i, s) in sanitized.iter().enumerate() {
-        if *s {
-            // Changed before decoding: count its size as after, not before.
-            sizes[i] = u64::MAX;
-        }
-    }
+    // Sizes of the sanitized messages: what the image pass starts from.
+    let (format, mut messages, sizes) = decode(values, Some(format))?;
     let mut report = CompactReport {
         format: format.name(),
         bytes_before,
@@ -193,8 +188,12 @@ pub async fn compact_history<B: StashBackend>(
         ..CompactReport::default()
     };
 
+    let options = CompactOptions { request_bytes: sizes.iter().sum(), ..options };
     let plan = plan_compaction(&messages, options, progress);
     report.newest_user_index = plan.newest_user;
+    report.limit_stashed = plan.limit_stashed;
+    report.fits = plan.limit_problem.is_none();
+    report.limit_problem = plan.limit_problem.clone();
     report.kept = plan.kept;
     report.urls = plan.urls;
     report.failures.extend(plan.invalid.iter().cloned());

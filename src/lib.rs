@@ -14,18 +14,22 @@
 pub mod binary_stash;
 pub mod compact;
 pub mod error;
+pub mod estimate;
 pub mod expand;
 pub mod hash;
 pub mod history;
 pub mod history_tool;
 pub mod json_path;
+pub mod limits;
 pub mod markdown;
 pub mod media;
 pub mod message;
 pub mod multimodal;
 pub mod placeholder;
+pub mod route;
 pub mod sanitize;
 pub mod stash;
+pub mod text_only;
 pub mod tool_results;
 pub mod walk;
 

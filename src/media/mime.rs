@@ -22,6 +22,27 @@ pub fn sniff_mime(bytes: &[u8]) -> Option<&'static str> {
     if bytes.starts_with(b"%PDF-") {
         return Some("application/pdf");
     }
+    if bytes.starts_with(b"ID3") || (bytes.len() > 2 && bytes[0] == 0xff && bytes[1] & 0xe0 == 0xe0 && bytes[1] != 0xff) {
+        return Some("audio/mpeg");
+    }
+    if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WAVE" {
+        return Some("audio/wav");
+    }
+    if bytes.starts_with(b"OggS") {
+        return Some("audio/ogg");
+    }
+    if bytes.starts_with(b"fLaC") {
+        return Some("audio/flac");
+    }
+    if bytes.starts_with(b"\x1a\x45\xdf\xa3") {
+        return Some("video/webm");
+    }
+    if bytes.starts_with(b"PK\x03\x04") {
+        return Some("application/zip");
+    }
+    if bytes.starts_with(b"\x1f\x8b") {
+        return Some("application/gzip");
+    }
     if bytes.starts_with(b"II*\0") || bytes.starts_with(b"MM\0*") {
         return Some("image/tiff");
     }
@@ -30,6 +51,13 @@ pub fn sniff_mime(bytes: &[u8]) -> Option<&'static str> {
     }
     if let Some(mime) = sniff_iso_bmff(bytes) {
         return Some(mime);
+    }
+    if bytes.len() >= 12 && &bytes[4..8] == b"ftyp" {
+        return Some(match &bytes[8..11] {
+            b"qt " => "video/quicktime",
+            b"M4A" => "audio/mp4",
+            _ => "video/mp4",
+        });
     }
     if looks_like_svg(bytes) {
         return Some("image/svg+xml");
@@ -127,6 +155,27 @@ pub fn mime_from_extension(path: &str) -> Option<&'static str> {
         "tif" | "tiff" => "image/tiff",
         "ico" => "image/x-icon",
         "pdf" => "application/pdf",
+        "doc" => "application/msword",
+        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xls" => "application/vnd.ms-excel",
+        "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "ppt" => "application/vnd.ms-powerpoint",
+        "pptx" => "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        "mp3" => "audio/mpeg",
+        "wav" => "audio/wav",
+        "ogg" | "oga" => "audio/ogg",
+        "flac" => "audio/flac",
+        "m4a" => "audio/mp4",
+        "mp4" | "m4v" => "video/mp4",
+        "webm" => "video/webm",
+        "mov" => "video/quicktime",
+        "zip" => "application/zip",
+        "gz" => "application/gzip",
+        "txt" | "log" => "text/plain",
+        "md" | "markdown" => "text/markdown",
+        "csv" => "text/csv",
+        "json" => "application/json",
+        "html" | "htm" => "text/html",
         _ => return None,
     })
 }

@@ -5,6 +5,7 @@ pub mod base64_text;
 pub mod data_url;
 pub mod dimensions;
 pub mod mime;
+pub mod type_names;
 
 pub use data_url::{DataUrl, DataUrlError};
 pub use dimensions::{image_dimensions, Dimensions};
