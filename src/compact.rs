@@ -144,7 +144,10 @@ pub fn plan_compaction<'m>(
             payload.saturating_sub(60)
         };
         let fixed_images = plan.kept + plan.urls;
-        let stashed_saving: u64 = found[..found.len() - keep].iter().map(|f| saving(f.3)).sum();
+        let stashed_saving: u64 = found[..found.len() - keep]
+            .iter()
+            .map(|f| saving(f.3))
+            .sum();
         let mut bytes = options.request_bytes.saturating_sub(stashed_saving);
         let over = |keep: usize, bytes: u64| {
             limits.max_images.is_some_and(|m| fixed_images + keep > m)
@@ -158,10 +161,15 @@ pub fn plan_compaction<'m>(
         if over(keep, bytes) {
             let mut why = Vec::new();
             if let Some(m) = limits.max_images.filter(|m| fixed_images + keep > *m) {
-                why.push(format!("{} images remain in the newest turn (the limit is {m})", fixed_images + keep));
+                why.push(format!(
+                    "{} images remain in the newest turn (the limit is {m})",
+                    fixed_images + keep
+                ));
             }
             if let Some(m) = limits.max_request_bytes.filter(|m| bytes > *m) {
-                why.push(format!("the request is still about {bytes} bytes (the limit is {m})"));
+                why.push(format!(
+                    "the request is still about {bytes} bytes (the limit is {m})"
+                ));
             }
             plan.limit_problem = Some(format!(
                 "the request does not fit even with every history image stashed: {}",

@@ -52,7 +52,10 @@ pub fn image_tokens(provider: Provider, dims: Dimensions, low_detail: bool) -> u
 
 /// Dimensions assumed for an image whose header cannot be read (a URL):
 /// 1024×1024, a typical screenshot or photo after client-side resizing.
-pub const UNKNOWN_DIMENSIONS: Dimensions = Dimensions { width: 1024, height: 1024 };
+pub const UNKNOWN_DIMENSIONS: Dimensions = Dimensions {
+    width: 1024,
+    height: 1024,
+};
 
 /// Text tokens by the approximation in the module docs.
 pub fn text_tokens(text: &str) -> u64 {
@@ -60,7 +63,11 @@ pub fn text_tokens(text: &str) -> u64 {
     let mut other_bytes = 0u64;
     for c in text.chars() {
         let u = c as u32;
-        let is_cjk = (0x3040..=0x30ff).contains(&u) || (0x3400..=0x9fff).contains(&u) || (0xac00..=0xd7af).contains(&u) || (0xf900..=0xfaff).contains(&u) || (0xff00..=0xffef).contains(&u);
+        let is_cjk = (0x3040..=0x30ff).contains(&u)
+            || (0x3400..=0x9fff).contains(&u)
+            || (0xac00..=0xd7af).contains(&u)
+            || (0xf900..=0xfaff).contains(&u)
+            || (0xff00..=0xffef).contains(&u);
         if is_cjk {
             cjk += 1;
         } else {
@@ -113,7 +120,12 @@ pub struct EstimateReport {
 }
 
 /// Accounts for `messages` (whose serialized size is `request_bytes`) under `provider`.
-pub fn estimate(messages: &[Message], provider: Provider, request_bytes: u64, limits: Option<RequestLimits>) -> EstimateReport {
+pub fn estimate(
+    messages: &[Message],
+    provider: Provider,
+    request_bytes: u64,
+    limits: Option<RequestLimits>,
+) -> EstimateReport {
     let root = JsonPath::root("messages");
     let mut images = Vec::new();
     let mut text = 0u64;
@@ -121,34 +133,61 @@ pub fn estimate(messages: &[Message], provider: Provider, request_bytes: u64, li
         text += 4;
         for_each_text(m, &root.index(i), &mut |_, t| text += text_tokens(t));
         for_each_image(m, &root.index(i), &mut |_, path, img| {
-            let low = img.wire.get("image_url").and_then(|u| u.get("detail")).and_then(|d| d.as_str()) == Some("low");
+            let low = img
+                .wire
+                .get("image_url")
+                .and_then(|u| u.get("detail"))
+                .and_then(|d| d.as_str())
+                == Some("low");
             let (dims, bytes) = match img.source() {
                 ImageSource::Url(_) | ImageSource::Opaque => (None, 0),
                 src => match src.inline() {
-                    Some((_, payload)) => (image_dimensions(&decode_prefix(payload, 64 * 1024)), decoded_len(payload) as u64),
+                    Some((_, payload)) => (
+                        image_dimensions(&decode_prefix(payload, 64 * 1024)),
+                        decoded_len(payload) as u64,
+                    ),
                     None => (None, 0),
                 },
             };
             let measured = dims.is_some();
             let d = dims.unwrap_or(UNKNOWN_DIMENSIONS);
-            images.push(ImageEstimate { path: path.to_string(), width: d.width, height: d.height, measured, bytes, tokens: image_tokens(provider, d, low) });
+            images.push(ImageEstimate {
+                path: path.to_string(),
+                width: d.width,
+                height: d.height,
+                measured,
+                bytes,
+                tokens: image_tokens(provider, d, low),
+            });
         });
     }
     let limits = limits.unwrap_or_else(|| limits_of(provider));
     let mut exceeded = Vec::new();
     if let Some(max) = limits.max_images {
         if images.len() > max {
-            exceeded.push(format!("{} images; {} allows {max} per request", images.len(), provider.name()));
+            exceeded.push(format!(
+                "{} images; {} allows {max} per request",
+                images.len(),
+                provider.name()
+            ));
         }
     }
     if let Some(max) = limits.max_image_bytes {
         for img in images.iter().filter(|i| i.bytes > max) {
-            exceeded.push(format!("{} is {} bytes; {} allows {max} per image", img.path, img.bytes, provider.name()));
+            exceeded.push(format!(
+                "{} is {} bytes; {} allows {max} per image",
+                img.path,
+                img.bytes,
+                provider.name()
+            ));
         }
     }
     if let Some(max) = limits.max_request_bytes {
         if request_bytes > max {
-            exceeded.push(format!("the request is {request_bytes} bytes; {} allows {max}", provider.name()));
+            exceeded.push(format!(
+                "the request is {request_bytes} bytes; {} allows {max}",
+                provider.name()
+            ));
         }
     }
     let image_tokens: u64 = images.iter().map(|i| i.tokens).sum();
@@ -187,9 +226,15 @@ mod tests {
     #[test]
     fn anthropic_and_gemini_rules() {
         // 1000×1000 / 750 = 1333.3 → 1334.
-        assert_eq!(image_tokens(Provider::Anthropic, d(1000, 1000), false), 1334);
+        assert_eq!(
+            image_tokens(Provider::Anthropic, d(1000, 1000), false),
+            1334
+        );
         // 3136×1568 → long edge to 1568 → 1568×784 = 1 229 312 px / 750 → 1640.
-        assert_eq!(image_tokens(Provider::Anthropic, d(3136, 1568), false), 1640);
+        assert_eq!(
+            image_tokens(Provider::Anthropic, d(3136, 1568), false),
+            1640
+        );
         assert_eq!(image_tokens(Provider::Gemini, d(384, 384), false), 258);
         assert_eq!(image_tokens(Provider::Gemini, d(1000, 800), false), 258 * 4);
     }

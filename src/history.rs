@@ -188,7 +188,10 @@ pub async fn compact_history<B: StashBackend>(
         ..CompactReport::default()
     };
 
-    let options = CompactOptions { request_bytes: sizes.iter().sum(), ..options };
+    let options = CompactOptions {
+        request_bytes: sizes.iter().sum(),
+        ..options
+    };
     let plan = plan_compaction(&messages, options, progress);
     report.newest_user_index = plan.newest_user;
     report.limit_stashed = plan.limit_stashed;
@@ -501,4 +504,63 @@ pub fn tool_image_part(dialect: Format, mime: &str, payload: &str) -> Value {
         }
         other => crate::message::image::new_image_part(other, mime, payload, None),
     }
+}
+
+/// Writes every inline image of `messages` to the stash (each distinct one
+/// once) and returns the ids that committed — for text-only conversion, which
+/// references inline images by placeholder.
+pub async fn stash_inline_images<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    messages: &[Message],
+) -> HashSet<String> {
+    let root = JsonPath::root("messages");
+    let mut records = Vec::new();
+    let mut seen = HashSet::new();
+    for (i, m) in messages.iter().enumerate() {
+        crate::walk::for_each_image(m, &root.index(i), &mut |_, _, img| {
+            let Some((declared, payload)) = img.source().inline() else {
+                return;
+            };
+            if crate::media::base64_text::check_base64(payload).is_err() {
+                return;
+            }
+            let id = crate::hash::md5_hex(payload.as_bytes());
+            if !seen.insert(id.clone()) {
+                return;
+            }
+            let head = crate::media::base64_text::decode_prefix(payload, 64);
+            let mime = crate::media::sniff_mime(&head)
+                .map(str::to_owned)
+                .or(declared.map(str::to_owned))
+                .unwrap_or_else(|| "application/octet-stream".into());
+            let size = crate::media::base64_text::decoded_len(payload) as u64;
+            records.push(NewRecord {
+                id: id.clone(),
+                mime: mime.clone(),
+                payload,
+                part: img.template().and_then(|t| serde_json::to_string(&t).ok()),
+                meta: RecordMeta {
+                    id,
+                    size,
+                    stored_bytes: payload.len() as u64,
+                    mime,
+                    created_at: now,
+                    expires_at: now + config.ttl_ms,
+                    last_used_at: now,
+                },
+            });
+        });
+    }
+    if records.is_empty() {
+        return HashSet::new();
+    }
+    let results = backend.put_records(&records).await;
+    records
+        .iter()
+        .zip(results)
+        .filter(|(_, r)| r.is_ok())
+        .map(|(rec, _)| rec.id.clone())
+        .collect()
 }

@@ -13,6 +13,7 @@
 
 pub mod binary_stash;
 pub mod compact;
+pub mod context_error;
 pub mod error;
 pub mod estimate;
 pub mod expand;

@@ -74,5 +74,9 @@ pub fn limits_of(provider: Provider) -> RequestLimits {
             max_image_bytes: Some(image),
             max_request_bytes: Some(request),
         })
-        .unwrap_or(RequestLimits { max_images: None, max_image_bytes: None, max_request_bytes: None })
+        .unwrap_or(RequestLimits {
+            max_images: None,
+            max_image_bytes: None,
+            max_request_bytes: None,
+        })
 }

@@ -113,23 +113,45 @@ fn kind_name(kind: BinaryKind) -> &'static str {
 
 fn is_text_mime(mime: &str) -> bool {
     let m = mime.to_ascii_lowercase();
-    m.starts_with("text/") || m == "application/json" || m == "application/xml" || m.ends_with("+json")
+    m.starts_with("text/")
+        || m == "application/json"
+        || m == "application/xml"
+        || m.ends_with("+json")
 }
 
 /// Routes `artifact` for a model with `caps`, writing parts in `format`;
 /// descriptions in Chinese when `zh`.
-pub fn route_artifact(artifact: &Artifact, caps: Capabilities, format: Format, zh: bool) -> RouteResult {
-    let filename = artifact.filename.clone().unwrap_or_else(|| artifact.id.clone());
+pub fn route_artifact(
+    artifact: &Artifact,
+    caps: Capabilities,
+    format: Format,
+    zh: bool,
+) -> RouteResult {
+    let filename = artifact
+        .filename
+        .clone()
+        .unwrap_or_else(|| artifact.id.clone());
     let text_result = |text: String, mime: String| RouteResult {
         content_type: "text",
         routing: Routing::Text,
-        metadata: RouteMetadata { id: artifact.id.clone(), filename: filename.clone(), mime_type: mime, size: text.len() as u64 },
+        metadata: RouteMetadata {
+            id: artifact.id.clone(),
+            filename: filename.clone(),
+            mime_type: mime,
+            size: text.len() as u64,
+        },
         part: format.text_part(text),
     };
     // Payload as base64 and its leading bytes, whatever form it came in.
     let (payload, head): (String, Vec<u8>) = match &artifact.body {
         ArtifactBody::Text(t) => {
-            return text_result(t.clone(), artifact.mime_type.clone().unwrap_or_else(|| "text/plain".into()));
+            return text_result(
+                t.clone(),
+                artifact
+                    .mime_type
+                    .clone()
+                    .unwrap_or_else(|| "text/plain".into()),
+            );
         }
         ArtifactBody::Bytes(b) => (encode(b), b.iter().take(4096).copied().collect()),
         ArtifactBody::Base64(s) => {
@@ -143,9 +165,25 @@ pub fn route_artifact(artifact: &Artifact, caps: Capabilities, format: Format, z
     };
     let size = crate::media::base64_text::decoded_len(&payload) as u64;
     // Type: declared MIME, then the extension, then the bytes.
-    let declared = artifact.mime_type.as_deref().map(|m| m.split(';').next().unwrap_or("").trim().to_ascii_lowercase()).filter(|m| !m.is_empty());
+    let declared = artifact
+        .mime_type
+        .as_deref()
+        .map(|m| {
+            m.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .filter(|m| !m.is_empty());
     let mime = declared
-        .or_else(|| artifact.filename.as_deref().and_then(mime_from_extension).map(str::to_owned))
+        .or_else(|| {
+            artifact
+                .filename
+                .as_deref()
+                .and_then(mime_from_extension)
+                .map(str::to_owned)
+        })
         .or_else(|| sniff_mime(&head).map(str::to_owned))
         .unwrap_or_else(|| "application/octet-stream".to_owned());
     // Text sent as bytes: decode it and pass it through, never encoded.
@@ -155,7 +193,9 @@ pub fn route_artifact(artifact: &Artifact, caps: Capabilities, format: Format, z
                 return text_result(t.to_owned(), mime);
             }
         }
-        if let Ok(bytes) = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, &payload) {
+        if let Ok(bytes) =
+            base64::Engine::decode(&base64::engine::general_purpose::STANDARD, &payload)
+        {
             if let Ok(t) = String::from_utf8(bytes) {
                 return text_result(t, mime);
             }
@@ -163,13 +203,23 @@ pub fn route_artifact(artifact: &Artifact, caps: Capabilities, format: Format, z
     }
     let kind = kind_of_mime(&mime);
     let routing = decide(kind, caps);
-    let metadata = RouteMetadata { id: artifact.id.clone(), filename: filename.clone(), mime_type: mime.clone(), size };
+    let metadata = RouteMetadata {
+        id: artifact.id.clone(),
+        filename: filename.clone(),
+        mime_type: mime.clone(),
+        size,
+    };
     let part = match routing {
         Routing::Image => new_image_part(format, &mime, &payload, None),
         Routing::File => file_part(format, &filename, &mime, &payload),
         Routing::Text => format.text_part(describe(&filename, &artifact.id, &mime, size, zh)),
     };
-    RouteResult { content_type: kind_name(kind), routing, part, metadata }
+    RouteResult {
+        content_type: kind_name(kind),
+        routing,
+        part,
+        metadata,
+    }
 }
 
 /// A file part in `format`: OpenAI `{type:'file', file:{filename, file_data}}`,
@@ -186,7 +236,9 @@ pub fn file_part(format: Format, filename: &str, mime: &str, payload: &str) -> V
             "source": { "type": "base64", "media_type": mime, "data": payload },
             "title": filename
         }),
-        Format::AiSdk => json!({ "type": "file", "data": payload, "mediaType": mime, "filename": filename }),
+        Format::AiSdk => {
+            json!({ "type": "file", "data": payload, "mediaType": mime, "filename": filename })
+        }
     }
 }
 
@@ -211,7 +263,12 @@ mod tests {
     use super::*;
 
     fn artifact(filename: &str, mime: Option<&str>, bytes: &[u8]) -> Artifact {
-        Artifact { id: "def456".into(), filename: Some(filename.into()), mime_type: mime.map(str::to_owned), body: ArtifactBody::Bytes(bytes.to_vec()) }
+        Artifact {
+            id: "def456".into(),
+            filename: Some(filename.into()),
+            mime_type: mime.map(str::to_owned),
+            body: ArtifactBody::Bytes(bytes.to_vec()),
+        }
     }
 
     #[test]
@@ -221,38 +278,97 @@ mod tests {
         assert_eq!(r.routing, Routing::Text);
         assert_eq!(r.content_type, "document");
         let text = r.part["text"].as_str().unwrap();
-        assert_eq!(text.lines().next(), Some("[无法读取] report.pdf (artifact:def456)"));
+        assert_eq!(
+            text.lines().next(),
+            Some("[无法读取] report.pdf (artifact:def456)")
+        );
         assert!(text.lines().nth(1).unwrap().starts_with("类型: PDF 文档"));
-        assert_eq!(text.lines().nth(2), Some("当前模型不支持读取此类文件。建议创建具备相应能力的智能体协助处理。"));
+        assert_eq!(
+            text.lines().nth(2),
+            Some("当前模型不支持读取此类文件。建议创建具备相应能力的智能体协助处理。")
+        );
         let r = route_artifact(&a, Capabilities::default(), Format::OpenAi, false);
-        assert!(r.part["text"].as_str().unwrap().starts_with("[Cannot read] report.pdf (artifact:def456)\nType: PDF document"));
+        assert!(r.part["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("[Cannot read] report.pdf (artifact:def456)\nType: PDF document"));
     }
 
     #[test]
     fn routes_by_capability_and_format() {
         let pdf = artifact("report.pdf", Some("application/pdf"), b"%PDF-1.7");
-        let caps = Capabilities { file: true, ..Default::default() };
+        let caps = Capabilities {
+            file: true,
+            ..Default::default()
+        };
         let r = route_artifact(&pdf, caps, Format::Anthropic, false);
         assert_eq!(r.routing, Routing::File);
         assert_eq!(r.part["type"], "document");
         assert_eq!(r.part["source"]["media_type"], "application/pdf");
         let r = route_artifact(&pdf, caps, Format::OpenAi, false);
-        assert_eq!(r.part["file"]["file_data"], "data:application/pdf;base64,JVBERi0xLjc=");
-        let png = artifact("shot", None, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01");
-        let r = route_artifact(&png, Capabilities { vision: true, ..Default::default() }, Format::OpenAi, false);
+        assert_eq!(
+            r.part["file"]["file_data"],
+            "data:application/pdf;base64,JVBERi0xLjc="
+        );
+        let png = artifact(
+            "shot",
+            None,
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01",
+        );
+        let r = route_artifact(
+            &png,
+            Capabilities {
+                vision: true,
+                ..Default::default()
+            },
+            Format::OpenAi,
+            false,
+        );
         assert_eq!(r.routing, Routing::Image);
         assert_eq!(r.metadata.mime_type, "image/png");
         let mp3 = artifact("a.mp3", None, b"ID3\x04\0\0\0\0");
-        assert_eq!(route_artifact(&mp3, Capabilities { audio: true, ..Default::default() }, Format::AiSdk, false).routing, Routing::File);
-        assert_eq!(route_artifact(&mp3, Capabilities { file: true, ..Default::default() }, Format::AiSdk, false).routing, Routing::Text);
+        assert_eq!(
+            route_artifact(
+                &mp3,
+                Capabilities {
+                    audio: true,
+                    ..Default::default()
+                },
+                Format::AiSdk,
+                false
+            )
+            .routing,
+            Routing::File
+        );
+        assert_eq!(
+            route_artifact(
+                &mp3,
+                Capabilities {
+                    file: true,
+                    ..Default::default()
+                },
+                Format::AiSdk,
+                false
+            )
+            .routing,
+            Routing::Text
+        );
     }
 
     #[test]
     fn text_is_never_encoded() {
-        let a = Artifact { id: "t".into(), filename: None, mime_type: None, body: ArtifactBody::Text("hello 世界".into()) };
+        let a = Artifact {
+            id: "t".into(),
+            filename: None,
+            mime_type: None,
+            body: ArtifactBody::Text("hello 世界".into()),
+        };
         let r = route_artifact(&a, Capabilities::default(), Format::OpenAi, false);
         assert_eq!(r.part, json!({"type":"text","text":"hello 世界"}));
         let b = artifact("notes.md", None, "# 标题".as_bytes());
-        assert_eq!(route_artifact(&b, Capabilities::default(), Format::OpenAi, false).part["text"], "# 标题");
+        assert_eq!(
+            route_artifact(&b, Capabilities::default(), Format::OpenAi, false).part["text"],
+            "# 标题"
+        );
     }
 }

@@ -10,39 +10,63 @@ use crate::message::{Content, Format, ImageSource, Message, Part};
 use crate::placeholder::{has_placeholder, placeholder};
 use serde_json::Value;
 
-/// The reference line for one image.
-fn reference(n: usize, source: ImageSource<'_>) -> String {
+/// The reference line for one image. `stored(md5)` says whether an inline
+/// image's original is in the stash; one that is not is described, never
+/// inlined.
+fn reference(n: usize, source: ImageSource<'_>, stored: &dyn Fn(&str) -> bool) -> String {
     match source {
         ImageSource::Url(url) => format!("![图片{n}]({url})"),
         src => match src.inline() {
-            Some((_, payload)) => placeholder(&crate::hash::md5_hex(payload.as_bytes())),
+            Some((mime, payload)) => {
+                let md5 = crate::hash::md5_hex(payload.as_bytes());
+                if stored(&md5) {
+                    placeholder(&md5)
+                } else {
+                    let size = crate::media::type_names::human_size(
+                        crate::media::base64_text::decoded_len(payload) as u64,
+                    );
+                    format!("[图片{n}: {} {size}, not stored]", mime.unwrap_or("image"))
+                }
+            }
             None => format!("[图片{n}]"),
         },
     }
 }
 
 /// Rewrites `message` for a text-only model. Returns whether it changed.
-pub fn message_to_text_only(message: &mut Message, format: Format) -> bool {
-    let Content::Parts(parts) = &mut message.content else { return false };
+pub fn message_to_text_only(
+    message: &mut Message,
+    format: Format,
+    stored: &dyn Fn(&str) -> bool,
+) -> bool {
+    let Content::Parts(parts) = &mut message.content else {
+        return false;
+    };
     if !parts.iter().any(|p| matches!(p, Part::Image(_))) {
         return false;
     }
     let mut n = 0;
     let mut refs = Vec::new();
-    let all_text_or_image = parts.iter().all(|p| p.is_plain_text() || matches!(p, Part::Image(_)));
+    let all_text_or_image = parts
+        .iter()
+        .all(|p| p.is_plain_text() || matches!(p, Part::Image(_)));
     let old = std::mem::take(parts);
     for part in old {
         match part {
             Part::Image(img) => {
                 n += 1;
-                refs.push(reference(n, img.source()));
+                refs.push(reference(n, img.source(), stored));
             }
             other => parts.push(other),
         }
     }
     if all_text_or_image {
         // The dootask/eino shape: one string, texts then the references.
-        let mut text = parts.iter().filter_map(Part::as_text).collect::<Vec<_>>().join("\n");
+        let mut text = parts
+            .iter()
+            .filter_map(Part::as_text)
+            .collect::<Vec<_>>()
+            .join("\n");
         for r in &refs {
             if !text.is_empty() {
                 text.push_str("\n\n");
@@ -66,7 +90,8 @@ pub fn has_multimedia(messages: &[Message]) -> bool {
 }
 
 fn content_has_multimedia(content: &Content) -> bool {
-    let text_has = |t: &str| has_placeholder(t) || (t.contains("![") && !parse_markdown_images(t).is_empty());
+    let text_has =
+        |t: &str| has_placeholder(t) || (t.contains("![") && !parse_markdown_images(t).is_empty());
     match content {
         Content::Text(t) => text_has(t),
         Content::Parts(parts) => parts.iter().any(|p| match p {
@@ -75,7 +100,15 @@ fn content_has_multimedia(content: &Content) -> bool {
             Part::Text(_) => p.as_text().is_some_and(text_has),
             Part::Other(v) => matches!(
                 v.get("type").and_then(Value::as_str),
-                Some("file" | "document" | "input_audio" | "audio" | "video" | "media" | "input_file")
+                Some(
+                    "file"
+                        | "document"
+                        | "input_audio"
+                        | "audio"
+                        | "video"
+                        | "media"
+                        | "input_file"
+                )
             ),
         }),
         Content::Absent | Content::Null => false,
@@ -90,7 +123,9 @@ mod tests {
     use serde_json::json;
 
     fn msgs(v: Value) -> Vec<Message> {
-        decode_messages(v.as_array().unwrap().clone(), None, &JsonPath::root("m")).unwrap().1
+        decode_messages(v.as_array().unwrap().clone(), None, &JsonPath::root("m"))
+            .unwrap()
+            .1
     }
 
     #[test]
@@ -100,17 +135,41 @@ mod tests {
             {"type":"image_url","image_url":{"url":"https://x.test/a.png"}},
             {"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}
         ]}]));
-        assert!(message_to_text_only(&mut m[0], Format::OpenAi));
+        assert!(message_to_text_only(&mut m[0], Format::OpenAi, &|_| true));
         let id = crate::hash::md5_hex(b"AAAA");
-        assert_eq!(m[0].content, Content::Text(format!("这张图片是什么?\n\n![图片1](https://x.test/a.png)\n\n[Picture:history_{id}]")));
+        assert_eq!(
+            m[0].content,
+            Content::Text(format!(
+                "这张图片是什么?\n\n![图片1](https://x.test/a.png)\n\n[Picture:history_{id}]"
+            ))
+        );
+        let mut m2 = msgs(
+            json!([{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}]}]),
+        );
+        message_to_text_only(&mut m2[0], Format::OpenAi, &|_| false);
+        assert_eq!(
+            m2[0].content,
+            Content::Text("[图片1: image/png 3 B, not stored]".into())
+        );
     }
 
     #[test]
     fn multimedia_is_found_by_the_parser() {
-        assert!(!has_multimedia(&msgs(json!([{"role":"user","content":"`![x](y.png)` and the ![ and ]( tokens"}]))));
-        assert!(has_multimedia(&msgs(json!([{"role":"user","content":"see ![x](y.png)"}]))));
-        assert!(has_multimedia(&msgs(json!([{"role":"user","content":[{"type":"file","file":{"file_id":"f"}}]}]))));
-        assert!(has_multimedia(&msgs(json!([["human", "[Picture:history_0123456789abcdef0123456789abcdef] 这是什么？"]]))));
-        assert!(!has_multimedia(&msgs(json!([{"role":"user","content":"plain"}]))));
+        assert!(!has_multimedia(&msgs(
+            json!([{"role":"user","content":"`![x](y.png)` and the ![ and ]( tokens"}])
+        )));
+        assert!(has_multimedia(&msgs(
+            json!([{"role":"user","content":"see ![x](y.png)"}])
+        )));
+        assert!(has_multimedia(&msgs(
+            json!([{"role":"user","content":[{"type":"file","file":{"file_id":"f"}}]}])
+        )));
+        assert!(has_multimedia(&msgs(json!([[
+            "human",
+            "[Picture:history_0123456789abcdef0123456789abcdef] 这是什么？"
+        ]]))));
+        assert!(!has_multimedia(&msgs(
+            json!([{"role":"user","content":"plain"}])
+        )));
     }
 }

@@ -501,21 +501,57 @@ fn model_limits_stash_more_images_oldest_first_or_say_why_not() {
         .map(|b| json!({"role":"user","content":[{"type":"image_url","image_url":{"url": data_url("image/png", b)}}]}))
         .collect();
     msgs.push(json!({"role":"user","content":[{"type":"text","text":"compare"},{"type":"image_url","image_url":{"url": data_url("image/png", PNG)}}]}));
-    let limits = RequestLimits { max_images: Some(3), max_image_bytes: None, max_request_bytes: None };
-    let opts = CompactOptions { keep_recent_images: 4, limits: Some(limits), ..Default::default() };
+    let limits = RequestLimits {
+        max_images: Some(3),
+        max_image_bytes: None,
+        max_request_bytes: None,
+    };
+    let opts = CompactOptions {
+        keep_recent_images: 4,
+        limits: Some(limits),
+        ..Default::default()
+    };
     let out = compact(&MemoryBackend::new(), &Value::Array(msgs.clone()), opts);
     // 4 history images kept by keepRecentImages + 1 newest = 5 > 3: the two oldest go.
     assert_eq!(out.changed, vec![true, true, false, false, false]);
     assert_eq!((out.report.limit_stashed, out.report.fits), (2, true));
 
-    let tiny = RequestLimits { max_images: Some(0), max_image_bytes: None, max_request_bytes: None };
-    let out = compact(&MemoryBackend::new(), &Value::Array(msgs.clone()), CompactOptions { limits: Some(tiny), ..Default::default() });
+    let tiny = RequestLimits {
+        max_images: Some(0),
+        max_image_bytes: None,
+        max_request_bytes: None,
+    };
+    let out = compact(
+        &MemoryBackend::new(),
+        &Value::Array(msgs.clone()),
+        CompactOptions {
+            limits: Some(tiny),
+            ..Default::default()
+        },
+    );
     assert!(!out.report.fits);
-    assert!(out.report.limit_problem.as_deref().unwrap().contains("newest turn"));
+    assert!(out
+        .report
+        .limit_problem
+        .as_deref()
+        .unwrap()
+        .contains("newest turn"));
     assert_eq!(out.messages[4], msgs[4], "the newest turn is never touched");
 
-    let bytes = RequestLimits { max_images: None, max_image_bytes: None, max_request_bytes: Some(b64(PNG).len() as u64 + 2000) };
-    let out = compact(&MemoryBackend::new(), &Value::Array(msgs.clone()), CompactOptions { keep_recent_images: 4, limits: Some(bytes), ..Default::default() });
+    let bytes = RequestLimits {
+        max_images: None,
+        max_image_bytes: None,
+        max_request_bytes: Some(b64(PNG).len() as u64 + 2000),
+    };
+    let out = compact(
+        &MemoryBackend::new(),
+        &Value::Array(msgs.clone()),
+        CompactOptions {
+            keep_recent_images: 4,
+            limits: Some(bytes),
+            ..Default::default()
+        },
+    );
     assert!(out.report.fits, "{:?}", out.report.limit_problem);
     assert!(out.report.bytes_after <= b64(PNG).len() as u64 + 2000);
 }

@@ -43,6 +43,11 @@ export interface CompactReport {
   expired: number;
   evicted: number;
   overBudget: boolean;
+  binariesStashed: number;
+  limitStashed: number;
+  /** False when the request exceeds the model's limits even after compaction. */
+  fits: boolean;
+  limitProblem?: string;
 }
 
 /** What {@link expandContext} did. */
@@ -71,6 +76,10 @@ export interface CompactOptions {
   /** Fold a message left with only text into one string (the dootask shape); default false. */
   collapseText?: boolean;
   onProgress?: (progress: CompactProgress) => void;
+  /** Also stash binary payloads in tool results before the newest user message. */
+  sanitizeToolResults?: boolean;
+  /** The target model: further history images are stashed, oldest first, until the request fits its limits. */
+  model?: { provider: Provider; maxImages?: number; maxRequestBytes?: number };
 }
 
 /**
@@ -144,6 +153,14 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
         ));
     }
     let collapse_text = opts.bool("collapseText")?.unwrap_or(false);
+    let sanitize_tool_results = opts.bool("sanitizeToolResults")?.unwrap_or(false);
+    let model = opts.get("model");
+    let limits = if model.is_undefined() || model.is_null() {
+        None
+    } else {
+        let m = options_arg(Some(&model), &opts.path_of("model"))?;
+        Some(super::text_only::provider_and_limits(&m)?.1)
+    };
     let on_progress = opts.function("onProgress")?;
     let (array, values) = read_messages(&messages)?;
     let mut progress = |done: usize, total: usize, bytes: u64| {
@@ -159,6 +176,9 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
     let options = CompactOptions {
         keep_recent_images: keep as usize,
         collapse_text,
+        sanitize_tool_results,
+        limits,
+        request_bytes: 0,
     };
     let outcome = compact_history(
         &stash.backend,

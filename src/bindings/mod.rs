@@ -1,6 +1,7 @@
 //! The `#[wasm_bindgen]` surface: converts JavaScript values, calls the core,
 //! and maps errors to `CtxpackError`. No policy lives here.
 
+pub mod binary;
 pub mod convert;
 pub mod error;
 pub mod fetch;
@@ -9,6 +10,7 @@ pub mod markdown;
 pub mod messages;
 pub mod multimodal;
 pub mod stash;
+pub mod text_only;
 pub mod types;
 
 pub use error::CtxpackError;

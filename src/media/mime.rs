@@ -22,7 +22,9 @@ pub fn sniff_mime(bytes: &[u8]) -> Option<&'static str> {
     if bytes.starts_with(b"%PDF-") {
         return Some("application/pdf");
     }
-    if bytes.starts_with(b"ID3") || (bytes.len() > 2 && bytes[0] == 0xff && bytes[1] & 0xe0 == 0xe0 && bytes[1] != 0xff) {
+    if bytes.starts_with(b"ID3")
+        || (bytes.len() > 2 && bytes[0] == 0xff && bytes[1] & 0xe0 == 0xe0 && bytes[1] != 0xff)
+    {
         return Some("audio/mpeg");
     }
     if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WAVE" {

@@ -53,11 +53,31 @@ const NAMES: &[(&str, &str, &str)] = &[
     ("image/tiff", "TIFF image", "TIFF 图片"),
     ("application/pdf", "PDF document", "PDF 文档"),
     ("application/msword", "Word document", "Word 文档"),
-    ("application/vnd.openxmlformats-officedocument.wordprocessingml.document", "Word document", "Word 文档"),
-    ("application/vnd.ms-excel", "Excel spreadsheet", "Excel 表格"),
-    ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "Excel spreadsheet", "Excel 表格"),
-    ("application/vnd.ms-powerpoint", "PowerPoint presentation", "PowerPoint 演示"),
-    ("application/vnd.openxmlformats-officedocument.presentationml.presentation", "PowerPoint presentation", "PowerPoint 演示"),
+    (
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "Word document",
+        "Word 文档",
+    ),
+    (
+        "application/vnd.ms-excel",
+        "Excel spreadsheet",
+        "Excel 表格",
+    ),
+    (
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "Excel spreadsheet",
+        "Excel 表格",
+    ),
+    (
+        "application/vnd.ms-powerpoint",
+        "PowerPoint presentation",
+        "PowerPoint 演示",
+    ),
+    (
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        "PowerPoint presentation",
+        "PowerPoint 演示",
+    ),
     ("audio/mpeg", "MP3 audio", "MP3 音频"),
     ("audio/mp3", "MP3 audio", "MP3 音频"),
     ("audio/wav", "WAV audio", "WAV 音频"),
@@ -102,7 +122,10 @@ mod tests {
         assert_eq!(friendly_type_name("application/pdf", true), "PDF 文档");
         assert_eq!(friendly_type_name("audio/mpeg", false), "MP3 audio");
         assert_eq!(friendly_type_name("x/unknown", true), "x/unknown");
-        assert_eq!(kind_of_mime("application/vnd.openxmlformats-officedocument.wordprocessingml.document"), BinaryKind::Document);
+        assert_eq!(
+            kind_of_mime("application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+            BinaryKind::Document
+        );
         assert_eq!(kind_of_mime("VIDEO/MP4"), BinaryKind::Video);
         assert_eq!(kind_of_mime("application/zip"), BinaryKind::Other);
         assert_eq!(human_size(2_621_440), "2.5 MB");

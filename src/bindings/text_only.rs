@@ -1,0 +1,211 @@
+//! `toTextOnly`, `hasMultimedia`, `estimate` and `parseContextLengthError`.
+
+use super::convert::{array_arg, from_js, options_arg, to_js, Options};
+use super::stash::stash_from_js;
+use super::CtxpackError;
+use crate::compact::json_len;
+use crate::json_path::JsonPath;
+use crate::limits::{limits_of, Provider, RequestLimits};
+use crate::message::{decode_messages, Format};
+use crate::text_only::{has_multimedia, message_to_text_only};
+use js_sys::Array;
+use serde_json::Value;
+use std::collections::HashSet;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TEXT_ONLY_TS: &'static str = r#"
+/**
+ * For a text-only model: image parts become `![图片N](url)` references
+ * appended to the message text. An inline image is referenced by its
+ * placeholder `[Picture:history_<md5>]` — with `stash`, it is written to the
+ * stash first (and returns a Promise); without, stash it yourself first.
+ */
+export function toTextOnly<M>(messages: readonly M[], options?: { format?: Format }): M[];
+export function toTextOnly<M>(messages: readonly M[], options: { stash: Stash; format?: Format }): Promise<M[]>;
+
+/** True when any message holds an image or file part, a placeholder, or a markdown image. */
+export function hasMultimedia(messages: readonly unknown[], options?: { format?: Format }): boolean;
+
+/** A provider ctxpack knows the limits and image-token rules of. */
+export type Provider = "openai" | "anthropic" | "gemini" | "bedrock";
+
+/** What one request may carry. */
+export interface RequestLimits {
+  maxImages?: number;
+  maxImageBytes?: number;
+  maxRequestBytes?: number;
+}
+
+/** The token and size account of a request. */
+export interface EstimateReport {
+  provider: Provider;
+  imageCount: number;
+  imageTokens: number;
+  textTokens: number;
+  totalTokens: number;
+  requestBytes: number;
+  images: { path: string; width: number; height: number; measured: boolean; bytes: number; tokens: number }[];
+  limits: RequestLimits;
+  /** Limits this request exceeds, as sentences; empty when it fits. */
+  exceeded: string[];
+}
+
+/** Accounts for a request before it is sent: image tokens per the provider's formula, text tokens, limits. */
+export function estimate(messages: readonly unknown[], options: { provider: Provider; format?: Format; limits?: RequestLimits }): EstimateReport;
+
+/** Reads a model API's context-length error; `null` when the text is not one. */
+export function parseContextLengthError(text: string): { requested: number; max: number; provider: "openai" | "anthropic" | "gemini" } | null;
+"#;
+
+fn format_option(opts: &Options) -> Result<Option<Format>, CtxpackError> {
+    match opts.string("format")? {
+        Some(name) => Ok(Some(Format::from_name(&name, &opts.path_of("format"))?)),
+        None => Ok(None),
+    }
+}
+
+fn read(messages: &JsValue) -> Result<(Array, Vec<Value>), CtxpackError> {
+    let array = array_arg(messages, "messages")?;
+    let values = array
+        .iter()
+        .enumerate()
+        .map(|(i, m)| from_js(&m, &format!("messages[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((array, values))
+}
+
+fn convert(
+    array: &Array,
+    values: Vec<Value>,
+    format: Option<Format>,
+    stored: &dyn Fn(&str) -> bool,
+) -> Result<JsValue, CtxpackError> {
+    let (format, mut messages) = decode_messages(values, format, &JsonPath::root("messages"))?;
+    let out = Array::new_with_length(array.length());
+    for (i, m) in messages.iter_mut().enumerate() {
+        let changed = message_to_text_only(m, format, stored);
+        let v = if changed {
+            to_js(&m.clone().into_wire())?
+        } else {
+            array.get(i as u32)
+        };
+        out.set(i as u32, v);
+    }
+    Ok(out.into())
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = toTextOnly, skip_typescript)]
+pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsValue, CtxpackError> {
+    let opts = options_arg(options.as_ref(), "options")?;
+    let format = format_option(&opts)?;
+    let stash_value = opts.get("stash");
+    let (array, values) = read(&messages)?;
+    if stash_value.is_undefined() || stash_value.is_null() {
+        return convert(&array, values, format, &|_| true);
+    }
+    let stash = stash_from_js(&stash_value, &opts.path_of("stash"))?;
+    let promise = wasm_bindgen_futures::future_to_promise(async move {
+        let (fmt, decoded) = decode_messages(values.clone(), format, &JsonPath::root("messages"))
+            .map_err(|e| JsValue::from(CtxpackError::from(e)))?;
+        let stored: HashSet<String> = crate::history::stash_inline_images(
+            &stash.backend,
+            &stash.config,
+            stash.now(),
+            &decoded,
+        )
+        .await;
+        drop(decoded);
+        convert(&array, values, Some(fmt), &|id| stored.contains(id)).map_err(JsValue::from)
+    });
+    Ok(promise.into())
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = hasMultimedia, skip_typescript)]
+pub fn has_multimedia_js(
+    messages: JsValue,
+    options: Option<JsValue>,
+) -> Result<bool, CtxpackError> {
+    let opts = options_arg(options.as_ref(), "options")?;
+    let (_, values) = read(&messages)?;
+    let (_, decoded) = decode_messages(values, format_option(&opts)?, &JsonPath::root("messages"))?;
+    Ok(has_multimedia(&decoded))
+}
+
+fn limits_option(opts: &Options, base: RequestLimits) -> Result<RequestLimits, CtxpackError> {
+    let v = opts.get("limits");
+    if v.is_undefined() || v.is_null() {
+        return Ok(base);
+    }
+    let l = options_arg(Some(&v), &opts.path_of("limits"))?;
+    Ok(RequestLimits {
+        max_images: l
+            .number("maxImages")?
+            .map(|n| n as usize)
+            .or(base.max_images),
+        max_image_bytes: l
+            .number("maxImageBytes")?
+            .map(|n| n as u64)
+            .or(base.max_image_bytes),
+        max_request_bytes: l
+            .number("maxRequestBytes")?
+            .map(|n| n as u64)
+            .or(base.max_request_bytes),
+    })
+}
+
+/// Reads `{provider, …}` into a provider and its limits (overrides applied).
+pub fn provider_and_limits(opts: &Options) -> Result<(Provider, RequestLimits), CtxpackError> {
+    let name = opts.string("provider")?.ok_or_else(|| {
+        CtxpackError::invalid_option(
+            opts.path_of("provider"),
+            "expected 'openai', 'anthropic', 'gemini' or 'bedrock'",
+        )
+    })?;
+    let provider = Provider::from_name(&name).ok_or_else(|| {
+        CtxpackError::invalid_option(
+            opts.path_of("provider"),
+            format!("unknown provider {name:?}"),
+        )
+    })?;
+    let mut limits = limits_of(provider);
+    // `maxImages` / `maxRequestBytes` directly on the object, as compactContext's `model` has them.
+    if let Some(n) = opts.number("maxImages")? {
+        limits.max_images = Some(n as usize);
+    }
+    if let Some(n) = opts.number("maxRequestBytes")? {
+        limits.max_request_bytes = Some(n as u64);
+    }
+    Ok((provider, limits_option(opts, limits)?))
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = estimate, skip_typescript)]
+pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
+    let opts = options_arg(Some(&options), "options")?;
+    let (provider, limits) = provider_and_limits(&opts)?;
+    let (_, values) = read(&messages)?;
+    let bytes =
+        values.iter().map(json_len).sum::<u64>() + values.len().saturating_sub(1) as u64 + 2;
+    let (_, decoded) = decode_messages(values, format_option(&opts)?, &JsonPath::root("messages"))?;
+    to_js(&crate::estimate::estimate(
+        &decoded,
+        provider,
+        bytes,
+        Some(limits),
+    ))
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = parseContextLengthError, skip_typescript)]
+pub fn parse_context_length_error(text: JsValue) -> Result<JsValue, CtxpackError> {
+    let Some(text) = text.as_string() else {
+        return Ok(JsValue::NULL);
+    };
+    match crate::context_error::parse_context_length_error(&text) {
+        Some(e) => to_js(&e),
+        None => Ok(JsValue::NULL),
+    }
+}
