@@ -2,6 +2,14 @@
 // (tsc --noEmit) so the generated .d.ts cannot drift from what apps write.
 import { fileStash } from 'ctxpack/node';
 import {
+  estimate,
+  hasMultimedia,
+  parseContextLengthError,
+  routeArtifact,
+  sanitizeToolResult,
+  toTextOnly,
+  type EstimateReport,
+  type RouteResult,
   CtxpackError,
   Stash,
   compactContext,
@@ -95,3 +103,25 @@ export async function history(messages: OpenAiMessage[], adapter: StashAdapter):
 }
 
 export const diskStash: Promise<Stash> = Stash.open({ backend: fileStash('/tmp/ctxpack-stash') });
+
+export async function binary(stash: Stash, messages: OpenAiMessage[]): Promise<void> {
+  const result = { metadata: { imageBase64: 'data:image/png;base64,AAAA', imagePath: '/x.png' } };
+  const clean: typeof result = await sanitizeToolResult(result, { stash, thresholdBytes: 4096, fields: ['thumb'] });
+  void clean;
+  const routed: RouteResult = routeArtifact({ id: 'a1', filename: 'report.pdf', bytes: new Uint8Array([37, 80, 68, 70]) }, { vision: true, file: false }, { lang: 'zh', format: 'anthropic' });
+  const viaFn: RouteResult = routeArtifact({ id: 'a2', text: 'hi' }, () => ({ vision: false }));
+  void routed.part.type;
+  void viaFn.routing;
+  const text: OpenAiMessage[] = toTextOnly(messages);
+  const textStashed: OpenAiMessage[] = await toTextOnly(messages, { stash });
+  void text;
+  void textStashed;
+  const multi: boolean = hasMultimedia(messages);
+  void multi;
+  const report: EstimateReport = estimate(messages, { provider: 'anthropic', limits: { maxImages: 20 } });
+  void report.exceeded;
+  const err = parseContextLengthError('maximum context length is 10 tokens, requested 20');
+  if (err) void (err.requested - err.max);
+  const compacted = await compactContext(messages, { stash, sanitizeToolResults: true, model: { provider: 'bedrock', maxImages: 10 } });
+  if (!compacted.report.fits) void compacted.report.limitProblem;
+}

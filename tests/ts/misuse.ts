@@ -1,6 +1,6 @@
 // Each line below must fail to type-check: the tests assert that tsc reports
 // an error on exactly these lines, proving the .d.ts is specific, not `any`.
-import { Stash, compactContext, detectFormat, historyImageTool, parseMarkdownImages, toMultimodal } from 'ctxpack';
+import { Stash, compactContext, detectFormat, estimate, historyImageTool, parseMarkdownImages, routeArtifact, toMultimodal } from 'ctxpack';
 
 parseMarkdownImages(42); // @expect-error
 toMultimodal('x', { format: 'xml' }); // @expect-error
@@ -11,3 +11,5 @@ parseMarkdownImages('x')[0].width; // @expect-error
 historyImageTool('gemini'); // @expect-error
 compactContext([], { format: 'openai' }); // @expect-error
 Stash.open({ backend: 'redis' }); // @expect-error
+estimate([], { provider: 'acme' }); // @expect-error
+routeArtifact({ filename: 'x.pdf' }, {}); // @expect-error
