@@ -1,110 +1,237 @@
-// The ctxpack demo page: plain ES modules, the web build with its explicit init.
-import init, { toMultimodal, CtxpackError } from '../dist/web/ctxpack.js';
+// The ctxpack demo: a chat frontend that compacts its context before every
+// send. Plain ES modules and the web build with its explicit init.
+import init, {
+  Stash, toMultimodal, compactContext, expandContext, getHistoryImage, estimate, CtxpackError,
+} from '../dist/web/ctxpack.js';
 
 await init();
 
+const STORE_KEY = 'ctxpack-demo-conversation';
 const $ = (id) => document.getElementById(id);
-const composer = $('composer');
+const stash = await Stash.open({ name: 'ctxpack-demo' });
+
+/** The conversation as the app holds it: full messages, OpenAI format. */
+let conversation = [];
+/** Images pasted, dropped or picked for the next message. */
+let attachments = [];
+/** The last compacted request, for the panels (and for tests). */
+let lastPayload = [];
+
 const status = (text, isError = false) => {
   $('status').textContent = text;
   $('status').classList.toggle('error', isError);
 };
+const kb = (n) => (n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(2)} MB`);
+const b64Size = (b64) => Math.floor((b64.length * 3) / 4);
 
-/** Reads a File as a data URL. */
-const readAsDataUrl = (file) =>
-  new Promise((resolve, reject) => {
-    const r = new FileReader();
-    r.onload = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-    r.readAsDataURL(file);
-  });
+// ---- persistence: the conversation is saved compacted; images live in the stash ----
 
-/** Inserts `![name](data:…)` at the cursor for each image file. */
-async function insertImages(files) {
-  for (const file of files) {
-    if (!file.type.startsWith('image/')) continue;
-    const url = await readAsDataUrl(file);
-    const md = `![${file.name.replace(/[[\]]/g, '')}](${url})`;
-    const at = composer.selectionStart ?? composer.value.length;
-    composer.value = composer.value.slice(0, at) + md + composer.value.slice(at);
+async function save() {
+  // A trailing empty user turn makes every real message history, so every
+  // image is stashed and only placeholders reach localStorage.
+  const { messages } = await compactContext([...conversation, { role: 'user', content: '' }], { stash });
+  localStorage.setItem(STORE_KEY, JSON.stringify(messages.slice(0, -1)));
+}
+
+async function load() {
+  const saved = localStorage.getItem(STORE_KEY);
+  if (!saved) return;
+  const { messages, report } = await expandContext(JSON.parse(saved), { stash });
+  conversation = messages;
+  if (report.missing.length) status(`${report.missing.length} image(s) expired from the stash`);
+}
+
+// ---- composing ----
+
+function addAttachment(name, bytes, type) {
+  const n = attachments.length + 1;
+  const url = URL.createObjectURL(new Blob([bytes], { type }));
+  attachments.push({ name, bytes, url });
+  const ta = $('composer');
+  const md = `![${name.replace(/[[\]]/g, '')}](attachment:${n})`;
+  const at = ta.selectionStart ?? ta.value.length;
+  ta.value = `${ta.value.slice(0, at)}${at > 0 && !/\s$/.test(ta.value.slice(0, at)) ? ' ' : ''}${md}${ta.value.slice(at)}`;
+  const img = document.createElement('img');
+  img.src = url;
+  img.className = 'thumb';
+  img.alt = name;
+  $('attachments').append(img);
+}
+
+async function addFiles(files) {
+  for (const f of files) {
+    if (f.type.startsWith('image/')) addAttachment(f.name || 'image', new Uint8Array(await f.arrayBuffer()), f.type);
   }
-  await convert();
 }
 
-/** Shortens data URLs and long base64 for display; the real payload is untouched. */
-const shortJson = (value) =>
-  JSON.stringify(value, (k, v) => (typeof v === 'string' && v.length > 120 ? `${v.slice(0, 60)}…(${v.length} chars)` : v), 2);
-
-function imageSrc(part) {
-  if (part.type === 'image_url') return part.image_url.url;
-  if (part.type === 'image' && part.source) return `data:${part.source.media_type};base64,${part.source.data}`;
-  if (part.type === 'image' && part.image) return `data:${part.mediaType};base64,${part.image}`;
-  return null;
+async function resolve(url) {
+  const m = /^attachment:(\d+)$/.exec(url);
+  if (m) return attachments[Number(m[1]) - 1]?.bytes ?? null;
+  const res = await fetch(new URL(url, location.href));
+  return res.ok ? new Uint8Array(await res.arrayBuffer()) : null;
 }
 
-async function convert() {
-  const format = $('format').value;
+async function send(event) {
+  event.preventDefault();
+  const text = $('composer').value.trim();
+  if (!text) return;
+  status('sending…');
   try {
-    const { content, missing, corrected } = await toMultimodal(composer.value, {
-      format,
-      keepAlt: $('keep-alt').checked,
-      resolve: async (url) => {
-        const res = await fetch(new URL(url, location.href));
-        return res.ok ? new Uint8Array(await res.arrayBuffer()) : null;
-      },
-    });
-    const list = $('parts');
-    list.replaceChildren();
-    for (const part of content) {
-      const li = document.createElement('li');
-      const tag = document.createElement('span');
-      tag.className = 'tag';
-      tag.textContent = part.type;
-      li.append(tag);
-      const src = imageSrc(part);
-      if (src) {
-        const img = document.createElement('img');
-        img.className = 'thumb';
-        img.src = src;
-        img.alt = 'image part';
-        li.append(img, ` ${Math.round((src.length * 3) / 4 / 1024)} KB`);
-      } else {
-        li.append(part.text ?? '');
-      }
-      list.append(li);
-    }
-    for (const m of missing) {
-      const li = document.createElement('li');
-      li.className = 'missing';
-      li.textContent = `not resolved: ${m.url} — ${m.reason}`;
-      list.append(li);
-    }
-    $('parts-json').textContent = shortJson(content);
-    status(`${content.length} parts · ${missing.length} missing${corrected.length ? ` · ${corrected.length} MIME type(s) corrected` : ''}`);
+    const { content, missing } = await toMultimodal(text, { resolve, detail: 'auto' });
+    const images = content.filter((p) => p.type === 'image_url').length;
+    conversation.push({ role: 'user', content });
+    conversation.push({ role: 'assistant', content: images ? `(demo reply) I received ${images} image${images > 1 ? 's' : ''}.` : '(demo reply) Noted.' });
+    $('composer').value = '';
+    $('attachments').replaceChildren();
+    attachments = [];
+    await refresh();
+    await save();
+    await renderStash();
+    status(missing.length ? `not resolved: ${missing.map((m) => m.url).join(', ')}` : 'sent');
   } catch (e) {
     status(e instanceof CtxpackError ? `${e.code}: ${e.message}` : String(e), true);
   }
 }
 
-$('convert').addEventListener('click', convert);
-$('format').addEventListener('change', convert);
-$('keep-alt').addEventListener('change', convert);
-composer.addEventListener('paste', (e) => {
-  const files = [...(e.clipboardData?.files ?? [])];
-  if (files.length) {
-    e.preventDefault();
-    insertImages(files);
+// ---- rendering ----
+
+function renderConversation() {
+  const list = $('conversation');
+  list.replaceChildren();
+  for (const m of conversation) {
+    const li = document.createElement('li');
+    li.className = m.role;
+    const role = document.createElement('span');
+    role.className = 'role';
+    role.textContent = m.role;
+    li.append(role);
+    const parts = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+    for (const p of parts) {
+      if (p.type === 'image_url') {
+        const img = document.createElement('img');
+        img.src = p.image_url.url;
+        img.alt = 'image';
+        li.append(img);
+      } else if (p.type === 'text') {
+        li.append(document.createTextNode(p.text));
+      }
+    }
+    list.append(li);
   }
+  list.scrollTop = list.scrollHeight;
+}
+
+/** Long data URLs shown by their head and size; everything else as is. */
+function display(messages) {
+  return JSON.stringify(messages, (k, v) => {
+    if (typeof v === 'string' && v.startsWith('data:') && v.length > 200) {
+      const b64 = v.slice(v.indexOf(',') + 1);
+      return `${v.slice(0, v.indexOf(',') + 1)}${b64.slice(0, 24)}… (${kb(b64Size(b64))} inline)`;
+    }
+    return v;
+  }, 2);
+}
+
+function placeholdersIn(messages) {
+  return [...new Set([...JSON.stringify(messages).matchAll(/\[Picture:history_([0-9a-f]{32})\]/g)].map((m) => m[1]))];
+}
+
+async function refresh() {
+  renderConversation();
+  const provider = $('provider').value;
+  const before = estimate(conversation, { provider });
+  const { messages, report } = await compactContext(conversation, { stash });
+  lastPayload = messages;
+  const after = estimate(messages, { provider });
+  $('bytes-before').textContent = kb(report.bytesBefore);
+  $('bytes-after').textContent = kb(report.bytesAfter);
+  $('images-before').textContent = before.imageCount;
+  $('images-after').textContent = after.imageCount;
+  $('tokens-before').textContent = before.totalTokens.toLocaleString();
+  $('tokens-after').textContent = after.totalTokens.toLocaleString();
+  $('limits').textContent = after.exceeded.length ? `exceeds: ${after.exceeded.join('; ')}` : `within ${provider}'s limits (${after.limits.maxImages} images, ${kb(after.limits.maxRequestBytes)} per request)`;
+  $('limits').classList.toggle('warn', after.exceeded.length > 0);
+  $('payload').textContent = display(messages);
+  const select = $('tool-id');
+  select.replaceChildren(...placeholdersIn(messages).map((id) => {
+    const o = document.createElement('option');
+    o.value = id;
+    o.textContent = `[Picture:history_${id.slice(0, 8)}…]`;
+    return o;
+  }));
+  $('play-tool').disabled = select.options.length === 0;
+}
+
+function timeLeft(ms) {
+  if (ms <= 0) return 'expired';
+  const m = Math.round(ms / 60000);
+  return m >= 60 ? `${Math.floor(m / 60)} h ${m % 60} min left` : `${m} min left`;
+}
+
+async function renderStash() {
+  const entries = await stash.list();
+  $('stash-summary').textContent = `· IndexedDB · ${entries.length} image${entries.length === 1 ? '' : 's'}, ${kb(entries.reduce((n, e) => n + e.storedBytes, 0))}`;
+  $('stash-list').replaceChildren(...entries.map((e) => {
+    const li = document.createElement('li');
+    li.dataset.id = e.id;
+    li.innerHTML = `<code></code><span></span><span class="muted"></span>`;
+    li.children[0].textContent = e.id.slice(0, 12);
+    li.children[1].textContent = `${e.mime} · ${kb(e.size)}`;
+    li.children[2].textContent = timeLeft(e.expiresAt - Date.now());
+    return li;
+  }));
+}
+
+async function playTool() {
+  const id = $('tool-id').value;
+  if (!id) return;
+  const call = { name: 'get_history_image', arguments: { image_md5: `history_${id}` } };
+  const parts = await getHistoryImage(stash, call.arguments.image_md5);
+  const box = $('tool-result');
+  box.replaceChildren();
+  const pre = document.createElement('pre');
+  pre.textContent = `→ ${call.name}(${JSON.stringify(call.arguments)})\n← ${display(parts)}`;
+  box.append(pre);
+  if (parts[0]?.type === 'image_url') {
+    const img = document.createElement('img');
+    img.id = 'tool-image';
+    img.src = parts[0].image_url.url;
+    img.alt = 'image returned by get_history_image';
+    box.append(img);
+  }
+  await renderStash();
+}
+
+async function reset() {
+  conversation = [];
+  localStorage.removeItem(STORE_KEY);
+  await stash.clear();
+  $('tool-result').replaceChildren();
+  await refresh();
+  await renderStash();
+  status('new chat');
+}
+
+// ---- wiring ----
+
+$('composer-form').addEventListener('submit', send);
+$('composer').addEventListener('keydown', (e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) send(e); });
+$('composer').addEventListener('paste', (e) => {
+  const files = [...(e.clipboardData?.files ?? [])];
+  if (files.length) { e.preventDefault(); addFiles(files); }
 });
 const zone = $('dropzone');
 zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('over'); });
 zone.addEventListener('dragleave', () => zone.classList.remove('over'));
-zone.addEventListener('drop', (e) => {
-  e.preventDefault();
-  zone.classList.remove('over');
-  insertImages([...(e.dataTransfer?.files ?? [])]);
-});
+zone.addEventListener('drop', (e) => { e.preventDefault(); zone.classList.remove('over'); addFiles([...(e.dataTransfer?.files ?? [])]); });
+$('file-input').addEventListener('change', (e) => addFiles([...e.target.files]));
+$('provider').addEventListener('change', refresh);
+$('play-tool').addEventListener('click', playTool);
+$('reset').addEventListener('click', reset);
 
-composer.value = '请分析这张图：![图表](sample/chart.png)\n\n`![not an image](code.png)` stays text.';
-await convert();
+await load();
+await refresh();
+await renderStash();
+if (!conversation.length) $('composer').value = '请分析这张图：![图表](sample/chart.png)';
+window.ctxDemo = { get conversation() { return conversation; }, get payload() { return lastPayload; }, stash };
 document.body.dataset.ready = 'true';

@@ -1,18 +1,24 @@
-// The demo page driven as a person would: load it, drop an image file on the
-// composer, and read the parts panel. Saves a screenshot to test-results/.
+// The demo page driven as a person would, in headless Chromium: three
+// messages with images (a markdown link, a dropped file, a pasted data URL),
+// the payload panel, a reload, and the model's tool call. Screenshots go to
+// test-results/.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { serve, ROOT } from '../../scripts/serve.mjs';
 import { launch } from './support/browser.mjs';
 import { makeImage } from '../fixtures/make.mjs';
 
+const md5 = (s) => createHash('md5').update(s).digest('hex');
+const shots = path.join(ROOT, 'test-results');
 let server;
 let browser;
 let page;
 
 before(async () => {
+  mkdirSync(shots, { recursive: true });
   server = await serve();
   browser = await launch();
   page = await browser.newPage();
@@ -25,33 +31,74 @@ after(async () => {
   await server?.close();
 });
 
-test('the sample markdown image is resolved into an image part', async () => {
-  const tags = await page.$$eval('#parts li .tag', (els) => els.map((e) => e.textContent));
-  assert.deepEqual(tags, ['text', 'image_url', 'text']);
-  assert.match(await page.textContent('#status'), /3 parts · 0 missing/);
-});
+const chart = readFileSync(path.join(ROOT, 'www/sample/chart.png')).toString('base64');
+let jpeg;
+let third;
 
-test('a dropped JPEG becomes a data URL image part, in every format', async () => {
-  const jpeg = (await makeImage('jpeg', 120, 90, 11)).toString('base64');
-  await page.fill('#composer', 'before ');
+async function sendAndWait(count) {
+  await page.click('#send');
+  await page.waitForFunction((n) => document.querySelectorAll('#conversation li').length === n && document.getElementById('status').textContent === 'sent', count);
+}
+
+test('three messages with images: older two become placeholders, the newest stays whole', async () => {
+  // 1: the markdown image the page starts with.
+  assert.match(await page.inputValue('#composer'), /!\[图表\]\(sample\/chart\.png\)/);
+  await sendAndWait(2);
+
+  // 2: a dropped JPEG.
+  jpeg = (await makeImage('jpeg', 160, 120, 71)).toString('base64');
   await page.evaluate(async (b64) => {
     const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
     const dt = new DataTransfer();
     dt.items.add(new File([bytes], 'photo.jpg', { type: 'image/jpeg' }));
-    const ta = document.getElementById('composer');
-    ta.setSelectionRange(ta.value.length, ta.value.length);
     document.getElementById('dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, jpeg);
-  await page.waitForFunction(() => document.getElementById('composer').value.includes('data:image/jpeg;base64,'));
-  await page.waitForFunction(() => document.querySelectorAll('#parts li img').length === 1);
-  const src = await page.getAttribute('#parts li img', 'src');
-  assert.equal(src, `data:image/jpeg;base64,${jpeg}`);
-  for (const [format, tag] of [['anthropic', 'image'], ['ai-sdk', 'image'], ['openai', 'image_url']]) {
-    await page.selectOption('#format', format);
-    await page.waitForFunction((t) => [...document.querySelectorAll('#parts li .tag')].some((e) => e.textContent === t), tag);
-    assert.equal(await page.getAttribute('#parts li img', 'src'), `data:image/jpeg;base64,${jpeg}`);
-  }
-  const dir = path.join(ROOT, 'test-results');
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, 'demo.png'), fullPage: true });
+  await page.waitForFunction(() => document.getElementById('composer').value.includes('attachment:1'));
+  await page.type('#composer', ' 右上角是什么？');
+  await sendAndWait(4);
+
+  // 3: markdown with an inline data URL.
+  third = (await makeImage('png', 90, 60, 72)).toString('base64');
+  await page.fill('#composer', `这张新图呢？![third](data:image/png;base64,${third})`);
+  await sendAndWait(6);
+
+  const shown = await page.textContent('#payload');
+  assert.ok(shown.includes(`[Picture:history_${md5(chart)}]`), 'first image is a placeholder');
+  assert.ok(shown.includes(`[Picture:history_${md5(jpeg)}]`), `second image is a placeholder: ${shown.slice(0, 1500)}`);
+  assert.ok(!shown.includes(md5(third)), 'the newest image is not');
+  assert.ok(shown.includes(third.slice(0, 24)), 'the newest image is inline');
+  assert.equal(shown.match(/inline\)/g)?.length, 1);
+  const newest = await page.evaluate(() => window.ctxDemo.payload.at(-2).content.find((p) => p.type === 'image_url').image_url.url);
+  assert.equal(newest, `data:image/png;base64,${third}`, 'the full newest image is in the request');
+  assert.ok(Number((await page.textContent('#images-after')).trim()) === 1);
+  await page.screenshot({ path: path.join(shots, 'demo.png'), fullPage: true });
+});
+
+test('after a reload the stash still holds the images and the conversation comes back', async () => {
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForFunction(() => document.querySelectorAll('#stash-list li').length === 3);
+  const ids = await page.$$eval('#stash-list li', (els) => els.map((e) => e.dataset.id));
+  assert.deepEqual(ids.sort(), [md5(chart), md5(jpeg), md5(third)].sort());
+  const srcs = await page.$$eval('#conversation img', (els) => els.map((e) => e.src));
+  assert.deepEqual(srcs, [`data:image/png;base64,${chart}`, `data:image/jpeg;base64,${jpeg}`, `data:image/png;base64,${third}`]);
+});
+
+test('playing get_history_image returns the original bytes', async () => {
+  await page.selectOption('#tool-id', md5(jpeg));
+  await page.click('#play-tool');
+  await page.waitForSelector('#tool-image');
+  const src = await page.getAttribute('#tool-image', 'src');
+  const bytes = Buffer.from(src.slice(src.indexOf(',') + 1), 'base64');
+  assert.ok(bytes.equals(Buffer.from(jpeg, 'base64')));
+  assert.match(await page.textContent('#tool-result pre'), /get_history_image\(\{"image_md5":"history_[0-9a-f]{32}"\}\)/);
+  await page.screenshot({ path: path.join(shots, 'demo-tool.png'), fullPage: true });
+});
+
+test('the page fits a narrow window', async () => {
+  await page.setViewportSize({ width: 420, height: 800 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `horizontal overflow of ${overflow}px`);
+  await page.screenshot({ path: path.join(shots, 'demo-narrow.png'), fullPage: false });
+  await page.setViewportSize({ width: 1280, height: 800 });
 });
