@@ -46,5 +46,5 @@ export async function serve({ root = ROOT, routes = {}, port = 0 } = {}) {
   });
   await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   const bound = server.address().port;
-  return { url: `http://127.0.0.1:${bound}`, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${bound}`, close: () => new Promise((r) => { server.close(r); server.closeAllConnections?.(); }) };
 }
