@@ -1,61 +1,139 @@
-// Every code example in the README runs: ```js blocks in Node (as ES modules,
-// or CommonJS when they `require`), ```js browser blocks in a page.
+// Every code example in the README runs. ```js blocks run in Node (CommonJS
+// when they `require`); ```js browser in a page; ```js worker in a module
+// worker; ```js bundler bundled by webpack and run in a page; ```js vscode
+// with a stand-in for the `vscode` API.
 import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
+import webpack from 'webpack';
 import { serve, ROOT } from '../../scripts/serve.mjs';
 import { launch } from './support/browser.mjs';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const blocks = [...readme.matchAll(/```js( browser)?\n([\s\S]*?)```/g)].map((m, i) => ({
-  i,
-  browser: !!m[1],
-  code: m[2],
-}));
+const blocks = [...readme.matchAll(/```js( \w+)?\n([\s\S]*?)```/g)].map((m, i) => ({ i: i + 1, kind: (m[1] ?? ' node').trim(), code: m[2] }));
 const dir = path.join(ROOT, 'test-results', 'readme');
 mkdirSync(dir, { recursive: true });
+const of = (kind) => blocks.filter((b) => b.kind === kind);
+const forWeb = (code) => code.replaceAll("'ctxpack/web'", "'/dist/web/ctxpack.js'");
 
-test('the README has Node and browser examples', () => {
-  assert.ok(blocks.filter((b) => !b.browser).length >= 2);
-  assert.ok(blocks.filter((b) => b.browser).length >= 1);
+let browser;
+let server;
+const tmp = [];
+async function page() {
+  server ??= await serve();
+  browser ??= await launch();
+  const p = await browser.newPage();
+  await p.goto(`${server.url}/tests/js/support/blank.html`);
+  return p;
+}
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  for (const d of tmp) rmSync(d, { recursive: true, force: true });
 });
 
-for (const block of blocks.filter((b) => !b.browser)) {
-  test(`README example ${block.i + 1} runs in Node`, () => {
+test('the README has an example for every host', () => {
+  for (const kind of ['node', 'browser', 'worker', 'bundler', 'vscode']) assert.ok(of(kind).length >= 1, kind);
+  assert.deepEqual([...new Set(blocks.map((b) => b.kind))].sort(), ['browser', 'bundler', 'node', 'vscode', 'worker']);
+});
+
+for (const block of of('node')) {
+  test(`README example ${block.i} runs in Node`, () => {
     const cjs = /\brequire\(/.test(block.code);
-    const file = path.join(dir, `example-${block.i + 1}.${cjs ? 'cjs' : 'mjs'}`);
+    const file = path.join(dir, `example-${block.i}.${cjs ? 'cjs' : 'mjs'}`);
     writeFileSync(file, block.code);
     const r = spawnSync(process.execPath, [file], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr + r.stdout);
   });
 }
 
-let browser;
-let server;
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-for (const block of blocks.filter((b) => b.browser)) {
-  test(`README example ${block.i + 1} runs in a page`, async () => {
-    server ??= await serve();
-    browser ??= await launch();
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/tests/js/support/blank.html`);
-    const code = block.code.replaceAll("'ctxpack/web'", "'/dist/web/ctxpack.js'");
-    const file = path.join(dir, `example-${block.i + 1}.mjs`);
-    writeFileSync(file, code);
-    const error = await page.evaluate(async (src) => {
+for (const block of of('browser')) {
+  test(`README example ${block.i} runs in a page`, async () => {
+    writeFileSync(path.join(dir, `example-${block.i}.mjs`), forWeb(block.code));
+    const p = await page();
+    const error = await p.evaluate(async (src) => {
       try {
         await import(src);
         return null;
       } catch (e) {
         return String(e?.stack ?? e);
       }
-    }, `/test-results/readme/example-${block.i + 1}.mjs`);
+    }, `/test-results/readme/example-${block.i}.mjs`);
     assert.equal(error, null);
+  });
+}
+
+for (const block of of('worker')) {
+  test(`README example ${block.i} runs in a module worker`, async () => {
+    writeFileSync(path.join(dir, `example-${block.i}.mjs`), forWeb(block.code));
+    const p = await page();
+    const out = await p.evaluate(async (src) => {
+      const png = new Uint8Array(await (await fetch('/tests/fixtures/chart.png')).arrayBuffer());
+      const url = `data:image/png;base64,${btoa(String.fromCharCode(...png))}`;
+      const worker = new Worker(src, { type: 'module' });
+      const next = () => new Promise((resolve, reject) => { worker.onmessage = (e) => resolve(e.data); worker.onerror = (e) => reject(new Error(e.message)); });
+      if ((await next()) !== 'ready') throw new Error('no ready');
+      const reply = next();
+      worker.postMessage([{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }, { role: 'user', content: 'next' }]);
+      const data = await reply;
+      worker.terminate();
+      return { stashed: data.stashed, first: data.messages[0].content[0].text };
+    }, `/test-results/readme/example-${block.i}.mjs`);
+    assert.equal(out.stashed, 1);
+    assert.match(out.first, /^\[Picture:history_[0-9a-f]{32}\]$/);
+  });
+}
+
+for (const block of of('bundler')) {
+  test(`README example ${block.i} builds with webpack and runs`, async () => {
+    const app = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-readme-'));
+    tmp.push(app);
+    mkdirSync(path.join(app, 'node_modules'));
+    symlinkSync(ROOT, path.join(app, 'node_modules/ctxpack'), 'dir');
+    writeFileSync(path.join(app, 'entry.js'), block.code);
+    const stats = await new Promise((resolve, reject) =>
+      webpack({
+        mode: 'production', context: app, entry: './entry.js',
+        output: { path: path.join(app, 'out'), filename: 'main.js', module: true, chunkFormat: 'module' },
+        experiments: { asyncWebAssembly: true, outputModule: true, topLevelAwait: true },
+        performance: { hints: false },
+      }, (err, s) => (err ? reject(err) : resolve(s))),
+    );
+    assert.ok(!stats.hasErrors(), stats.toString('errors-only'));
+    writeFileSync(path.join(app, 'out/index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>');
+    const own = await serve({ root: path.join(app, 'out') });
+    browser ??= await launch();
+    const p = await browser.newPage();
+    try {
+      await p.goto(`${own.url}/index.html`);
+      await p.waitForFunction(() => window.bundledDone === true, null, { timeout: 20000 });
+    } finally {
+      await p.close();
+      await own.close();
+    }
+  });
+}
+
+for (const block of of('vscode')) {
+  test(`README example ${block.i} runs with a stand-in vscode API`, async () => {
+    const file = path.join(dir, `example-${block.i}.cjs`);
+    writeFileSync(file, block.code);
+    const { prepareRequest } = createRequire(import.meta.url)(file);
+    const storage = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-vscode-'));
+    tmp.push(storage);
+    const chart = readFileSync(path.join(ROOT, 'tests/fixtures/chart.png'));
+    const vscode = {
+      Uri: { joinPath: (u, p) => ({ fsPath: path.join(u.fsPath, p) }), parse: (s) => ({ s }) },
+      workspace: { fs: { readFile: async (uri) => (uri.s === 'file:///workspace/chart.png' ? new Uint8Array(chart) : Promise.reject(new Error('ENOENT'))) } },
+    };
+    const old = readFileSync(path.join(ROOT, 'tests/fixtures/photo.jpg')).toString('base64');
+    const history = [{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/jpeg;base64,${old}` } }] }, { role: 'assistant', content: 'a photo' }];
+    const messages = await prepareRequest({ globalStorageUri: { fsPath: storage } }, vscode, history, '请分析这张图：![图表](file:///workspace/chart.png)');
+    assert.match(messages[0].content[0].text, /^\[Picture:history_[0-9a-f]{32}\]$/);
+    assert.equal(messages[2].content[1].image_url.url, `data:image/png;base64,${chart.toString('base64')}`);
   });
 }
