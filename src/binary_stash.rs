@@ -54,11 +54,12 @@ pub async fn sanitize_targets<B: StashBackend>(
     targets: &mut [Target],
     options: &SanitizeOptions,
     on_failure: OnWriteFailure,
+    payloads: &dyn crate::payload::Payloads,
 ) -> BinaryReport {
     let mut report = BinaryReport::default();
     let found: Vec<_> = targets
         .iter()
-        .map(|t| find_binaries(&t.value, options, &t.path))
+        .map(|t| find_binaries(&t.value, options, &t.path, payloads))
         .collect();
     if found.iter().all(Vec::is_empty) {
         return report;
@@ -74,7 +75,7 @@ pub async fn sanitize_targets<B: StashBackend>(
             let mut ids = Vec::with_capacity(list.len());
             for b in list {
                 let payload = b.payload_in(&t.value).unwrap_or("");
-                let id = crate::hash::md5_hex(payload.as_bytes());
+                let id = crate::payload::payload_facts(payloads, payload, 0).md5;
                 if seen.insert(id.clone()) {
                     records.push(NewRecord {
                         id: id.clone(),
@@ -84,7 +85,7 @@ pub async fn sanitize_targets<B: StashBackend>(
                         meta: RecordMeta {
                             id: id.clone(),
                             size: b.size,
-                            stored_bytes: payload.len() as u64,
+                            stored_bytes: payloads.text_len(payload) as u64,
                             mime: b.mime.clone(),
                             created_at: now,
                             expires_at: now + config.ttl_ms,

@@ -4,9 +4,9 @@
 //! `[Picture:history_<md5>]`. It decides; it does no I/O.
 
 use crate::json_path::JsonPath;
-use crate::media::base64_text::{check_base64, decode_prefix, decoded_len};
 use crate::media::sniff_mime;
 use crate::message::{Content, ImageSource, Message, Part, Role};
+use crate::payload::{payload_facts, Payloads};
 use crate::placeholder::{placeholder, split_placeholders, Segment};
 use crate::walk::{for_each_image, for_each_text, rewrite_images};
 use serde::Serialize;
@@ -50,6 +50,8 @@ pub struct HistoryImage<'m> {
     pub payload: &'m str,
     /// Decoded size in bytes.
     pub size: u64,
+    /// Length of the base64 text in bytes.
+    pub text_len: u64,
     /// The part without its payload, as JSON, for an exact restore.
     pub template: Option<String>,
     /// True when an earlier image in this plan has the same md5.
@@ -98,6 +100,7 @@ pub fn plan_compaction<'m>(
     messages: &'m [Message],
     options: CompactOptions,
     progress: &mut dyn FnMut(usize, usize, u64),
+    payloads: &dyn Payloads,
 ) -> Plan<'m> {
     let newest_user = newest_user_index(messages);
     let cutoff = newest_user.unwrap_or(0);
@@ -140,7 +143,10 @@ pub fn plan_compaction<'m>(
     if let Some(limits) = options.limits {
         // Each stashed image saves its payload and costs a placeholder.
         let saving = |img: &crate::message::ImagePart| -> u64 {
-            let payload = img.source().inline().map_or(0, |(_, p)| p.len() as u64);
+            let payload = img
+                .source()
+                .inline()
+                .map_or(0, |(_, p)| payloads.text_len(p) as u64);
             payload.saturating_sub(60)
         };
         let fixed_images = plan.kept + plan.urls;
@@ -188,7 +194,8 @@ pub fn plan_compaction<'m>(
         let Some((declared, payload)) = img.source().inline() else {
             continue;
         };
-        if let Err(problem) = check_base64(payload) {
+        let facts = payload_facts(payloads, payload, 64);
+        if let Err(problem) = facts.valid {
             plan.invalid.push(Failure {
                 path,
                 md5: None,
@@ -198,14 +205,13 @@ pub fn plan_compaction<'m>(
             progress(done + 1, total, bytes);
             continue;
         }
-        let md5 = crate::hash::md5_hex(payload.as_bytes());
-        let head = decode_prefix(payload, 64);
-        let mime = sniff_mime(&head)
+        let md5 = facts.md5;
+        let mime = sniff_mime(&facts.head)
             .map(str::to_owned)
             .or_else(|| declared.map(str::to_owned))
             .unwrap_or_else(|| "application/octet-stream".to_owned());
-        let size = decoded_len(payload) as u64;
-        bytes += payload.len() as u64;
+        let size = facts.decoded_len as u64;
+        bytes += facts.len as u64;
         let duplicate = !hashed.insert(md5.clone());
         let template = img.template().and_then(|t| serde_json::to_string(&t).ok());
         plan.images.push(HistoryImage {
@@ -216,6 +222,7 @@ pub fn plan_compaction<'m>(
             mime,
             payload,
             size,
+            text_len: facts.len as u64,
             template,
             duplicate,
         });

@@ -15,7 +15,6 @@
 
 use crate::json_path::JsonPath;
 use crate::limits::{limits_of, Provider, RequestLimits};
-use crate::media::base64_text::{decode_prefix, decoded_len};
 use crate::media::{image_dimensions, Dimensions};
 use crate::message::{ImageSource, Message};
 use crate::walk::{for_each_image, for_each_text};
@@ -125,6 +124,7 @@ pub fn estimate(
     provider: Provider,
     request_bytes: u64,
     limits: Option<RequestLimits>,
+    payloads: &dyn crate::payload::Payloads,
 ) -> EstimateReport {
     let root = JsonPath::root("messages");
     let mut images = Vec::new();
@@ -142,10 +142,10 @@ pub fn estimate(
             let (dims, bytes) = match img.source() {
                 ImageSource::Url(_) | ImageSource::Opaque => (None, 0),
                 src => match src.inline() {
-                    Some((_, payload)) => (
-                        image_dimensions(&decode_prefix(payload, 64 * 1024)),
-                        decoded_len(payload) as u64,
-                    ),
+                    Some((_, payload)) => {
+                        let facts = crate::payload::payload_facts(payloads, payload, 64 * 1024);
+                        (image_dimensions(&facts.head), facts.decoded_len as u64)
+                    }
                     None => (None, 0),
                 },
             };

@@ -15,6 +15,7 @@ use crate::expand::{
 use crate::json_path::JsonPath;
 use crate::message::image::ImageTemplate;
 use crate::message::{decode_messages, detect_format, Format, Message, MessageError, Role};
+use crate::payload::Payloads;
 use crate::sanitize::{SanitizeOptions, Seg};
 use crate::stash::{
     plan_maintenance, read_verified, Lookup, NewRecord, RecordMeta, StashBackend, StashConfig,
@@ -53,6 +54,7 @@ async fn sanitize_tool_results<B: StashBackend>(
     now: f64,
     values: &mut [Value],
     format: Format,
+    payloads: &dyn Payloads,
 ) -> (Vec<bool>, HashSet<String>, BinaryReport) {
     let mut changed = vec![false; values.len()];
     let cutoff = values
@@ -94,6 +96,7 @@ async fn sanitize_tool_results<B: StashBackend>(
         &mut targets,
         &SanitizeOptions::default(),
         OnWriteFailure::KeepInline,
+        payloads,
     )
     .await;
     let mut written = HashSet::new();
@@ -165,12 +168,13 @@ pub async fn compact_history<B: StashBackend>(
     format: Option<Format>,
     options: CompactOptions,
     progress: &mut dyn FnMut(usize, usize, u64),
+    payloads: &dyn Payloads,
 ) -> Result<Outcome<CompactReport>, MessageError> {
     let mut values = values;
     let bytes_before: u64 = values.iter().map(json_len).sum();
     let format = format.unwrap_or_else(|| detect_format(&values));
     let (sanitized, binary_ids, binaries) = if options.sanitize_tool_results {
-        sanitize_tool_results(backend, config, now, &mut values, format).await
+        sanitize_tool_results(backend, config, now, &mut values, format, payloads).await
     } else {
         (
             vec![false; values.len()],
@@ -192,7 +196,7 @@ pub async fn compact_history<B: StashBackend>(
         request_bytes: sizes.iter().sum(),
         ..options
     };
-    let plan = plan_compaction(&messages, options, progress);
+    let plan = plan_compaction(&messages, options, progress, payloads);
     report.newest_user_index = plan.newest_user;
     report.limit_stashed = plan.limit_stashed;
     report.fits = plan.limit_problem.is_none();
@@ -228,7 +232,7 @@ pub async fn compact_history<B: StashBackend>(
             meta: RecordMeta {
                 id: img.md5.clone(),
                 size: img.size,
-                stored_bytes: img.payload.len() as u64,
+                stored_bytes: img.text_len,
                 mime: img.mime.clone(),
                 created_at: metas
                     .iter()
@@ -370,11 +374,12 @@ async fn restore_all<B: StashBackend>(
     backend: &B,
     now: f64,
     ids: &[String],
+    payloads: &dyn Payloads,
 ) -> (HashMap<String, Restored>, usize) {
     let mut restored = HashMap::new();
     let mut corrupted = 0;
     for id in ids {
-        match read_verified(backend, id, now).await {
+        match read_verified(backend, id, now, payloads).await {
             Ok(Lookup::Found(rec)) => {
                 let template = rec
                     .part
@@ -404,10 +409,11 @@ pub async fn expand_history<B: StashBackend>(
     now: f64,
     values: Vec<Value>,
     format: Option<Format>,
+    payloads: &dyn Payloads,
 ) -> Result<Outcome<ExpandReport>, MessageError> {
     let (format, mut messages, sizes) = decode(values, format)?;
     let ids = collect_placeholders(&messages);
-    let (restored, corrupted) = restore_all(backend, now, &ids).await;
+    let (restored, corrupted) = restore_all(backend, now, &ids, payloads).await;
     let missing = missing_placeholders(&messages, &restored);
     refresh(backend, config, now, restored.keys()).await;
     let changed = apply_expansion(&mut messages, format, &restored);
@@ -474,6 +480,7 @@ pub async fn history_image<B: StashBackend>(
     id: &str,
     dialect: Format,
     lang: Lang,
+    payloads: &dyn Payloads,
 ) -> Vec<Value> {
     let text = |en: &str, zh: &str| {
         vec![dialect.text_part(if lang == Lang::Zh { zh } else { en }.to_owned())]
@@ -481,7 +488,7 @@ pub async fn history_image<B: StashBackend>(
     let Some(md5) = crate::placeholder::parse_image_id(id) else {
         return text("Invalid image id", "无效的图片标识符");
     };
-    match read_verified(backend, &md5, now).await {
+    match read_verified(backend, &md5, now, payloads).await {
         Ok(Lookup::Found(rec)) => {
             refresh(backend, config, now, std::iter::once(&md5)).await;
             vec![tool_image_part(dialect, &rec.mime, &rec.payload)]
@@ -514,6 +521,7 @@ pub async fn stash_inline_images<B: StashBackend>(
     config: &StashConfig,
     now: f64,
     messages: &[Message],
+    payloads: &dyn Payloads,
 ) -> HashSet<String> {
     let root = JsonPath::root("messages");
     let mut records = Vec::new();
@@ -523,19 +531,20 @@ pub async fn stash_inline_images<B: StashBackend>(
             let Some((declared, payload)) = img.source().inline() else {
                 return;
             };
-            if crate::media::base64_text::check_base64(payload).is_err() {
+            let facts = crate::payload::payload_facts(payloads, payload, 64);
+            if facts.valid.is_err() {
                 return;
             }
-            let id = crate::hash::md5_hex(payload.as_bytes());
+            let id = facts.md5;
             if !seen.insert(id.clone()) {
                 return;
             }
-            let head = crate::media::base64_text::decode_prefix(payload, 64);
-            let mime = crate::media::sniff_mime(&head)
+            let mime = crate::media::sniff_mime(&facts.head)
                 .map(str::to_owned)
                 .or(declared.map(str::to_owned))
                 .unwrap_or_else(|| "application/octet-stream".into());
-            let size = crate::media::base64_text::decoded_len(payload) as u64;
+            let size = facts.decoded_len as u64;
+            let text_len = facts.len as u64;
             records.push(NewRecord {
                 id: id.clone(),
                 mime: mime.clone(),
@@ -544,7 +553,7 @@ pub async fn stash_inline_images<B: StashBackend>(
                 meta: RecordMeta {
                     id,
                     size,
-                    stored_bytes: payload.len() as u64,
+                    stored_bytes: text_len,
                     mime,
                     created_at: now,
                     expires_at: now + config.ttl_ms,

@@ -26,6 +26,7 @@ pub mod markdown;
 pub mod media;
 pub mod message;
 pub mod multimodal;
+pub mod payload;
 pub mod placeholder;
 pub mod route;
 pub mod sanitize;

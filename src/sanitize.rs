@@ -9,6 +9,7 @@ use crate::json_path::JsonPath;
 use crate::media::base64_text::{decode_prefix, decoded_len};
 use crate::media::data_url::{is_data_url, DataUrl};
 use crate::media::sniff_mime;
+use crate::payload::{InMemory, Payloads};
 use serde_json::Value;
 
 /// Fields known to carry binary payloads, whatever their length.
@@ -89,7 +90,12 @@ fn get_mut<'a>(root: &'a mut Value, pointer: &[Seg]) -> Option<&'a mut Value> {
 
 /// Finds every binary payload in `root`, walking iteratively (no recursion,
 /// so nesting depth cannot overflow the stack). `base` is `root`'s JSON path.
-pub fn find_binaries(root: &Value, options: &SanitizeOptions, base: &JsonPath) -> Vec<Binary> {
+pub fn find_binaries(
+    root: &Value,
+    options: &SanitizeOptions,
+    base: &JsonPath,
+    payloads: &dyn Payloads,
+) -> Vec<Binary> {
     let mut found = Vec::new();
     // Each visited container step is (parent step, segment); paths are rebuilt
     // only for what is found, so memory stays linear in the size of the value.
@@ -99,7 +105,7 @@ pub fn find_binaries(root: &Value, options: &SanitizeOptions, base: &JsonPath) -
     while let Some((value, step, known)) = stack.pop() {
         match value {
             Value::String(s) => {
-                if let Some(b) = classify(s, known, options.threshold_bytes) {
+                if let Some(b) = classify(s, known, options.threshold_bytes, payloads) {
                     let mut pointer = Vec::new();
                     let mut at = step;
                     while at != ROOT {
@@ -143,7 +149,12 @@ pub fn find_binaries(root: &Value, options: &SanitizeOptions, base: &JsonPath) -
 const KNOWN_FIELD_MIN: usize = 64;
 
 /// Decides whether one string is a binary payload.
-fn classify(s: &str, known_field: bool, threshold: usize) -> Option<Binary> {
+fn classify(
+    s: &str,
+    known_field: bool,
+    threshold: usize,
+    payloads: &dyn Payloads,
+) -> Option<Binary> {
     let blank = |start, end, mime: String, size| Binary {
         pointer: Vec::new(),
         path: String::new(),
@@ -151,6 +162,16 @@ fn classify(s: &str, known_field: bool, threshold: usize) -> Option<Binary> {
         mime,
         size,
     };
+    // A string held outside wasm memory: judge the text it stands for.
+    if let Some((before, _, _)) = crate::payload::find_external_ref(s) {
+        let mut verdict = None;
+        let prefix = before.len();
+        payloads.with_full(s, &mut |text| {
+            verdict = classify(text, known_field, threshold, &InMemory)
+        });
+        let b = verdict?;
+        return Some(blank(prefix, s.len(), b.mime, b.size));
+    }
     if is_data_url(s) {
         if !known_field && s.len() <= threshold {
             return None;
@@ -233,7 +254,7 @@ pub fn replace_binaries(root: &mut Value, replacements: Vec<(Vec<Seg>, String)>)
 /// Sanitizes without a stash: every binary payload becomes
 /// `[BINARY_DATA_FILTERED: <size>]`. Returns the value and how many were replaced.
 pub fn filter_value(mut root: Value, options: &SanitizeOptions) -> (Value, usize) {
-    let found = find_binaries(&root, options, &JsonPath::root("result"));
+    let found = find_binaries(&root, options, &JsonPath::root("result"), &InMemory);
     let replacements = found
         .into_iter()
         .map(|b| (b.pointer, filtered_marker(b.size)))
@@ -283,7 +304,12 @@ mod tests {
     fn finds_nested_binaries_with_paths_and_types() {
         let img = binary_b64(20_000);
         let v = json!({"pages": [{"raw": img}], "pdfImages": [binary_b64(100), "short"], "audioData": "tiny"});
-        let found = find_binaries(&v, &SanitizeOptions::default(), &JsonPath::root("result"));
+        let found = find_binaries(
+            &v,
+            &SanitizeOptions::default(),
+            &JsonPath::root("result"),
+            &InMemory,
+        );
         let paths: Vec<&str> = found.iter().map(|b| b.path.as_str()).collect();
         assert_eq!(paths, vec!["result.pages[0].raw", "result.pdfImages[0]"]);
         assert_eq!(found[0].mime, "image/png");
@@ -343,7 +369,12 @@ mod tests {
         for _ in 0..10_000 {
             v = Value::Array(vec![v]);
         }
-        let found = find_binaries(&v, &SanitizeOptions::default(), &JsonPath::root("r"));
+        let found = find_binaries(
+            &v,
+            &SanitizeOptions::default(),
+            &JsonPath::root("r"),
+            &InMemory,
+        );
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].path.len(), "r".len() + 3 * 10_000);
         // serde_json drops values recursively; unwind the nesting by hand.

@@ -7,24 +7,28 @@
 
 use crate::markdown::parse_markdown_images;
 use crate::message::{Content, Format, ImageSource, Message, Part};
+use crate::payload::Payloads;
 use crate::placeholder::{has_placeholder, placeholder};
 use serde_json::Value;
 
 /// The reference line for one image. `stored(md5)` says whether an inline
 /// image's original is in the stash; one that is not is described, never
 /// inlined.
-fn reference(n: usize, source: ImageSource<'_>, stored: &dyn Fn(&str) -> bool) -> String {
+fn reference(
+    n: usize,
+    source: ImageSource<'_>,
+    stored: &dyn Fn(&str) -> bool,
+    payloads: &dyn Payloads,
+) -> String {
     match source {
         ImageSource::Url(url) => format!("![图片{n}]({url})"),
         src => match src.inline() {
             Some((mime, payload)) => {
-                let md5 = crate::hash::md5_hex(payload.as_bytes());
-                if stored(&md5) {
-                    placeholder(&md5)
+                let facts = crate::payload::payload_facts(payloads, payload, 0);
+                if stored(&facts.md5) {
+                    placeholder(&facts.md5)
                 } else {
-                    let size = crate::media::type_names::human_size(
-                        crate::media::base64_text::decoded_len(payload) as u64,
-                    );
+                    let size = crate::media::type_names::human_size(facts.decoded_len as u64);
                     format!("[图片{n}: {} {size}, not stored]", mime.unwrap_or("image"))
                 }
             }
@@ -38,6 +42,7 @@ pub fn message_to_text_only(
     message: &mut Message,
     format: Format,
     stored: &dyn Fn(&str) -> bool,
+    payloads: &dyn Payloads,
 ) -> bool {
     let Content::Parts(parts) = &mut message.content else {
         return false;
@@ -55,7 +60,7 @@ pub fn message_to_text_only(
         match part {
             Part::Image(img) => {
                 n += 1;
-                refs.push(reference(n, img.source(), stored));
+                refs.push(reference(n, img.source(), stored, payloads));
             }
             other => parts.push(other),
         }
@@ -135,7 +140,12 @@ mod tests {
             {"type":"image_url","image_url":{"url":"https://x.test/a.png"}},
             {"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}
         ]}]));
-        assert!(message_to_text_only(&mut m[0], Format::OpenAi, &|_| true));
+        assert!(message_to_text_only(
+            &mut m[0],
+            Format::OpenAi,
+            &|_| true,
+            &crate::payload::InMemory
+        ));
         let id = crate::hash::md5_hex(b"AAAA");
         assert_eq!(
             m[0].content,
@@ -146,7 +156,12 @@ mod tests {
         let mut m2 = msgs(
             json!([{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}]}]),
         );
-        message_to_text_only(&mut m2[0], Format::OpenAi, &|_| false);
+        message_to_text_only(
+            &mut m2[0],
+            Format::OpenAi,
+            &|_| false,
+            &crate::payload::InMemory,
+        );
         assert_eq!(
             m2[0].content,
             Content::Text("[图片1: image/png 3 B, not stored]".into())

@@ -112,6 +112,7 @@ fn run(values: Vec<Value>, format: Format, stash: &MemoryBackend) -> (Vec<Value>
         Some(format),
         CompactOptions::default(),
         &mut |_, _, _| {},
+    &ctxpack::payload::InMemory,
     ))
     .unwrap();
     (out.messages, out.report.newest_user_index)
@@ -145,7 +146,7 @@ proptest! {
         prop_assert_eq!(&again, &compacted);
 
         // Round trip.
-        let back = block_on(expand_history(&stash, &StashConfig::default(), 2.0, compacted, Some(format))).unwrap();
+        let back = block_on(expand_history(&stash, &StashConfig::default(), 2.0, compacted, Some(format),&ctxpack::payload::InMemory)).unwrap();
         prop_assert_eq!(back.messages, input);
     }
 }

@@ -42,6 +42,7 @@ pub async fn read_verified<B: StashBackend>(
     backend: &B,
     id: &str,
     now: f64,
+    payloads: &dyn crate::payload::Payloads,
 ) -> Result<Lookup, StashError> {
     let Some(record) = backend.get_record(id).await? else {
         return Ok(Lookup::Missing);
@@ -49,7 +50,11 @@ pub async fn read_verified<B: StashBackend>(
     if record.expires_at <= now {
         return Ok(Lookup::Expired);
     }
-    if record.id != id || crate::hash::md5_hex(record.payload.as_bytes()) != id {
+    let mut digest = String::new();
+    payloads.with_full(&record.payload, &mut |text| {
+        digest = crate::hash::md5_hex(text.as_bytes())
+    });
+    if record.id != id || digest != id {
         return Ok(Lookup::Corrupt);
     }
     Ok(Lookup::Found(record))
