@@ -323,6 +323,29 @@ pub struct CompactReport {
     pub limit_problem: Option<String>,
 }
 
+/// Size in bytes of `value` serialized as JSON, counting each payload kept
+/// outside wasm memory at its real length.
+pub fn json_len_with(value: &serde_json::Value, payloads: &dyn Payloads) -> u64 {
+    let mut len = json_len(value);
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::String(s) => {
+                if let Some((before, _, _)) = crate::payload::find_external_ref(s) {
+                    let reference = &s[before.len()..];
+                    let escaped =
+                        serde_json::to_string(reference).map_or(0, |e| e.len() as u64 - 2);
+                    len = len - escaped + payloads.text_len(s) as u64;
+                }
+            }
+            serde_json::Value::Array(items) => stack.extend(items),
+            serde_json::Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    len
+}
+
 /// Size in bytes of `value` serialized as JSON, without building the string.
 pub fn json_len(value: &serde_json::Value) -> u64 {
     struct Count(u64);

@@ -7,7 +7,7 @@ use crate::binary_stash::{
     sanitize_targets, target_text, text_target, BinaryReport, OnWriteFailure, Target,
 };
 use crate::compact::{
-    apply_compaction, json_len, plan_compaction, CompactOptions, CompactReport, Failure,
+    apply_compaction, json_len_with, plan_compaction, CompactOptions, CompactReport, Failure,
 };
 use crate::expand::{
     apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
@@ -39,8 +39,9 @@ pub struct Outcome<R> {
 fn decode(
     values: Vec<Value>,
     format: Option<Format>,
+    payloads: &dyn Payloads,
 ) -> Result<(Format, Vec<Message>, Vec<u64>), MessageError> {
-    let sizes: Vec<u64> = values.iter().map(json_len).collect();
+    let sizes: Vec<u64> = values.iter().map(|v| json_len_with(v, payloads)).collect();
     let (format, messages) = decode_messages(values, format, &JsonPath::root("messages"))?;
     Ok((format, messages, sizes))
 }
@@ -140,15 +141,20 @@ fn pointer_path(base: &JsonPath, pointer: &[Seg]) -> JsonPath {
     })
 }
 
-fn encode(messages: Vec<Message>, changed: &[bool], sizes: &[u64]) -> (Vec<Value>, u64) {
+fn encode(
+    messages: Vec<Message>,
+    changed: &[bool],
+    sizes: &[u64],
+    payloads: &dyn Payloads,
+) -> (Vec<Value>, u64) {
     let mut after = 0;
     let values = messages
         .into_iter()
         .enumerate()
         .map(|(i, m)| {
             let v = m.into_wire();
-            after += if changed[i] || sizes[i] == u64::MAX {
-                json_len(&v)
+            after += if changed[i] {
+                json_len_with(&v, payloads)
             } else {
                 sizes[i]
             };
@@ -159,7 +165,10 @@ fn encode(messages: Vec<Message>, changed: &[bool], sizes: &[u64]) -> (Vec<Value
 }
 
 /// Compacts `values` against `backend` at time `now` (ms since the epoch).
+/// (The arguments are the stash, the clock, the input, the options, the
+/// progress callback and payload access: each a separate concern.)
 /// Stash failures never throw: the images stay inline and the report says why.
+#[allow(clippy::too_many_arguments)]
 pub async fn compact_history<B: StashBackend>(
     backend: &B,
     config: &StashConfig,
@@ -171,7 +180,7 @@ pub async fn compact_history<B: StashBackend>(
     payloads: &dyn Payloads,
 ) -> Result<Outcome<CompactReport>, MessageError> {
     let mut values = values;
-    let bytes_before: u64 = values.iter().map(json_len).sum();
+    let bytes_before: u64 = values.iter().map(|v| json_len_with(v, payloads)).sum();
     let format = format.unwrap_or_else(|| detect_format(&values));
     let (sanitized, binary_ids, binaries) = if options.sanitize_tool_results {
         sanitize_tool_results(backend, config, now, &mut values, format, payloads).await
@@ -183,7 +192,7 @@ pub async fn compact_history<B: StashBackend>(
         )
     };
     // Sizes of the sanitized messages: what the image pass starts from.
-    let (format, mut messages, sizes) = decode(values, Some(format))?;
+    let (format, mut messages, sizes) = decode(values, Some(format), payloads)?;
     let mut report = CompactReport {
         format: format.name(),
         bytes_before,
@@ -359,7 +368,7 @@ pub async fn compact_history<B: StashBackend>(
     }
     report.over_budget = maintenance.over_budget;
 
-    let (values, after) = encode(messages, &changed, &sizes);
+    let (values, after) = encode(messages, &changed, &sizes, payloads);
     report.bytes_after = after;
     Ok(Outcome {
         messages: values,
@@ -411,7 +420,7 @@ pub async fn expand_history<B: StashBackend>(
     format: Option<Format>,
     payloads: &dyn Payloads,
 ) -> Result<Outcome<ExpandReport>, MessageError> {
-    let (format, mut messages, sizes) = decode(values, format)?;
+    let (format, mut messages, sizes) = decode(values, format, payloads)?;
     let ids = collect_placeholders(&messages);
     let (restored, corrupted) = restore_all(backend, now, &ids, payloads).await;
     let missing = missing_placeholders(&messages, &restored);
@@ -426,7 +435,7 @@ pub async fn expand_history<B: StashBackend>(
         bytes_after: 0,
     };
     drop(restored);
-    let (values, after) = encode(messages, &changed, &sizes);
+    let (values, after) = encode(messages, &changed, &sizes, payloads);
     Ok(Outcome {
         messages: values,
         changed,

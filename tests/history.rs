@@ -36,7 +36,7 @@ fn compact_at<B: StashBackend>(
         None,
         opts,
         &mut |_, _, _| {},
-    &ctxpack::payload::InMemory,
+        &ctxpack::payload::InMemory,
     ))
     .unwrap()
 }
@@ -48,7 +48,7 @@ fn expand<B: StashBackend>(b: &B, msgs: &[Value]) -> Outcome<ctxpack::expand::Ex
         T0 + 1.0,
         msgs.to_vec(),
         None,
-    &ctxpack::payload::InMemory,
+        &ctxpack::payload::InMemory,
     ))
     .unwrap()
 }
@@ -107,7 +107,7 @@ fn dootask_example_compacts_to_the_expected_output_and_back() {
         &id,
         Format::LangChain,
         Lang::Zh,
-    &ctxpack::payload::InMemory,
+        &ctxpack::payload::InMemory,
     ));
     assert_eq!(
         parts,
@@ -325,7 +325,7 @@ fn ttl_expires_unreferenced_records_and_references_refresh_them() {
         T0 + 5000.0,
         a1.messages.clone(),
         None,
-    &ctxpack::payload::InMemory,
+        &ctxpack::payload::InMemory,
     ))
     .unwrap();
     assert_eq!(late.report.missing.len(), 1);
@@ -386,7 +386,7 @@ fn corrupted_records_count_as_missing() {
         &md5(&b64(JPEG)),
         Format::OpenAi,
         Lang::En,
-    &ctxpack::payload::InMemory,
+        &ctxpack::payload::InMemory,
     ));
     assert_eq!(
         parts,
@@ -411,7 +411,7 @@ fn the_tool_answers_in_every_dialect_and_reads_every_id_spelling() {
             id,
             f,
             lang,
-        &ctxpack::payload::InMemory,
+            &ctxpack::payload::InMemory,
         ))
     };
     assert_eq!(

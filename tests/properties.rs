@@ -112,7 +112,7 @@ fn run(values: Vec<Value>, format: Format, stash: &MemoryBackend) -> (Vec<Value>
         Some(format),
         CompactOptions::default(),
         &mut |_, _, _| {},
-    &ctxpack::payload::InMemory,
+        &ctxpack::payload::InMemory,
     ))
     .unwrap();
     (out.messages, out.report.newest_user_index)

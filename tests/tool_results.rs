@@ -40,7 +40,7 @@ fn run<B: StashBackend>(
         None,
         opts,
         &mut |_, _, _| {},
-    &ctxpack::payload::InMemory,
+        &ctxpack::payload::InMemory,
     ))
     .unwrap()
 }
@@ -82,7 +82,7 @@ fn openai_tool_message_json_string_is_sanitized_and_the_binary_is_fetchable() {
         &md5(&payload),
         Format::OpenAi,
         Lang::En,
-    &ctxpack::payload::InMemory,
+        &ctxpack::payload::InMemory,
     ));
     assert_eq!(
         parts[0]["image_url"]["url"],

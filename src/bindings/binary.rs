@@ -1,7 +1,9 @@
 //! `sanitizeToolResult` and `routeArtifact`: binary out of text.
 
-use super::convert::{from_js, js_type, options_arg, to_js};
+use super::convert::{from_js_kept, js_type, options_arg, to_js, to_js_kept};
+use super::external::{JsPayloads, Table};
 use super::stash::stash_from_js;
+use super::stash::CallBackend;
 use super::CtxpackError;
 use crate::binary_stash::{sanitize_targets, target_text, text_target, OnWriteFailure, Target};
 use crate::json_path::JsonPath;
@@ -93,6 +95,7 @@ pub async fn sanitize_tool_result(
     } else {
         Some(stash_from_js(&stash_value, &opts.path_of("stash"))?)
     };
+    let table = Table::new();
     let (target, was_json, is_text) = match result.as_string() {
         Some(text) => {
             let (t, json) = text_target(&text, JsonPath::root("result"));
@@ -100,7 +103,7 @@ pub async fn sanitize_tool_result(
         }
         None => (
             Target {
-                value: from_js(&result, "result")?,
+                value: from_js_kept(&result, "result", &table)?,
                 path: JsonPath::root("result"),
                 changed: false,
             },
@@ -111,13 +114,15 @@ pub async fn sanitize_tool_result(
     let mut targets = [target];
     match &stash {
         Some(s) => {
+            let backend = CallBackend::new(s, &table);
             sanitize_targets(
-                Some(&s.backend),
+                Some(&backend),
                 &s.config,
                 s.now(),
                 &mut targets,
                 &sanitize,
                 OnWriteFailure::Filter,
+                &JsPayloads,
             )
             .await;
         }
@@ -129,6 +134,7 @@ pub async fn sanitize_tool_result(
                 &mut targets,
                 &sanitize,
                 OnWriteFailure::Filter,
+                &JsPayloads,
             )
             .await;
         }
@@ -140,7 +146,7 @@ pub async fn sanitize_tool_result(
     if is_text {
         Ok(JsValue::from_str(&target_text(target, was_json)))
     } else {
-        to_js(&target.value)
+        Ok(to_js_kept(&target.value))
     }
 }
 

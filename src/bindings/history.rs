@@ -3,8 +3,10 @@
 //! Messages the operation did not change are returned as the caller's own
 //! values; the caller's objects are never mutated.
 
-use super::convert::{array_arg, from_js, options_arg, to_js, Options};
+use super::convert::{array_arg, from_js_kept, options_arg, to_js, to_js_kept, Options};
+use super::external::{JsPayloads, Table};
 use super::stash::stash_from_js;
+use super::stash::CallBackend;
 use super::CtxpackError;
 use crate::compact::CompactOptions;
 use crate::history::{compact_history, expand_history, history_image, Lang, Outcome};
@@ -111,13 +113,16 @@ fn format_option(opts: &Options) -> Result<Option<Format>, CtxpackError> {
     }
 }
 
-/// Reads the messages array: each element converted once.
-fn read_messages(messages: &JsValue) -> Result<(Array, Vec<Value>), CtxpackError> {
+/// Reads the messages array, long payloads kept in JavaScript (`table`).
+pub fn read_messages(
+    messages: &JsValue,
+    table: &Table,
+) -> Result<(Array, Vec<Value>), CtxpackError> {
     let array = array_arg(messages, "messages")?;
     let values = array
         .iter()
         .enumerate()
-        .map(|(i, m)| from_js(&m, &format!("messages[{i}]")))
+        .map(|(i, m)| from_js_kept(&m, &format!("messages[{i}]"), table))
         .collect::<Result<Vec<_>, _>>()?;
     Ok((array, values))
 }
@@ -162,7 +167,8 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
         Some(super::text_only::provider_and_limits(&m)?.1)
     };
     let on_progress = opts.function("onProgress")?;
-    let (array, values) = read_messages(&messages)?;
+    let table = Table::new();
+    let (array, values) = read_messages(&messages, &table)?;
     let mut progress = |done: usize, total: usize, bytes: u64| {
         if let Some(f) = &on_progress {
             let p = Object::new();
@@ -180,14 +186,16 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
         limits,
         request_bytes: 0,
     };
+    let backend = CallBackend::new(&stash, &table);
     let outcome = compact_history(
-        &stash.backend,
+        &backend,
         &stash.config,
         stash.now(),
         values,
         format,
         options,
         &mut progress,
+        &JsPayloads,
     )
     .await?;
     result(&array, outcome)
@@ -199,9 +207,18 @@ pub async fn expand_context(messages: JsValue, options: JsValue) -> Result<JsVal
     let opts = options_arg(Some(&options), "options")?;
     let stash = stash_from_js(&opts.get("stash"), &opts.path_of("stash"))?;
     let format = format_option(&opts)?;
-    let (array, values) = read_messages(&messages)?;
-    let outcome =
-        expand_history(&stash.backend, &stash.config, stash.now(), values, format).await?;
+    let table = Table::new();
+    let (array, values) = read_messages(&messages, &table)?;
+    let backend = CallBackend::new(&stash, &table);
+    let outcome = expand_history(
+        &backend,
+        &stash.config,
+        stash.now(),
+        values,
+        format,
+        &JsPayloads,
+    )
+    .await?;
     result(&array, outcome)
 }
 
@@ -227,16 +244,19 @@ pub async fn get_history_image(
     };
     // A non-string id is an invalid id, answered in text like any other.
     let id = id.as_string().unwrap_or_default();
+    let table = Table::new();
+    let backend = CallBackend::new(&stash, &table);
     let parts = history_image(
-        &stash.backend,
+        &backend,
         &stash.config,
         stash.now(),
         &id,
         format,
         lang,
+        &JsPayloads,
     )
     .await;
-    to_js(&parts)
+    Ok(parts.iter().map(to_js_kept).collect::<Array>().into())
 }
 
 /// See the TypeScript declaration.

@@ -1,6 +1,6 @@
 //! `detectFormat`: reads a whole conversation and names its format.
 
-use super::convert::{array_arg, from_js, options_arg};
+use super::convert::{array_arg, from_js_kept, options_arg};
 use super::CtxpackError;
 use crate::json_path::JsonPath;
 use crate::message::{decode_messages, Format};
@@ -25,10 +25,11 @@ pub fn detect_format(messages: JsValue, options: Option<JsValue>) -> Result<JsVa
         Some(name) => Some(Format::from_name(&name, &opts.path_of("format"))?),
         None => None,
     };
+    let table = super::external::Table::new();
     let values = array
         .iter()
         .enumerate()
-        .map(|(i, m)| from_js(&m, &format!("messages[{i}]")))
+        .map(|(i, m)| from_js_kept(&m, &format!("messages[{i}]"), &table))
         .collect::<Result<Vec<_>, _>>()?;
     let (format, _) = decode_messages(values, given, &JsonPath::root("messages"))?;
     Ok(JsValue::from_str(format.name()))

@@ -4,6 +4,7 @@
 pub mod binary;
 pub mod convert;
 pub mod error;
+pub mod external;
 pub mod fetch;
 pub mod history;
 pub mod markdown;

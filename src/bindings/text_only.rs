@@ -1,9 +1,11 @@
 //! `toTextOnly`, `hasMultimedia`, `estimate` and `parseContextLengthError`.
 
-use super::convert::{array_arg, from_js, options_arg, to_js, Options};
+use super::convert::{options_arg, to_js, to_js_kept, Options};
+use super::external::{JsPayloads, Table};
 use super::stash::stash_from_js;
+use super::stash::CallBackend;
 use super::CtxpackError;
-use crate::compact::json_len;
+use crate::compact::json_len_with;
 use crate::json_path::JsonPath;
 use crate::limits::{limits_of, Provider, RequestLimits};
 use crate::message::{decode_messages, Format};
@@ -65,14 +67,8 @@ fn format_option(opts: &Options) -> Result<Option<Format>, CtxpackError> {
     }
 }
 
-fn read(messages: &JsValue) -> Result<(Array, Vec<Value>), CtxpackError> {
-    let array = array_arg(messages, "messages")?;
-    let values = array
-        .iter()
-        .enumerate()
-        .map(|(i, m)| from_js(&m, &format!("messages[{i}]")))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((array, values))
+fn read(messages: &JsValue, table: &Table) -> Result<(Array, Vec<Value>), CtxpackError> {
+    super::history::read_messages(messages, table)
 }
 
 fn convert(
@@ -84,9 +80,9 @@ fn convert(
     let (format, mut messages) = decode_messages(values, format, &JsonPath::root("messages"))?;
     let out = Array::new_with_length(array.length());
     for (i, m) in messages.iter_mut().enumerate() {
-        let changed = message_to_text_only(m, format, stored);
+        let changed = message_to_text_only(m, format, stored, &JsPayloads);
         let v = if changed {
-            to_js(&m.clone().into_wire())?
+            to_js_kept(&m.clone().into_wire())
         } else {
             array.get(i as u32)
         };
@@ -101,7 +97,8 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
     let opts = options_arg(options.as_ref(), "options")?;
     let format = format_option(&opts)?;
     let stash_value = opts.get("stash");
-    let (array, values) = read(&messages)?;
+    let table = Table::new();
+    let (array, values) = read(&messages, &table)?;
     if stash_value.is_undefined() || stash_value.is_null() {
         return convert(&array, values, format, &|_| true);
     }
@@ -109,15 +106,20 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
     let promise = wasm_bindgen_futures::future_to_promise(async move {
         let (fmt, decoded) = decode_messages(values.clone(), format, &JsonPath::root("messages"))
             .map_err(|e| JsValue::from(CtxpackError::from(e)))?;
+        let backend = CallBackend::new(&stash, &table);
         let stored: HashSet<String> = crate::history::stash_inline_images(
-            &stash.backend,
+            &backend,
             &stash.config,
             stash.now(),
             &decoded,
+            &JsPayloads,
         )
         .await;
         drop(decoded);
-        convert(&array, values, Some(fmt), &|id| stored.contains(id)).map_err(JsValue::from)
+        let out =
+            convert(&array, values, Some(fmt), &|id| stored.contains(id)).map_err(JsValue::from);
+        drop(table);
+        out
     });
     Ok(promise.into())
 }
@@ -129,7 +131,8 @@ pub fn has_multimedia_js(
     options: Option<JsValue>,
 ) -> Result<bool, CtxpackError> {
     let opts = options_arg(options.as_ref(), "options")?;
-    let (_, values) = read(&messages)?;
+    let table = Table::new();
+    let (_, values) = read(&messages, &table)?;
     let (_, decoded) = decode_messages(values, format_option(&opts)?, &JsonPath::root("messages"))?;
     Ok(has_multimedia(&decoded))
 }
@@ -186,15 +189,21 @@ pub fn provider_and_limits(opts: &Options) -> Result<(Provider, RequestLimits), 
 pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
     let opts = options_arg(Some(&options), "options")?;
     let (provider, limits) = provider_and_limits(&opts)?;
-    let (_, values) = read(&messages)?;
-    let bytes =
-        values.iter().map(json_len).sum::<u64>() + values.len().saturating_sub(1) as u64 + 2;
+    let table = Table::new();
+    let (_, values) = read(&messages, &table)?;
+    let bytes = values
+        .iter()
+        .map(|v| json_len_with(v, &JsPayloads))
+        .sum::<u64>()
+        + values.len().saturating_sub(1) as u64
+        + 2;
     let (_, decoded) = decode_messages(values, format_option(&opts)?, &JsonPath::root("messages"))?;
     to_js(&crate::estimate::estimate(
         &decoded,
         provider,
         bytes,
         Some(limits),
+        &JsPayloads,
     ))
 }
 

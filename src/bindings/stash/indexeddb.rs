@@ -7,6 +7,7 @@
 use super::idb_future::{request, sleep, transaction};
 use super::js_error::{exception_name, stash_error};
 use super::record_js::{meta_from_js, meta_to_js, record_to_js, stored_from_js};
+use crate::bindings::external::Table;
 use crate::stash::{NewRecord, RecordMeta, StashBackend, StashError, StashErrorKind, StoredRecord};
 use js_sys::{Array, Promise, Reflect};
 use std::cell::RefCell;
@@ -245,6 +246,37 @@ fn store_of(
         .map_err(|e| stash_error(e, StashErrorKind::Unavailable, what))
 }
 
+impl IdbBackend {
+    /// Reads one record; with `table` its payload stays in JavaScript.
+    pub async fn get_record_in(
+        &self,
+        id: &str,
+        table: Option<&Table>,
+    ) -> Result<Option<StoredRecord>, StashError> {
+        let tx = self
+            .tx(&[IMAGES, META], IdbTransactionMode::Readonly)
+            .await?;
+        let key = JsValue::from_str(id);
+        let read = |store: &str| -> Result<web_sys::IdbRequest, StashError> {
+            store_of(&tx, store, "reading an image")?
+                .get(&key)
+                .map_err(|e| stash_error(e, StashErrorKind::ReadFailed, "reading an image"))
+        };
+        let (image_req, meta_req) = (read(IMAGES)?, read(META)?);
+        let image = request(&image_req)
+            .await
+            .map_err(|e| stash_error(e, StashErrorKind::ReadFailed, "reading an image"))?;
+        let meta = request(&meta_req)
+            .await
+            .map_err(|e| stash_error(e, StashErrorKind::ReadFailed, "reading an image"))?;
+        if image.is_undefined() || image.is_null() {
+            return Ok(None);
+        }
+        let expires_at = meta_from_js(&meta).map_or(0.0, |m| m.expires_at);
+        Ok(stored_from_js(&image, expires_at, table))
+    }
+}
+
 impl StashBackend for IdbBackend {
     async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
         let result: Result<(), StashError> = async {
@@ -289,27 +321,7 @@ impl StashBackend for IdbBackend {
     }
 
     async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {
-        let tx = self
-            .tx(&[IMAGES, META], IdbTransactionMode::Readonly)
-            .await?;
-        let key = JsValue::from_str(id);
-        let read = |store: &str| -> Result<web_sys::IdbRequest, StashError> {
-            store_of(&tx, store, "reading an image")?
-                .get(&key)
-                .map_err(|e| stash_error(e, StashErrorKind::ReadFailed, "reading an image"))
-        };
-        let (image_req, meta_req) = (read(IMAGES)?, read(META)?);
-        let image = request(&image_req)
-            .await
-            .map_err(|e| stash_error(e, StashErrorKind::ReadFailed, "reading an image"))?;
-        let meta = request(&meta_req)
-            .await
-            .map_err(|e| stash_error(e, StashErrorKind::ReadFailed, "reading an image"))?;
-        if image.is_undefined() || image.is_null() {
-            return Ok(None);
-        }
-        let expires_at = meta_from_js(&meta).map_or(0.0, |m| m.expires_at);
-        Ok(stored_from_js(&image, expires_at))
+        self.get_record_in(id, None).await
     }
 
     async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {

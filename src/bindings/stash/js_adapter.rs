@@ -6,6 +6,7 @@
 
 use super::js_error::stash_error;
 use super::record_js::{meta_from_js, meta_to_js, record_to_js, stored_from_js};
+use crate::bindings::external::Table;
 use crate::stash::{NewRecord, RecordMeta, StashBackend, StashError, StashErrorKind, StoredRecord};
 use js_sys::{Array, Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -59,6 +60,36 @@ impl AdapterBackend {
             .map_err(|e| stash_error(e, kind, what))
     }
 
+    /// Reads one record; with `table` its payload stays in JavaScript.
+    pub async fn get_record_in(
+        &self,
+        id: &str,
+        table: Option<&Table>,
+    ) -> Result<Option<StoredRecord>, StashError> {
+        let image = self
+            .call(
+                &self.get,
+                &[JsValue::from_str(id)],
+                StashErrorKind::ReadFailed,
+                "reading an image",
+            )
+            .await?;
+        if image.is_undefined() || image.is_null() {
+            return Ok(None);
+        }
+        let meta_key = format!("{id}{META_SUFFIX}");
+        let meta = self
+            .call(
+                &self.get,
+                &[JsValue::from_str(&meta_key)],
+                StashErrorKind::ReadFailed,
+                "reading an image",
+            )
+            .await?;
+        let expires_at = meta_from_js(&meta).map_or(0.0, |m| m.expires_at);
+        Ok(stored_from_js(&image, expires_at, table))
+    }
+
     /// Deletes every record.
     pub async fn clear(&self) -> Result<(), StashError> {
         let keys = self
@@ -101,28 +132,7 @@ impl StashBackend for AdapterBackend {
     }
 
     async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {
-        let image = self
-            .call(
-                &self.get,
-                &[JsValue::from_str(id)],
-                StashErrorKind::ReadFailed,
-                "reading an image",
-            )
-            .await?;
-        if image.is_undefined() || image.is_null() {
-            return Ok(None);
-        }
-        let meta_key = format!("{id}{META_SUFFIX}");
-        let meta = self
-            .call(
-                &self.get,
-                &[JsValue::from_str(&meta_key)],
-                StashErrorKind::ReadFailed,
-                "reading an image",
-            )
-            .await?;
-        let expires_at = meta_from_js(&meta).map_or(0.0, |m| m.expires_at);
-        Ok(stored_from_js(&image, expires_at))
+        self.get_record_in(id, None).await
     }
 
     async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {

@@ -9,7 +9,9 @@ pub mod js_error;
 pub mod record_js;
 
 use super::convert::{js_type, options_arg, to_js};
+use super::external::{JsPayloads, Table};
 use super::CtxpackError;
+use crate::payload::Payloads;
 use crate::stash::{
     plan_maintenance, MemoryBackend, NewRecord, RecordMeta, StashBackend, StashConfig, StashError,
     StoredRecord,
@@ -77,6 +79,67 @@ impl StashBackend for Backend {
             Backend::IndexedDb(b) => b.delete_records(ids).await,
             Backend::Adapter(b) => b.delete_records(ids).await,
         }
+    }
+}
+
+/// A backend for the length of one call: payloads read from IndexedDB or an
+/// adapter stay in JavaScript (referenced from `table`), and payloads written
+/// to the memory backend are read into wasm memory once.
+pub struct CallBackend<'a> {
+    backend: &'a Backend,
+    table: &'a Table,
+}
+
+impl<'a> CallBackend<'a> {
+    /// The backend of `stash` for a call whose kept values live in `table`.
+    pub fn new(stash: &'a StashInner, table: &'a Table) -> Self {
+        CallBackend {
+            backend: &stash.backend,
+            table,
+        }
+    }
+}
+
+impl StashBackend for CallBackend<'_> {
+    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+        match self.backend {
+            Backend::Memory(b) => {
+                let texts: Vec<String> = records
+                    .iter()
+                    .map(|r| {
+                        let mut text = String::new();
+                        JsPayloads.with_full(r.payload, &mut |t| text = t.to_owned());
+                        text
+                    })
+                    .collect();
+                let owned: Vec<NewRecord<'_>> = records
+                    .iter()
+                    .zip(&texts)
+                    .map(|(r, t)| NewRecord {
+                        payload: t.as_str(),
+                        ..r.clone()
+                    })
+                    .collect();
+                b.put_records(&owned).await
+            }
+            other => other.put_records(records).await,
+        }
+    }
+    async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {
+        match self.backend {
+            Backend::Memory(b) => b.get_record(id).await,
+            Backend::IndexedDb(b) => b.get_record_in(id, Some(self.table)).await,
+            Backend::Adapter(b) => b.get_record_in(id, Some(self.table)).await,
+        }
+    }
+    async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {
+        self.backend.list_meta().await
+    }
+    async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
+        self.backend.put_meta(metas).await
+    }
+    async fn delete_records(&self, ids: &[String]) -> Result<(), StashError> {
+        self.backend.delete_records(ids).await
     }
 }
 

@@ -2,6 +2,7 @@
 //! image `{id, mime, data, size, createdAt, part?}` and meta
 //! `{id, size, storedBytes, mime, createdAt, expiresAt, lastUsedAt}`.
 
+use crate::bindings::external::Table;
 use crate::stash::{NewRecord, RecordMeta, StoredRecord};
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
@@ -14,12 +15,15 @@ fn get(o: &JsValue, k: &str) -> JsValue {
     Reflect::get(o, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// The image object of a new record (the payload crosses to JS here, once).
+/// The image object of a new record. A payload kept in JavaScript is used
+/// as it is; an in-memory one crosses to JavaScript here, once.
 pub fn record_to_js(r: &NewRecord<'_>) -> JsValue {
     let o = Object::new();
     set(&o, "id", &JsValue::from_str(&r.id));
     set(&o, "mime", &JsValue::from_str(&r.mime));
-    set(&o, "data", &JsValue::from_str(r.payload));
+    let data = crate::bindings::external::resolve(r.payload)
+        .unwrap_or_else(|| JsValue::from_str(r.payload));
+    set(&o, "data", &data);
     set(&o, "size", &JsValue::from_f64(r.meta.size as f64));
     set(&o, "createdAt", &JsValue::from_f64(r.meta.created_at));
     if let Some(p) = &r.part {
@@ -59,14 +63,24 @@ pub fn meta_from_js(v: &JsValue) -> Option<RecordMeta> {
 }
 
 /// Reads an image object; `None` when it is not one (which reads as missing).
-pub fn stored_from_js(v: &JsValue, expires_at: f64) -> Option<StoredRecord> {
+/// With `table`, the payload stays in JavaScript and the record carries a
+/// reference to it.
+pub fn stored_from_js(v: &JsValue, expires_at: f64, table: Option<&Table>) -> Option<StoredRecord> {
     if !v.is_object() {
         return None;
     }
+    let data = get(v, "data");
+    if !data.is_string() {
+        return None;
+    }
+    let payload = match table {
+        Some(t) => t.keep(data),
+        None => data.as_string()?,
+    };
     Some(StoredRecord {
         id: get(v, "id").as_string()?,
         mime: get(v, "mime").as_string().unwrap_or_default(),
-        payload: get(v, "data").as_string()?,
+        payload,
         part: get(v, "part").as_string(),
         expires_at,
     })
