@@ -324,10 +324,14 @@ pub async fn compact_history<B: StashBackend>(
     for id in &referenced {
         match all_metas.get_mut(id) {
             Some(m) if m.expires_at > now => {
-                m.expires_at = expires_at;
-                m.last_used_at = now;
-                touched.push(m.clone());
                 protected.insert(id.clone());
+                // Expiry is kept within a tenth of the TTL: a record is
+                // rewritten only once that much of its life has passed.
+                if m.expires_at - now < config.ttl_ms * 0.9 {
+                    m.expires_at = expires_at;
+                    m.last_used_at = now;
+                    touched.push(m.clone());
+                }
             }
             _ if committed.contains_key(id) => {}
             _ => report.missing += 1,

@@ -43,10 +43,6 @@ fn is_base64_head(s: &JsString, len: u32) -> bool {
 
 fn read_string(js: &JsString, key: Option<&str>, table: &Table) -> Value {
     let len = js.length();
-    if !js.is_valid_utf16() {
-        // A lone surrogate has no UTF-8 form: keep the original string.
-        return Value::String(table.keep(js.clone().into()));
-    }
     if len >= EXTERNAL_MIN {
         let head: String = js.slice(0, 5).into();
         if head.eq_ignore_ascii_case("data:") {
@@ -62,7 +58,24 @@ fn read_string(js: &JsString, key: Option<&str>, table: &Table) -> Value {
             return Value::String(table.keep(js.clone().into()));
         }
     }
+    if !well_formed(js) {
+        // A lone surrogate has no UTF-8 form: keep the original string.
+        return Value::String(table.keep(js.clone().into()));
+    }
     Value::String(js.into())
+}
+
+/// `String.prototype.isWellFormed` where the engine has it (Chrome 111,
+/// Node 20); elsewhere the check runs in Rust.
+fn well_formed(js: &JsString) -> bool {
+    thread_local! {
+        static NATIVE: bool = Reflect::get(&JsString::from("").into(), &"isWellFormed".into()).is_ok_and(|f| f.is_function());
+    }
+    if NATIVE.with(|n| *n) {
+        js.is_well_formed()
+    } else {
+        js.is_valid_utf16()
+    }
 }
 
 fn number(n: f64) -> Value {

@@ -8,6 +8,7 @@ pub mod external;
 pub mod fetch;
 pub mod history;
 pub mod markdown;
+pub mod md5;
 pub mod messages;
 pub mod multimodal;
 pub mod stash;

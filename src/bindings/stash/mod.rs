@@ -88,6 +88,7 @@ impl StashBackend for Backend {
 pub struct CallBackend<'a> {
     backend: &'a Backend,
     table: &'a Table,
+    cache: &'a MetaCache,
 }
 
 impl<'a> CallBackend<'a> {
@@ -96,12 +97,94 @@ impl<'a> CallBackend<'a> {
         CallBackend {
             backend: &stash.backend,
             table,
+            cache: &stash.meta_cache,
         }
     }
 }
 
 impl StashBackend for CallBackend<'_> {
     async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+        let results = self.put_uncached(records).await;
+        let mut cache = self.cache.borrow_mut();
+        if let Some((_, c)) = cache.as_mut() {
+            for (r, res) in records.iter().zip(&results) {
+                if res.is_ok() {
+                    c.insert(r.id.clone(), r.meta.clone());
+                }
+            }
+        }
+        if results.iter().any(Result::is_err) {
+            *cache = None;
+        }
+        results
+    }
+    async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {
+        match self.backend {
+            Backend::Memory(b) => b.get_record(id).await,
+            Backend::IndexedDb(b) => b.get_record_in(id, Some(self.table)).await,
+            Backend::Adapter(b) => b.get_record_in(id, Some(self.table)).await,
+        }
+    }
+    async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {
+        let now = js_sys::Date::now();
+        if let Some((at, metas)) = self.cache.borrow().as_ref() {
+            if now - at < META_CACHE_MS {
+                return Ok(metas.values().cloned().collect());
+            }
+        }
+        let metas = self.backend.list_meta().await;
+        *self.cache.borrow_mut() = metas
+            .as_ref()
+            .ok()
+            .map(|m| (now, m.iter().map(|m| (m.id.clone(), m.clone())).collect()));
+        metas
+    }
+    async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
+        let out = self.backend.put_meta(metas).await;
+        self.update_cache(&out, |c| {
+            for m in metas {
+                c.insert(m.id.clone(), m.clone());
+            }
+        });
+        out
+    }
+    async fn delete_records(&self, ids: &[String]) -> Result<(), StashError> {
+        let out = self.backend.delete_records(ids).await;
+        self.update_cache(&out, |c| {
+            for id in ids {
+                c.remove(id);
+            }
+        });
+        out
+    }
+}
+
+impl CallBackend<'_> {
+    /// Applies a committed change to the metadata cache; drops the cache on failure.
+    fn update_cache<T>(
+        &self,
+        outcome: &Result<T, StashError>,
+        change: impl FnOnce(&mut HashMap<String, RecordMeta>),
+    ) {
+        let mut cache = self.cache.borrow_mut();
+        match (outcome, cache.as_mut()) {
+            (Ok(_), Some((_, c))) => change(c),
+            (Err(_), _) => *cache = None,
+            _ => {}
+        }
+    }
+}
+
+/// How long the metadata listing is trusted before IndexedDB is asked again
+/// (other tabs may write to the same stash).
+const META_CACHE_MS: f64 = 30_000.0;
+
+/// The metadata of a stash as last listed, with the time it was listed.
+pub type MetaCache = RefCell<Option<(f64, HashMap<String, RecordMeta>)>>;
+
+impl CallBackend<'_> {
+    /// Writes records; the memory backend gets their text, read once.
+    async fn put_uncached(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
         match self.backend {
             Backend::Memory(b) => {
                 let texts: Vec<String> = records
@@ -125,22 +208,6 @@ impl StashBackend for CallBackend<'_> {
             other => other.put_records(records).await,
         }
     }
-    async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {
-        match self.backend {
-            Backend::Memory(b) => b.get_record(id).await,
-            Backend::IndexedDb(b) => b.get_record_in(id, Some(self.table)).await,
-            Backend::Adapter(b) => b.get_record_in(id, Some(self.table)).await,
-        }
-    }
-    async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {
-        self.backend.list_meta().await
-    }
-    async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
-        self.backend.put_meta(metas).await
-    }
-    async fn delete_records(&self, ids: &[String]) -> Result<(), StashError> {
-        self.backend.delete_records(ids).await
-    }
 }
 
 /// What a `Stash` holds.
@@ -154,6 +221,8 @@ pub struct StashInner {
     /// The stash's name (the IndexedDB database name).
     name: String,
     closed: Cell<bool>,
+    /// The metadata as last listed (see `CallBackend`).
+    meta_cache: MetaCache,
 }
 
 impl StashInner {
@@ -317,6 +386,7 @@ impl Stash {
             clock,
             name,
             closed: Cell::new(false),
+            meta_cache: RefCell::new(None),
         });
         let handle = NEXT_HANDLE.with(|n| {
             let h = n.get();
@@ -370,6 +440,7 @@ impl Stash {
     pub async fn sweep(&self) -> Result<JsValue, CtxpackError> {
         let inner = self.inner.clone();
         inner.ensure_open()?;
+        inner.meta_cache.borrow_mut().take();
         let metas = inner.backend.list_meta().await?;
         let plan = plan_maintenance(&metas, inner.now(), &inner.config, &HashSet::new());
         let doomed: Vec<String> = plan.expired.iter().chain(&plan.evicted).cloned().collect();
@@ -393,6 +464,7 @@ impl Stash {
     pub async fn clear(&self) -> Result<(), CtxpackError> {
         let inner = self.inner.clone();
         inner.ensure_open()?;
+        inner.meta_cache.borrow_mut().take();
         match &inner.backend {
             Backend::Memory(b) => {
                 let ids: Vec<String> = b.list_meta().await?.into_iter().map(|m| m.id).collect();
