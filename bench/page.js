@@ -1,6 +1,6 @@
 // Runs in the benchmark page: ctxpack (web build) against plain JavaScript
 // implementations of the same algorithm, on the same input, in one run.
-import init, { Stash, compactContext } from '/dist/web/ctxpack.js';
+import init, { Stash, compactContext, md5Hex } from '/dist/web/ctxpack.js';
 
 const wasm = await init();
 const PLACEHOLDER = (md5) => `[Picture:history_${md5}]`;
@@ -143,4 +143,75 @@ window.runBench = async ({ workload, runs }) => {
     userAgent: navigator.userAgent,
   };
 };
+/** MD5 throughput: MB/s over a 1 MB string, and hashes/s of 32-byte strings. */
+window.runMd5 = async ({ runs }) => {
+  const big = (await (await fetch('/bench/workload-big.json')).json())[0].content[1].image_url.url.slice(22, 22 + (1 << 20));
+  const small = Array.from({ length: 1000 }, (_, i) => `k${i}`.padEnd(32, 'x'));
+  const impls = {
+    ctxpack: (s) => md5Hex(s),
+    'hash-wasm': (s) => hashwasm.md5(s),
+    'spark-md5': (s) => SparkMD5.hash(s),
+  };
+  const out = {};
+  for (const [name, fn] of Object.entries(impls)) {
+    if (name === 'hash-wasm') await hashwasm.md5('warm');
+    const bigTimes = [];
+    const smallTimes = [];
+    for (let r = 0; r <= runs; r++) {
+      let t0 = performance.now();
+      for (let i = 0; i < 8; i++) await fn(big + i);
+      const tb = (performance.now() - t0) / 8;
+      t0 = performance.now();
+      for (let i = 0; i < 20; i++) for (const s of small) await fn(s);
+      const ts = (performance.now() - t0) / (20 * small.length);
+      if (r > 0) { bigTimes.push(tb); smallTimes.push(ts); }
+    }
+    out[name] = { mbPerS: (big.length / 1048576) / (median(bigTimes) / 1000), smallPerS: 1000 / median(smallTimes) };
+  }
+  return out;
+};
+
+/** steady: the compacted big history plus one turn with one new image; idle: nothing new. */
+window.runSteady = async ({ workload, runs }) => {
+  const messages = await (await fetch(workload)).json();
+  const name = freshName('steady');
+  const stash = await Stash.open({ name });
+  const { messages: compacted } = await compactContext(messages, { stash });
+  const fresh = await (await fetch('/bench/steady-image.json')).json();
+  const turn = [
+    { role: 'user', content: [{ type: 'text', text: 'one more' }, { type: 'image_url', image_url: { url: `data:${fresh.mime};base64,${fresh.b64}` } }] },
+    { role: 'assistant', content: 'seen' },
+    { role: 'user', content: 'and now?' },
+  ];
+  const history = [...compacted.slice(0, -1), ...turn];
+  const idle = [...compacted.slice(0, -1), { role: 'user', content: 'nothing new' }];
+  const steady = [];
+  const floorTimes = [];
+  const idleTimes = [];
+  for (let r = 0; r <= runs; r++) {
+    // Remove the fresh image so each steady run really writes it.
+    await stash.clear().catch(() => {});
+    await compactContext(messages, { stash });
+    let t0 = performance.now();
+    const { report } = await compactContext(history, { stash });
+    const t = performance.now() - t0;
+    if (report.stashed !== 1) throw new Error(`steady stashed ${report.stashed}`);
+    t0 = performance.now();
+    const { report: idleReport } = await compactContext(idle, { stash });
+    const ti = performance.now() - t0;
+    if (idleReport.stashed !== 0) throw new Error('idle stashed something');
+    const fname = freshName('steadyfloor');
+    const db = await openDb(fname);
+    t0 = performance.now();
+    await floor([{ mime: fresh.mime, b64: fresh.b64 }], async (s) => hashwasm.md5(s), db);
+    const tf = performance.now() - t0;
+    db.close();
+    await deleteDb(fname);
+    if (r > 0) { steady.push(t); idleTimes.push(ti); floorTimes.push(tf); }
+  }
+  stash.close();
+  await deleteDb(name);
+  return { steady: median(steady), steadyFloor: median(floorTimes), idle: median(idleTimes), messages: history.length, wasmMemoryBytes: wasm.memory.buffer.byteLength };
+};
+
 window.benchReady = true;

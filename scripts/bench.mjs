@@ -1,52 +1,127 @@
-// `npm run bench`: compaction of 100 messages holding 30 distinct ~1 MB
-// images into a fresh IndexedDB stash, in headless Chromium, against plain
-// JavaScript implementations of the same algorithm measured in the same run.
-// Prints a table of medians and ratios; writes bench-results/bench.json.
+// `npm run bench`: ctxpack against plain JavaScript implementations of the
+// same algorithm, measured in the same run on the same inputs — in headless
+// Chromium (IndexedDB) and in Node (memory and file stash). Prints a table of
+// medians and ratios; writes bench-results/bench.json.
+//
+//   big     100 messages, 30 distinct ~1 MB images, into a fresh stash
+//   many    1,000 messages, 300 images of ~50 KB
+//   steady  the compacted big history plus one turn with one new image
+//   idle    the compacted big history sent again with nothing new
+//   md5     throughput over 1 MB and 32-byte strings
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.env.BENCH_RUNS || 5);
 execFileSync('bash', ['scripts/setup.sh'], { cwd: root, stdio: 'inherit' });
-execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
 
 const { serve } = await import('./serve.mjs');
 const { launch } = await import('../tests/js/support/browser.mjs');
-const { conversation } = await import('../bench/workload.mjs');
+const { conversation, imageOfSize } = await import('../bench/workload.mjs');
 
 const outDir = path.join(root, 'bench-results');
 mkdirSync(outDir, { recursive: true });
-const workloadFile = path.join(outDir, 'workload-big.json');
-if (!existsSync(workloadFile)) {
-  console.error('[bench] generating workload: 100 messages, 30 distinct images of ~1 MB base64');
-  writeFileSync(workloadFile, JSON.stringify(await conversation({ count: 100, images: 30, imageB64: 1 << 20 })));
+async function workload(name, make) {
+  const file = path.join(outDir, `workload-${name}.json`);
+  if (!existsSync(file)) {
+    console.error(`[bench] generating workload ${name}`);
+    writeFileSync(file, JSON.stringify(await make()));
+  }
+  return readFileSync(file);
 }
-const workload = readFileSync(workloadFile);
+const big = await workload('big', () => conversation({ count: 100, images: 30, imageB64: 1 << 20 }));
+const many = await workload('many', () => conversation({ count: 1000, images: 300, imageB64: 50 * 1024, seed: 2 }));
+const steadyImage = await workload('steady-image', () => imageOfSize(1 << 20, 9999, 'jpeg'));
 
-const server = await serve({
-  routes: { '/bench/workload-big.json': (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(workload) },
-});
+const json = (body) => (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+const server = await serve({ routes: { '/bench/workload-big.json': json(big), '/bench/workload-many.json': json(many), '/bench/steady-image.json': json(steadyImage) } });
 const browser = await launch();
+const result = { date: new Date().toISOString(), runs, browser: {}, node: {} };
+let ctxMs = 0;
+const line = (name, ms, base) => { if (!base) ctxMs = ms; console.log(`  ${name.padEnd(42)} ${ms.toFixed(1).padStart(9)} ms ${base ? `${(base / ctxMs).toFixed(2).padStart(7)}×` : ''}`); };
 try {
   const page = await browser.newPage();
   await page.goto(`${server.url}/bench/index.html`);
   await page.waitForFunction(() => window.benchReady === true);
-  const out = await page.evaluate((args) => window.runBench(args), { workload: '/bench/workload-big.json', runs });
-  const base = out.results['spark-md5 + IndexedDB put per image'].median;
-  const floor = out.results['floor (hash-wasm + one transaction)'].median;
-  const ctx = out.results.ctxpack.median;
-  console.log(`\nbig: ${out.messages} messages, ${out.images} distinct images, ${(out.imageBytes / 1048576).toFixed(1)} MiB of base64 — median of ${runs} runs after a warm-up, headless Chromium`);
-  console.log(`${'implementation'.padEnd(40)} ${'median ms'.padStart(10)} ${'ctxpack speed-up'.padStart(17)}`);
-  for (const [name, r] of Object.entries(out.results)) {
-    console.log(`${name.padEnd(40)} ${r.median.toFixed(1).padStart(10)} ${(r.median / ctx).toFixed(2).padStart(16)}×`);
+  for (const name of ['big', 'many']) {
+    const out = await page.evaluate((args) => window.runBench(args), { workload: `/bench/workload-${name}.json`, runs });
+    result.browser[name] = out;
+    const r = out.results;
+    console.log(`\n${name}: ${out.messages} messages, ${out.images} images, ${(out.imageBytes / 1048576).toFixed(1)} MiB of base64 (Chromium, IndexedDB; median of ${runs}; × = speed-up of ctxpack)`);
+    for (const [impl, v] of Object.entries(r)) line(impl, v.median, impl === 'ctxpack' ? null : v.median);
+    console.log(`  ctxpack: ${(r['spark-md5 + IndexedDB put per image'].median / r.ctxpack.median).toFixed(2)}× faster than spark-md5 + IndexedDB; ${(r.ctxpack.median / r['floor (hash-wasm + one transaction)'].median).toFixed(2)}× the floor; wasm memory ${(out.wasmMemoryBytes / 1048576).toFixed(1)} MiB`);
   }
-  console.log(`\nctxpack vs spark-md5 + IndexedDB: ${(base / ctx).toFixed(2)}× faster`);
-  console.log(`ctxpack vs the floor: ${(ctx / floor).toFixed(2)}× the floor's time`);
-  console.log(`wasm linear memory at the end: ${(out.wasmMemoryBytes / 1048576).toFixed(1)} MiB`);
-  writeFileSync(path.join(outDir, 'bench.json'), JSON.stringify({ date: new Date().toISOString(), runs, ...out }, null, 2) + '\n');
+  const steady = await page.evaluate((args) => window.runSteady(args), { workload: '/bench/workload-big.json', runs });
+  result.browser.steady = steady;
+  console.log(`\nsteady: ${steady.steady.toFixed(1)} ms for one new ~1 MB image (floor ${steady.steadyFloor.toFixed(1)} ms: ${(steady.steady / steady.steadyFloor).toFixed(2)}× the floor)`);
+  console.log(`idle: ${steady.idle.toFixed(2)} ms for ${steady.messages} messages with nothing new`);
+  const md5 = await page.evaluate((args) => window.runMd5(args), { runs });
+  result.browser.md5 = md5;
+  console.log('\nmd5 in Chromium:');
+  for (const [impl, v] of Object.entries(md5)) {
+    console.log(`  ${impl.padEnd(12)} ${v.mbPerS.toFixed(0).padStart(6)} MB/s over 1 MB (${(v.mbPerS / md5['hash-wasm'].mbPerS).toFixed(2)}× hash-wasm)   ${Math.round(v.smallPerS).toLocaleString().padStart(10)} hashes/s of 32 bytes`);
+  }
 } finally {
   await browser.close();
   await server.close();
 }
+
+// Node: the nodejs build with the memory and the file stash against node:crypto + a Map.
+const require = createRequire(import.meta.url);
+const ctx = require(path.join(root, 'dist/node/ctxpack.js'));
+const { fileStash } = require(path.join(root, 'dist/node/file-stash.js'));
+const messages = JSON.parse(big.toString());
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+async function time(fn) {
+  const ts = [];
+  for (let i = 0; i <= runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    if (i > 0) ts.push(performance.now() - t0);
+  }
+  return median(ts);
+}
+function nodeBaseline(map) {
+  let newest = messages.length - 1;
+  while (newest >= 0 && messages[newest].role !== 'user') newest--;
+  return messages.map((m, i) => {
+    if (i >= newest || !Array.isArray(m.content)) return m;
+    return { ...m, content: m.content.map((p) => {
+      const url = p.type === 'image_url' && p.image_url.url;
+      if (!url || !url.startsWith('data:')) return p;
+      const b64 = url.slice(url.indexOf(',') + 1);
+      const id = createHash('md5').update(b64).digest('hex');
+      map.set(id, { id, mime: url.slice(5, url.indexOf(';')), data: b64 });
+      return { type: 'text', text: `[Picture:history_${id}]` };
+    }) };
+  });
+}
+const nodeCrypto = await time(async () => nodeBaseline(new Map()));
+const nodeMemory = await time(async () => {
+  const stash = await ctx.Stash.open({ backend: 'memory' });
+  await ctx.compactContext(messages, { stash });
+  stash.free();
+});
+const dirs = [];
+const nodeFile = await time(async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-bench-'));
+  dirs.push(dir);
+  const stash = await ctx.Stash.open({ backend: fileStash(dir) });
+  await ctx.compactContext(messages, { stash });
+  stash.close();
+});
+for (const d of dirs) rmSync(d, { recursive: true, force: true });
+result.node = { nodeCrypto, nodeMemory, nodeFile };
+console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack memory stash ${nodeMemory.toFixed(1)} ms (${(nodeMemory / nodeCrypto).toFixed(2)}× the baseline's time); file stash ${nodeFile.toFixed(1)} ms`);
+
+const wasm = readFileSync(path.join(root, 'dist/web/ctxpack_bg.wasm'));
+result.size = { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length };
+console.log(`\nrelease wasm: ${(result.size.raw / 1024).toFixed(1)} KiB, ${(result.size.gzip / 1024).toFixed(1)} KiB gzipped`);
+writeFileSync(path.join(outDir, 'bench.json'), JSON.stringify(result, null, 2) + '\n');
