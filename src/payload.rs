@@ -38,6 +38,12 @@ pub trait Payloads {
     fn text_len(&self, s: &str) -> usize {
         s.len()
     }
+
+    /// The facts of payload `s` (see [`payload_facts`]). An implementation
+    /// may compute them without bringing the whole text into wasm memory.
+    fn facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
+        facts_of_text(self, s, head_bytes)
+    }
 }
 
 /// Payloads that are all in memory: every string is its own text.
@@ -67,6 +73,15 @@ pub struct PayloadFacts {
 
 /// Reads the facts of payload `s` with `head_bytes` leading decoded bytes.
 pub fn payload_facts(payloads: &dyn Payloads, s: &str, head_bytes: usize) -> PayloadFacts {
+    payloads.facts(s, head_bytes)
+}
+
+/// The facts of `s`, read from its full text.
+pub fn facts_of_text<P: Payloads + ?Sized>(
+    payloads: &P,
+    s: &str,
+    head_bytes: usize,
+) -> PayloadFacts {
     let mut out = None;
     payloads.with_full(s, &mut |text| {
         out = Some(PayloadFacts {

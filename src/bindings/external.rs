@@ -5,7 +5,9 @@
 //! [`Payloads`] when it must (hashing, one at a time); writing it to the
 //! stash or returning it uses the JavaScript value, never a copy.
 
-use crate::payload::{external_ref, find_external_ref, parse_external_ref, Payloads};
+use crate::payload::{
+    external_ref, facts_of_text, find_external_ref, parse_external_ref, PayloadFacts, Payloads,
+};
 use js_sys::JsString;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -94,10 +96,99 @@ impl Payloads for JsPayloads {
         }
     }
 
+    fn facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
+        let Some(value) = find_external_ref(s).and_then(|(_, t, i)| lookup(t, i)) else {
+            return facts_of_text(self, s, head_bytes);
+        };
+        if !has_host_md5() || !value.is_string() {
+            return facts_of_text(self, s, head_bytes);
+        }
+        // Node: hash, measure and check in JavaScript; only the head crosses.
+        let text: JsString = value.unchecked_into();
+        let len = text.length();
+        let Some(md5) = host_md5(&text) else {
+            return facts_of_text(self, s, head_bytes);
+        };
+        let ok = base64_test(&text);
+        let tail: String = text.slice(len.saturating_sub(2), len).into();
+        let padding = tail.bytes().filter(|b| *b == b'=').count();
+        let head_chars = (head_bytes.div_ceil(3) * 4) as u32;
+        let head_text: String = text.slice(0, head_chars.min(len)).into();
+        let n = len as usize;
+        PayloadFacts {
+            md5,
+            len: n,
+            decoded_len: (n / 4 * 3).saturating_sub(padding),
+            head: crate::media::base64_text::decode_prefix(&head_text, head_bytes),
+            valid: if ok && n % 4 == 0 {
+                Ok(())
+            } else {
+                Err(crate::media::base64_text::Base64Problem::BadLength)
+            },
+        }
+    }
+
     fn text_len(&self, s: &str) -> usize {
         match find_external_ref(s).and_then(|(_, t, i)| lookup(t, i)) {
             Some(v) => v.dyn_ref::<JsString>().map_or(0, |j| j.length() as usize),
             None => s.len(),
         }
     }
+}
+
+thread_local! {
+    static NOT_BASE64: js_sys::RegExp = js_sys::RegExp::new("[^A-Za-z0-9+/=]", "");
+    static HOST_MD5: Option<(JsValue, js_sys::Function)> = make_host_md5();
+}
+
+/// Standard padded base64, checked in JavaScript (no copy into wasm): only
+/// the alphabet, `=` only as the last one or two characters.
+fn base64_test(text: &JsString) -> bool {
+    let len = text.length();
+    if len % 4 != 0 {
+        return false;
+    }
+    let bad = NOT_BASE64.with(|re| {
+        let test = js_sys::Reflect::get(re, &"test".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        test.and_then(|f| f.call1(re, text).ok())
+            .and_then(|v| v.as_bool())
+            .unwrap_or(true)
+    });
+    if bad {
+        return false;
+    }
+    let eq = text.index_of("=", 0);
+    eq < 0
+        || (eq as u32 >= len.saturating_sub(2)
+            && (eq as u32 == len - 1 || text.char_code_at(len - 1) == f64::from(b'=')))
+}
+
+/// Node's native MD5 (`crypto.hash('md5', text)` through
+/// `process.getBuiltinModule`): hex of `text`; `None` in browsers and workers.
+fn host_md5(text: &JsString) -> Option<String> {
+    HOST_MD5.with(|h| {
+        let (crypto, hash) = h.as_ref()?;
+        hash.call2(crypto, &"md5".into(), text).ok()?.as_string()
+    })
+}
+
+fn has_host_md5() -> bool {
+    HOST_MD5.with(|h| h.is_some())
+}
+
+fn make_host_md5() -> Option<(JsValue, js_sys::Function)> {
+    use js_sys::{Function, Reflect};
+    let process = Reflect::get(&js_sys::global(), &"process".into()).ok()?;
+    let get = Reflect::get(&process, &"getBuiltinModule".into())
+        .ok()?
+        .dyn_into::<Function>()
+        .ok()?;
+    let crypto = get.call1(&process, &"crypto".into()).ok()?;
+    let hash = Reflect::get(&crypto, &"hash".into())
+        .ok()?
+        .dyn_into::<Function>()
+        .ok()?;
+    Some((crypto, hash))
 }

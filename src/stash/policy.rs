@@ -50,10 +50,7 @@ pub async fn read_verified<B: StashBackend>(
     if record.expires_at <= now {
         return Ok(Lookup::Expired);
     }
-    let mut digest = String::new();
-    payloads.with_full(&record.payload, &mut |text| {
-        digest = crate::hash::md5_hex(text.as_bytes())
-    });
+    let digest = payloads.facts(&record.payload, 0).md5;
     if record.id != id || digest != id {
         return Ok(Lookup::Corrupt);
     }

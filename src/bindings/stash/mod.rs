@@ -6,18 +6,18 @@ pub mod idb_future;
 pub mod indexeddb;
 pub mod js_adapter;
 pub mod js_error;
+pub mod js_map;
 pub mod record_js;
 
 use super::convert::{js_type, options_arg, to_js};
-use super::external::{JsPayloads, Table};
+use super::external::Table;
 use super::CtxpackError;
-use crate::payload::Payloads;
 use crate::stash::{
-    plan_maintenance, MemoryBackend, NewRecord, RecordMeta, StashBackend, StashConfig, StashError,
-    StoredRecord,
+    plan_maintenance, NewRecord, RecordMeta, StashBackend, StashConfig, StashError, StoredRecord,
 };
 use indexeddb::IdbBackend;
 use js_adapter::AdapterBackend;
+use js_map::MapBackend;
 use js_sys::{Function, Reflect};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
@@ -26,8 +26,8 @@ use wasm_bindgen::prelude::*;
 
 /// Where a stash keeps its records.
 pub enum Backend {
-    /// In wasm memory.
-    Memory(MemoryBackend),
+    /// In a JavaScript `Map`.
+    Memory(MapBackend),
     /// In IndexedDB.
     IndexedDb(IdbBackend),
     /// In a host-supplied adapter.
@@ -120,7 +120,7 @@ impl StashBackend for CallBackend<'_> {
     }
     async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {
         match self.backend {
-            Backend::Memory(b) => b.get_record(id).await,
+            Backend::Memory(b) => Ok(b.get_record_in(id, Some(self.table))),
             Backend::IndexedDb(b) => b.get_record_in(id, Some(self.table)).await,
             Backend::Adapter(b) => b.get_record_in(id, Some(self.table)).await,
         }
@@ -183,30 +183,9 @@ const META_CACHE_MS: f64 = 30_000.0;
 pub type MetaCache = RefCell<Option<(f64, HashMap<String, RecordMeta>)>>;
 
 impl CallBackend<'_> {
-    /// Writes records; the memory backend gets their text, read once.
+    /// Writes records.
     async fn put_uncached(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
-        match self.backend {
-            Backend::Memory(b) => {
-                let texts: Vec<String> = records
-                    .iter()
-                    .map(|r| {
-                        let mut text = String::new();
-                        JsPayloads.with_full(r.payload, &mut |t| text = t.to_owned());
-                        text
-                    })
-                    .collect();
-                let owned: Vec<NewRecord<'_>> = records
-                    .iter()
-                    .zip(&texts)
-                    .map(|(r, t)| NewRecord {
-                        payload: t.as_str(),
-                        ..r.clone()
-                    })
-                    .collect();
-                b.put_records(&owned).await
-            }
-            other => other.put_records(records).await,
-        }
+        self.backend.put_records(records).await
     }
 }
 
@@ -355,7 +334,7 @@ impl Stash {
         } else if let Some(kind) = backend_opt.as_string() {
             match kind.as_str() {
                 "indexeddb" => Backend::IndexedDb(IdbBackend::open(&name).await.map_err(|e| CtxpackError::from(e).at(opts.path_of("backend")))?),
-                "memory" => Backend::Memory(MemoryBackend::new()),
+                "memory" => Backend::Memory(MapBackend::new()),
                 other => {
                     return Err(CtxpackError::invalid_option(
                         opts.path_of("backend"),
@@ -466,10 +445,7 @@ impl Stash {
         inner.ensure_open()?;
         inner.meta_cache.borrow_mut().take();
         match &inner.backend {
-            Backend::Memory(b) => {
-                let ids: Vec<String> = b.list_meta().await?.into_iter().map(|m| m.id).collect();
-                b.delete_records(&ids).await?;
-            }
+            Backend::Memory(b) => b.clear(),
             Backend::IndexedDb(b) => b.clear().await?,
             Backend::Adapter(b) => b.clear().await?,
         }
