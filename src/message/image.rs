@@ -134,13 +134,15 @@ impl ImagePart {
     /// turns back into the same part. Returns `None` for non-inline images.
     pub fn template(&self) -> Option<ImageTemplate> {
         let as_data_url = matches!(self.source(), ImageSource::DataUrl(_));
-        self.source().inline()?;
+        let (declared, _) = self.source().inline()?;
+        let declared_mime = declared.map(str::to_owned);
         let (container, value_key, _) = self.shape.keys();
         let wire = self.wire.clone_without(container, value_key);
         Some(ImageTemplate {
             wire,
             shape: self.shape,
             as_data_url,
+            declared_mime,
         })
     }
 }
@@ -154,11 +156,16 @@ pub struct ImageTemplate {
     pub shape: ImageShape,
     /// True when the payload was a whole data URL, false for bare base64.
     pub as_data_url: bool,
+    /// The MIME type the part declared, when it had one (restored as
+    /// written, even where the bytes say otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared_mime: Option<String>,
 }
 
 impl ImageTemplate {
     /// The original part again, with `mime` and `payload` put back.
     pub fn fill(&self, mime: &str, payload: &str) -> Map<String, Value> {
+        let mime = self.declared_mime.as_deref().unwrap_or(mime);
         let mut wire = self.wire.clone();
         let (container, value_key, mime_key) = self.shape.keys();
         let target = match container {
