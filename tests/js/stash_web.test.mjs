@@ -76,3 +76,60 @@ test('the stash survives a page reload and expands every image back', async () =
   assert.equal(expanded.report.restored, 3);
   assert.deepEqual(expanded.tool, [{ type: 'image_url', image_url: { url: `data:image/gif;base64,${b64[2]}` } }]);
 });
+
+test('the database deleted by another tab mid-conversation: nothing wrong comes back, the next call works', async () => {
+  const png = (await makeImage('png', 12, 12, 91)).toString('base64');
+  const gif = (await makeImage('gif', 12, 12, 92)).toString('base64');
+  const out = await page.evaluate(async ({ png, gif }) => {
+    const { Stash, compactContext, expandContext } = window.ctxpack;
+    const name = `deleted-${Math.random().toString(36).slice(2)}`;
+    const stash = await Stash.open({ name });
+    const first = [{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }] }, { role: 'user', content: 'next' }];
+    const { messages: compacted } = await compactContext(first, { stash });
+    // Another tab deletes the database: ours closes on versionchange so the delete is not blocked.
+    await new Promise((resolve, reject) => { const d = indexedDB.deleteDatabase(name); d.onsuccess = resolve; d.onerror = () => reject(d.error); d.onblocked = () => reject(new Error('blocked')); });
+    const lost = await expandContext(compacted, { stash });
+    const second = [...compacted, { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/gif;base64,${gif}` } }] }, { role: 'user', content: 'again' }];
+    const again = await compactContext(second, { stash });
+    const back = await expandContext(again.messages, { stash });
+    stash.close();
+    await new Promise((r) => { const d = indexedDB.deleteDatabase(name); d.onsuccess = d.onerror = r; });
+    return { lost: lost.report, lostMessages: lost.messages, compacted, again: again.report, back: back.messages, backReport: back.report };
+  }, { png, gif });
+  assert.deepEqual(out.lostMessages, out.compacted, 'the placeholder stays: no wrong image');
+  assert.equal(out.lost.missing.length, 1);
+  assert.equal(out.again.stashed, 1, 'the next call works (the database is recreated)');
+  assert.equal(out.again.missing, 1, 'and reports the record that went with the database');
+  assert.equal(out.back[2].content[0].image_url.url, `data:image/gif;base64,${gif}`);
+});
+
+test('wasm memory stays bounded: a 24 MB history through a fresh instance', async () => {
+  const p = await browser.newPage();
+  await p.goto(`${server.url}/tests/js/support/blank.html`);
+  const out = await p.evaluate(async () => {
+    const mod = await import('/dist/web/ctxpack.js');
+    const wasm = await mod.default();
+    const before = wasm.memory.buffer.byteLength;
+    // 24 distinct images of 1 MB of base64 each.
+    const messages = [];
+    for (let i = 0; i < 24; i++) {
+      const bytes = new Uint8Array(768 * 1024);
+      for (let j = 0; j < bytes.length; j += 4096) bytes[j] = (i * 31 + j) & 0xff;
+      bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 0);
+      let bin = '';
+      for (let j = 0; j < bytes.length; j += 8192) bin += String.fromCharCode(...bytes.subarray(j, j + 8192));
+      messages.push({ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${btoa(bin)}` } }] });
+    }
+    messages.push({ role: 'user', content: 'compare' });
+    const stash = await mod.Stash.open({ name: `mem-${Math.random()}` });
+    const { report } = await mod.compactContext(messages, { stash });
+    const { report: back } = await mod.expandContext((await mod.compactContext(messages, { stash })).messages, { stash });
+    stash.close();
+    return { before, after: wasm.memory.buffer.byteLength, stashed: report.stashed, restored: back.restored };
+  });
+  await p.close();
+  assert.equal(out.stashed, 24);
+  assert.equal(out.restored, 24);
+  const largest = 1024 * 1024;
+  assert.ok(out.after <= 3 * largest + 4 * 1024 * 1024, `wasm memory ${out.after} bytes for 24 MB of images`);
+});

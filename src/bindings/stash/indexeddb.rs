@@ -36,6 +36,9 @@ pub struct IdbBackend {
     factory: IdbFactory,
     db: Rc<RefCell<Option<IdbDatabase>>>,
     on_version_change: RefCell<Option<EventHandler>>,
+    /// Bumped whenever another connection made ours close: what was known
+    /// about the database before may no longer hold.
+    generation: Rc<std::cell::Cell<u64>>,
 }
 
 /// The global `indexedDB`, or `STASH_UNAVAILABLE`.
@@ -59,6 +62,7 @@ impl IdbBackend {
             factory: factory()?,
             db: Rc::new(RefCell::new(None)),
             on_version_change: RefCell::new(None),
+            generation: Rc::new(std::cell::Cell::new(0)),
         };
         backend.connect().await?;
         Ok(backend)
@@ -90,9 +94,11 @@ impl IdbBackend {
         }
         let slot = self.db.clone();
         let handle = db.clone();
+        let generation = self.generation.clone();
         let on_change = Closure::<dyn FnMut(Event)>::new(move |_| {
             handle.close();
             slot.borrow_mut().take();
+            generation.set(generation.get() + 1);
         });
         db.set_onversionchange(Some(on_change.as_ref().unchecked_ref()));
         *self.on_version_change.borrow_mut() = Some(on_change);
@@ -125,6 +131,11 @@ impl IdbBackend {
                 "starting a transaction",
             )),
         }
+    }
+
+    /// How many times another connection made ours close.
+    pub fn generation(&self) -> u64 {
+        self.generation.get()
     }
 
     /// Closes the connection.

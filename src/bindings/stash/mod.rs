@@ -106,7 +106,7 @@ impl StashBackend for CallBackend<'_> {
     async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
         let results = self.put_uncached(records).await;
         let mut cache = self.cache.borrow_mut();
-        if let Some((_, c)) = cache.as_mut() {
+        if let Some((_, _, c)) = cache.as_mut() {
             for (r, res) in records.iter().zip(&results) {
                 if res.is_ok() {
                     c.insert(r.id.clone(), r.meta.clone());
@@ -127,16 +127,20 @@ impl StashBackend for CallBackend<'_> {
     }
     async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {
         let now = js_sys::Date::now();
-        if let Some((at, metas)) = self.cache.borrow().as_ref() {
-            if now - at < META_CACHE_MS {
+        let generation = self.generation();
+        if let Some((at, seen, metas)) = self.cache.borrow().as_ref() {
+            if now - at < META_CACHE_MS && *seen == generation {
                 return Ok(metas.values().cloned().collect());
             }
         }
         let metas = self.backend.list_meta().await;
-        *self.cache.borrow_mut() = metas
-            .as_ref()
-            .ok()
-            .map(|m| (now, m.iter().map(|m| (m.id.clone(), m.clone())).collect()));
+        *self.cache.borrow_mut() = metas.as_ref().ok().map(|m| {
+            (
+                now,
+                generation,
+                m.iter().map(|m| (m.id.clone(), m.clone())).collect(),
+            )
+        });
         metas
     }
     async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
@@ -160,6 +164,14 @@ impl StashBackend for CallBackend<'_> {
 }
 
 impl CallBackend<'_> {
+    /// The IndexedDB connection's generation (0 for other backends).
+    fn generation(&self) -> u64 {
+        match self.backend {
+            Backend::IndexedDb(b) => b.generation(),
+            _ => 0,
+        }
+    }
+
     /// Applies a committed change to the metadata cache; drops the cache on failure.
     fn update_cache<T>(
         &self,
@@ -168,7 +180,7 @@ impl CallBackend<'_> {
     ) {
         let mut cache = self.cache.borrow_mut();
         match (outcome, cache.as_mut()) {
-            (Ok(_), Some((_, c))) => change(c),
+            (Ok(_), Some((_, _, c))) => change(c),
             (Err(_), _) => *cache = None,
             _ => {}
         }
@@ -180,7 +192,7 @@ impl CallBackend<'_> {
 const META_CACHE_MS: f64 = 30_000.0;
 
 /// The metadata of a stash as last listed, with the time it was listed.
-pub type MetaCache = RefCell<Option<(f64, HashMap<String, RecordMeta>)>>;
+pub type MetaCache = RefCell<Option<(f64, u64, HashMap<String, RecordMeta>)>>;
 
 impl CallBackend<'_> {
     /// Writes records.
