@@ -15,6 +15,8 @@ pub mod binary_stash;
 pub mod compact;
 pub mod context_error;
 pub mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod estimate;
 pub mod expand;
 pub mod hash;
