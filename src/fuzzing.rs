@@ -11,31 +11,49 @@ use std::collections::HashMap;
 
 /// Markdown extraction: offsets in order and within the text.
 pub fn markdown(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let utf16_len = text.encode_utf16().count();
     let images = crate::markdown::parse_markdown_images(text);
     let mut last_end = 0;
     for img in &images {
-        assert!(img.start <= img.end && img.end <= utf16_len, "offsets out of bounds");
+        assert!(
+            img.start <= img.end && img.end <= utf16_len,
+            "offsets out of bounds"
+        );
         assert!(img.start >= last_end, "images overlap or are out of order");
         assert!(text.is_char_boundary(img.byte_start) && text.is_char_boundary(img.byte_end));
         last_end = img.end;
     }
-    let resolved = images.iter().map(|_| Err(crate::multimodal::ResolveError::Unavailable("fuzz".into()))).collect();
+    let resolved = images
+        .iter()
+        .map(|_| Err(crate::multimodal::ResolveError::Unavailable("fuzz".into())))
+        .collect();
     let out = crate::multimodal::build_parts(
         text,
         &images,
         resolved,
-        crate::multimodal::PartOptions { format: crate::Format::OpenAi, detail: None, keep_alt: true },
+        crate::multimodal::PartOptions {
+            format: crate::Format::OpenAi,
+            detail: None,
+            keep_alt: true,
+        },
     );
     // With nothing resolved, the text comes back whole.
-    let joined: String = out.content.iter().filter_map(|p| p["text"].as_str()).collect();
+    let joined: String = out
+        .content
+        .iter()
+        .filter_map(|p| p["text"].as_str())
+        .collect();
     assert_eq!(joined, text, "unresolved images must stay in the text");
 }
 
 /// Data URLs, MIME sniffing and image headers.
 pub fn data_url(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(d) = crate::media::DataUrl::parse(text) {
         assert!(text.ends_with(d.payload));
         let _ = d.md5();
@@ -48,20 +66,52 @@ pub fn data_url(data: &[u8]) {
 
 /// Format detection, decoding, compaction planning and expansion on any JSON.
 pub fn messages(data: &[u8]) {
-    let Ok(serde_json::Value::Array(values)) = serde_json::from_slice::<serde_json::Value>(data) else { return };
-    let Ok((format, mut messages)) = decode_messages(values.clone(), None, &JsonPath::root("messages")) else { return };
+    let Ok(serde_json::Value::Array(values)) = serde_json::from_slice::<serde_json::Value>(data)
+    else {
+        return;
+    };
+    let Ok((format, mut messages)) =
+        decode_messages(values.clone(), None, &JsonPath::root("messages"))
+    else {
+        return;
+    };
     // Decoding and encoding without changes gives the input back.
-    let back: Vec<_> = messages.clone().into_iter().map(crate::Message::into_wire).collect();
+    let back: Vec<_> = messages
+        .clone()
+        .into_iter()
+        .map(crate::Message::into_wire)
+        .collect();
     assert_eq!(back, values, "decode/encode must round-trip");
-    let plan = plan_compaction(&messages, CompactOptions { keep_recent_images: 1, ..Default::default() }, &mut |_, _, _| {}, &InMemory);
-    let replacements: HashMap<(usize, usize), String> = plan.images.iter().map(|i| ((i.message, i.ordinal), i.md5.clone())).collect();
+    let plan = plan_compaction(
+        &messages,
+        CompactOptions {
+            keep_recent_images: 1,
+            ..Default::default()
+        },
+        &mut |_, _, _| {},
+        &InMemory,
+    );
+    let replacements: HashMap<(usize, usize), String> = plan
+        .images
+        .iter()
+        .map(|i| ((i.message, i.ordinal), i.md5.clone()))
+        .collect();
     let cutoff = plan.newest_user.unwrap_or(messages.len());
     drop(plan);
     let changed = apply_compaction(&mut messages, &replacements, true);
-    assert!(changed.iter().skip(cutoff).all(|c| !c), "the newest user message must not change");
+    assert!(
+        changed.iter().skip(cutoff).all(|c| !c),
+        "the newest user message must not change"
+    );
     let _ = crate::text_only::has_multimedia(&messages);
     let _ = crate::expand::collect_placeholders(&messages);
-    let _ = crate::estimate::estimate(&messages, crate::limits::Provider::OpenAi, 0, None, &InMemory);
+    let _ = crate::estimate::estimate(
+        &messages,
+        crate::limits::Provider::OpenAi,
+        0,
+        None,
+        &InMemory,
+    );
     for m in messages.iter_mut() {
         crate::text_only::message_to_text_only(m, format, &|_| true, &InMemory);
     }
@@ -69,7 +119,10 @@ pub fn messages(data: &[u8]) {
 
 /// Tool-result sanitizing on any JSON (or any text).
 pub fn sanitize(data: &[u8]) {
-    let options = crate::sanitize::SanitizeOptions { threshold_bytes: 64, extra_fields: vec!["blob".into()] };
+    let options = crate::sanitize::SanitizeOptions {
+        threshold_bytes: 64,
+        extra_fields: vec!["blob".into()],
+    };
     let value = match serde_json::from_slice::<serde_json::Value>(data) {
         Ok(v) => v,
         Err(_) => match std::str::from_utf8(data) {

@@ -15,10 +15,10 @@ pub mod binary_stash;
 pub mod compact;
 pub mod context_error;
 pub mod error;
-#[doc(hidden)]
-pub mod fuzzing;
 pub mod estimate;
 pub mod expand;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod hash;
 pub mod history;
 pub mod history_tool;

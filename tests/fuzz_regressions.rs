@@ -7,7 +7,9 @@ fn replay(target: &str, run: fn(&[u8])) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
     let mut n = 0;
     for dir in ["seeds", "regressions"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir).join(target)) else { continue };
+        let Ok(entries) = std::fs::read_dir(root.join(dir).join(target)) else {
+            continue;
+        };
         for entry in entries.flatten() {
             if entry.file_name() == ".gitkeep" {
                 continue;

@@ -150,3 +150,68 @@ proptest! {
         prop_assert_eq!(back.messages, input);
     }
 }
+
+fn arbitrary_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i32>().prop_map(|n| json!(n)),
+        prop_oneof![
+            Just("user".to_owned()),
+            Just("assistant".to_owned()),
+            Just("human".to_owned()),
+            Just("text".to_owned()),
+            Just("image_url".to_owned()),
+            Just("image".to_owned()),
+            Just("tool_result".to_owned()),
+            Just("data:image/png;base64,iVBORw0KGgo=".to_owned()),
+            Just("data:image/png;base64,@@".to_owned()),
+            Just("[Picture:history_0123456789abcdef0123456789abcdef]".to_owned()),
+            ".{0,12}",
+        ]
+        .prop_map(Value::String),
+    ];
+    leaf.prop_recursive(5, 64, 6, |inner| {
+        let keys = prop_oneof![
+            Just("role".to_owned()),
+            Just("content".to_owned()),
+            Just("type".to_owned()),
+            Just("text".to_owned()),
+            Just("image_url".to_owned()),
+            Just("url".to_owned()),
+            Just("source".to_owned()),
+            Just("data".to_owned()),
+            Just("media_type".to_owned()),
+            Just("image".to_owned()),
+            Just("mediaType".to_owned()),
+            Just("output".to_owned()),
+            Just("value".to_owned()),
+            "[a-z]{1,4}",
+        ];
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec((keys, inner), 0..5)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Any JSON at all, in any format: an error or a result, never a panic;
+    /// and when it compacts, the newest user message is untouched and expansion
+    /// gives the input back.
+    #[test]
+    fn arbitrary_shapes_never_panic(values in prop::collection::vec(arbitrary_json(), 0..6), format in prop::option::of(format_strategy())) {
+        let stash = MemoryBackend::new();
+        let compacted = block_on(compact_history(&stash, &StashConfig::default(), 1.0, values.clone(), format, CompactOptions { sanitize_tool_results: true, ..Default::default() }, &mut |_, _, _| {}, &ctxpack::payload::InMemory));
+        if let Ok(out) = compacted {
+            if let Some(n) = out.report.newest_user_index {
+                prop_assert_eq!(&out.messages[n..], &values[n..]);
+            }
+            let back = block_on(expand_history(&stash, &StashConfig::default(), 2.0, out.messages.clone(), format, &ctxpack::payload::InMemory));
+            prop_assert!(back.is_ok());
+        }
+    }
+}
