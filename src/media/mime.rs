@@ -184,7 +184,7 @@ pub fn mime_from_extension(path: &str) -> Option<&'static str> {
 
 /// True for `image/*` MIME types.
 pub fn is_image_mime(mime: &str) -> bool {
-    mime.len() > 6 && mime[..6].eq_ignore_ascii_case("image/")
+    mime.len() > 6 && mime.as_bytes()[..6].eq_ignore_ascii_case(b"image/")
 }
 
 #[cfg(test)]
@@ -246,5 +246,7 @@ mod tests {
         assert!(is_image_mime("IMAGE/PNG"));
         assert!(!is_image_mime("application/pdf"));
         assert!(!is_image_mime("image/"));
+        // Found by fuzzing: a multi-byte character across byte 6.
+        assert!(!is_image_mime("~ \teߣ = "));
     }
 }
