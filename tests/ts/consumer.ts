@@ -2,6 +2,7 @@
 // (tsc --noEmit) so the generated .d.ts cannot drift from what apps write.
 import { fileStash } from 'ctxpack/node';
 import {
+  md5Hex,
   estimate,
   hasMultimedia,
   parseContextLengthError,
@@ -125,3 +126,5 @@ export async function binary(stash: Stash, messages: OpenAiMessage[]): Promise<v
   const compacted = await compactContext(messages, { stash, sanitizeToolResults: true, model: { provider: 'bedrock', maxImages: 10 } });
   if (!compacted.report.fits) void compacted.report.limitProblem;
 }
+
+export const placeholderId: string = `history_${md5Hex('iVBORw0KGgo=')}`;
