@@ -120,3 +120,8 @@ async fn memory_stash_and_tool_definitions() {
 async fn bad_stash_options_are_ctxpack_errors() {
     wasm_support::stash::bad_stash_options_are_ctxpack_errors().await;
 }
+
+#[wasm_bindgen_test]
+async fn idb_blocked_open_gives_up_then_recovers() {
+    wasm_support::stash::blocked_open_gives_up_then_recovers().await;
+}

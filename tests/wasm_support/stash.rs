@@ -436,3 +436,43 @@ pub async fn bad_stash_options_are_ctxpack_errors() {
     let err: JsValue = err.into();
     assert_eq!(get_str(&err, "code"), "STASH_UNAVAILABLE");
 }
+
+/// A database another connection holds open and never lets go of: adding our
+/// stores needs an upgrade, the upgrade is blocked, and the open gives up with
+/// `STASH_UNAVAILABLE` instead of hanging. Once that connection closes, it works.
+pub async fn blocked_open_gives_up_then_recovers() {
+    let name = random_name("blocked");
+    let hold = Function::new_with_args(
+        "name",
+        "return new Promise((resolve, reject) => {
+            const open = indexedDB.open(name, 1);
+            open.onupgradeneeded = () => open.result.createObjectStore('theirs');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => resolve(open.result);
+        })",
+    );
+    let p: Promise = hold
+        .call1(&JsValue::NULL, &name.clone().into())
+        .unwrap()
+        .unchecked_into();
+    let theirs = JsFuture::from(p).await.unwrap();
+    let err = Stash::open(Some(obj(&[
+        ("backend", "indexeddb".into()),
+        ("name", name.clone().into()),
+    ])))
+    .await
+    .err()
+    .expect("blocked");
+    let err: JsValue = err.into();
+    assert_eq!(get_str(&err, "code"), "STASH_UNAVAILABLE");
+    assert!(
+        get_str(&err, "message").contains("blocked"),
+        "{}",
+        get_str(&err, "message")
+    );
+    let close: Function = get(&theirs, "close").unchecked_into();
+    close.call0(&theirs).unwrap();
+    let stash = open_idb(&name, &[]).await;
+    dootask_round_trip(&stash).await;
+    delete_db(&stash, &name).await;
+}

@@ -85,13 +85,26 @@ impl IdbBackend {
             other => other?,
         };
         let names = db.object_store_names();
-        if !names.contains(IMAGES) || !names.contains(META) {
+        let db = if !names.contains(IMAGES) || !names.contains(META) {
+            // The database exists without our stores (another schema, or a
+            // newer version opened by another tab): upgrade it to add them.
+            // Other connections must close for that; if one does not, the open
+            // is blocked and gives up after BLOCKED_TIMEOUT_MS.
+            let next = db.version() as u32 + 1;
             db.close();
-            return Err(StashError::new(
-                StashErrorKind::Unavailable,
-                format!("database {:?} lacks the ctxpack object stores", self.name),
-            ));
-        }
+            let db = open_db(&self.factory, &self.name, Some(next)).await?;
+            let names = db.object_store_names();
+            if !names.contains(IMAGES) || !names.contains(META) {
+                db.close();
+                return Err(StashError::new(
+                    StashErrorKind::Unavailable,
+                    format!("database {:?} lacks the ctxpack object stores", self.name),
+                ));
+            }
+            db
+        } else {
+            db
+        };
         let slot = self.db.clone();
         let handle = db.clone();
         let generation = self.generation.clone();
@@ -204,25 +217,37 @@ async fn open_db(
     let owned: web_sys::IdbRequest = req.clone().unchecked_into();
     let open = async move { request(&owned).await };
     let outcome = race_with_timeout(open, BLOCKED_TIMEOUT_MS).await;
-    req.set_onupgradeneeded(None);
     req.set_onblocked(None);
-    drop(on_upgrade);
     drop(on_blocked);
     match outcome {
-        Some(Ok(db)) => Ok(db.unchecked_into()),
-        Some(Err(e)) => Err(stash_error(
-            e,
-            StashErrorKind::Unavailable,
-            "opening IndexedDB",
-        )),
-        None => Err(StashError::new(
-            StashErrorKind::Unavailable,
-            if *blocked.borrow() {
-                "opening IndexedDB is blocked by another connection that does not close"
-            } else {
-                "opening IndexedDB timed out"
-            },
-        )),
+        Some(result) => {
+            req.set_onupgradeneeded(None);
+            drop(on_upgrade);
+            result
+                .map(|db| db.unchecked_into())
+                .map_err(|e| stash_error(e, StashErrorKind::Unavailable, "opening IndexedDB"))
+        }
+        None => {
+            // Given up on, the request is still queued: let it finish its
+            // upgrade when the other connection closes, then close at once so
+            // it blocks no one.
+            let pending = req.clone();
+            let close = Closure::once_into_js(move |_: Event| {
+                if let Ok(db) = pending.result() {
+                    db.unchecked_into::<IdbDatabase>().close();
+                }
+            });
+            req.set_onsuccess(Some(close.unchecked_ref()));
+            let _ = on_upgrade.into_js_value();
+            Err(StashError::new(
+                StashErrorKind::Unavailable,
+                if *blocked.borrow() {
+                    "opening IndexedDB is blocked by another connection that does not close"
+                } else {
+                    "opening IndexedDB timed out"
+                },
+            ))
+        }
     }
 }
 
