@@ -16,7 +16,7 @@ use crate::json_path::JsonPath;
 use crate::message::image::ImageTemplate;
 use crate::message::{decode_messages, detect_format, Format, Message, MessageError, Role};
 use crate::payload::Payloads;
-use crate::sanitize::{SanitizeOptions, Seg};
+use crate::sanitize::{pointer_get, pointer_get_mut, SanitizeOptions, Seg};
 use crate::stash::{
     plan_maintenance, read_verified, Lookup, NewRecord, RecordMeta, StashBackend, StashConfig,
 };
@@ -118,20 +118,6 @@ async fn sanitize_tool_results<B: StashBackend>(
         }
     }
     (changed, written, report)
-}
-
-fn pointer_get<'a>(root: &'a Value, pointer: &[Seg]) -> Option<&'a Value> {
-    pointer.iter().try_fold(root, |v, seg| match seg {
-        Seg::Key(k) => v.get(k.as_str()),
-        Seg::Index(i) => v.get(*i),
-    })
-}
-
-fn pointer_get_mut<'a>(root: &'a mut Value, pointer: &[Seg]) -> Option<&'a mut Value> {
-    pointer.iter().try_fold(root, |v, seg| match seg {
-        Seg::Key(k) => v.get_mut(k.as_str()),
-        Seg::Index(i) => v.get_mut(*i),
-    })
 }
 
 fn pointer_path(base: &JsonPath, pointer: &[Seg]) -> JsonPath {

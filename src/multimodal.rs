@@ -110,15 +110,7 @@ fn finish(
     declared: Option<&str>,
     url: Option<&str>,
 ) -> Result<ResolvedImage, ResolveError> {
-    let declared = declared
-        .map(|m| {
-            m.split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase()
-        })
-        .filter(|m| !m.is_empty());
+    let declared = declared.and_then(crate::media::mime::mime_essence);
     let sniffed = sniff_mime(head);
     let mime = match (sniffed, url.and_then(mime_from_extension), &declared) {
         (Some(m), _, _) => m.to_owned(),

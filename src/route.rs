@@ -168,14 +168,7 @@ pub fn route_artifact(
     let declared = artifact
         .mime_type
         .as_deref()
-        .map(|m| {
-            m.split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase()
-        })
-        .filter(|m| !m.is_empty());
+        .and_then(crate::media::mime::mime_essence);
     let mime = declared
         .or_else(|| {
             artifact

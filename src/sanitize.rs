@@ -69,19 +69,21 @@ pub struct Binary {
 impl Binary {
     /// The payload text, read from `root`.
     pub fn payload_in<'a>(&self, root: &'a Value) -> Option<&'a str> {
-        let s = get(root, &self.pointer)?.as_str()?;
+        let s = pointer_get(root, &self.pointer)?.as_str()?;
         s.get(self.payload.0..self.payload.1)
     }
 }
 
-fn get<'a>(root: &'a Value, pointer: &[Seg]) -> Option<&'a Value> {
+/// The value at `pointer` inside `root`.
+pub fn pointer_get<'a>(root: &'a Value, pointer: &[Seg]) -> Option<&'a Value> {
     pointer.iter().try_fold(root, |v, seg| match seg {
         Seg::Key(k) => v.get(k.as_str()),
         Seg::Index(i) => v.get(*i),
     })
 }
 
-fn get_mut<'a>(root: &'a mut Value, pointer: &[Seg]) -> Option<&'a mut Value> {
+/// The value at `pointer` inside `root`, for writing.
+pub fn pointer_get_mut<'a>(root: &'a mut Value, pointer: &[Seg]) -> Option<&'a mut Value> {
     pointer.iter().try_fold(root, |v, seg| match seg {
         Seg::Key(k) => v.get_mut(k.as_str()),
         Seg::Index(i) => v.get_mut(*i),
@@ -243,7 +245,7 @@ fn kb(size: u64) -> String {
 pub fn replace_binaries(root: &mut Value, replacements: Vec<(Vec<Seg>, String)>) -> usize {
     let mut n = 0;
     for (pointer, marker) in replacements {
-        if let Some(slot) = get_mut(root, &pointer) {
+        if let Some(slot) = pointer_get_mut(root, &pointer) {
             *slot = Value::String(marker);
             n += 1;
         }

@@ -15,13 +15,7 @@ pub enum Fetched {
 }
 
 fn describe(e: &JsValue) -> String {
-    if let Some(s) = e.as_string() {
-        return s;
-    }
-    Reflect::get(e, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string())
-        .unwrap_or_else(|| "unknown error".into())
+    super::stash::js_error::exception_message(e)
 }
 
 /// GETs `url` with the global `fetch`.

@@ -182,6 +182,18 @@ pub fn mime_from_extension(path: &str) -> Option<&'static str> {
     })
 }
 
+/// The essence of a declared MIME type: lowercase, parameters dropped;
+/// `None` when nothing is left.
+pub fn mime_essence(declared: &str) -> Option<String> {
+    let m = declared
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    (!m.is_empty()).then_some(m)
+}
+
 /// True for `image/*` MIME types.
 pub fn is_image_mime(mime: &str) -> bool {
     mime.len() > 6 && mime.as_bytes()[..6].eq_ignore_ascii_case(b"image/")
