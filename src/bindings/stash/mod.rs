@@ -197,7 +197,22 @@ pub type MetaCache = RefCell<Option<(f64, u64, HashMap<String, RecordMeta>)>>;
 impl CallBackend<'_> {
     /// Writes records.
     async fn put_uncached(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
-        self.backend.put_records(records).await
+        let before = self.generation();
+        let results = self.backend.put_records(records).await;
+        if self.generation() == before {
+            return results;
+        }
+        // Another connection deleted or upgraded the database while we wrote:
+        // what committed may already be gone, so nothing counts as stashed.
+        results
+            .into_iter()
+            .map(|r| {
+                r.and(Err(StashError::new(
+                    crate::stash::StashErrorKind::VersionChange,
+                    "another connection deleted or upgraded the database during the write",
+                )))
+            })
+            .collect()
     }
 }
 
