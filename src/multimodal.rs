@@ -181,11 +181,30 @@ pub struct MimeCorrection {
     pub actual: String,
 }
 
+/// What one resolved image turned out to be.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImageInfo {
+    /// The image's destination (data URLs are shortened).
+    pub url: String,
+    /// Its MIME type.
+    pub mime: String,
+    /// Width in pixels, when the header tells it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub width: Option<u32>,
+    /// Height in pixels, when the header tells it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub height: Option<u32>,
+    /// Size in bytes.
+    pub bytes: usize,
+}
+
 /// The result of `toMultimodal`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MultimodalContent {
     /// The ordered parts.
     pub content: Vec<Value>,
+    /// Each image that became a part, in order: type, dimensions, size.
+    pub images: Vec<ImageInfo>,
     /// Images left in the text as markdown, with why.
     pub missing: Vec<MissingImage>,
     /// Declared MIME types corrected from the bytes.
@@ -215,6 +234,7 @@ pub fn build_parts(
     let mut content = Vec::new();
     let mut missing = Vec::new();
     let mut corrected = Vec::new();
+    let mut infos = Vec::new();
     let mut pending = String::new();
     let mut cursor = 0usize;
     for (img, result) in images.iter().zip(resolved) {
@@ -237,6 +257,13 @@ pub fn build_parts(
                         actual: r.mime.clone(),
                     });
                 }
+                infos.push(ImageInfo {
+                    url: shorten(&img.url),
+                    mime: r.mime.clone(),
+                    width: r.dimensions.map(|d| d.width),
+                    height: r.dimensions.map(|d| d.height),
+                    bytes: r.bytes,
+                });
                 content.push(new_image_part(
                     options.format,
                     &r.mime,
@@ -262,6 +289,7 @@ pub fn build_parts(
     }
     MultimodalContent {
         content,
+        images: infos,
         missing,
         corrected,
     }

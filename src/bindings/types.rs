@@ -52,9 +52,19 @@ export interface MimeCorrection {
   actual: string;
 }
 
+/** What one resolved image turned out to be. */
+export interface ImageInfo {
+  url: string;
+  mime: string;
+  width?: number;
+  height?: number;
+  bytes: number;
+}
+
 /** The result of {@link toMultimodal}. */
 export interface MultimodalContent {
   content: ContentPart[];
+  images: ImageInfo[];
   missing: MissingImage[];
   corrected: MimeCorrection[];
 }

@@ -70,6 +70,13 @@ test('every image format is typed from its bytes and kept in order', async () =>
   const img = content.filter((p) => p.type === 'image');
   assert.deepEqual(img.map((p) => p.source.media_type), ['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
   assert.deepEqual(img.map((p) => p.source.data), Object.values(images).map(b64));
+  const { images: infos } = await esm.toMultimodal(text, { resolve: async (url) => new Uint8Array(images[url.split('/').pop()]) });
+  assert.deepEqual(infos.map((i) => [i.mime, i.width, i.height, i.bytes]), [
+    ['image/png', 31, 17, images['a.png'].length],
+    ['image/jpeg', 40, 22, images['b.jpg'].length],
+    ['image/gif', 12, 9, images['c.gif'].length],
+    ['image/webp', 20, 20, images['d.webp'].length],
+  ]);
   assert.deepEqual(content.filter((p) => p.type === 'text').map((p) => p.text), ['先 ', ' 再 ', ' ', ' ', ' 完']);
 });
 
