@@ -44,7 +44,10 @@ export async function serve({ root = ROOT, routes = {}, port = 0 } = {}) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }
   });
-  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
   const bound = server.address().port;
   return { url: `http://127.0.0.1:${bound}`, close: () => new Promise((r) => { server.close(r); server.closeAllConnections?.(); }) };
 }

@@ -10,5 +10,6 @@ execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inher
 
 const { serve } = await import('./serve.mjs');
 const port = Number(process.env.PORT || 8080);
-const server = await serve({ port });
+// Port 8080 (or $PORT); another free port when that one is taken.
+const server = await serve({ port }).catch((e) => (e.code === 'EADDRINUSE' ? serve({ port: 0 }) : Promise.reject(e)));
 console.log(`\nctxpack demo: ${server.url}/www/\n(Ctrl+C to stop)`);

@@ -238,7 +238,7 @@ pub fn filtered_marker(size: u64) -> String {
 }
 
 fn kb(size: u64) -> String {
-    format!("{:.1}KB", size as f64 / 1024.0)
+    format!("{}KB", crate::media::type_names::one_decimal(size, 1024))
 }
 
 /// Replaces each string at a pointer with its marker. Returns how many were replaced.

@@ -6,9 +6,11 @@ import init, {
 
 await init();
 
-const STORE_KEY = 'ctxpack-demo-conversation';
+// `?db=NAME` gives a page its own stash and saved conversation (the tests use it).
+const DB_NAME = new URLSearchParams(location.search).get('db') || 'ctxpack-demo';
+const STORE_KEY = `${DB_NAME}-conversation`;
 const $ = (id) => document.getElementById(id);
-const stash = await Stash.open({ name: 'ctxpack-demo' });
+const stash = await Stash.open({ name: DB_NAME });
 
 /** The conversation as the app holds it: full messages, OpenAI format. */
 let conversation = [];

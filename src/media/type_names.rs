@@ -104,12 +104,19 @@ pub fn friendly_type_name(mime: &str, zh: bool) -> String {
         .unwrap_or_else(|| mime.to_owned())
 }
 
+/// `n / unit` with one decimal, rounded half up, in integer arithmetic (no
+/// float formatting in the wasm binary).
+pub fn one_decimal(n: u64, unit: u64) -> String {
+    let tenths = (u128::from(n) * 10 + u128::from(unit) / 2) / u128::from(unit.max(1));
+    format!("{}.{}", tenths / 10, tenths % 10)
+}
+
 /// A human size: `512 B`, `12.3 KB`, `2.5 MB`.
 pub fn human_size(bytes: u64) -> String {
     match bytes {
         b if b < 1024 => format!("{b} B"),
-        b if b < 1024 * 1024 => format!("{:.1} KB", b as f64 / 1024.0),
-        b => format!("{:.1} MB", b as f64 / (1024.0 * 1024.0)),
+        b if b < 1024 * 1024 => format!("{} KB", one_decimal(b, 1024)),
+        b => format!("{} MB", one_decimal(b, 1024 * 1024)),
     }
 }
 

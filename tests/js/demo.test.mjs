@@ -22,7 +22,7 @@ before(async () => {
   server = await serve();
   browser = await launch();
   page = await browser.newPage();
-  await page.goto(`${server.url}/www/`);
+  await page.goto(`${server.url}/www/?db=demo-${Math.random().toString(36).slice(2)}`);
   await page.waitForSelector('body[data-ready="true"]');
 });
 
