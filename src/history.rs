@@ -36,14 +36,16 @@ pub struct Outcome<R> {
     pub report: R,
 }
 
+/// The serialized size of each message, payloads counted at their real length.
+fn sizes_of(values: &[Value], payloads: &dyn Payloads) -> Vec<u64> {
+    values.iter().map(|v| json_len_with(v, payloads)).collect()
+}
+
 fn decode(
     values: Vec<Value>,
     format: Option<Format>,
-    payloads: &dyn Payloads,
-) -> Result<(Format, Vec<Message>, Vec<u64>), MessageError> {
-    let sizes: Vec<u64> = values.iter().map(|v| json_len_with(v, payloads)).collect();
-    let (format, messages) = decode_messages(values, format, &JsonPath::root("messages"))?;
-    Ok((format, messages, sizes))
+) -> Result<(Format, Vec<Message>), MessageError> {
+    decode_messages(values, format, &JsonPath::root("messages"))
 }
 
 /// Stashes binary payloads in the tool results of `values` before the newest
@@ -166,7 +168,8 @@ pub async fn compact_history<B: StashBackend>(
     payloads: &dyn Payloads,
 ) -> Result<Outcome<CompactReport>, MessageError> {
     let mut values = values;
-    let bytes_before: u64 = values.iter().map(|v| json_len_with(v, payloads)).sum();
+    let mut sizes = sizes_of(&values, payloads);
+    let bytes_before: u64 = sizes.iter().sum();
     let format = format.unwrap_or_else(|| detect_format(&values));
     let (sanitized, binary_ids, binaries) = if options.sanitize_tool_results {
         sanitize_tool_results(backend, config, now, &mut values, format, payloads).await
@@ -178,7 +181,12 @@ pub async fn compact_history<B: StashBackend>(
         )
     };
     // Sizes of the sanitized messages: what the image pass starts from.
-    let (format, mut messages, sizes) = decode(values, Some(format), payloads)?;
+    for (i, changed) in sanitized.iter().enumerate() {
+        if *changed {
+            sizes[i] = json_len_with(&values[i], payloads);
+        }
+    }
+    let (format, mut messages) = decode(values, Some(format))?;
     let mut report = CompactReport {
         format: format.name(),
         bytes_before,
@@ -410,7 +418,8 @@ pub async fn expand_history<B: StashBackend>(
     format: Option<Format>,
     payloads: &dyn Payloads,
 ) -> Result<Outcome<ExpandReport>, MessageError> {
-    let (format, mut messages, sizes) = decode(values, format, payloads)?;
+    let sizes = sizes_of(&values, payloads);
+    let (format, mut messages) = decode(values, format)?;
     let ids = collect_placeholders(&messages);
     let (restored, corrupted) = restore_all(backend, now, &ids, payloads).await;
     let missing = missing_placeholders(&messages, &restored);
