@@ -9,7 +9,7 @@ use crate::json_path::JsonPath;
 use crate::sanitize::{
     filtered_marker, find_binaries, replace_binaries, stashed_marker, SanitizeOptions,
 };
-use crate::stash::{NewRecord, RecordMeta, StashBackend, StashConfig};
+use crate::stash::{NewRecord, StashBackend, StashConfig};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -77,21 +77,16 @@ pub async fn sanitize_targets<B: StashBackend>(
                 let payload = b.payload_in(&t.value).unwrap_or("");
                 let id = crate::payload::payload_facts(payloads, payload, 0).md5;
                 if seen.insert(id.clone()) {
-                    records.push(NewRecord {
-                        id: id.clone(),
-                        mime: b.mime.clone(),
+                    records.push(NewRecord::new(
+                        id.clone(),
+                        b.mime.clone(),
                         payload,
-                        part: None,
-                        meta: RecordMeta {
-                            id: id.clone(),
-                            size: b.size,
-                            stored_bytes: payloads.text_len(payload) as u64,
-                            mime: b.mime.clone(),
-                            created_at: now,
-                            expires_at: now + config.ttl_ms,
-                            last_used_at: now,
-                        },
-                    });
+                        b.size,
+                        payloads.text_len(payload) as u64,
+                        None,
+                        now,
+                        config.ttl_ms,
+                    ));
                 }
                 ids.push(id);
             }

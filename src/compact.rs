@@ -4,7 +4,6 @@
 //! `[Picture:history_<md5>]`. It decides; it does no I/O.
 
 use crate::json_path::JsonPath;
-use crate::media::sniff_mime;
 use crate::message::{Content, ImageSource, Message, Part, Role};
 use crate::payload::{payload_facts, Payloads};
 use crate::placeholder::{placeholder, split_placeholders, Segment};
@@ -205,11 +204,8 @@ pub fn plan_compaction<'m>(
             progress(done + 1, total, bytes);
             continue;
         }
+        let mime = crate::payload::stored_mime(&facts, declared);
         let md5 = facts.md5;
-        let mime = sniff_mime(&facts.head)
-            .map(str::to_owned)
-            .or_else(|| declared.map(str::to_owned))
-            .unwrap_or_else(|| "application/octet-stream".to_owned());
         let size = facts.decoded_len as u64;
         bytes += facts.len as u64;
         let duplicate = !hashed.insert(md5.clone());

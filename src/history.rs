@@ -223,27 +223,28 @@ pub async fn compact_history<B: StashBackend>(
 
     // Write each distinct image once and wait for the commit.
     let expires_at = now + config.ttl_ms;
+    let mut all_metas: HashMap<String, RecordMeta> =
+        metas.into_iter().map(|m| (m.id.clone(), m)).collect();
     let records: Vec<NewRecord<'_>> = plan
         .images
         .iter()
         .filter(|img| !img.duplicate)
-        .map(|img| NewRecord {
-            id: img.md5.clone(),
-            mime: img.mime.clone(),
-            payload: img.payload,
-            part: img.template.clone(),
-            meta: RecordMeta {
-                id: img.md5.clone(),
-                size: img.size,
-                stored_bytes: img.text_len,
-                mime: img.mime.clone(),
-                created_at: metas
-                    .iter()
-                    .find(|m| m.id == img.md5)
-                    .map_or(now, |m| m.created_at),
-                expires_at,
-                last_used_at: now,
-            },
+        .map(|img| {
+            let mut r = NewRecord::new(
+                img.md5.clone(),
+                img.mime.clone(),
+                img.payload,
+                img.size,
+                img.text_len,
+                img.template.clone(),
+                now,
+                config.ttl_ms,
+            );
+            // Rewriting a record keeps when it was first stashed.
+            if let Some(old) = all_metas.get(&img.md5) {
+                r.meta.created_at = old.created_at;
+            }
+            r
         })
         .collect();
     let results = if records.is_empty() {
@@ -313,8 +314,6 @@ pub async fn compact_history<B: StashBackend>(
     let mut protected: HashSet<String> = committed.keys().cloned().collect();
     protected.extend(binary_ids);
     let mut touched = Vec::new();
-    let mut all_metas: HashMap<String, RecordMeta> =
-        metas.into_iter().map(|m| (m.id.clone(), m)).collect();
     for id in &referenced {
         match all_metas.get_mut(id) {
             Some(m) if m.expires_at > now => {
@@ -543,31 +542,22 @@ pub async fn stash_inline_images<B: StashBackend>(
             if facts.valid.is_err() {
                 return;
             }
-            let id = facts.md5;
+            let id = facts.md5.clone();
             if !seen.insert(id.clone()) {
                 return;
             }
-            let mime = crate::media::sniff_mime(&facts.head)
-                .map(str::to_owned)
-                .or(declared.map(str::to_owned))
-                .unwrap_or_else(|| "application/octet-stream".into());
-            let size = facts.decoded_len as u64;
-            let text_len = facts.len as u64;
-            records.push(NewRecord {
-                id: id.clone(),
-                mime: mime.clone(),
+            let mime = crate::payload::stored_mime(&facts, declared);
+            let part = img.template().and_then(|t| serde_json::to_string(&t).ok());
+            records.push(NewRecord::new(
+                id,
+                mime,
                 payload,
-                part: img.template().and_then(|t| serde_json::to_string(&t).ok()),
-                meta: RecordMeta {
-                    id,
-                    size,
-                    stored_bytes: text_len,
-                    mime,
-                    created_at: now,
-                    expires_at: now + config.ttl_ms,
-                    last_used_at: now,
-                },
-            });
+                facts.decoded_len as u64,
+                facts.len as u64,
+                part,
+                now,
+                config.ttl_ms,
+            ));
         });
     }
     if records.is_empty() {

@@ -101,6 +101,15 @@ pub fn facts_of_text<P: Payloads + ?Sized>(
     })
 }
 
+/// The MIME type to store for a payload: from its leading bytes, else as
+/// declared, else `application/octet-stream`.
+pub fn stored_mime(facts: &PayloadFacts, declared: Option<&str>) -> String {
+    crate::media::sniff_mime(&facts.head)
+        .or(declared)
+        .unwrap_or("application/octet-stream")
+        .to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

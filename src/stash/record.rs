@@ -19,6 +19,38 @@ pub struct NewRecord<'a> {
     pub part: Option<String>,
 }
 
+impl<'a> NewRecord<'a> {
+    /// A record written at `now` that expires `ttl_ms` later.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: String,
+        mime: String,
+        payload: &'a str,
+        size: u64,
+        stored_bytes: u64,
+        part: Option<String>,
+        now: f64,
+        ttl_ms: f64,
+    ) -> Self {
+        let meta = RecordMeta {
+            id: id.clone(),
+            size,
+            stored_bytes,
+            mime: mime.clone(),
+            created_at: now,
+            expires_at: now + ttl_ms,
+            last_used_at: now,
+        };
+        NewRecord {
+            id,
+            mime,
+            payload,
+            meta,
+            part,
+        }
+    }
+}
+
 /// A record read back.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StoredRecord {
