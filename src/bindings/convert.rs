@@ -200,19 +200,6 @@ fn set_own(obj: &Object, key: &str, value: &JsValue) {
     }
 }
 
-/// Reads a JavaScript value as JSON, everything copied (for small inputs).
-pub fn from_js(value: &JsValue, path: &str) -> Result<Value, CtxpackError> {
-    let table = Table::new();
-    let v = from_js_kept(value, path, &table)?;
-    if serde_json::to_string(&v).is_ok_and(|s| s.contains('\u{0}')) {
-        // Something had to stay in JavaScript; callers of this function need it all.
-        return Err(
-            CtxpackError::new("INVALID_MESSAGE", "holds values that are not JSON").at(path),
-        );
-    }
-    Ok(v)
-}
-
 /// Converts JSON into a JavaScript value (objects as plain objects).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, CtxpackError> {
     let v = serde_json::to_value(value)

@@ -49,9 +49,6 @@ impl Format {
 
     /// A text content part in this format.
     pub fn text_part(self, text: String) -> serde_json::Value {
-        let mut m = serde_json::Map::new();
-        m.insert("type".into(), "text".into());
-        m.insert("text".into(), text.into());
-        serde_json::Value::Object(m)
+        super::Part::text(text).into_wire()
     }
 }

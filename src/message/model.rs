@@ -58,36 +58,6 @@ impl Content {
             )),
         }
     }
-
-    /// Calls `f` on every image part, nested tool results included, in order.
-    pub fn for_each_image(&self, f: &mut dyn FnMut(&ImagePart)) {
-        if let Content::Parts(parts) = self {
-            for part in parts {
-                match part {
-                    Part::Image(img) => f(img),
-                    Part::ToolResult(t) => t.content.for_each_image(f),
-                    _ => {}
-                }
-            }
-        }
-    }
-
-    /// Rewrites every part (nested tool results included) through `f`, which
-    /// returns the part or its replacements.
-    pub fn rewrite_parts(&mut self, f: &mut dyn FnMut(Part) -> Vec<Part>) {
-        if let Content::Parts(parts) = self {
-            let old = std::mem::take(parts);
-            for part in old {
-                match part {
-                    Part::ToolResult(mut t) => {
-                        t.content.rewrite_parts(f);
-                        parts.push(Part::ToolResult(t));
-                    }
-                    other => parts.extend(f(other)),
-                }
-            }
-        }
-    }
 }
 
 /// Where a message keeps its content.
@@ -183,16 +153,6 @@ impl Message {
                 ),
             )),
         }
-    }
-
-    /// The role string as written (`human`, `user`, …).
-    pub fn role_name(&self) -> &str {
-        let v = match &self.wire {
-            Value::Array(items) => items.first(),
-            Value::Object(map) => map.get("role"),
-            _ => None,
-        };
-        v.and_then(Value::as_str).unwrap_or("")
     }
 
     /// The JSON path of this message's content, given the message's own path:
@@ -406,7 +366,7 @@ mod tests {
         let v = json!({"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]}]});
         let m = Message::decode(Format::Anthropic, v, &JsonPath::root("m")).unwrap();
         let mut n = 0;
-        m.content.for_each_image(&mut |i| {
+        crate::walk::for_each_image(&m, &JsonPath::root("m"), &mut |_, _, i| {
             assert_eq!(i.source().inline(), Some((Some("image/png"), "AAAA")));
             n += 1;
         });
