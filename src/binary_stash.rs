@@ -75,7 +75,10 @@ pub async fn sanitize_targets<B: StashBackend>(
             let mut ids = Vec::with_capacity(list.len());
             for b in list {
                 let payload = b.payload_in(&t.value).unwrap_or("");
-                let id = crate::payload::payload_facts(payloads, payload, 0).md5;
+                let id = match &b.md5 {
+                    Some(id) => id.clone(),
+                    None => crate::payload::payload_facts(payloads, payload, 0).md5,
+                };
                 if seen.insert(id.clone()) {
                     records.push(NewRecord::new(
                         id.clone(),

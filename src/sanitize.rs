@@ -64,6 +64,9 @@ pub struct Binary {
     pub mime: String,
     /// Decoded size in bytes.
     pub size: u64,
+    /// The payload's md5, when it was already read to find it (a payload
+    /// held outside wasm memory is read once, not again to hash it).
+    pub md5: Option<String>,
 }
 
 impl Binary {
@@ -163,16 +166,25 @@ fn classify(
         payload: (start, end),
         mime,
         size,
+        md5: None,
     };
     // A string held outside wasm memory: judge the text it stands for.
     if let Some((before, _, _)) = crate::payload::find_external_ref(s) {
         let mut verdict = None;
         let prefix = before.len();
         payloads.with_full(s, &mut |text| {
-            verdict = classify(text, known_field, threshold, &InMemory)
+            verdict = classify(text, known_field, threshold, &InMemory).map(|b| {
+                let md5 = text
+                    .get(b.payload.0..b.payload.1)
+                    .map(|p| crate::hash::md5_hex(p.as_bytes()));
+                (b, md5)
+            })
         });
-        let b = verdict?;
-        return Some(blank(prefix, s.len(), b.mime, b.size));
+        let (b, md5) = verdict?;
+        return Some(Binary {
+            md5,
+            ..blank(prefix, s.len(), b.mime, b.size)
+        });
     }
     if is_data_url(s) {
         if !known_field && s.len() <= threshold {
