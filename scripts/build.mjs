@@ -4,7 +4,7 @@
 //   dist/node     CommonJS for `require`, with an ES module wrapper for `import`
 // Each .wasm is shrunk with Binaryen's wasm-opt -Oz (the npm `binaryen` package).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,16 +29,34 @@ const flavours = [
 const wasmOpt = path.join(root, 'node_modules/.bin/wasm-opt');
 const hasWasmOpt = existsSync(wasmOpt);
 
+/** wasm-opt -Oz in place. Binaryen's npm build runs under Node and has been
+ * seen to crash (SIGSEGV) now and then: retry, and if it keeps failing keep
+ * the unoptimized module, which behaves the same, only larger. */
+function optimize(file) {
+  const args = ['-Oz', '--enable-bulk-memory', '--enable-sign-ext', '--enable-nontrapping-float-to-int',
+    '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', file, '-o', `${file}.opt`];
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      execFileSync(wasmOpt, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+      renameSync(`${file}.opt`, file);
+      return true;
+    } catch (e) {
+      console.error(`[build] wasm-opt failed (attempt ${attempt}): ${e.signal ?? e.status}`);
+    }
+  }
+  rmSync(`${file}.opt`, { force: true });
+  console.error('[build] keeping the unoptimized wasm');
+  return false;
+}
+
+const optimized = {};
 rmSync(dist, { recursive: true, force: true });
 for (const [dir, target] of flavours) {
   const out = path.join(dist, dir);
   mkdirSync(out, { recursive: true });
   run('wasm-bindgen', [wasm, '--target', target, '--out-dir', out, '--out-name', 'ctxpack']);
   const bg = path.join(out, 'ctxpack_bg.wasm');
-  if (hasWasmOpt) {
-    run(wasmOpt, ['-Oz', '--enable-bulk-memory', '--enable-sign-ext', '--enable-nontrapping-float-to-int',
-      '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', bg, '-o', bg]);
-  }
+  optimized[dir] = hasWasmOpt && optimize(bg);
 }
 
 // dist/node is CommonJS whatever the root package says.
@@ -64,6 +82,6 @@ for (const f of ['file-stash.js', 'file-stash.mjs', 'file-stash.d.ts']) {
 writeFileSync(path.join(dist, 'node/file-stash.d.mts'), `export * from './file-stash.js';\n`);
 
 const bytes = readFileSync(path.join(dist, 'web/ctxpack_bg.wasm'));
-const sizes = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, wasmOpt: hasWasmOpt };
+const sizes = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, wasmOpt: optimized.web };
 writeFileSync(path.join(dist, 'sizes.json'), JSON.stringify(sizes) + '\n');
 log(`wasm: ${(sizes.raw / 1024).toFixed(1)} KiB raw, ${(sizes.gzip / 1024).toFixed(1)} KiB gzipped${hasWasmOpt ? '' : ' (no wasm-opt)'}`);
