@@ -8,7 +8,7 @@
 use crate::payload::{
     external_ref, facts_of_text, find_external_ref, parse_external_ref, PayloadFacts, Payloads,
 };
-use js_sys::JsString;
+use js_sys::{Function, JsString, Reflect};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
@@ -100,27 +100,27 @@ impl Payloads for JsPayloads {
         let Some(value) = find_external_ref(s).and_then(|(_, t, i)| lookup(t, i)) else {
             return facts_of_text(self, s, head_bytes);
         };
-        if !has_host_md5() || !value.is_string() {
+        if !value.is_string() {
             return facts_of_text(self, s, head_bytes);
         }
         // Node: hash, measure and check in JavaScript; only the head crosses.
         let text: JsString = value.unchecked_into();
-        let len = text.length();
-        let Some(md5) = host_md5(&text) else {
+        let Some((md5, ok)) = NODE_HOST.with(|h| {
+            let host = h.as_ref()?;
+            Some((host.md5(&text)?, host.is_base64(&text)))
+        }) else {
             return facts_of_text(self, s, head_bytes);
         };
-        let ok = base64_test(&text);
-        let tail: String = text.slice(len.saturating_sub(2), len).into();
-        let padding = tail.bytes().filter(|b| *b == b'=').count();
+        let len = text.length();
         let head_chars = (head_bytes.div_ceil(3) * 4) as u32;
         let head_text: String = text.slice(0, head_chars.min(len)).into();
         let n = len as usize;
         PayloadFacts {
             md5,
             len: n,
-            decoded_len: (n / 4 * 3).saturating_sub(padding),
+            decoded_len: (n / 4 * 3).saturating_sub(padding_of(&text)),
             head: crate::media::base64_text::decode_prefix(&head_text, head_bytes),
-            valid: if ok && n % 4 == 0 {
+            valid: if ok {
                 Ok(())
             } else {
                 Err(crate::media::base64_text::Base64Problem::BadLength)
@@ -137,58 +137,114 @@ impl Payloads for JsPayloads {
 }
 
 thread_local! {
-    static NOT_BASE64: js_sys::RegExp = js_sys::RegExp::new("[^A-Za-z0-9+/=]", "");
-    static HOST_MD5: Option<(JsValue, js_sys::Function)> = make_host_md5();
+    static NODE_HOST: Option<NodeHost> = NodeHost::find();
 }
 
-/// Standard padded base64, checked in JavaScript (no copy into wasm): only
-/// the alphabet, `=` only as the last one or two characters.
-fn base64_test(text: &JsString) -> bool {
+/// How many `=` end `text` (0, 1 or 2).
+fn padding_of(text: &JsString) -> usize {
     let len = text.length();
-    if len % 4 != 0 {
-        return false;
+    (len.saturating_sub(2)..len)
+        .filter(|&i| text.char_code_at(i) == f64::from(b'='))
+        .count()
+}
+
+/// Scratch buffers up to this size are kept for the next payload.
+const SCRATCH_KEEP: u32 = 8 << 20;
+
+/// Node's native pieces, reached through `process.getBuiltinModule`:
+/// `crypto.hash` for MD5 and `Buffer` for checking base64 without a copy
+/// into wasm. `None` in browsers and workers.
+struct NodeHost {
+    crypto: JsValue,
+    hash: Function,
+    buffer: JsValue,
+    alloc: Function,
+    write: Function,
+    scratch: RefCell<Option<(JsValue, u32)>>,
+}
+
+impl NodeHost {
+    fn find() -> Option<NodeHost> {
+        let process = Reflect::get(&js_sys::global(), &"process".into()).ok()?;
+        let get: Function = Reflect::get(&process, &"getBuiltinModule".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        let crypto = get.call1(&process, &"crypto".into()).ok()?;
+        let hash = Reflect::get(&crypto, &"hash".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        let module = get.call1(&process, &"buffer".into()).ok()?;
+        let buffer = Reflect::get(&module, &"Buffer".into()).ok()?;
+        let alloc = Reflect::get(&buffer, &"allocUnsafeSlow".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        let prototype = Reflect::get(&buffer, &"prototype".into()).ok()?;
+        let write = Reflect::get(&prototype, &"write".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        Some(NodeHost {
+            crypto,
+            hash,
+            buffer,
+            alloc,
+            write,
+            scratch: RefCell::new(None),
+        })
     }
-    let bad = NOT_BASE64.with(|re| {
-        let test = js_sys::Reflect::get(re, &"test".into())
+
+    /// Hex MD5 of `text` (`crypto.hash('md5', text)`).
+    fn md5(&self, text: &JsString) -> Option<String> {
+        self.hash
+            .call2(&self.crypto, &"md5".into(), text)
+            .ok()?
+            .as_string()
+    }
+
+    /// Standard padded base64: length a multiple of 4, only the alphabet,
+    /// `=` only as the last one or two characters. Node's decoder skips what
+    /// is not base64 (and stops at `=`), so decoding into a scratch buffer
+    /// writes exactly the expected number of bytes only when every character
+    /// counts; it also takes the URL-safe `-` and `_`, looked for apart.
+    fn is_base64(&self, text: &JsString) -> bool {
+        let len = text.length();
+        if len % 4 != 0 {
+            return false;
+        }
+        let expected = len / 4 * 3 - padding_of(text) as u32;
+        let Some(scratch) = self.scratch(expected) else {
+            return false;
+        };
+        let written = self
+            .write
+            .call3(&scratch, text, &JsValue::from(0), &"base64".into())
             .ok()
-            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-        test.and_then(|f| f.call1(re, text).ok())
-            .and_then(|v| v.as_bool())
-            .unwrap_or(true)
-    });
-    if bad {
-        return false;
+            .and_then(|n| n.as_f64());
+        let eq = text.index_of("=", 0);
+        written == Some(f64::from(expected))
+            && text.index_of("-", 0) < 0
+            && text.index_of("_", 0) < 0
+            && (eq < 0 || eq as u32 >= len.saturating_sub(2))
     }
-    let eq = text.index_of("=", 0);
-    eq < 0
-        || (eq as u32 >= len.saturating_sub(2)
-            && (eq as u32 == len - 1 || text.char_code_at(len - 1) == f64::from(b'=')))
-}
 
-/// Node's native MD5 (`crypto.hash('md5', text)` through
-/// `process.getBuiltinModule`): hex of `text`; `None` in browsers and workers.
-fn host_md5(text: &JsString) -> Option<String> {
-    HOST_MD5.with(|h| {
-        let (crypto, hash) = h.as_ref()?;
-        hash.call2(crypto, &"md5".into(), text).ok()?.as_string()
-    })
-}
-
-fn has_host_md5() -> bool {
-    HOST_MD5.with(|h| h.is_some())
-}
-
-fn make_host_md5() -> Option<(JsValue, js_sys::Function)> {
-    use js_sys::{Function, Reflect};
-    let process = Reflect::get(&js_sys::global(), &"process".into()).ok()?;
-    let get = Reflect::get(&process, &"getBuiltinModule".into())
-        .ok()?
-        .dyn_into::<Function>()
-        .ok()?;
-    let crypto = get.call1(&process, &"crypto".into()).ok()?;
-    let hash = Reflect::get(&crypto, &"hash".into())
-        .ok()?
-        .dyn_into::<Function>()
-        .ok()?;
-    Some((crypto, hash))
+    /// A `Buffer` of at least `size` bytes: the kept one when big enough.
+    fn scratch(&self, size: u32) -> Option<JsValue> {
+        let mut kept = self.scratch.borrow_mut();
+        if let Some((buffer, capacity)) = kept.as_ref() {
+            if *capacity >= size {
+                return Some(buffer.clone());
+            }
+        }
+        let fresh = self
+            .alloc
+            .call1(&self.buffer, &JsValue::from(size.max(1)))
+            .ok()?;
+        if size <= SCRATCH_KEEP {
+            *kept = Some((fresh.clone(), size.max(1)));
+        }
+        Some(fresh)
+    }
 }

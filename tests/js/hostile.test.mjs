@@ -89,6 +89,35 @@ test('broken data URLs in history stay inline with a reason; lying types are cor
   assert.deepEqual(back, messages);
 });
 
+test('long payloads (checked by Node natively) are refused when any character is not standard base64', async () => {
+  const stash = await memory();
+  const png = (await makeImage('png', 64, 64, 5)).toString('base64');
+  assert.ok(png.length > 2048, 'long enough to stay a JavaScript string');
+  const at = (s, i, c) => s.slice(0, i) + c + s.slice(i + 1);
+  const mid = 1200;
+  const bad = [
+    at(png, mid, '*'),
+    at(png, mid, '-'),
+    at(png, mid, '_'),
+    at(png, mid, ' '),
+    at(png, mid, '\n'),
+    at(png, mid, '='),
+    at(png, mid, '\u0100'),
+    at(png, mid, 'é'),
+    png.slice(0, -1),
+    `${png.slice(0, -4)}A===`,
+  ];
+  const messages = [
+    { role: 'user', content: [...bad.map((b) => img(b, 'image/png')), img(png, 'image/png')] },
+    { role: 'user', content: 'next' },
+  ];
+  const { messages: out, report } = await compactContext(messages, { stash });
+  assert.deepEqual(report.failures.map((f) => [f.path, f.code]),
+    bad.map((_, i) => [`messages[0].content[${i}]`, 'INVALID_DATA_URL']));
+  assert.deepEqual(out[0].content.slice(0, bad.length), messages[0].content.slice(0, bad.length));
+  assert.equal(out[0].content[bad.length].text, `[Picture:history_${md5(png)}]`, 'the valid one is stashed');
+});
+
 test('huge strings, many images and deep nesting get clean answers', async () => {
   const stash = await memory();
   const huge = 'x'.repeat(50 * 1024 * 1024);
