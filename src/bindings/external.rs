@@ -89,7 +89,11 @@ impl Payloads for JsPayloads {
     fn with_full(&self, s: &str, f: &mut dyn FnMut(&str)) {
         match find_external_ref(s).and_then(|(_, t, i)| lookup(t, i)) {
             Some(v) => {
-                let text = v.as_string().unwrap_or_default();
+                let text = v
+                    .dyn_ref::<JsString>()
+                    .and_then(ascii_text)
+                    .or_else(|| v.as_string())
+                    .unwrap_or_default();
                 f(&text);
             }
             None => f(s),
@@ -138,6 +142,49 @@ impl Payloads for JsPayloads {
 
 thread_local! {
     static NODE_HOST: Option<NodeHost> = NodeHost::find();
+    static ENCODE_INTO: Option<(JsValue, Function)> = find_encode_into();
+}
+
+/// A copy of an ASCII-only JavaScript string in wasm memory, written by the
+/// engine's native `TextEncoder.encodeInto` straight into the buffer (the
+/// generic string crossing copies character by character in JavaScript).
+/// `None` when the string holds any non-ASCII character: the caller then
+/// takes the generic path, which handles every string.
+fn ascii_text(text: &JsString) -> Option<String> {
+    let (encoder, encode_into) = ENCODE_INTO.with(Clone::clone)?;
+    let len = text.length();
+    let mut bytes = vec![0u8; len as usize];
+    let memory = wasm_bindgen::memory()
+        .dyn_into::<js_sys::WebAssembly::Memory>()
+        .ok()?;
+    // Nothing allocates in wasm between taking the view and filling it, so
+    // the view's buffer cannot be detached by memory growth in between.
+    let view = js_sys::Uint8Array::new_with_byte_offset_and_length(
+        &memory.buffer(),
+        bytes.as_mut_ptr() as u32,
+        len,
+    );
+    let done = encode_into.call2(&encoder, text, &view).ok()?;
+    let count = |key: &str| Reflect::get(&done, &key.into()).ok()?.as_f64();
+    // Every character read and exactly one byte written for each: ASCII.
+    if count("read")? != f64::from(len) || count("written")? != f64::from(len) {
+        return None;
+    }
+    String::from_utf8(bytes).ok()
+}
+
+/// A `TextEncoder` and its `encodeInto`, where the host has them.
+fn find_encode_into() -> Option<(JsValue, Function)> {
+    let class: Function = Reflect::get(&js_sys::global(), &"TextEncoder".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let encoder = Reflect::construct(&class, &js_sys::Array::new()).ok()?;
+    let encode_into = Reflect::get(&encoder, &"encodeInto".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    Some((encoder, encode_into))
 }
 
 /// How many `=` end `text` (0, 1 or 2).
