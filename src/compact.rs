@@ -209,7 +209,7 @@ pub fn plan_compaction<'m>(
         let size = facts.decoded_len as u64;
         bytes += facts.len as u64;
         let duplicate = !hashed.insert(md5.clone());
-        let template = img.template().and_then(|t| serde_json::to_string(&t).ok());
+        let template = img.template().map(|t| t.to_json_text());
         plan.images.push(HistoryImage {
             message,
             ordinal,

@@ -387,10 +387,7 @@ async fn restore_all<B: StashBackend>(
     for id in ids {
         match read_verified(backend, id, now, payloads).await {
             Ok(Lookup::Found(rec)) => {
-                let template = rec
-                    .part
-                    .as_deref()
-                    .and_then(|p| serde_json::from_str::<ImageTemplate>(p).ok());
+                let template = rec.part.as_deref().and_then(ImageTemplate::from_json_text);
                 restored.insert(
                     id.clone(),
                     Restored {
@@ -547,7 +544,7 @@ pub async fn stash_inline_images<B: StashBackend>(
                 return;
             }
             let mime = crate::payload::stored_mime(&facts, declared);
-            let part = img.template().and_then(|t| serde_json::to_string(&t).ok());
+            let part = img.template().map(|t| t.to_json_text());
             records.push(NewRecord::new(
                 id,
                 mime,

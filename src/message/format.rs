@@ -1,10 +1,10 @@
 //! The wire formats ctxpack reads and writes.
 
 use super::MessageError;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// A message wire format. Output always uses the input's format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Format {
     /// OpenAI Chat Completions: `{role, content: string | parts}`.
     #[serde(rename = "openai")]

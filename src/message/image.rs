@@ -2,11 +2,10 @@
 //! MIME type, and how to write a new one.
 
 use crate::media::data_url::{format_data_url, is_data_url, DataUrl};
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// Where an image part keeps its image, one variant per wire shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImageShape {
     /// `{type:'image_url', image_url:{url, detail?}}` — OpenAI, LangChain.
     ImageUrlObject,
@@ -28,7 +27,36 @@ pub enum ImageShape {
     LangChainUrl,
 }
 
+/// Every shape with the name it is stored under.
+const SHAPE_NAMES: [(ImageShape, &str); 9] = [
+    (ImageShape::ImageUrlObject, "ImageUrlObject"),
+    (ImageShape::ImageUrlString, "ImageUrlString"),
+    (ImageShape::AnthropicBase64, "AnthropicBase64"),
+    (ImageShape::AnthropicUrl, "AnthropicUrl"),
+    (ImageShape::AiSdkImage, "AiSdkImage"),
+    (ImageShape::AiSdkData, "AiSdkData"),
+    (ImageShape::LangChainData, "LangChainData"),
+    (ImageShape::LangChainBase64, "LangChainBase64"),
+    (ImageShape::LangChainUrl, "LangChainUrl"),
+];
+
 impl ImageShape {
+    /// The name this shape is stored under.
+    pub fn name(self) -> &'static str {
+        SHAPE_NAMES
+            .iter()
+            .find(|(shape, _)| *shape == self)
+            .map_or("", |(_, name)| name)
+    }
+
+    /// The shape stored under `name`.
+    pub fn from_name(name: &str) -> Option<ImageShape> {
+        SHAPE_NAMES
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(shape, _)| *shape)
+    }
+
     /// (object holding the value, key of the value, key of the MIME type).
     fn keys(self) -> (Option<&'static str>, &'static str, Option<&'static str>) {
         match self {
@@ -148,7 +176,7 @@ impl ImagePart {
 }
 
 /// A copy of an image part without its payload (see [`ImagePart::template`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ImageTemplate {
     /// The part with its payload value set to an empty string.
     pub wire: Map<String, Value>,
@@ -158,11 +186,45 @@ pub struct ImageTemplate {
     pub as_data_url: bool,
     /// The MIME type the part declared, when it had one (restored as
     /// written, even where the bytes say otherwise).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declared_mime: Option<String>,
 }
 
 impl ImageTemplate {
+    /// The template as the JSON text a stash record keeps:
+    /// `{"wire":{…},"shape":"ImageUrlObject","as_data_url":true,"declared_mime":"image/png"}`
+    /// (`declared_mime` only when there is one).
+    pub fn to_json_text(&self) -> String {
+        let mut obj = Map::new();
+        obj.insert("wire".into(), Value::Object(self.wire.clone()));
+        obj.insert("shape".into(), self.shape.name().into());
+        obj.insert("as_data_url".into(), self.as_data_url.into());
+        if let Some(mime) = &self.declared_mime {
+            obj.insert("declared_mime".into(), mime.as_str().into());
+        }
+        Value::Object(obj).to_string()
+    }
+
+    /// Reads what [`ImageTemplate::to_json_text`] wrote; `None` for anything else.
+    pub fn from_json_text(text: &str) -> Option<ImageTemplate> {
+        let Value::Object(mut obj) = serde_json::from_str(text).ok()? else {
+            return None;
+        };
+        let Value::Object(wire) = obj.remove("wire")? else {
+            return None;
+        };
+        let declared_mime = match obj.remove("declared_mime") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(mime)) => Some(mime),
+            Some(_) => return None,
+        };
+        Some(ImageTemplate {
+            wire,
+            shape: ImageShape::from_name(obj.get("shape")?.as_str()?)?,
+            as_data_url: obj.get("as_data_url")?.as_bool()?,
+            declared_mime,
+        })
+    }
+
     /// The original part again, with `mime` and `payload` put back.
     pub fn fill(&self, mime: &str, payload: &str) -> Map<String, Value> {
         let mime = self.declared_mime.as_deref().unwrap_or(mime);
@@ -333,8 +395,47 @@ mod tests {
         for (v, shape) in cases {
             let p = part(v.clone(), shape);
             let t = p.template().unwrap();
-            assert!(!serde_json::to_string(&t).unwrap().contains("AAAA"));
+            let text = t.to_json_text();
+            assert!(!text.contains("AAAA"));
+            assert_eq!(ImageTemplate::from_json_text(&text), Some(t.clone()));
             assert_eq!(Value::Object(t.fill("image/png", "AAAA")), v);
+        }
+    }
+
+    #[test]
+    fn template_text_is_the_stored_format() {
+        let t = ImageTemplate {
+            wire: json!({"type":"image","source":{"type":"base64","media_type":"image/gif","data":""}})
+                .as_object()
+                .unwrap()
+                .clone(),
+            shape: ImageShape::AnthropicBase64,
+            as_data_url: false,
+            declared_mime: Some("image/gif".into()),
+        };
+        let stored = r#"{"wire":{"type":"image","source":{"type":"base64","media_type":"image/gif","data":""}},"shape":"AnthropicBase64","as_data_url":false,"declared_mime":"image/gif"}"#;
+        assert_eq!(t.to_json_text(), stored);
+        assert_eq!(ImageTemplate::from_json_text(stored), Some(t.clone()));
+        let without = ImageTemplate {
+            declared_mime: None,
+            ..t
+        };
+        assert!(!without.to_json_text().contains("declared_mime"));
+        assert_eq!(
+            ImageTemplate::from_json_text(&without.to_json_text()),
+            Some(without)
+        );
+        for shape in SHAPE_NAMES.map(|(s, _)| s) {
+            assert_eq!(ImageShape::from_name(shape.name()), Some(shape));
+        }
+        for bad in [
+            "",
+            "[]",
+            r#"{"wire":[],"shape":"AnthropicBase64","as_data_url":false}"#,
+            r#"{"wire":{},"shape":"Nope","as_data_url":false}"#,
+            r#"{"wire":{},"shape":"AiSdkData"}"#,
+        ] {
+            assert_eq!(ImageTemplate::from_json_text(bad), None, "{bad}");
         }
     }
 }

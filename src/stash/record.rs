@@ -1,6 +1,6 @@
 //! What the stash keeps for one image.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// A record on its way in: borrows the payload from the message it came from,
 /// so writing it does not copy the image inside wasm memory.
@@ -52,7 +52,7 @@ impl<'a> NewRecord<'a> {
 }
 
 /// A record read back.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StoredRecord {
     /// Lowercase hex MD5 of `payload`.
     pub id: String,
@@ -68,7 +68,7 @@ pub struct StoredRecord {
 
 /// The bookkeeping of one record, kept apart from the payload so listing,
 /// refreshing and evicting never load images.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RecordMeta {
     /// The record's id.
