@@ -199,7 +199,7 @@ pub fn plan_compaction<'m>(
                 path,
                 md5: None,
                 code: "INVALID_DATA_URL",
-                reason: format!("payload is not valid base64 ({problem:?})"),
+                reason: format!("payload is not valid base64 ({problem})"),
             });
             progress(done + 1, total, bytes);
             continue;

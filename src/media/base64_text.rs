@@ -5,13 +5,16 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
 /// Why a text is not standard, padded base64.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Base64Problem {
     /// A byte outside `A–Z a–z 0–9 + /` (and `=` as padding) at this offset.
+    #[error("invalid byte at offset {0}")]
     InvalidByte(usize),
     /// The length is not a multiple of four.
+    #[error("length is not a multiple of 4")]
     BadLength,
     /// `=` appears somewhere other than the last one or two positions.
+    #[error("misplaced '=' padding")]
     BadPadding,
 }
 

@@ -1,7 +1,7 @@
 //! `data:` URLs (RFC 2397) as ctxpack meets them: images and files encoded in
 //! base64.
 
-use super::base64_text::{check_base64, Base64Problem};
+use super::base64_text::check_base64;
 
 /// Why a string is not a usable base64 `data:` URL.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -34,13 +34,7 @@ impl<'a> DataUrl<'a> {
     /// Parses `url` as a base64 data URL and checks its payload is valid base64.
     pub fn parse(url: &'a str) -> Result<Self, DataUrlError> {
         let parsed = Self::parse_unchecked(url)?;
-        check_base64(parsed.payload).map_err(|p| {
-            DataUrlError::InvalidBase64(match p {
-                Base64Problem::InvalidByte(i) => format!("invalid byte at offset {i}"),
-                Base64Problem::BadLength => "length is not a multiple of 4".to_owned(),
-                Base64Problem::BadPadding => "misplaced '=' padding".to_owned(),
-            })
-        })?;
+        check_base64(parsed.payload).map_err(|p| DataUrlError::InvalidBase64(p.to_string()))?;
         Ok(parsed)
     }
 
