@@ -47,6 +47,7 @@ pub(super) fn parse_blocks(text: &str) -> (Vec<InlineBlock>, Definitions) {
             next_line(parser.bytes, ix)
         };
     }
+    parser.definitions.seal();
     (parser.blocks, parser.definitions)
 }
 
@@ -81,10 +82,10 @@ fn next_line(bytes: &[u8], ix: usize) -> usize {
     }
 }
 
-/// End of the line holding `ix`, before its `\n` (a `\r` before it stays,
-/// as pulldown-cmark keeps it in code spans, raw HTML and titles).
-fn line_end_keeping_cr(bytes: &[u8], ix: usize) -> usize {
-    let next = next_line(bytes, ix);
+/// End of the line from `ix` whose next line starts at `next`, before its
+/// `\n` (a `\r` before it stays, as pulldown-cmark keeps it in code spans,
+/// raw HTML and titles).
+fn strip_lf(bytes: &[u8], ix: usize, next: usize) -> usize {
     if next > ix && bytes.get(next - 1) == Some(&b'\n') {
         next - 1
     } else {
@@ -717,10 +718,9 @@ impl BlockParser<'_> {
     fn parse_paragraph(&mut self, start: usize) -> usize {
         self.finish_list();
         let bytes = self.bytes;
-        let mut lines = vec![(start, line_end_keeping_cr(bytes, start))];
-        let mut ix = start;
+        let mut next = next_line(bytes, start);
+        let mut lines = vec![(start, strip_lf(bytes, start, next))];
         loop {
-            let next = next_line(bytes, ix);
             if next >= bytes.len() {
                 self.finish_paragraph(&lines);
                 return bytes.len();
@@ -749,8 +749,9 @@ impl BlockParser<'_> {
                 self.finish_paragraph(&lines);
                 return next;
             }
-            ix = line.ix;
-            lines.push((prefix_end, line_end_keeping_cr(bytes, ix)));
+            let line_next = next_line(bytes, line.ix);
+            lines.push((prefix_end, strip_lf(bytes, line.ix, line_next)));
+            next = line_next;
         }
     }
 
@@ -838,9 +839,13 @@ impl BlockParser<'_> {
     }
 
     fn push_block(&mut self, lines: &[(usize, usize)]) {
-        let block = join_lines(self.text, lines);
-        if block.text.contains("![") {
-            self.blocks.push(block);
+        let has_image = lines.iter().any(|&(start, end)| {
+            self.bytes
+                .get(start..end)
+                .is_some_and(|line| line.windows(2).any(|w| w == b"!["))
+        });
+        if has_image {
+            self.blocks.push(join_lines(self.text, lines));
         }
     }
 }

@@ -122,8 +122,8 @@ struct Inlines<'a> {
     brackets: Vec<Bracket>,
     links_disabled_below: usize,
     delimiters: Vec<Delimiter>,
-    /// Every backtick run as `(length, offset)`, sorted; built on first use.
-    code_runs: Option<Vec<(usize, usize)>>,
+    /// Every backtick run by length; built on first use.
+    code_runs: Option<BacktickRuns>,
     guards: HtmlGuards,
     /// The `]` of a reference label that may no longer close a link of its own.
     label_close_not_reference: Option<usize>,
@@ -243,24 +243,13 @@ impl Inlines<'_> {
 
     /// The first backtick run of exactly `len` at or after `from`.
     fn code_closer(&mut self, from: usize, len: usize) -> Option<usize> {
-        let bytes = self.bytes;
-        let runs = self.code_runs.get_or_insert_with(|| {
-            let mut runs = Vec::new();
-            let mut i = 0;
-            while i < bytes.len() {
-                if bytes[i] == b'`' {
-                    let n = bytes[i..].iter().take_while(|&&b| b == b'`').count();
-                    runs.push((n, i));
-                    i += n;
-                } else {
-                    i += 1;
-                }
-            }
-            runs.sort_unstable();
-            runs
-        });
-        let k = runs.partition_point(|&r| r < (len, from));
-        runs.get(k).filter(|r| r.0 == len).map(|r| r.1)
+        let runs = self
+            .code_runs
+            .get_or_insert_with(|| BacktickRuns::new(self.bytes));
+        let positions = runs.of_length(len);
+        positions
+            .get(positions.partition_point(|&p| p < from))
+            .copied()
     }
 
     fn delimiter_run(&mut self, i: usize, ch: u8) -> usize {
@@ -638,6 +627,54 @@ impl Inlines<'_> {
             k = end_piece.max(k) + 1;
         }
         images
+    }
+}
+
+/// The offsets of a block's backtick runs grouped by run length (a counting
+/// sort), so finding a code span's closer is a binary search.
+struct BacktickRuns {
+    /// `offsets[starts[n]..starts[n + 1]]` are the runs of length `n`.
+    starts: Vec<usize>,
+    offsets: Vec<usize>,
+}
+
+impl BacktickRuns {
+    fn new(bytes: &[u8]) -> Self {
+        let mut runs = Vec::new();
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            if b == b'`' {
+                let n = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+                runs.push((n, i));
+                i += n;
+            } else {
+                i += 1;
+            }
+        }
+        let longest = runs.iter().map(|r| r.0).max().unwrap_or(0);
+        let mut starts = vec![0; longest + 2];
+        for &(n, _) in &runs {
+            starts[n + 1] += 1;
+        }
+        for n in 1..starts.len() {
+            starts[n] += starts[n - 1];
+        }
+        let mut fill = starts.clone();
+        let mut offsets = vec![0; runs.len()];
+        for &(n, at) in &runs {
+            if let Some(slot) = offsets.get_mut(fill[n]) {
+                *slot = at;
+            }
+            fill[n] += 1;
+        }
+        BacktickRuns { starts, offsets }
+    }
+
+    fn of_length(&self, n: usize) -> &[usize] {
+        match (self.starts.get(n), self.starts.get(n + 1)) {
+            (Some(&a), Some(&b)) => self.offsets.get(a..b).unwrap_or_default(),
+            _ => &[],
+        }
     }
 }
 

@@ -2,7 +2,6 @@
 //! destinations, titles, labels and the definitions themselves.
 
 use super::entities::scan_entity;
-use std::collections::BTreeMap;
 
 /// Parentheses a bare destination may nest, as in pulldown-cmark and cmark.
 const MAX_NESTED_PARENS: usize = 32;
@@ -17,14 +16,33 @@ pub(super) struct LinkTarget {
 }
 
 /// Reference definitions of a document by normalized label; the first
-/// definition of a label wins.
+/// definition of a label wins. Collected in document order, then sorted
+/// once for lookups (a sorted vector costs less code than a map).
 #[derive(Default)]
-pub(super) struct Definitions(BTreeMap<String, LinkTarget>);
+pub(super) struct Definitions(Vec<(String, LinkTarget)>);
 
 impl Definitions {
-    /// Records a definition unless its label is already defined.
+    /// Records a definition; call [`Definitions::seal`] before lookups.
     pub(super) fn insert(&mut self, label: &str, target: LinkTarget) {
-        self.0.entry(fold_label(label)).or_insert(target);
+        self.0.push((fold_label(label), target));
+    }
+
+    /// Sorts by label, keeping the first definition of each. A heap sort
+    /// on (label, position) keeps the code small and the order stable.
+    pub(super) fn seal(&mut self) {
+        let mut entries: Vec<(String, usize, LinkTarget)> = std::mem::take(&mut self.0)
+            .into_iter()
+            .enumerate()
+            .map(|(i, (label, target))| (label, i, target))
+            .collect();
+        heap_sort(&mut entries, |a, b| {
+            (a.0.as_str(), a.1) < (b.0.as_str(), b.1)
+        });
+        entries.dedup_by(|later, earlier| later.0 == earlier.0);
+        self.0 = entries
+            .into_iter()
+            .map(|(label, _, target)| (label, target))
+            .collect();
     }
 
     /// The definition for `label` (as scanned, not yet folded).
@@ -32,17 +50,60 @@ impl Definitions {
         if self.0.is_empty() {
             return None;
         }
-        self.0.get(&fold_label(label))
+        let key = fold_label(label);
+        let i = self.0.binary_search_by(|d| d.0.as_str().cmp(&key)).ok()?;
+        self.0.get(i).map(|d| &d.1)
     }
 }
 
-/// Case-folds a label for matching: lower case, then upper-case-only
-/// folds such as `ß`/`ss` brought together by lower-casing the upper case.
-fn fold_label(label: &str) -> String {
-    if label.is_ascii() {
-        return label.to_ascii_lowercase();
+/// Sorts `items` in place by `less`.
+fn heap_sort<T>(items: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    let sift = |items: &mut [T], mut root: usize, end: usize| loop {
+        let mut child = 2 * root + 1;
+        if child >= end {
+            break;
+        }
+        if child + 1 < end && less(&items[child], &items[child + 1]) {
+            child += 1;
+        }
+        if !less(&items[root], &items[child]) {
+            break;
+        }
+        items.swap(root, child);
+        root = child;
+    };
+    let len = items.len();
+    for root in (0..len / 2).rev() {
+        sift(items, root, len);
     }
-    label.to_uppercase().to_lowercase()
+    for end in (1..len).rev() {
+        items.swap(0, end);
+        sift(items, 0, end);
+    }
+}
+
+/// Case-folds a label for matching. Full Unicode case folding needs tables
+/// that would cost more than this whole scanner, so this folds ASCII,
+/// Latin-1, Greek and Cyrillic capitals and the sharp s, the letters chat
+/// labels realistically use; other scripts match only as written.
+fn fold_label(label: &str) -> String {
+    let mut out = String::with_capacity(label.len());
+    for c in label.chars() {
+        let cp = c as u32;
+        let folded = match cp {
+            0x41..=0x5a | 0xc0..=0xd6 | 0xd8..=0xde | 0x391..=0x3a1 | 0x3a3..=0x3ab => cp + 0x20,
+            0x410..=0x42f => cp + 0x20,
+            0x400..=0x40f => cp + 0x50,
+            0x3c2 => 0x3c3,
+            0xdf | 0x1e9e => {
+                out.push_str("ss");
+                continue;
+            }
+            _ => cp,
+        };
+        out.push(char::from_u32(folded).unwrap_or(c));
+    }
+    out
 }
 
 /// Space, tab, line tabulation and form feed.
@@ -207,8 +268,10 @@ pub(super) fn scan_label(text: &str) -> Option<(usize, String)> {
         return None;
     }
     label.push_str(text.get(mark..i)?);
-    let trimmed = label.trim_matches([' ', '\r', '\n', '\t']);
-    Some((i + 1, trimmed.to_owned()))
+    let edge = |c: char| matches!(c, ' ' | '\r' | '\n' | '\t');
+    let start = label.len() - label.trim_start_matches(edge).len();
+    let end = label.trim_end_matches(edge).len().max(start);
+    Some((i + 1, label.get(start..end).unwrap_or_default().to_owned()))
 }
 
 /// Scans an inline link's title at `text[start..]`: `"…"`, `'…'` or

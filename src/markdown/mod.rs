@@ -115,8 +115,16 @@ impl<'a> Utf16Cursor<'a> {
             self.byte = 0;
             self.utf16 = 0;
         }
-        let slice = self.text.get(self.byte..byte).unwrap_or("");
-        self.utf16 += slice.chars().map(char::len_utf16).sum::<usize>();
+        let slice = self
+            .text
+            .as_bytes()
+            .get(self.byte..byte)
+            .unwrap_or_default();
+        // One unit per character, two for the four-byte ones.
+        self.utf16 += slice
+            .iter()
+            .map(|&b| usize::from(b & 0xc0 != 0x80) + usize::from(b >= 0xf0))
+            .sum::<usize>();
         self.byte = byte;
         self.utf16
     }
