@@ -414,10 +414,28 @@ fn pathological_inputs_parse_quickly() {
         "![a](<".repeat(n / 6),
         "[a]: b\n".repeat(n / 7),
         format!("{}![a](b)", "a\n".repeat(n / 2)),
+        format!("{}x\n{}![a](b)", "1. ".repeat(n / 6), "\n".repeat(n / 2)),
+        format!("{}```\n{}![a](b)", "1. ".repeat(n / 6), "\n".repeat(n / 2)),
+        format!("{}x\n{}![a](b)", "> ".repeat(n / 4), "y\n".repeat(n / 4)),
     ];
     for input in &inputs {
+        let input = &format!("{input}\n![a](b)");
         let images = parse_markdown_images(input);
         ctxpack::fuzzing::markdown(input.as_bytes());
         assert!(images.len() <= input.len());
+    }
+}
+
+#[test]
+fn cases_found_by_the_property_test() {
+    for text in [
+        "-   > <div>\n\t> a\n> </pre>\n\t> \n\t> ![![](a.png)](a.png)\n",
+        "- 1.  a\n     ![`][ref]\n     `[`![![`x`][ref]](a.png)\n",
+        "> ![](a.png \"multi\r\n> line\")\r\n",
+        "- [![*\\\n  ](a.png)](a.png)\n",
+        "> > ![\\\n> > ](a.png)\n> > ===\n",
+        "> *![<!--](a.png)*\n> `x`\n> [<!-- c -->](a.png)\n",
+    ] {
+        check(text);
     }
 }

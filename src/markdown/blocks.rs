@@ -14,6 +14,12 @@ pub(super) struct InlineBlock {
     pub(super) text: String,
     /// `(offset in text, offset in source)` at the start of each line.
     pub(super) lines: Vec<(usize, usize)>,
+    /// `(offset in text, columns)` for lazy continuation lines: the
+    /// indentation the list items they did not continue would take. A code
+    /// span ending in a line's leading whitespace loses up to that much
+    /// of it in pulldown-cmark, whose container matching stops at the end
+    /// of the span as at the end of a line.
+    pub(super) lazy_indents: Vec<(usize, usize)>,
 }
 
 impl InlineBlock {
@@ -33,6 +39,7 @@ pub(super) fn parse_blocks(text: &str) -> (Vec<InlineBlock>, Definitions) {
         bytes: text.as_bytes(),
         text,
         spine: Vec::new(),
+        quote_ends: Vec::new(),
         last_line_blank: false,
         begin_list_item: false,
         blocks: Vec::new(),
@@ -64,7 +71,11 @@ enum Container {
 struct BlockParser<'a> {
     text: &'a str,
     bytes: &'a [u8],
+    /// Open containers, outermost first.
     spine: Vec<Container>,
+    /// `quote_ends[i]` is one past the position of the last block quote in
+    /// `spine[..=i]` (0 when there is none).
+    quote_ends: Vec<usize>,
     last_line_blank: bool,
     begin_list_item: bool,
     blocks: Vec<InlineBlock>,
@@ -475,9 +486,17 @@ impl<'a> LineStart<'a> {
 
 impl BlockParser<'_> {
     /// Matches the open containers against the line; how many matched.
+    /// A blank line matches every list and list item, so once it is past
+    /// the last block quote the rest need not be walked: deeply nested
+    /// lists stay linear over runs of blank lines.
     fn scan_containers(&self, line: &mut LineStart) -> usize {
+        let blank = scan_blank_line(line.rest()).is_some();
+        let quotes_end = self.quote_ends.last().copied().unwrap_or(0);
         let mut matched = 0;
         for container in &self.spine {
+            if blank && matched >= quotes_end {
+                return self.spine.len();
+            }
             match *container {
                 Container::BlockQuote => {
                     let save = line.clone();
@@ -501,12 +520,26 @@ impl BlockParser<'_> {
         matched
     }
 
+    fn push_container(&mut self, container: Container) {
+        let quotes_end = match container {
+            Container::BlockQuote => self.spine.len() + 1,
+            _ => self.quote_ends.last().copied().unwrap_or(0),
+        };
+        self.spine.push(container);
+        self.quote_ends.push(quotes_end);
+    }
+
+    fn pop_containers(&mut self, keep: usize) {
+        self.spine.truncate(keep);
+        self.quote_ends.truncate(keep);
+    }
+
     fn finish_empty_list_item(&mut self) {
         if self.begin_list_item
             && self.last_line_blank
             && matches!(self.spine.last(), Some(Container::Item(_)))
         {
-            self.spine.pop();
+            self.pop_containers(self.spine.len() - 1);
         }
         self.begin_list_item = false;
     }
@@ -514,7 +547,7 @@ impl BlockParser<'_> {
     fn finish_list(&mut self) {
         self.finish_empty_list_item();
         if matches!(self.spine.last(), Some(Container::List(_))) {
-            self.spine.pop();
+            self.pop_containers(self.spine.len() - 1);
         }
         self.last_line_blank = false;
     }
@@ -528,7 +561,7 @@ impl BlockParser<'_> {
             }
             self.finish_list();
         }
-        self.spine.push(Container::List(ch));
+        self.push_container(Container::List(ch));
         self.last_line_blank = false;
     }
 
@@ -538,7 +571,7 @@ impl BlockParser<'_> {
         let bytes = self.bytes;
         let mut line = LineStart::new(bytes, start);
         let matched = self.scan_containers(&mut line);
-        self.spine.truncate(matched);
+        self.pop_containers(matched);
 
         loop {
             let save = line.clone();
@@ -550,14 +583,14 @@ impl BlockParser<'_> {
             if let Some((ch, _, indent)) = line.scan_list_marker(outer_indent) {
                 let after_marker = line.ix;
                 self.continue_list(ch);
-                self.spine.push(Container::Item(indent));
+                self.push_container(Container::Item(indent));
                 if let Some(n) = scan_blank_line(line.rest()) {
                     self.begin_list_item = true;
                     return after_marker + n;
                 }
             } else if line.scan_block_quote_marker() {
                 self.finish_list();
-                self.spine.push(Container::BlockQuote);
+                self.push_container(Container::BlockQuote);
             } else {
                 line = save;
                 break;
@@ -676,7 +709,7 @@ impl BlockParser<'_> {
             if next >= self.bytes.len()
                 || (end_marker.is_none() && scan_blank_line(line.rest()).is_some())
             {
-                return next;
+                return ix;
             }
             ix = next;
         }
@@ -710,7 +743,7 @@ impl BlockParser<'_> {
             }
         }
         if limit > 0 {
-            self.push_block(&[(ix, ix + limit)]);
+            self.push_block(&[(ix, ix + limit, 0)]);
         }
         next
     }
@@ -719,7 +752,7 @@ impl BlockParser<'_> {
         self.finish_list();
         let bytes = self.bytes;
         let mut next = next_line(bytes, start);
-        let mut lines = vec![(start, strip_lf(bytes, start, next))];
+        let mut lines = vec![(start, strip_lf(bytes, start, next), 0)];
         loop {
             if next >= bytes.len() {
                 self.finish_paragraph(&lines);
@@ -750,7 +783,15 @@ impl BlockParser<'_> {
                 return next;
             }
             let line_next = next_line(bytes, line.ix);
-            lines.push((prefix_end, strip_lf(bytes, line.ix, line_next)));
+            let mut lazy_indent = 0;
+            for container in self.spine.get(matched..).unwrap_or_default() {
+                match container {
+                    Container::Item(indent) => lazy_indent += indent,
+                    Container::List(_) => {}
+                    Container::BlockQuote => break,
+                }
+            }
+            lines.push((prefix_end, strip_lf(bytes, line.ix, line_next), lazy_indent));
             next = line_next;
         }
     }
@@ -775,7 +816,7 @@ impl BlockParser<'_> {
 
     /// Takes reference definitions off the start of a paragraph and keeps
     /// the rest as an inline block; false when nothing was left.
-    fn finish_paragraph(&mut self, lines: &[(usize, usize)]) -> bool {
+    fn finish_paragraph(&mut self, lines: &[(usize, usize, usize)]) -> bool {
         let first = lines.first().map(|l| l.0);
         if first.and_then(|s| self.bytes.get(s)) != Some(&b'[') {
             self.push_block(lines);
@@ -830,16 +871,23 @@ impl BlockParser<'_> {
                     None => (0, source + (pos - at)),
                 })
                 .collect();
+            let lazy_indents = block
+                .lazy_indents
+                .iter()
+                .filter(|l| l.0 >= pos)
+                .map(|&(at, columns)| (at - pos, columns))
+                .collect();
             self.blocks.push(InlineBlock {
                 text: rest.to_owned(),
                 lines,
+                lazy_indents,
             });
         }
         true
     }
 
-    fn push_block(&mut self, lines: &[(usize, usize)]) {
-        let has_image = lines.iter().any(|&(start, end)| {
+    fn push_block(&mut self, lines: &[(usize, usize, usize)]) {
+        let has_image = lines.iter().any(|&(start, end, _)| {
             self.bytes
                 .get(start..end)
                 .is_some_and(|line| line.windows(2).any(|w| w == b"!["))
@@ -851,12 +899,16 @@ impl BlockParser<'_> {
 }
 
 /// Joins source line ranges with `\n`.
-fn join_lines(text: &str, lines: &[(usize, usize)]) -> InlineBlock {
+fn join_lines(text: &str, lines: &[(usize, usize, usize)]) -> InlineBlock {
     let mut out = String::new();
     let mut map = Vec::with_capacity(lines.len());
-    for (i, &(start, end)) in lines.iter().enumerate() {
+    let mut lazy_indents = Vec::new();
+    for (i, &(start, end, lazy_indent)) in lines.iter().enumerate() {
         if i > 0 {
             out.push('\n');
+        }
+        if lazy_indent > 0 {
+            lazy_indents.push((out.len(), lazy_indent));
         }
         map.push((out.len(), start));
         out.push_str(text.get(start..end).unwrap_or_default());
@@ -864,5 +916,6 @@ fn join_lines(text: &str, lines: &[(usize, usize)]) -> InlineBlock {
     InlineBlock {
         text: out,
         lines: map,
+        lazy_indents,
     }
 }

@@ -227,8 +227,33 @@ impl Inlines<'_> {
         } else {
             self.flush(run);
         }
-        let raw = self.text.get(after..close).unwrap_or_default();
-        let content = raw.replace(['\n', '\r'], " ");
+        let mut raw = self.text.get(after..close).unwrap_or_default();
+        let mut tail = "";
+        if let Some(nl) = raw.rfind('\n') {
+            let (head, last) = raw.split_at(nl + 1);
+            let line = after + nl + 1;
+            let lazy = self
+                .block
+                .lazy_indents
+                .get(self.block.lazy_indents.partition_point(|l| l.0 < line));
+            let lazy = lazy.filter(|l| l.0 == line);
+            if let Some(&(_, mut columns)) =
+                lazy.filter(|_| last.bytes().all(|b| b == b' ' || b == b'\t'))
+            {
+                let skip = last
+                    .bytes()
+                    .take_while(|&b| {
+                        let width = if b == b'\t' { 4 } else { 1 };
+                        let fits = columns > 0;
+                        columns = columns.saturating_sub(width);
+                        fits
+                    })
+                    .count();
+                raw = head;
+                tail = last.get(skip..).unwrap_or_default();
+            }
+        }
+        let content = [raw, tail].concat().replace(['\n', '\r'], " ");
         let trimmed = match content.as_bytes() {
             [b' ', .., b' '] if content.bytes().any(|b| b != b' ') => content
                 .get(1..content.len() - 1)
