@@ -1,0 +1,146 @@
+//! Character references: `&name;` from the HTML5 named-entity list and
+//! numeric `&#123;` / `&#x1F600;`.
+
+/// Every HTML5 entity name except `NewLine`, one `name\tvalue\n` record per
+/// line, sorted by name. A single string keeps the table free of the pointer
+/// pairs a slice of tuples would need. `NewLine` (whose value is a line
+/// ending) is answered in code so that `\n` always ends a record.
+const TABLE: &str = include_str!("entities.txt");
+
+/// The character reference at the start of `bytes` (which begins with `&`):
+/// its length in bytes and its value, or `None` when it is not one.
+/// Numeric references that name no character (zero, surrogates, past
+/// U+10FFFF) decode to U+FFFD.
+pub(super) fn scan_entity(bytes: &[u8]) -> Option<(usize, Decoded)> {
+    let mut end = 1;
+    if bytes.get(end) == Some(&b'#') {
+        end += 1;
+        let hex = bytes.get(end).is_some_and(|b| b | 0x20 == b'x');
+        if hex {
+            end += 1;
+        }
+        let (radix, limit) = if hex { (16, 6) } else { (10, 7) };
+        let digits = bytes
+            .get(end..)
+            .unwrap_or_default()
+            .iter()
+            .take(limit)
+            .take_while(|b| (**b as char).is_digit(radix))
+            .count();
+        let mut code = 0u32;
+        for b in bytes.get(end..end + digits).unwrap_or_default() {
+            code = code * radix + (*b as char).to_digit(radix).unwrap_or(0);
+        }
+        end += digits;
+        if digits == 0 || bytes.get(end) != Some(&b';') {
+            return None;
+        }
+        let c = match code {
+            0 => '\u{FFFD}',
+            _ => char::from_u32(code).unwrap_or('\u{FFFD}'),
+        };
+        return Some((end + 1, Decoded::Char(c)));
+    }
+    let name_len = bytes
+        .get(1..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    end += name_len;
+    if bytes.get(end) != Some(&b';') {
+        return None;
+    }
+    let name = bytes.get(1..end)?;
+    named(name).map(|value| (end + 1, Decoded::Str(value)))
+}
+
+/// A decoded character reference.
+#[derive(Clone, Copy)]
+pub(super) enum Decoded {
+    /// A numeric reference.
+    Char(char),
+    /// A named reference's value.
+    Str(&'static str),
+}
+
+impl Decoded {
+    /// Appends the value to `out`.
+    pub(super) fn push_to(self, out: &mut String) {
+        match self {
+            Decoded::Char(c) => out.push(c),
+            Decoded::Str(s) => out.push_str(s),
+        }
+    }
+}
+
+/// The value of the named entity `name` (without `&` and `;`), by binary
+/// search over the records of [`TABLE`].
+fn named(name: &[u8]) -> Option<&'static str> {
+    if name == b"NewLine" {
+        return Some("\n");
+    }
+    let table = TABLE.as_bytes();
+    let (mut lo, mut hi) = (0, table.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        // The record holding `mid` starts after the previous line ending.
+        let start = table
+            .get(lo..mid)?
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(lo, |i| lo + i + 1);
+        let len = table.get(start..hi)?.iter().position(|&b| b == b'\n')?;
+        let end = start + len;
+        let record = TABLE.get(start..end)?;
+        let (key, value) = record.split_once('\t')?;
+        match key.as_bytes().cmp(name) {
+            std::cmp::Ordering::Equal => return Some(value),
+            std::cmp::Ordering::Less => lo = end + 1,
+            std::cmp::Ordering::Greater => hi = start,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode(s: &str) -> Option<(usize, String)> {
+        scan_entity(s.as_bytes()).map(|(n, d)| {
+            let mut out = String::new();
+            d.push_to(&mut out);
+            (n, out)
+        })
+    }
+
+    #[test]
+    fn every_table_record_is_found() {
+        for line in TABLE.lines() {
+            let (name, value) = line.split_once('\t').unwrap();
+            assert_eq!(named(name.as_bytes()), Some(value), "{name}");
+        }
+        assert_eq!(named(b"NewLine"), Some("\n"));
+        assert_eq!(named(b"Tab"), Some("\t"));
+        assert_eq!(named(b"nosuch"), None);
+        assert_eq!(named(b""), None);
+        assert_eq!(named(b"zzzzzz"), None);
+        assert_eq!(named(b"AAA"), None);
+    }
+
+    #[test]
+    fn numeric_references() {
+        assert_eq!(decode("&#35;"), Some((5, "#".into())));
+        assert_eq!(decode("&#x1F600;x"), Some((9, "😀".into())));
+        assert_eq!(decode("&#X41;"), Some((6, "A".into())));
+        assert_eq!(decode("&#0;"), Some((4, "\u{FFFD}".into())));
+        assert_eq!(decode("&#xD800;"), Some((8, "\u{FFFD}".into())));
+        assert_eq!(decode("&#1234567;"), Some((10, "\u{FFFD}".into())));
+        assert_eq!(decode("&#12345678;"), None);
+        assert_eq!(decode("&#;"), None);
+        assert_eq!(decode("&#x;"), None);
+        assert_eq!(decode("&amp"), None);
+        assert_eq!(decode("&copy;"), Some((6, "©".into())));
+    }
+}
