@@ -186,9 +186,7 @@ pub fn route_artifact(
                 return text_result(t.to_owned(), mime);
             }
         }
-        if let Ok(bytes) =
-            base64::Engine::decode(&base64::engine::general_purpose::STANDARD, &payload)
-        {
+        if let Some(bytes) = crate::media::base64_text::decode(&payload) {
             if let Ok(t) = String::from_utf8(bytes) {
                 return text_result(t, mime);
             }

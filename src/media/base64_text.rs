@@ -1,8 +1,23 @@
 //! Checks and partial decoding of standard base64 text without decoding the
 //! whole payload.
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine;
+/// The standard base64 alphabet, by value.
+const ENCODE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// `DECODE[b]` is the value of base64 character `b`, or `NOT_BASE64`.
+static DECODE: [u8; 256] = decode_table();
+
+const NOT_BASE64: u8 = 0xff;
+
+const fn decode_table() -> [u8; 256] {
+    let mut table = [NOT_BASE64; 256];
+    let mut i = 0;
+    while i < 64 {
+        table[ENCODE[i] as usize] = i as u8;
+        i += 1;
+    }
+    table
+}
 
 /// Why a text is not standard, padded base64.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -112,7 +127,42 @@ pub fn decode_prefix(text: &str, max_bytes: usize) -> Vec<u8> {
     let quanta = max_bytes.div_ceil(3);
     let end = (quanta * 4).min(text.len());
     let end = end - end % 4;
-    STANDARD.decode(&text.as_bytes()[..end]).unwrap_or_default()
+    text.get(..end).and_then(decode).unwrap_or_default()
+}
+
+/// Decodes standard, padded base64; `None` when `text` is not exactly that
+/// (wrong length, a byte outside the alphabet, misplaced padding, or bits
+/// set after the last byte, which no encoder writes).
+pub fn decode(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    if bytes.len() % 4 != 0 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
+    let quads = bytes.chunks_exact(4);
+    let last = quads.len().checked_sub(1);
+    for (i, quad) in quads.enumerate() {
+        let padding = match quad {
+            [_, _, b'=', b'='] if Some(i) == last => 2,
+            [_, _, _, b'='] if Some(i) == last => 1,
+            _ => 0,
+        };
+        let mut n = 0u32;
+        for &b in quad.get(..4 - padding)? {
+            let v = DECODE[usize::from(b)];
+            if v == NOT_BASE64 {
+                return None;
+            }
+            n = n << 6 | u32::from(v);
+        }
+        n <<= 6 * padding as u32;
+        let unused_bits = [0, 0xff, 0xffff][padding];
+        if n & unused_bits != 0 {
+            return None;
+        }
+        out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8][..3 - padding]);
+    }
+    Some(out)
 }
 
 /// The number of bytes that valid base64 `text` decodes to.
@@ -123,7 +173,19 @@ pub fn decoded_len(text: &str) -> usize {
 
 /// Encodes bytes as standard, padded base64.
 pub fn encode(bytes: &[u8]) -> String {
-    STANDARD.encode(bytes)
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let byte = |i: usize| u32::from(chunk.get(i).copied().unwrap_or(0));
+        let n = byte(0) << 16 | byte(1) << 8 | byte(2);
+        for k in 0..4 {
+            out.push(if k <= chunk.len() {
+                char::from(ENCODE[(n >> (18 - 6 * k)) as usize & 63])
+            } else {
+                '='
+            });
+        }
+    }
+    out
 }
 
 #[cfg(test)]
