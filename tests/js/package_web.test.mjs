@@ -70,3 +70,25 @@ test('toMultimodal fetches same-origin and blob images in the page', async () =>
   assert.deepEqual(urls, [out.expected, out.expected]);
   assert.deepEqual(out.res.missing.map((m) => m.url), ['local.png']);
 });
+
+test('in a page, long payloads are checked in wasm: any non-base64 character, ASCII or not, is refused', async () => {
+  const png = (await makeImage('png', 64, 64, 5)).toString('base64');
+  const out = await page.evaluate(async (png) => {
+    const { Stash, compactContext } = window.ctxpack;
+    const at = (s, i, c) => s.slice(0, i) + c + s.slice(i + 1);
+    const bad = [at(png, 1200, '*'), at(png, 1200, 'é'), at(png, 1200, '\u0100'), at(png, 1200, '😀'), at(png, 1200, '-')];
+    const img = (b64) => ({ type: 'image_url', image_url: { url: `data:image/png;base64,${b64}` } });
+    const stash = await Stash.open({ backend: 'memory' });
+    const messages = [{ role: 'user', content: [...bad.map(img), img(png)] }, { role: 'user', content: 'next' }];
+    const { messages: m, report } = await compactContext(messages, { stash });
+    const kept = bad.every((b, i) => m[0].content[i].image_url.url === `data:image/png;base64,${b}`);
+    return { codes: report.failures.map((f) => f.code), kept, last: m[0].content[bad.length].text, ids: (await stash.list()).map((e) => e.id) };
+  }, png);
+  const { createHash } = await import('node:crypto');
+  const md5 = createHash('md5').update(png).digest('hex');
+  assert.equal(png.length > 2048, true);
+  assert.deepEqual(out.codes, Array(5).fill('INVALID_DATA_URL'));
+  assert.equal(out.kept, true, 'refused payloads stay inline, unchanged');
+  assert.equal(out.last, `[Picture:history_${md5}]`);
+  assert.deepEqual(out.ids, [md5]);
+});
