@@ -10,7 +10,7 @@ use crate::json_path::JsonPath;
 use crate::message::Format;
 use crate::route::{route_artifact, Artifact, ArtifactBody, Capabilities};
 use crate::sanitize::{SanitizeOptions, DEFAULT_THRESHOLD_BYTES};
-use crate::stash::{MemoryBackend, StashConfig};
+use crate::stash::StashConfig;
 use js_sys::{Function, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -112,33 +112,23 @@ pub async fn sanitize_tool_result(
         ),
     };
     let mut targets = [target];
-    match &stash {
-        Some(s) => {
-            let backend = CallBackend::new(s, &table);
-            sanitize_targets(
-                Some(&backend),
-                &s.config,
-                s.now(),
-                &mut targets,
-                &sanitize,
-                OnWriteFailure::Filter,
-                &JsPayloads,
-            )
-            .await;
-        }
-        None => {
-            sanitize_targets(
-                None::<&MemoryBackend>,
-                &StashConfig::default(),
-                0.0,
-                &mut targets,
-                &sanitize,
-                OnWriteFailure::Filter,
-                &JsPayloads,
-            )
-            .await;
-        }
-    }
+    // One instance of the sanitizer for both cases: without a stash there is
+    // no backend, the default config and no clock.
+    let backend = stash.as_ref().map(|s| CallBackend::new(s, &table));
+    let (config, now) = match &stash {
+        Some(s) => (s.config, s.now()),
+        None => (StashConfig::default(), 0.0),
+    };
+    sanitize_targets(
+        backend.as_ref(),
+        &config,
+        now,
+        &mut targets,
+        &sanitize,
+        OnWriteFailure::Filter,
+        &JsPayloads,
+    )
+    .await;
     let [target] = targets;
     if !target.changed {
         return Ok(result);
