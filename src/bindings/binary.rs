@@ -2,6 +2,7 @@
 
 use super::convert::{from_js_kept, js_type, options_arg, to_js, to_js_kept};
 use super::external::{JsPayloads, Table};
+use super::promise::to_promise;
 use super::stash::stash_from_js;
 use super::stash::CallBackend;
 use super::CtxpackError;
@@ -11,7 +12,7 @@ use crate::message::Format;
 use crate::route::{route_artifact, Artifact, ArtifactBody, Capabilities};
 use crate::sanitize::{SanitizeOptions, DEFAULT_THRESHOLD_BYTES};
 use crate::stash::StashConfig;
-use js_sys::{Function, Reflect, Uint8Array};
+use js_sys::{Function, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -83,6 +84,11 @@ fn sanitize_options(opts: &super::convert::Options) -> Result<SanitizeOptions, C
 
 /// See the TypeScript declaration.
 #[wasm_bindgen(js_name = sanitizeToolResult, skip_typescript)]
+pub fn sanitize_tool_result_js(result: JsValue, options: Option<JsValue>) -> Promise {
+    to_promise(Box::pin(sanitize_tool_result(result, options)))
+}
+
+/// `sanitizeToolResult`, awaited from Rust.
 pub async fn sanitize_tool_result(
     result: JsValue,
     options: Option<JsValue>,

@@ -5,6 +5,7 @@
 
 use super::convert::{array_arg, from_js_kept, options_arg, to_js, to_js_kept, Options};
 use super::external::{JsPayloads, Table};
+use super::promise::to_promise;
 use super::stash::stash_from_js;
 use super::stash::CallBackend;
 use super::CtxpackError;
@@ -12,7 +13,7 @@ use crate::compact::CompactOptions;
 use crate::history::{compact_history, expand_history, history_image, Lang, Outcome};
 use crate::history_tool::{history_image_tool, Dialect};
 use crate::message::Format;
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Array, Object, Promise, Reflect};
 use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -146,6 +147,11 @@ fn result<R: Serialize>(original: &Array, outcome: Outcome<R>) -> Result<JsValue
 
 /// See the TypeScript declaration.
 #[wasm_bindgen(js_name = compactContext, skip_typescript)]
+pub fn compact_context_js(messages: JsValue, options: JsValue) -> Promise {
+    to_promise(Box::pin(compact_context(messages, options)))
+}
+
+/// `compactContext`, awaited from Rust.
 pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
     let opts = options_arg(Some(&options), "options")?;
     let stash = stash_from_js(&opts.get("stash"), &opts.path_of("stash"))?;
@@ -203,6 +209,11 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
 
 /// See the TypeScript declaration.
 #[wasm_bindgen(js_name = expandContext, skip_typescript)]
+pub fn expand_context_js(messages: JsValue, options: JsValue) -> Promise {
+    to_promise(Box::pin(expand_context(messages, options)))
+}
+
+/// `expandContext`, awaited from Rust.
 pub async fn expand_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
     let opts = options_arg(Some(&options), "options")?;
     let stash = stash_from_js(&opts.get("stash"), &opts.path_of("stash"))?;
@@ -224,6 +235,11 @@ pub async fn expand_context(messages: JsValue, options: JsValue) -> Result<JsVal
 
 /// See the TypeScript declaration.
 #[wasm_bindgen(js_name = getHistoryImage, skip_typescript)]
+pub fn get_history_image_js(stash: JsValue, id: JsValue, options: Option<JsValue>) -> Promise {
+    to_promise(Box::pin(get_history_image(stash, id, options)))
+}
+
+/// `getHistoryImage`, awaited from Rust.
 pub async fn get_history_image(
     stash: JsValue,
     id: JsValue,

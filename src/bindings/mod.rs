@@ -11,6 +11,7 @@ pub mod markdown;
 pub mod md5;
 pub mod messages;
 pub mod multimodal;
+pub mod promise;
 pub mod stash;
 pub mod text_only;
 pub mod types;

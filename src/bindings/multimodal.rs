@@ -4,13 +4,14 @@
 
 use super::convert::{options_arg, string_arg, to_js};
 use super::fetch::{call_resolver, fetch_bytes, Fetched};
+use super::promise::to_promise;
 use super::CtxpackError;
 use crate::message::Format;
 use crate::multimodal::{
     build_parts, resolve_bytes, resolve_data_url, source_kind, PartOptions, ResolveError,
     ResolvedImage, SourceKind,
 };
-use js_sys::Function;
+use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -27,6 +28,11 @@ export function toMultimodal(text: string, options?: ToMultimodalOptions): Promi
 /// that cannot be resolved stay in the text as markdown and are listed in
 /// `missing`.
 #[wasm_bindgen(js_name = toMultimodal, skip_typescript)]
+pub fn to_multimodal_js(text: JsValue, options: Option<JsValue>) -> Promise {
+    to_promise(Box::pin(to_multimodal(text, options)))
+}
+
+/// `toMultimodal`, awaited from Rust.
 pub async fn to_multimodal(
     text: JsValue,
     options: Option<JsValue>,

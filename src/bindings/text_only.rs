@@ -2,6 +2,7 @@
 
 use super::convert::{options_arg, to_js, to_js_kept, Options};
 use super::external::{JsPayloads, Table};
+use super::promise::to_promise;
 use super::stash::stash_from_js;
 use super::stash::CallBackend;
 use super::CtxpackError;
@@ -103,9 +104,9 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
         return convert(&array, values, format, &|_| true);
     }
     let stash = stash_from_js(&stash_value, &opts.path_of("stash"))?;
-    let promise = wasm_bindgen_futures::future_to_promise(async move {
+    let promise = to_promise(Box::pin(async move {
         let (fmt, decoded) = decode_messages(values.clone(), format, &JsonPath::root("messages"))
-            .map_err(|e| JsValue::from(CtxpackError::from(e)))?;
+            .map_err(CtxpackError::from)?;
         let backend = CallBackend::new(&stash, &table);
         let stored: HashSet<String> = crate::history::stash_inline_images(
             &backend,
@@ -116,11 +117,10 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
         )
         .await;
         drop(decoded);
-        let out =
-            convert(&array, values, Some(fmt), &|id| stored.contains(id)).map_err(JsValue::from);
+        let out = convert(&array, values, Some(fmt), &|id| stored.contains(id));
         drop(table);
         out
-    });
+    }));
     Ok(promise.into())
 }
 

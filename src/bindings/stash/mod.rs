@@ -11,6 +11,7 @@ pub mod record_js;
 
 use super::convert::{js_type, options_arg, to_js};
 use super::external::Table;
+use super::promise::to_promise;
 use super::CtxpackError;
 use crate::stash::{
     plan_maintenance, NewRecord, RecordMeta, StashBackend, StashConfig, StashError, StoredRecord,
@@ -18,7 +19,7 @@ use crate::stash::{
 use indexeddb::IdbBackend;
 use js_adapter::AdapterBackend;
 use js_map::MapBackend;
-use js_sys::{Function, Reflect};
+use js_sys::{Function, Promise, Reflect};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -337,9 +338,8 @@ impl Drop for Stash {
     }
 }
 
-#[wasm_bindgen]
 impl Stash {
-    /// Opens a stash (see `StashOptions`).
+    /// Opens a stash (see `StashOptions`); `Stash.open` from Rust.
     pub async fn open(options: Option<JsValue>) -> Result<Stash, CtxpackError> {
         let opts = options_arg(options.as_ref(), "options")?;
         let name = opts.string("name")?.unwrap_or_else(|| "ctxpack".to_owned());
@@ -401,6 +401,17 @@ impl Stash {
         });
         REGISTRY.with(|r| r.borrow_mut().insert(handle, inner.clone()));
         Ok(Stash { handle, inner })
+    }
+}
+
+#[wasm_bindgen]
+impl Stash {
+    /// Opens a stash (see `StashOptions`).
+    #[wasm_bindgen(js_name = open)]
+    pub fn open_js(options: Option<JsValue>) -> Promise {
+        to_promise(Box::pin(async move {
+            Stash::open(options).await.map(JsValue::from)
+        }))
     }
 
     /// The id other functions use to find this stash.

@@ -1,0 +1,19 @@
+//! The one bridge from the crate's futures to JavaScript promises. Every
+//! async export hands its future here type-erased, so the promise plumbing
+//! (executor, task, drop glue) exists once instead of once per export.
+
+use super::CtxpackError;
+use js_sys::Promise;
+use std::future::Future;
+use std::pin::Pin;
+use wasm_bindgen::JsValue;
+
+/// The future of an async export, type-erased.
+pub type ExportFuture = Pin<Box<dyn Future<Output = Result<JsValue, CtxpackError>>>>;
+
+/// A promise that settles with `future`'s outcome: resolved with the value,
+/// or rejected with the `CtxpackError`. The future first runs in a microtask,
+/// as an `async fn` export's does.
+pub fn to_promise(future: ExportFuture) -> Promise {
+    wasm_bindgen_futures::future_to_promise(async move { future.await.map_err(JsValue::from) })
+}
