@@ -11,9 +11,18 @@ use wasm_bindgen::JsValue;
 /// The future of an async export, type-erased.
 pub type ExportFuture = Pin<Box<dyn Future<Output = Result<JsValue, CtxpackError>>>>;
 
+/// A future that settles a promise with a JavaScript value, type-erased.
+pub type JsFutureBox = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
+
 /// A promise that settles with `future`'s outcome: resolved with the value,
 /// or rejected with the `CtxpackError`. The future first runs in a microtask,
 /// as an `async fn` export's does.
 pub fn to_promise(future: ExportFuture) -> Promise {
-    wasm_bindgen_futures::future_to_promise(async move { future.await.map_err(JsValue::from) })
+    spawn_promise(Box::pin(async move { future.await.map_err(JsValue::from) }))
+}
+
+/// A promise that settles with `future`'s outcome, value or rejection as is.
+/// (The crate's only instance of `future_to_promise`.)
+pub fn spawn_promise(future: JsFutureBox) -> Promise {
+    wasm_bindgen_futures::future_to_promise(future)
 }

@@ -8,6 +8,7 @@ use super::idb_future::{request, sleep, transaction};
 use super::js_error::{exception_name, stash_error};
 use super::record_js::{meta_from_js, meta_to_js, record_to_js, stored_from_js};
 use crate::bindings::external::Table;
+use crate::bindings::promise::spawn_promise;
 use crate::stash::{NewRecord, RecordMeta, StashBackend, StashError, StashErrorKind, StoredRecord};
 use js_sys::{Array, Promise, Reflect};
 use std::cell::RefCell;
@@ -258,15 +259,15 @@ where
 {
     let done = Rc::new(RefCell::new(None));
     let slot = done.clone();
-    let work = wasm_bindgen_futures::future_to_promise(async move {
+    let work = spawn_promise(Box::pin(async move {
         let r = fut.await;
         *slot.borrow_mut() = Some(r);
         Ok(JsValue::TRUE)
-    });
-    let timer = wasm_bindgen_futures::future_to_promise(async move {
+    }));
+    let timer = spawn_promise(Box::pin(async move {
         sleep(ms).await;
         Ok(JsValue::FALSE)
-    });
+    }));
     let race = Promise::race(&Array::of2(&work, &timer));
     let _ = JsFuture::from(race).await;
     let result = done.borrow_mut().take();
