@@ -201,7 +201,7 @@ impl ImageTemplate {
         if let Some(mime) = &self.declared_mime {
             obj.insert("declared_mime".into(), mime.as_str().into());
         }
-        Value::Object(obj).to_string()
+        serde_json::to_string(&Value::Object(obj)).unwrap_or_default()
     }
 
     /// Reads what [`ImageTemplate::to_json_text`] wrote; `None` for anything else.
