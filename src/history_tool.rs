@@ -1,7 +1,7 @@
 //! The `get_history_image` tool definition, in each dialect a model API
 //! expects.
 
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
 /// The tool's name.
 pub const TOOL_NAME: &str = "get_history_image";
@@ -36,39 +36,68 @@ impl Dialect {
     }
 }
 
+/// The parameters' JSON Schema, as JSON text (parsed by the JSON reader the
+/// crate has anyway, which costs less wasm than building it key by key).
+const SCHEMA: &str = r#"{"type":"object","properties":{"image_md5":{"type":"string","description":"The image id from a [Picture:history_<md5>] placeholder: 'history_<md5>' or the bare 32-hex md5."}},"required":["image_md5"],"additionalProperties":false}"#;
+
 fn schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "image_md5": {
-                "type": "string",
-                "description": "The image id from a [Picture:history_<md5>] placeholder: 'history_<md5>' or the bare 32-hex md5."
-            }
-        },
-        "required": ["image_md5"],
-        "additionalProperties": false
-    })
+    serde_json::from_str(SCHEMA).unwrap_or_default()
+}
+
+/// `{name, description, <schema_key>: schema}`.
+fn named_tool(schema_key: &str) -> Map<String, Value> {
+    let mut tool = Map::new();
+    tool.insert("name".into(), TOOL_NAME.into());
+    tool.insert("description".into(), TOOL_DESCRIPTION.into());
+    tool.insert(schema_key.into(), schema());
+    tool
 }
 
 /// The tool definition in `dialect`.
 pub fn history_image_tool(dialect: Dialect) -> Value {
     match dialect {
-        Dialect::OpenAi => json!({
-            "type": "function",
-            "function": { "name": TOOL_NAME, "description": TOOL_DESCRIPTION, "parameters": schema() }
-        }),
-        Dialect::Anthropic => {
-            json!({ "name": TOOL_NAME, "description": TOOL_DESCRIPTION, "input_schema": schema() })
+        Dialect::OpenAi => {
+            let mut tool = Map::new();
+            tool.insert("type".into(), "function".into());
+            tool.insert("function".into(), Value::Object(named_tool("parameters")));
+            Value::Object(tool)
         }
-        Dialect::Mcp => {
-            json!({ "name": TOOL_NAME, "description": TOOL_DESCRIPTION, "inputSchema": schema() })
-        }
+        Dialect::Anthropic => Value::Object(named_tool("input_schema")),
+        Dialect::Mcp => Value::Object(named_tool("inputSchema")),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn definitions_are_exactly_these() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "image_md5": {
+                    "type": "string",
+                    "description": "The image id from a [Picture:history_<md5>] placeholder: 'history_<md5>' or the bare 32-hex md5."
+                }
+            },
+            "required": ["image_md5"],
+            "additionalProperties": false
+        });
+        assert_eq!(
+            history_image_tool(Dialect::OpenAi),
+            json!({"type": "function", "function": {"name": TOOL_NAME, "description": TOOL_DESCRIPTION, "parameters": schema}})
+        );
+        assert_eq!(
+            history_image_tool(Dialect::Anthropic),
+            json!({"name": TOOL_NAME, "description": TOOL_DESCRIPTION, "input_schema": schema})
+        );
+        assert_eq!(
+            history_image_tool(Dialect::Mcp),
+            json!({"name": TOOL_NAME, "description": TOOL_DESCRIPTION, "inputSchema": schema})
+        );
+    }
 
     #[test]
     fn every_dialect_names_one_required_string_parameter() {
