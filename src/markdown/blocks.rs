@@ -853,36 +853,23 @@ impl BlockParser<'_> {
             }
             return true;
         }
-        let Some(rest) = text.get(pos..).filter(|r| !r.is_empty()) else {
+        if pos >= text.len() {
+            return false;
+        }
+        // The rest starts inside one of the paragraph's lines, after the
+        // leading whitespace the definitions left: join it again from there.
+        let k = block
+            .lines
+            .partition_point(|l| l.0 <= pos)
+            .saturating_sub(1);
+        let Some((&(at, _), rest)) = block.lines.get(k).zip(lines.get(k..)) else {
             return false;
         };
-        if rest.contains("![") {
-            let first = block
-                .lines
-                .partition_point(|l| l.0 <= pos)
-                .saturating_sub(1);
-            let lines = block
-                .lines
-                .get(first..)
-                .unwrap_or_default()
-                .iter()
-                .map(|&(at, source)| match at.checked_sub(pos) {
-                    Some(shifted) => (shifted, source),
-                    None => (0, source + (pos - at)),
-                })
-                .collect();
-            let lazy_indents = block
-                .lazy_indents
-                .iter()
-                .filter(|l| l.0 >= pos)
-                .map(|&(at, columns)| (at - pos, columns))
-                .collect();
-            self.blocks.push(InlineBlock {
-                text: rest.to_owned(),
-                lines,
-                lazy_indents,
-            });
+        let mut rest = rest.to_vec();
+        if let Some(first) = rest.first_mut() {
+            first.0 += pos - at;
         }
+        self.push_block(&rest);
         true
     }
 

@@ -8,8 +8,7 @@
 use super::blocks::InlineBlock;
 use super::entities::{scan_entity, Decoded};
 use super::links::{
-    count_spaces, scan_destination, scan_inline_title, scan_label, unescape, Definitions,
-    LinkTarget,
+    count_spaces, scan_destination, scan_label, scan_title, unescape, Definitions, LinkTarget,
 };
 use super::punctuation::is_punctuation;
 
@@ -229,7 +228,7 @@ impl Inlines<'_> {
         }
         let mut raw = self.text.get(after..close).unwrap_or_default();
         let mut tail = "";
-        if let Some(nl) = raw.rfind('\n') {
+        if let Some(nl) = raw.bytes().rposition(|b| b == b'\n') {
             let (head, last) = raw.split_at(nl + 1);
             let line = after + nl + 1;
             let lazy = self
@@ -253,14 +252,28 @@ impl Inlines<'_> {
                 tail = last.get(skip..).unwrap_or_default();
             }
         }
-        let content = [raw, tail].concat().replace(['\n', '\r'], " ");
-        let trimmed = match content.as_bytes() {
-            [b' ', .., b' '] if content.bytes().any(|b| b != b' ') => content
-                .get(1..content.len() - 1)
-                .unwrap_or_default()
-                .to_owned(),
-            _ => content,
-        };
+        // Line endings become spaces; one space comes off each end when
+        // both ends have one and the content is not all spaces.
+        let mut trimmed = String::with_capacity(raw.len() + tail.len());
+        for part in [raw, tail] {
+            let mut mark = 0;
+            for (i, b) in part.bytes().enumerate() {
+                if b == b'\n' || b == b'\r' {
+                    trimmed.push_str(part.get(mark..i).unwrap_or_default());
+                    trimmed.push(' ');
+                    mark = i + 1;
+                }
+            }
+            trimmed.push_str(part.get(mark..).unwrap_or_default());
+        }
+        if trimmed.len() > 1
+            && trimmed.starts_with(' ')
+            && trimmed.ends_with(' ')
+            && trimmed.bytes().any(|b| b != b' ')
+        {
+            trimmed.pop();
+            trimmed.remove(0);
+        }
         self.pieces.push(Piece::Code(trimmed));
         self.text_start = close + wanted;
         close + wanted
@@ -528,7 +541,7 @@ impl Inlines<'_> {
         let (len, dest) = scan_destination(self.text, ix)?;
         ix = self.skip_link_space(ix + len);
         let mut title = String::new();
-        if let Some((len, value)) = scan_inline_title(self.text, ix) {
+        if let Some((len, value)) = scan_title(self.text, ix, false) {
             title = value;
             ix = self.skip_link_space(ix + len);
         }

@@ -274,10 +274,15 @@ pub(super) fn scan_label(text: &str) -> Option<(usize, String)> {
     Some((i + 1, label.get(start..end).unwrap_or_default().to_owned()))
 }
 
-/// Scans an inline link's title at `text[start..]`: `"…"`, `'…'` or
-/// `(…)`, possibly over several lines (leading spaces of each continuation
-/// line dropped). Returns its length and decoded value.
-pub(super) fn scan_inline_title(text: &str, start: usize) -> Option<(usize, String)> {
+/// Scans a link title at `text[start..]`: `"…"`, `'…'` or `(…)`, possibly
+/// over several lines, and returns its length and decoded value.
+///
+/// In an inline link (`definition` false) only `\n` ends a line (a `\r`
+/// stays in the value) and each continuation line's leading
+/// [`is_space`] bytes are dropped. In a reference definition a `\r` ends a
+/// line too, each line ending becomes `\n`, only spaces and tabs are
+/// dropped, and a blank line ends the definition: no title.
+pub(super) fn scan_title(text: &str, start: usize, definition: bool) -> Option<(usize, String)> {
     let bytes = text.as_bytes();
     let open = *bytes.get(start)?;
     let close = match open {
@@ -297,11 +302,29 @@ pub(super) fn scan_inline_title(text: &str, start: usize) -> Option<(usize, Stri
             return None;
         }
         match c {
-            b'\n' => {
+            b'\n' | b'\r' if c == b'\n' || definition => {
                 title.push_str(text.get(mark..i)?);
                 title.push('\n');
-                i += 1;
-                i += count_spaces(bytes.get(i..)?);
+                i += if bytes.get(i..i + 2) == Some(b"\r\n") {
+                    2
+                } else {
+                    1
+                };
+                let rest = bytes.get(i..)?;
+                if definition {
+                    i += rest
+                        .iter()
+                        .take_while(|b| **b == b' ' || **b == b'\t')
+                        .count();
+                    if matches!(
+                        bytes.get(i + count_spaces(bytes.get(i..)?)),
+                        None | Some(b'\n' | b'\r')
+                    ) {
+                        return None;
+                    }
+                } else {
+                    i += count_spaces(rest);
+                }
                 mark = i;
                 continue;
             }
@@ -322,59 +345,6 @@ pub(super) fn scan_inline_title(text: &str, start: usize) -> Option<(usize, Stri
             _ => {}
         }
         i += 1;
-    }
-    None
-}
-
-/// Scans a reference definition's title at `text[start..]`; like
-/// [`scan_inline_title`] but decoded afterwards, as pulldown-cmark does.
-fn scan_definition_title(text: &str, start: usize) -> Option<(usize, String)> {
-    let bytes = text.as_bytes();
-    let close = match *bytes.get(start)? {
-        b'\'' => b'\'',
-        b'"' => b'"',
-        b'(' => b')',
-        _ => return None,
-    };
-    let mut raw = String::new();
-    let mut mark = start + 1;
-    let mut i = start + 1;
-    while let Some(&c) = bytes.get(i) {
-        match c {
-            b'(' if close == b')' => return None,
-            b'\n' | b'\r' => {
-                raw.push_str(text.get(mark..i)?);
-                raw.push('\n');
-                i += if bytes.get(i..i + 2) == Some(b"\r\n") {
-                    2
-                } else {
-                    1
-                };
-                i += bytes
-                    .get(i..)?
-                    .iter()
-                    .take_while(|b| **b == b' ' || **b == b'\t')
-                    .count();
-                mark = i;
-                if matches!(
-                    bytes.get(i + count_spaces(bytes.get(i..)?)),
-                    None | Some(b'\n' | b'\r')
-                ) {
-                    return None;
-                }
-            }
-            b'\\' => {
-                i += 1;
-                if bytes.get(i).is_some_and(|b| *b != b'\n' && *b != b'\r') {
-                    i += 1;
-                }
-            }
-            _ if c == close => {
-                raw.push_str(text.get(mark..i)?);
-                return Some((i + 1 - start, unescape(&raw)));
-            }
-            _ => i += 1,
-        }
     }
     None
 }
@@ -443,7 +413,7 @@ pub(super) fn scan_definition(text: &str) -> Option<(usize, String, LinkTarget)>
     if line_endings > 1 {
         return untitled(i);
     }
-    if let Some((title_len, title)) = scan_definition_title(text, title_start) {
+    if let Some((title_len, title)) = scan_title(text, title_start, true) {
         let end = title_start + title_len;
         let rest = bytes.get(end..)?;
         if matches!(rest.get(count_spaces(rest)), None | Some(b'\n' | b'\r')) {
