@@ -15,34 +15,26 @@ pub(super) struct LinkTarget {
     pub(super) title: String,
 }
 
-/// Reference definitions of a document by normalized label; the first
-/// definition of a label wins. Collected in document order, then sorted
-/// once for lookups (a sorted vector costs less code than a map).
+/// Reference definitions of a document by normalized label, each with its
+/// position in the document; the first definition of a label wins.
+/// Collected in document order, then sorted once for lookups (a sorted
+/// vector costs less code than a map).
 #[derive(Default)]
-pub(super) struct Definitions(Vec<(String, LinkTarget)>);
+pub(super) struct Definitions(Vec<(String, usize, LinkTarget)>);
 
 impl Definitions {
     /// Records a definition; call [`Definitions::seal`] before lookups.
     pub(super) fn insert(&mut self, label: &str, target: LinkTarget) {
-        self.0.push((fold_label(label), target));
+        self.0.push((fold_label(label), self.0.len(), target));
     }
 
     /// Sorts by label, keeping the first definition of each. A heap sort
     /// on (label, position) keeps the code small and the order stable.
     pub(super) fn seal(&mut self) {
-        let mut entries: Vec<(String, usize, LinkTarget)> = std::mem::take(&mut self.0)
-            .into_iter()
-            .enumerate()
-            .map(|(i, (label, target))| (label, i, target))
-            .collect();
-        heap_sort(&mut entries, |a, b| {
+        heap_sort(&mut self.0, |a, b| {
             (a.0.as_str(), a.1) < (b.0.as_str(), b.1)
         });
-        entries.dedup_by(|later, earlier| later.0 == earlier.0);
-        self.0 = entries
-            .into_iter()
-            .map(|(label, _, target)| (label, target))
-            .collect();
+        self.0.dedup_by(|later, earlier| later.0 == earlier.0);
     }
 
     /// The definition for `label` (as scanned, not yet folded).
@@ -52,7 +44,7 @@ impl Definitions {
         }
         let key = fold_label(label);
         let i = self.0.binary_search_by(|d| d.0.as_str().cmp(&key)).ok()?;
-        self.0.get(i).map(|d| &d.1)
+        self.0.get(i).map(|d| &d.2)
     }
 }
 
