@@ -66,8 +66,9 @@ enum Piece {
     /// ending, which pulldown-cmark spells as `\\` when it ends a link's
     /// or image's content.
     Break(bool),
-    /// A run of `*` or `_`: how many of its characters remain text.
-    Delimiter(u8, usize),
+    /// A run of `*` or `_`: its offset and how many of its characters
+    /// remain text.
+    Delimiter(usize, usize),
     /// `[` or `![` not (yet) part of a link or image.
     Open(bool),
     /// The start of a link or image (`image` true).
@@ -324,7 +325,7 @@ impl Inlines<'_> {
                 can_open,
                 can_close,
             });
-            self.pieces.push(Piece::Delimiter(ch, n));
+            self.pieces.push(Piece::Delimiter(i, n));
             self.text_start = i + n;
         }
         i + n
@@ -596,8 +597,8 @@ impl Inlines<'_> {
             Piece::Code(code) => out.push_str(code),
             Piece::Entity(value) => value.push_to(out),
             Piece::Break(_) => out.push('\n'),
-            Piece::Delimiter(ch, count) => {
-                out.extend(std::iter::repeat_n(char::from(*ch), *count));
+            Piece::Delimiter(start, count) => {
+                out.push_str(self.text.get(*start..start + count).unwrap_or_default())
             }
             Piece::Open(image) => out.push_str(if *image { "![" } else { "[" }),
             Piece::Start { .. } | Piece::End => {}
@@ -626,7 +627,10 @@ impl Inlines<'_> {
             // ends the content turn back into a backslash. One flag per
             // open link or image: whether its content has a delimiter.
             let mut has_delimiter = vec![false];
-            for (j, piece) in self.pieces.iter().enumerate().take(end_piece).skip(k + 1) {
+            for j in k + 1..end_piece {
+                let Some(piece) = self.pieces.get(j) else {
+                    break;
+                };
                 match piece {
                     Piece::Start { .. } => has_delimiter.push(false),
                     Piece::End => {
@@ -648,13 +652,7 @@ impl Inlines<'_> {
                 }
             }
             if let Some(Piece::Start { target, .. }) = self.pieces.get_mut(k) {
-                let target = std::mem::replace(
-                    target,
-                    LinkTarget {
-                        url: String::new(),
-                        title: String::new(),
-                    },
-                );
+                let target = std::mem::take(target);
                 images.push(FoundImage {
                     alt,
                     target,
@@ -668,51 +666,36 @@ impl Inlines<'_> {
     }
 }
 
-/// The offsets of a block's backtick runs grouped by run length (a counting
-/// sort), so finding a code span's closer is a binary search.
-struct BacktickRuns {
-    /// `offsets[starts[n]..starts[n + 1]]` are the runs of length `n`.
-    starts: Vec<usize>,
-    offsets: Vec<usize>,
-}
+/// The offsets of a block's backtick runs grouped by run length, so finding
+/// a code span's closer is a binary search.
+struct BacktickRuns(
+    /// `.0[n]` are the offsets of the runs of length `n`, in order.
+    Vec<Vec<usize>>,
+);
 
 impl BacktickRuns {
     fn new(bytes: &[u8]) -> Self {
-        let mut runs = Vec::new();
+        let mut by_length: Vec<Vec<usize>> = Vec::new();
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             if b == b'`' {
                 let n = bytes[i..].iter().take_while(|&&b| b == b'`').count();
-                runs.push((n, i));
+                if by_length.len() <= n {
+                    by_length.resize_with(n + 1, Vec::new);
+                }
+                if let Some(runs) = by_length.get_mut(n) {
+                    runs.push(i);
+                }
                 i += n;
             } else {
                 i += 1;
             }
         }
-        let longest = runs.iter().map(|r| r.0).max().unwrap_or(0);
-        let mut starts = vec![0; longest + 2];
-        for &(n, _) in &runs {
-            starts[n + 1] += 1;
-        }
-        for n in 1..starts.len() {
-            starts[n] += starts[n - 1];
-        }
-        let mut fill = starts.clone();
-        let mut offsets = vec![0; runs.len()];
-        for &(n, at) in &runs {
-            if let Some(slot) = offsets.get_mut(fill[n]) {
-                *slot = at;
-            }
-            fill[n] += 1;
-        }
-        BacktickRuns { starts, offsets }
+        BacktickRuns(by_length)
     }
 
     fn of_length(&self, n: usize) -> &[usize] {
-        match (self.starts.get(n), self.starts.get(n + 1)) {
-            (Some(&a), Some(&b)) => self.offsets.get(a..b).unwrap_or_default(),
-            _ => &[],
-        }
+        self.0.get(n).map_or(&[], Vec::as_slice)
     }
 }
 

@@ -7,7 +7,7 @@ use super::entities::scan_entity;
 const MAX_NESTED_PARENS: usize = 32;
 
 /// A link target: destination and title, both decoded.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct LinkTarget {
     /// Destination with escapes and entities decoded.
     pub(super) url: String,
@@ -260,9 +260,13 @@ pub(super) fn scan_label(text: &str) -> Option<(usize, String)> {
         return None;
     }
     label.push_str(text.get(mark..i)?);
-    let edge = |c: char| matches!(c, ' ' | '\r' | '\n' | '\t');
-    let start = label.len() - label.trim_start_matches(edge).len();
-    let end = label.trim_end_matches(edge).len().max(start);
+    let kept = |b: &u8| !matches!(b, b' ' | b'\r' | b'\n' | b'\t');
+    let start = label.bytes().position(|b| kept(&b)).unwrap_or(label.len());
+    let end = label
+        .as_bytes()
+        .iter()
+        .rposition(kept)
+        .map_or(start, |e| e + 1);
     Some((i + 1, label.get(start..end).unwrap_or_default().to_owned()))
 }
 
