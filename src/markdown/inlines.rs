@@ -8,7 +8,8 @@
 use super::blocks::InlineBlock;
 use super::entities::{scan_entity, Decoded};
 use super::links::{
-    count_spaces, scan_destination, scan_label, scan_title, unescape, Definitions, LinkTarget,
+    count_spaces, run_of, scan_destination, scan_label, scan_title, unescape, Definitions,
+    LinkTarget,
 };
 use super::punctuation::is_punctuation;
 
@@ -205,13 +206,7 @@ impl Inlines<'_> {
     /// A backtick run at `run`; `escaped` when its first backtick follows
     /// a backslash and so is literal.
     fn code_span(&mut self, run: usize, escaped: bool) -> usize {
-        let n = self
-            .bytes
-            .get(run..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|&&b| b == b'`')
-            .count();
+        let n = self.bytes.get(run..).map_or(0, |rest| run_of(rest, b'`'));
         let wanted = if escaped { n - 1 } else { n };
         let after = run + n;
         let close = if wanted == 0 {
@@ -292,13 +287,7 @@ impl Inlines<'_> {
     }
 
     fn delimiter_run(&mut self, i: usize, ch: u8) -> usize {
-        let n = self
-            .bytes
-            .get(i..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|&&b| b == ch)
-            .count();
+        let n = self.bytes.get(i..).map_or(0, |rest| run_of(rest, ch));
         let prev = self.text.get(..i).and_then(|s| s.chars().next_back());
         let next = self.text.get(i + n..).and_then(|s| s.chars().next());
         let prev_space = prev.is_none_or(char::is_whitespace);
@@ -390,7 +379,7 @@ impl Inlines<'_> {
                     .iter()
                     .position(|&b| b == b']')
                     .map_or(bytes.len(), |x| ix + x);
-                let closing = bytes.get(ix..)?.iter().take_while(|&&b| b == b']').count();
+                let closing = run_of(bytes.get(ix..)?, b']');
                 ix += closing;
                 if closing == 0 || bytes.get(ix) != Some(&b'>') {
                     self.guards.cdata = ix;
@@ -519,18 +508,15 @@ impl Inlines<'_> {
 
     /// Whitespace with at most one line ending inside an inline link.
     fn skip_link_space(&self, mut ix: usize) -> usize {
-        ix += count_spaces(self.bytes.get(ix..).unwrap_or_default());
+        let spaces = |ix: usize| count_spaces(self.bytes.get(ix..).unwrap_or_default());
+        ix += spaces(ix);
         if self.bytes.get(ix) == Some(&b'\r') {
             ix += 1;
-            if self.bytes.get(ix) == Some(&b'\n') {
-                ix += 1;
-            }
-            ix += count_spaces(self.bytes.get(ix..).unwrap_or_default());
-        } else if self.bytes.get(ix) == Some(&b'\n') {
-            ix += 1;
-            ix += count_spaces(self.bytes.get(ix..).unwrap_or_default());
         }
-        ix
+        if self.bytes.get(ix) == Some(&b'\n') {
+            ix += 1;
+        }
+        ix + spaces(ix)
     }
 
     /// `(destination "title")` at `start`: where it ends and the target.
@@ -679,7 +665,7 @@ impl BacktickRuns {
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             if b == b'`' {
-                let n = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+                let n = run_of(&bytes[i..], b'`');
                 if by_length.len() <= n {
                     by_length.resize_with(n + 1, Vec::new);
                 }

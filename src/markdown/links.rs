@@ -113,6 +113,13 @@ pub(super) fn count_spaces(bytes: &[u8]) -> usize {
     bytes.iter().take_while(|b| is_space(**b)).count()
 }
 
+/// How many times `c` repeats at the start of `bytes` (one routine for the
+/// many runs the scanner measures).
+#[inline(never)]
+pub(super) fn run_of(bytes: &[u8], c: u8) -> usize {
+    bytes.iter().take_while(|&&b| b == c).count()
+}
+
 /// Scans a link destination at `text[start..]`: `<…>` or a bare run with
 /// balanced parentheses. Returns its length and raw (undecoded) text.
 pub(super) fn scan_destination(text: &str, start: usize) -> Option<(usize, &str)> {
