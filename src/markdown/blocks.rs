@@ -5,7 +5,7 @@
 //! reference definitions. The line rules follow pulldown-cmark's first pass.
 
 use super::inlines::scan_html_tag;
-use super::links::{count_spaces, is_whitespace, scan_definition, Definitions};
+use super::links::{count_spaces, is_whitespace, run_of, scan_definition, Definitions};
 
 /// Inline content of one paragraph or heading: its lines joined by `\n`
 /// (each line after its container prefixes) and where each line came from.
@@ -166,7 +166,7 @@ fn scan_thematic_break(bytes: &[u8]) -> Result<usize, usize> {
 
 /// The level of the ATX heading opening at the start of `bytes`.
 fn scan_atx_heading(bytes: &[u8]) -> Option<usize> {
-    let level = bytes.iter().take_while(|&&b| b == b'#').count();
+    let level = run_of(bytes, b'#');
     let ok = bytes.get(level).is_none_or(|&b| is_whitespace(b));
     ((1..=6).contains(&level) && ok).then_some(level)
 }
@@ -177,7 +177,7 @@ fn scan_setext_underline(bytes: &[u8]) -> Option<usize> {
     if c != b'=' && c != b'-' {
         return None;
     }
-    let i = bytes.iter().take_while(|&&b| b == c).count();
+    let i = run_of(bytes, c);
     Some(i + scan_blank_line(bytes.get(i..)?)?)
 }
 
@@ -187,7 +187,7 @@ fn scan_code_fence(bytes: &[u8]) -> Option<(usize, u8)> {
     if c != b'`' && c != b'~' {
         return None;
     }
-    let n = bytes.iter().take_while(|&&b| b == c).count();
+    let n = run_of(bytes, c);
     if n < 3 {
         return None;
     }
@@ -209,11 +209,11 @@ fn scan_closing_fence(bytes: &[u8], c: u8, min: usize) -> Option<usize> {
     if bytes.is_empty() {
         return Some(0);
     }
-    let n = bytes.iter().take_while(|&&b| b == c).count();
+    let n = run_of(bytes, c);
     if n < min {
         return None;
     }
-    let i = n + bytes.get(n..)?.iter().take_while(|&&b| b == b' ').count();
+    let i = n + run_of(bytes.get(n..)?, b' ');
     scan_eol(bytes.get(i..)?).map(|_| i)
 }
 
@@ -289,16 +289,12 @@ const BLOCK_TAGS: &str = "address article aside base basefont blockquote body ca
 /// For `bytes` just after a `<`: the end marker of an HTML block of types
 /// 1 to 5 that starts here.
 fn html_block_end_marker(bytes: &[u8]) -> Option<&'static str> {
-    for (tag, end) in [
-        ("pre", "</pre>"),
-        ("style", "</style>"),
-        ("script", "</script>"),
-        ("textarea", "</textarea>"),
-    ] {
+    for end in ["</pre>", "</style>", "</script>", "</textarea>"] {
+        let tag = end.as_bytes().get(2..end.len() - 1).unwrap_or_default();
         let Some(head) = bytes.get(..tag.len()) else {
             break;
         };
-        if head.eq_ignore_ascii_case(tag.as_bytes()) {
+        if head.eq_ignore_ascii_case(tag) {
             match bytes.get(tag.len()) {
                 None => return Some(end),
                 Some(&b) if is_whitespace(b) || b == b'>' => return Some(end),
@@ -325,8 +321,9 @@ fn starts_html_block_6(bytes: &[u8]) -> bool {
     let name = &rest[..n];
     if n == 0
         || !BLOCK_TAGS
-            .split_ascii_whitespace()
-            .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
+            .as_bytes()
+            .split(|&b| b == b' ')
+            .any(|t| t.eq_ignore_ascii_case(name))
     {
         return false;
     }
@@ -853,36 +850,23 @@ impl BlockParser<'_> {
             }
             return true;
         }
-        let Some(rest) = text.get(pos..).filter(|r| !r.is_empty()) else {
+        if pos >= text.len() {
+            return false;
+        }
+        // The rest starts inside one of the paragraph's lines, after the
+        // leading whitespace the definitions left: join it again from there.
+        let k = block
+            .lines
+            .partition_point(|l| l.0 <= pos)
+            .saturating_sub(1);
+        let Some((&(at, _), rest)) = block.lines.get(k).zip(lines.get(k..)) else {
             return false;
         };
-        if rest.contains("![") {
-            let first = block
-                .lines
-                .partition_point(|l| l.0 <= pos)
-                .saturating_sub(1);
-            let lines = block
-                .lines
-                .get(first..)
-                .unwrap_or_default()
-                .iter()
-                .map(|&(at, source)| match at.checked_sub(pos) {
-                    Some(shifted) => (shifted, source),
-                    None => (0, source + (pos - at)),
-                })
-                .collect();
-            let lazy_indents = block
-                .lazy_indents
-                .iter()
-                .filter(|l| l.0 >= pos)
-                .map(|&(at, columns)| (at - pos, columns))
-                .collect();
-            self.blocks.push(InlineBlock {
-                text: rest.to_owned(),
-                lines,
-                lazy_indents,
-            });
+        let mut rest = rest.to_vec();
+        if let Some(first) = rest.first_mut() {
+            first.0 += pos - at;
         }
+        self.push_block(&rest);
         true
     }
 

@@ -25,16 +25,15 @@ pub(super) fn scan_entity(bytes: &[u8]) -> Option<(usize, Decoded)> {
             end += 1;
         }
         let (radix, limit) = if hex { (16, 6) } else { (10, 7) };
-        let digits = bytes
-            .get(end..)
-            .unwrap_or_default()
-            .iter()
-            .take(limit)
-            .take_while(|b| (**b as char).is_digit(radix))
-            .count();
         let mut code = 0u32;
-        for b in bytes.get(end..end + digits).unwrap_or_default() {
-            code = code * radix + (*b as char).to_digit(radix).unwrap_or(0);
+        let mut digits = 0;
+        while let Some(d) = bytes
+            .get(end + digits)
+            .and_then(|&b| (b as char).to_digit(radix))
+            .filter(|_| digits < limit)
+        {
+            code = code * radix + d;
+            digits += 1;
         }
         end += digits;
         if digits == 0 || bytes.get(end) != Some(&b';') {
@@ -92,12 +91,10 @@ fn named(name: &[u8]) -> Option<&'static str> {
             .iter()
             .rposition(|&b| b == b'\n')
             .map_or(lo, |i| lo + i + 1);
-        let len = table.get(start..hi)?.iter().position(|&b| b == b'\n')?;
-        let end = start + len;
-        let record = TABLE.get(start..end)?;
-        let (key, value) = record.split_once('\t')?;
-        match key.as_bytes().cmp(name) {
-            std::cmp::Ordering::Equal => return Some(value),
+        let end = start + table.get(start..hi)?.iter().position(|&b| b == b'\n')?;
+        let tab = start + table.get(start..end)?.iter().position(|&b| b == b'\t')?;
+        match table.get(start..tab)?.cmp(name) {
+            std::cmp::Ordering::Equal => return TABLE.get(tab + 1..end),
             std::cmp::Ordering::Less => lo = end + 1,
             std::cmp::Ordering::Greater => hi = start,
         }

@@ -8,7 +8,7 @@
 use super::blocks::InlineBlock;
 use super::entities::{scan_entity, Decoded};
 use super::links::{
-    count_spaces, scan_destination, scan_inline_title, scan_label, unescape, Definitions,
+    count_spaces, run_of, scan_destination, scan_label, scan_title, unescape, Definitions,
     LinkTarget,
 };
 use super::punctuation::is_punctuation;
@@ -67,8 +67,9 @@ enum Piece {
     /// ending, which pulldown-cmark spells as `\\` when it ends a link's
     /// or image's content.
     Break(bool),
-    /// A run of `*` or `_`: how many of its characters remain text.
-    Delimiter(u8, usize),
+    /// A run of `*` or `_`: its offset and how many of its characters
+    /// remain text.
+    Delimiter(usize, usize),
     /// `[` or `![` not (yet) part of a link or image.
     Open(bool),
     /// The start of a link or image (`image` true).
@@ -205,13 +206,7 @@ impl Inlines<'_> {
     /// A backtick run at `run`; `escaped` when its first backtick follows
     /// a backslash and so is literal.
     fn code_span(&mut self, run: usize, escaped: bool) -> usize {
-        let n = self
-            .bytes
-            .get(run..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|&&b| b == b'`')
-            .count();
+        let n = self.bytes.get(run..).map_or(0, |rest| run_of(rest, b'`'));
         let wanted = if escaped { n - 1 } else { n };
         let after = run + n;
         let close = if wanted == 0 {
@@ -229,7 +224,7 @@ impl Inlines<'_> {
         }
         let mut raw = self.text.get(after..close).unwrap_or_default();
         let mut tail = "";
-        if let Some(nl) = raw.rfind('\n') {
+        if let Some(nl) = raw.bytes().rposition(|b| b == b'\n') {
             let (head, last) = raw.split_at(nl + 1);
             let line = after + nl + 1;
             let lazy = self
@@ -253,14 +248,28 @@ impl Inlines<'_> {
                 tail = last.get(skip..).unwrap_or_default();
             }
         }
-        let content = [raw, tail].concat().replace(['\n', '\r'], " ");
-        let trimmed = match content.as_bytes() {
-            [b' ', .., b' '] if content.bytes().any(|b| b != b' ') => content
-                .get(1..content.len() - 1)
-                .unwrap_or_default()
-                .to_owned(),
-            _ => content,
-        };
+        // Line endings become spaces; one space comes off each end when
+        // both ends have one and the content is not all spaces.
+        let mut trimmed = String::with_capacity(raw.len() + tail.len());
+        for part in [raw, tail] {
+            let mut mark = 0;
+            for (i, b) in part.bytes().enumerate() {
+                if b == b'\n' || b == b'\r' {
+                    trimmed.push_str(part.get(mark..i).unwrap_or_default());
+                    trimmed.push(' ');
+                    mark = i + 1;
+                }
+            }
+            trimmed.push_str(part.get(mark..).unwrap_or_default());
+        }
+        if trimmed.len() > 1
+            && trimmed.starts_with(' ')
+            && trimmed.ends_with(' ')
+            && trimmed.bytes().any(|b| b != b' ')
+        {
+            trimmed.pop();
+            trimmed.remove(0);
+        }
         self.pieces.push(Piece::Code(trimmed));
         self.text_start = close + wanted;
         close + wanted
@@ -278,13 +287,7 @@ impl Inlines<'_> {
     }
 
     fn delimiter_run(&mut self, i: usize, ch: u8) -> usize {
-        let n = self
-            .bytes
-            .get(i..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|&&b| b == ch)
-            .count();
+        let n = self.bytes.get(i..).map_or(0, |rest| run_of(rest, ch));
         let prev = self.text.get(..i).and_then(|s| s.chars().next_back());
         let next = self.text.get(i + n..).and_then(|s| s.chars().next());
         let prev_space = prev.is_none_or(char::is_whitespace);
@@ -311,7 +314,7 @@ impl Inlines<'_> {
                 can_open,
                 can_close,
             });
-            self.pieces.push(Piece::Delimiter(ch, n));
+            self.pieces.push(Piece::Delimiter(i, n));
             self.text_start = i + n;
         }
         i + n
@@ -376,7 +379,7 @@ impl Inlines<'_> {
                     .iter()
                     .position(|&b| b == b']')
                     .map_or(bytes.len(), |x| ix + x);
-                let closing = bytes.get(ix..)?.iter().take_while(|&&b| b == b']').count();
+                let closing = run_of(bytes.get(ix..)?, b']');
                 ix += closing;
                 if closing == 0 || bytes.get(ix) != Some(&b'>') {
                     self.guards.cdata = ix;
@@ -505,18 +508,15 @@ impl Inlines<'_> {
 
     /// Whitespace with at most one line ending inside an inline link.
     fn skip_link_space(&self, mut ix: usize) -> usize {
-        ix += count_spaces(self.bytes.get(ix..).unwrap_or_default());
+        let spaces = |ix: usize| count_spaces(self.bytes.get(ix..).unwrap_or_default());
+        ix += spaces(ix);
         if self.bytes.get(ix) == Some(&b'\r') {
             ix += 1;
-            if self.bytes.get(ix) == Some(&b'\n') {
-                ix += 1;
-            }
-            ix += count_spaces(self.bytes.get(ix..).unwrap_or_default());
-        } else if self.bytes.get(ix) == Some(&b'\n') {
-            ix += 1;
-            ix += count_spaces(self.bytes.get(ix..).unwrap_or_default());
         }
-        ix
+        if self.bytes.get(ix) == Some(&b'\n') {
+            ix += 1;
+        }
+        ix + spaces(ix)
     }
 
     /// `(destination "title")` at `start`: where it ends and the target.
@@ -528,7 +528,7 @@ impl Inlines<'_> {
         let (len, dest) = scan_destination(self.text, ix)?;
         ix = self.skip_link_space(ix + len);
         let mut title = String::new();
-        if let Some((len, value)) = scan_inline_title(self.text, ix) {
+        if let Some((len, value)) = scan_title(self.text, ix, false) {
             title = value;
             ix = self.skip_link_space(ix + len);
         }
@@ -583,8 +583,8 @@ impl Inlines<'_> {
             Piece::Code(code) => out.push_str(code),
             Piece::Entity(value) => value.push_to(out),
             Piece::Break(_) => out.push('\n'),
-            Piece::Delimiter(ch, count) => {
-                out.extend(std::iter::repeat_n(char::from(*ch), *count));
+            Piece::Delimiter(start, count) => {
+                out.push_str(self.text.get(*start..start + count).unwrap_or_default())
             }
             Piece::Open(image) => out.push_str(if *image { "![" } else { "[" }),
             Piece::Start { .. } | Piece::End => {}
@@ -613,7 +613,10 @@ impl Inlines<'_> {
             // ends the content turn back into a backslash. One flag per
             // open link or image: whether its content has a delimiter.
             let mut has_delimiter = vec![false];
-            for (j, piece) in self.pieces.iter().enumerate().take(end_piece).skip(k + 1) {
+            for j in k + 1..end_piece {
+                let Some(piece) = self.pieces.get(j) else {
+                    break;
+                };
                 match piece {
                     Piece::Start { .. } => has_delimiter.push(false),
                     Piece::End => {
@@ -635,13 +638,7 @@ impl Inlines<'_> {
                 }
             }
             if let Some(Piece::Start { target, .. }) = self.pieces.get_mut(k) {
-                let target = std::mem::replace(
-                    target,
-                    LinkTarget {
-                        url: String::new(),
-                        title: String::new(),
-                    },
-                );
+                let target = std::mem::take(target);
                 images.push(FoundImage {
                     alt,
                     target,
@@ -655,51 +652,36 @@ impl Inlines<'_> {
     }
 }
 
-/// The offsets of a block's backtick runs grouped by run length (a counting
-/// sort), so finding a code span's closer is a binary search.
-struct BacktickRuns {
-    /// `offsets[starts[n]..starts[n + 1]]` are the runs of length `n`.
-    starts: Vec<usize>,
-    offsets: Vec<usize>,
-}
+/// The offsets of a block's backtick runs grouped by run length, so finding
+/// a code span's closer is a binary search.
+struct BacktickRuns(
+    /// `.0[n]` are the offsets of the runs of length `n`, in order.
+    Vec<Vec<usize>>,
+);
 
 impl BacktickRuns {
     fn new(bytes: &[u8]) -> Self {
-        let mut runs = Vec::new();
+        let mut by_length: Vec<Vec<usize>> = Vec::new();
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             if b == b'`' {
-                let n = bytes[i..].iter().take_while(|&&b| b == b'`').count();
-                runs.push((n, i));
+                let n = run_of(&bytes[i..], b'`');
+                if by_length.len() <= n {
+                    by_length.resize_with(n + 1, Vec::new);
+                }
+                if let Some(runs) = by_length.get_mut(n) {
+                    runs.push(i);
+                }
                 i += n;
             } else {
                 i += 1;
             }
         }
-        let longest = runs.iter().map(|r| r.0).max().unwrap_or(0);
-        let mut starts = vec![0; longest + 2];
-        for &(n, _) in &runs {
-            starts[n + 1] += 1;
-        }
-        for n in 1..starts.len() {
-            starts[n] += starts[n - 1];
-        }
-        let mut fill = starts.clone();
-        let mut offsets = vec![0; runs.len()];
-        for &(n, at) in &runs {
-            if let Some(slot) = offsets.get_mut(fill[n]) {
-                *slot = at;
-            }
-            fill[n] += 1;
-        }
-        BacktickRuns { starts, offsets }
+        BacktickRuns(by_length)
     }
 
     fn of_length(&self, n: usize) -> &[usize] {
-        match (self.starts.get(n), self.starts.get(n + 1)) {
-            (Some(&a), Some(&b)) => self.offsets.get(a..b).unwrap_or_default(),
-            _ => &[],
-        }
+        self.0.get(n).map_or(&[], Vec::as_slice)
     }
 }
 

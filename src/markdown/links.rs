@@ -7,7 +7,7 @@ use super::entities::scan_entity;
 const MAX_NESTED_PARENS: usize = 32;
 
 /// A link target: destination and title, both decoded.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct LinkTarget {
     /// Destination with escapes and entities decoded.
     pub(super) url: String,
@@ -15,34 +15,26 @@ pub(super) struct LinkTarget {
     pub(super) title: String,
 }
 
-/// Reference definitions of a document by normalized label; the first
-/// definition of a label wins. Collected in document order, then sorted
-/// once for lookups (a sorted vector costs less code than a map).
+/// Reference definitions of a document by normalized label, each with its
+/// position in the document; the first definition of a label wins.
+/// Collected in document order, then sorted once for lookups (a sorted
+/// vector costs less code than a map).
 #[derive(Default)]
-pub(super) struct Definitions(Vec<(String, LinkTarget)>);
+pub(super) struct Definitions(Vec<(String, usize, LinkTarget)>);
 
 impl Definitions {
     /// Records a definition; call [`Definitions::seal`] before lookups.
     pub(super) fn insert(&mut self, label: &str, target: LinkTarget) {
-        self.0.push((fold_label(label), target));
+        self.0.push((fold_label(label), self.0.len(), target));
     }
 
     /// Sorts by label, keeping the first definition of each. A heap sort
     /// on (label, position) keeps the code small and the order stable.
     pub(super) fn seal(&mut self) {
-        let mut entries: Vec<(String, usize, LinkTarget)> = std::mem::take(&mut self.0)
-            .into_iter()
-            .enumerate()
-            .map(|(i, (label, target))| (label, i, target))
-            .collect();
-        heap_sort(&mut entries, |a, b| {
+        heap_sort(&mut self.0, |a, b| {
             (a.0.as_str(), a.1) < (b.0.as_str(), b.1)
         });
-        entries.dedup_by(|later, earlier| later.0 == earlier.0);
-        self.0 = entries
-            .into_iter()
-            .map(|(label, _, target)| (label, target))
-            .collect();
+        self.0.dedup_by(|later, earlier| later.0 == earlier.0);
     }
 
     /// The definition for `label` (as scanned, not yet folded).
@@ -52,7 +44,7 @@ impl Definitions {
         }
         let key = fold_label(label);
         let i = self.0.binary_search_by(|d| d.0.as_str().cmp(&key)).ok()?;
-        self.0.get(i).map(|d| &d.1)
+        self.0.get(i).map(|d| &d.2)
     }
 }
 
@@ -119,6 +111,13 @@ pub(super) fn is_whitespace(b: u8) -> bool {
 /// Bytes of `is_space` at the start of `bytes`.
 pub(super) fn count_spaces(bytes: &[u8]) -> usize {
     bytes.iter().take_while(|b| is_space(**b)).count()
+}
+
+/// How many times `c` repeats at the start of `bytes` (one routine for the
+/// many runs the scanner measures).
+#[inline(never)]
+pub(super) fn run_of(bytes: &[u8], c: u8) -> usize {
+    bytes.iter().take_while(|&&b| b == c).count()
 }
 
 /// Scans a link destination at `text[start..]`: `<…>` or a bare run with
@@ -268,16 +267,25 @@ pub(super) fn scan_label(text: &str) -> Option<(usize, String)> {
         return None;
     }
     label.push_str(text.get(mark..i)?);
-    let edge = |c: char| matches!(c, ' ' | '\r' | '\n' | '\t');
-    let start = label.len() - label.trim_start_matches(edge).len();
-    let end = label.trim_end_matches(edge).len().max(start);
+    let kept = |b: &u8| !matches!(b, b' ' | b'\r' | b'\n' | b'\t');
+    let start = label.bytes().position(|b| kept(&b)).unwrap_or(label.len());
+    let end = label
+        .as_bytes()
+        .iter()
+        .rposition(kept)
+        .map_or(start, |e| e + 1);
     Some((i + 1, label.get(start..end).unwrap_or_default().to_owned()))
 }
 
-/// Scans an inline link's title at `text[start..]`: `"…"`, `'…'` or
-/// `(…)`, possibly over several lines (leading spaces of each continuation
-/// line dropped). Returns its length and decoded value.
-pub(super) fn scan_inline_title(text: &str, start: usize) -> Option<(usize, String)> {
+/// Scans a link title at `text[start..]`: `"…"`, `'…'` or `(…)`, possibly
+/// over several lines, and returns its length and decoded value.
+///
+/// In an inline link (`definition` false) only `\n` ends a line (a `\r`
+/// stays in the value) and each continuation line's leading
+/// [`is_space`] bytes are dropped. In a reference definition a `\r` ends a
+/// line too, each line ending becomes `\n`, only spaces and tabs are
+/// dropped, and a blank line ends the definition: no title.
+pub(super) fn scan_title(text: &str, start: usize, definition: bool) -> Option<(usize, String)> {
     let bytes = text.as_bytes();
     let open = *bytes.get(start)?;
     let close = match open {
@@ -297,11 +305,29 @@ pub(super) fn scan_inline_title(text: &str, start: usize) -> Option<(usize, Stri
             return None;
         }
         match c {
-            b'\n' => {
+            b'\n' | b'\r' if c == b'\n' || definition => {
                 title.push_str(text.get(mark..i)?);
                 title.push('\n');
-                i += 1;
-                i += count_spaces(bytes.get(i..)?);
+                i += if bytes.get(i..i + 2) == Some(b"\r\n") {
+                    2
+                } else {
+                    1
+                };
+                let rest = bytes.get(i..)?;
+                if definition {
+                    i += rest
+                        .iter()
+                        .take_while(|b| **b == b' ' || **b == b'\t')
+                        .count();
+                    if matches!(
+                        bytes.get(i + count_spaces(bytes.get(i..)?)),
+                        None | Some(b'\n' | b'\r')
+                    ) {
+                        return None;
+                    }
+                } else {
+                    i += count_spaces(rest);
+                }
                 mark = i;
                 continue;
             }
@@ -322,59 +348,6 @@ pub(super) fn scan_inline_title(text: &str, start: usize) -> Option<(usize, Stri
             _ => {}
         }
         i += 1;
-    }
-    None
-}
-
-/// Scans a reference definition's title at `text[start..]`; like
-/// [`scan_inline_title`] but decoded afterwards, as pulldown-cmark does.
-fn scan_definition_title(text: &str, start: usize) -> Option<(usize, String)> {
-    let bytes = text.as_bytes();
-    let close = match *bytes.get(start)? {
-        b'\'' => b'\'',
-        b'"' => b'"',
-        b'(' => b')',
-        _ => return None,
-    };
-    let mut raw = String::new();
-    let mut mark = start + 1;
-    let mut i = start + 1;
-    while let Some(&c) = bytes.get(i) {
-        match c {
-            b'(' if close == b')' => return None,
-            b'\n' | b'\r' => {
-                raw.push_str(text.get(mark..i)?);
-                raw.push('\n');
-                i += if bytes.get(i..i + 2) == Some(b"\r\n") {
-                    2
-                } else {
-                    1
-                };
-                i += bytes
-                    .get(i..)?
-                    .iter()
-                    .take_while(|b| **b == b' ' || **b == b'\t')
-                    .count();
-                mark = i;
-                if matches!(
-                    bytes.get(i + count_spaces(bytes.get(i..)?)),
-                    None | Some(b'\n' | b'\r')
-                ) {
-                    return None;
-                }
-            }
-            b'\\' => {
-                i += 1;
-                if bytes.get(i).is_some_and(|b| *b != b'\n' && *b != b'\r') {
-                    i += 1;
-                }
-            }
-            _ if c == close => {
-                raw.push_str(text.get(mark..i)?);
-                return Some((i + 1 - start, unescape(&raw)));
-            }
-            _ => i += 1,
-        }
     }
     None
 }
@@ -443,7 +416,7 @@ pub(super) fn scan_definition(text: &str) -> Option<(usize, String, LinkTarget)>
     if line_endings > 1 {
         return untitled(i);
     }
-    if let Some((title_len, title)) = scan_definition_title(text, title_start) {
+    if let Some((title_len, title)) = scan_title(text, title_start, true) {
         let end = title_start + title_len;
         let rest = bytes.get(end..)?;
         if matches!(rest.get(count_spaces(rest)), None | Some(b'\n' | b'\r')) {
