@@ -236,6 +236,25 @@ fn document() -> impl Strategy<Value = String> {
         })
 }
 
+/// pulldown-cmark scans raw inline HTML over the source text, so a tag or
+/// declaration left open at the end of a line inside a block quote is closed
+/// by the next line's `>` marker; CommonMark (and this crate) read inline
+/// content without the container markers. Documents with block quotes have
+/// every `<` written as `&lt;` so that the comparison skips that one known
+/// difference (`spec_over_pulldown_cmark_for_html_across_quote_lines` pins
+/// it).
+fn without_html_across_quote_lines(doc: String) -> String {
+    let quoted = doc.lines().any(|l| {
+        l.trim_start_matches(|c: char| " \t-*+.)".contains(c) || c.is_ascii_digit())
+            .starts_with('>')
+    });
+    if quoted {
+        doc.replace('<', "&lt;")
+    } else {
+        doc
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(
         std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(300)
@@ -243,6 +262,7 @@ proptest! {
 
     #[test]
     fn matches_pulldown_cmark(doc in document()) {
+        let doc = without_html_across_quote_lines(doc);
         let ours = parse_markdown_images(&doc);
         let theirs = oracle(&doc);
         prop_assert_eq!(ours, theirs, "input: {:?}", doc);
@@ -451,4 +471,29 @@ fn every_named_entity_kept_decodes_as_pulldown_cmark_does() {
     assert_eq!(images[0].alt, "&check;");
     assert_eq!(images[0].url, "a&check;b");
     assert_eq!(oracle("![&check;](u)")[0].alt, "✓");
+}
+
+#[test]
+fn spec_over_pulldown_cmark_for_html_across_quote_lines() {
+    // `<!a` never closes: no `>` in the paragraph's content, whose lines
+    // lose their `> ` markers; pulldown-cmark takes the marker as the end.
+    let doc = "> ![<!a](a.png\n> \"T\")\n";
+    let images = parse_markdown_images(doc);
+    assert_eq!(images.len(), 1);
+    assert_eq!(images[0].alt, "<!a");
+    assert_eq!(images[0].title.as_deref(), Some("T"));
+    assert!(oracle(doc).is_empty());
+    // On one line, or outside block quotes, both agree.
+    check("> ![<!a](a.png \"T\")\n");
+    check("![<!a](a.png\n\"T\")\n");
+    check("> <!a b\n> c> ![x](y.png)\n");
+}
+
+#[test]
+fn blank_line_after_an_empty_item_in_a_quote_closes_only_that_item() {
+    check("-   > a\n    > a\n    > * *\n\n    ![](a.png)\n");
+    assert_eq!(
+        parse_markdown_images("-   > a\n    > a\n    > * *\n\n    ![](a.png)\n").len(),
+        1
+    );
 }

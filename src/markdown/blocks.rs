@@ -527,6 +527,10 @@ impl BlockParser<'_> {
     }
 
     fn pop_containers(&mut self, keep: usize) {
+        if keep < self.spine.len() {
+            // The list item just begun, if any, is among those closed.
+            self.begin_list_item = false;
+        }
         self.spine.truncate(keep);
         self.quote_ends.truncate(keep);
     }
