@@ -113,3 +113,21 @@ test('memory stash, tool definitions and errors', async () => {
   await assert.rejects(Stash.open(), (e) => e.code === 'STASH_UNAVAILABLE');
   await assert.rejects(compactContext([{ role: 'user', content: [{ type: 'image_url' }] }], { stash }), (e) => e.code === 'INVALID_MESSAGE' && e.path === 'messages[0].content[0].image_url');
 });
+
+test('a stash freed while calls on it are pending: the calls still settle, later ones are refused', async () => {
+  const { messages, old } = await conversation();
+  const stash = await Stash.open({ backend: 'memory', maxBytes: 1 });
+  await compactContext(messages, { stash });
+  const pending = [stash.list(), stash.sweep(), stash.clear()];
+  stash.free();
+  const [entries, swept, cleared] = await Promise.all(pending);
+  assert.deepEqual(entries.map((e) => e.id), [md5(old)]);
+  assert.deepEqual([swept.expired, swept.evicted], [0, 1], 'over the 1-byte budget');
+  assert.equal(cleared, undefined);
+
+  const closed = await Stash.open({ backend: 'memory' });
+  closed.close();
+  for (const call of [() => closed.list(), () => closed.sweep(), () => closed.clear()]) {
+    await assert.rejects(call(), (e) => e instanceof CtxpackError && e.code === 'STASH_UNAVAILABLE');
+  }
+});

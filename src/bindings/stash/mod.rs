@@ -445,49 +445,18 @@ impl Stash {
     }
 
     /// Every record's bookkeeping, most recently used first.
-    pub async fn list(&self) -> Result<JsValue, CtxpackError> {
-        let inner = self.inner.clone();
-        inner.ensure_open()?;
-        let mut metas = inner.backend.list_meta().await?;
-        metas.sort_by(|a, b| b.last_used_at.total_cmp(&a.last_used_at));
-        to_js(&metas)
+    pub fn list(&self) -> Promise {
+        to_promise(Box::pin(list(self.inner.clone())))
     }
 
     /// Removes expired records, then the least recently used above `maxBytes`.
-    pub async fn sweep(&self) -> Result<JsValue, CtxpackError> {
-        let inner = self.inner.clone();
-        inner.ensure_open()?;
-        inner.meta_cache.borrow_mut().take();
-        let metas = inner.backend.list_meta().await?;
-        let plan = plan_maintenance(&metas, inner.now(), &inner.config, &HashSet::new());
-        let doomed: Vec<String> = plan.expired.iter().chain(&plan.evicted).cloned().collect();
-        if !doomed.is_empty() {
-            inner.backend.delete_records(&doomed).await?;
-        }
-        #[derive(serde::Serialize)]
-        struct Swept {
-            expired: usize,
-            evicted: usize,
-            bytes: u64,
-        }
-        to_js(&Swept {
-            expired: plan.expired.len(),
-            evicted: plan.evicted.len(),
-            bytes: plan.bytes_after,
-        })
+    pub fn sweep(&self) -> Promise {
+        to_promise(Box::pin(sweep(self.inner.clone())))
     }
 
     /// Removes every record.
-    pub async fn clear(&self) -> Result<(), CtxpackError> {
-        let inner = self.inner.clone();
-        inner.ensure_open()?;
-        inner.meta_cache.borrow_mut().take();
-        match &inner.backend {
-            Backend::Memory(b) => b.clear(),
-            Backend::IndexedDb(b) => b.clear().await?,
-            Backend::Adapter(b) => b.clear().await?,
-        }
-        Ok(())
+    pub fn clear(&self) -> Promise {
+        to_promise(Box::pin(clear(self.inner.clone())))
     }
 
     /// Closes the stash.
@@ -523,4 +492,47 @@ pub fn stash_from_js(value: &JsValue, path: &str) -> Result<Rc<StashInner>, Ctxp
         }
         None => Err(CtxpackError::new("STASH_UNAVAILABLE", "this stash was closed").at(path)),
     }
+}
+
+/// `Stash.list`: every record's bookkeeping, most recently used first.
+async fn list(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
+    inner.ensure_open()?;
+    let mut metas = inner.backend.list_meta().await?;
+    metas.sort_by(|a, b| b.last_used_at.total_cmp(&a.last_used_at));
+    to_js(&metas)
+}
+
+/// `Stash.sweep`: removes expired records, then the least recently used above `maxBytes`.
+async fn sweep(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
+    inner.ensure_open()?;
+    inner.meta_cache.borrow_mut().take();
+    let metas = inner.backend.list_meta().await?;
+    let plan = plan_maintenance(&metas, inner.now(), &inner.config, &HashSet::new());
+    let doomed: Vec<String> = plan.expired.iter().chain(&plan.evicted).cloned().collect();
+    if !doomed.is_empty() {
+        inner.backend.delete_records(&doomed).await?;
+    }
+    #[derive(serde::Serialize)]
+    struct Swept {
+        expired: usize,
+        evicted: usize,
+        bytes: u64,
+    }
+    to_js(&Swept {
+        expired: plan.expired.len(),
+        evicted: plan.evicted.len(),
+        bytes: plan.bytes_after,
+    })
+}
+
+/// `Stash.clear`: removes every record.
+async fn clear(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
+    inner.ensure_open()?;
+    inner.meta_cache.borrow_mut().take();
+    match &inner.backend {
+        Backend::Memory(b) => b.clear(),
+        Backend::IndexedDb(b) => b.clear().await?,
+        Backend::Adapter(b) => b.clear().await?,
+    }
+    Ok(JsValue::UNDEFINED)
 }
