@@ -20,6 +20,7 @@ pub mod expand;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod hash;
+pub mod heap_sort;
 pub mod history;
 pub mod history_tool;
 pub mod json_path;

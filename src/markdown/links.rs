@@ -31,7 +31,7 @@ impl Definitions {
     /// Sorts by label, keeping the first definition of each. A heap sort
     /// on (label, position) keeps the code small and the order stable.
     pub(super) fn seal(&mut self) {
-        heap_sort(&mut self.0, |a, b| {
+        crate::heap_sort::heap_sort(&mut self.0, |a, b| {
             (a.0.as_str(), a.1) < (b.0.as_str(), b.1)
         });
         self.0.dedup_by(|later, earlier| later.0 == earlier.0);
@@ -45,32 +45,6 @@ impl Definitions {
         let key = fold_label(label);
         let i = self.0.binary_search_by(|d| d.0.as_str().cmp(&key)).ok()?;
         self.0.get(i).map(|d| &d.2)
-    }
-}
-
-/// Sorts `items` in place by `less`.
-fn heap_sort<T>(items: &mut [T], less: impl Fn(&T, &T) -> bool) {
-    let sift = |items: &mut [T], mut root: usize, end: usize| loop {
-        let mut child = 2 * root + 1;
-        if child >= end {
-            break;
-        }
-        if child + 1 < end && less(&items[child], &items[child + 1]) {
-            child += 1;
-        }
-        if !less(&items[root], &items[child]) {
-            break;
-        }
-        items.swap(root, child);
-        root = child;
-    };
-    let len = items.len();
-    for root in (0..len / 2).rev() {
-        sift(items, root, len);
-    }
-    for end in (1..len).rev() {
-        items.swap(0, end);
-        sift(items, 0, end);
     }
 }
 

@@ -498,7 +498,12 @@ pub fn stash_from_js(value: &JsValue, path: &str) -> Result<Rc<StashInner>, Ctxp
 async fn list(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
     inner.ensure_open()?;
     let mut metas = inner.backend.list_meta().await?;
-    metas.sort_by(|a, b| b.last_used_at.total_cmp(&a.last_used_at));
+    crate::heap_sort::heap_sort(&mut metas, |a, b| {
+        b.last_used_at
+            .total_cmp(&a.last_used_at)
+            .then_with(|| a.id.cmp(&b.id))
+            .is_lt()
+    });
     to_js(&metas)
 }
 
