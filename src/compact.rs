@@ -9,7 +9,7 @@ use crate::payload::{payload_facts, Payloads};
 use crate::placeholder::{placeholder, split_placeholders, Segment};
 use crate::walk::{for_each_image, for_each_text, rewrite_images};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Options of a compaction.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -227,33 +227,37 @@ pub fn plan_compaction<'m>(
     plan
 }
 
-/// Replaces each planned image whose md5 is in `committed` with its
-/// placeholder. Returns, per message, whether it changed. With
+/// Replaces each image named in `replacements` ((message, image ordinal),
+/// md5) with its placeholder. Returns, per message, whether it changed. With
 /// `collapse_text`, a changed message left with only plain text parts
 /// becomes one string, the texts joined by a space.
 pub fn apply_compaction(
     messages: &mut [Message],
-    replacements: &HashMap<(usize, usize), String>,
+    replacements: &[((usize, usize), String)],
     collapse_text: bool,
 ) -> Vec<bool> {
     let mut changed = vec![false; messages.len()];
-    let mut by_message: HashMap<usize, Vec<(usize, &String)>> = HashMap::new();
-    for ((m, ordinal), md5) in replacements {
-        by_message.entry(*m).or_default().push((*ordinal, md5));
-    }
-    for (m, list) in by_message {
+    let mut order: Vec<&((usize, usize), String)> = replacements.iter().collect();
+    crate::heap_sort::heap_sort(&mut order, |a, b| a.0 < b.0);
+    for group in order.chunk_by(|a, b| a.0 .0 == b.0 .0) {
+        let Some(&&((m, _), _)) = group.first() else {
+            continue;
+        };
         let Some(message) = messages.get_mut(m) else {
             continue;
         };
-        let wanted: HashMap<usize, &String> = list.into_iter().collect();
-        rewrite_images(message, &mut |ordinal, part| match wanted.get(&ordinal) {
-            Some(md5) => Part::text(placeholder(md5)),
-            None => part,
+        rewrite_images(message, &mut |ordinal, part| match group
+            .binary_search_by_key(&ordinal, |r| r.0 .1)
+        {
+            Ok(i) => group.get(i).map_or(part, |r| Part::text(placeholder(&r.1))),
+            Err(_) => part,
         });
         if collapse_text {
             collapse(&mut message.content);
         }
-        changed[m] = true;
+        if let Some(c) = changed.get_mut(m) {
+            *c = true;
+        }
     }
     changed
 }

@@ -7,7 +7,6 @@ use crate::compact::{apply_compaction, plan_compaction, CompactOptions};
 use crate::json_path::JsonPath;
 use crate::message::decode_messages;
 use crate::payload::InMemory;
-use std::collections::HashMap;
 
 /// Markdown extraction: offsets in order and within the text.
 pub fn markdown(data: &[u8]) {
@@ -91,7 +90,7 @@ pub fn messages(data: &[u8]) {
         &mut |_, _, _| {},
         &InMemory,
     );
-    let replacements: HashMap<(usize, usize), String> = plan
+    let replacements: Vec<((usize, usize), String)> = plan
         .images
         .iter()
         .map(|i| ((i.message, i.ordinal), i.md5.clone()))

@@ -276,10 +276,10 @@ pub async fn compact_history<B: StashBackend>(
     report.written = committed.len();
     drop(records);
 
-    let mut replacements = HashMap::new();
+    let mut replacements = Vec::new();
     for img in &plan.images {
         if committed.contains_key(&img.md5) {
-            replacements.insert((img.message, img.ordinal), img.md5.clone());
+            replacements.push(((img.message, img.ordinal), img.md5.clone()));
             report.stashed += 1;
             if img.duplicate {
                 report.deduplicated += 1;
