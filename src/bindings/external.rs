@@ -10,12 +10,12 @@ use crate::payload::{
 };
 use js_sys::{Function, JsString, Reflect};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 thread_local! {
-    static TABLES: RefCell<HashMap<u32, Vec<JsValue>>> = RefCell::new(HashMap::new());
+    /// The live tables by id: one per call in progress, so a short list.
+    static TABLES: RefCell<Vec<(u32, Vec<JsValue>)>> = const { RefCell::new(Vec::new()) };
     static NEXT: Cell<u32> = const { Cell::new(1) };
 }
 
@@ -32,7 +32,7 @@ impl Table {
             n.set(id.wrapping_add(1).max(1));
             id
         });
-        TABLES.with(|t| t.borrow_mut().insert(id, Vec::new()));
+        TABLES.with(|t| t.borrow_mut().push((id, Vec::new())));
         Table { id }
     }
 
@@ -40,9 +40,16 @@ impl Table {
     pub fn keep(&self, value: JsValue) -> String {
         let index = TABLES.with(|t| {
             let mut t = t.borrow_mut();
-            let list = t.entry(self.id).or_default();
-            list.push(value);
-            list.len() - 1
+            match t.iter_mut().find(|(id, _)| *id == self.id) {
+                Some((_, list)) => {
+                    list.push(value);
+                    list.len() - 1
+                }
+                None => {
+                    t.push((self.id, vec![value]));
+                    0
+                }
+            }
         });
         external_ref(self.id, index as u32)
     }
@@ -56,7 +63,7 @@ impl Default for Table {
 
 impl Drop for Table {
     fn drop(&mut self) {
-        TABLES.with(|t| t.borrow_mut().remove(&self.id));
+        TABLES.with(|t| t.borrow_mut().retain(|(id, _)| *id != self.id));
     }
 }
 
@@ -64,8 +71,9 @@ impl Drop for Table {
 pub fn lookup(table: u32, index: u32) -> Option<JsValue> {
     TABLES.with(|t| {
         t.borrow()
-            .get(&table)
-            .and_then(|l| l.get(index as usize).cloned())
+            .iter()
+            .find(|(id, _)| *id == table)
+            .and_then(|(_, l)| l.get(index as usize).cloned())
     })
 }
 
