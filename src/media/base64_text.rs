@@ -33,24 +33,8 @@ pub enum Base64Problem {
     BadPadding,
 }
 
-/// `ALPHABET[b]` is 1 for the 64 base64 characters, 0 for every other byte.
-static ALPHABET: [u8; 256] = alphabet_table();
-
-const fn alphabet_table() -> [u8; 256] {
-    let mut table = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        let b = i as u8;
-        if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
-            table[i] = 1;
-        }
-        i += 1;
-    }
-    table
-}
-
 fn is_alphabet(b: u8) -> bool {
-    ALPHABET[b as usize] == 1
+    DECODE[usize::from(b)] != NOT_BASE64
 }
 
 /// Whether every byte is a base64 character: a table lookup per byte,
@@ -59,11 +43,12 @@ fn is_alphabet(b: u8) -> bool {
 fn all_alphabet(bytes: &[u8]) -> bool {
     let mut blocks = bytes.chunks_exact(32);
     for block in &mut blocks {
-        let mut all = 1u8;
+        // Values are below 64; `NOT_BASE64` sets the top bit.
+        let mut any_bad = 0u8;
         for &b in block {
-            all &= ALPHABET[b as usize];
+            any_bad |= DECODE[usize::from(b)];
         }
-        if all == 0 {
+        if any_bad >= 64 {
             return false;
         }
     }
