@@ -117,9 +117,10 @@ impl Payloads for JsPayloads {
         }
         // Node: hash, measure and check in JavaScript; only the head crosses.
         let text: JsString = value.unchecked_into();
+        let padding = padding_of(&text);
         let Some((md5, ok)) = NODE_HOST.with(|h| {
             let host = h.as_ref()?;
-            Some((host.md5(&text)?, host.is_base64(&text)))
+            Some((host.md5(&text)?, host.is_base64(&text, padding)))
         }) else {
             return facts_of_text(self, s, head_bytes);
         };
@@ -130,7 +131,7 @@ impl Payloads for JsPayloads {
         PayloadFacts {
             md5,
             len: n,
-            decoded_len: (n / 4 * 3).saturating_sub(padding_of(&text)),
+            decoded_len: (n / 4 * 3).saturating_sub(padding),
             head: crate::media::base64_text::decode_prefix(&head_text, head_bytes),
             valid: if ok {
                 Ok(())
@@ -264,12 +265,13 @@ impl NodeHost {
     /// is not base64 (and stops at `=`), so decoding into a scratch buffer
     /// writes exactly the expected number of bytes only when every character
     /// counts; it also takes the URL-safe `-` and `_`, looked for apart.
-    fn is_base64(&self, text: &JsString) -> bool {
+    /// `padding` is the number of `=` that end `text`.
+    fn is_base64(&self, text: &JsString, padding: usize) -> bool {
         let len = text.length();
         if len % 4 != 0 {
             return false;
         }
-        let expected = len / 4 * 3 - padding_of(text) as u32;
+        let expected = len / 4 * 3 - padding as u32;
         let Some(scratch) = self.scratch(expected) else {
             return false;
         };
