@@ -5,13 +5,12 @@
 //! as `[BINARY_DATA_FILTERED: <size>]`, or keep it and report why.
 
 use crate::compact::Failure;
+use crate::json::Value;
 use crate::json_path::JsonPath;
 use crate::sanitize::{
     filtered_marker, find_binaries, replace_binaries, stashed_marker, SanitizeOptions,
 };
 use crate::stash::{NewRecord, StashBackend, StashConfig};
-use serde::Serialize;
-use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
 /// What to do with a payload whose stash write failed.
@@ -24,8 +23,7 @@ pub enum OnWriteFailure {
 }
 
 /// What a sanitization did.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BinaryReport {
     /// Payloads replaced by a stashed marker.
     pub stashed: usize,
@@ -147,7 +145,7 @@ pub async fn sanitize_targets<B: StashBackend>(
 pub fn text_target(text: &str, path: JsonPath) -> (Target, bool) {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        if let Ok(v) = serde_json::from_str::<Value>(text) {
+        if let Ok(v) = crate::json::from_str(text) {
             return (
                 Target {
                     value: v,
@@ -172,6 +170,17 @@ pub fn text_target(text: &str, path: JsonPath) -> (Target, bool) {
 pub fn target_text(target: Target, was_json: bool) -> String {
     match (target.value, was_json) {
         (Value::String(s), false) => s,
-        (v, _) => serde_json::to_string(&v).unwrap_or_default(),
+        (v, _) => crate::json::to_string(&v),
+    }
+}
+
+impl crate::json::ToJson for BinaryReport {
+    /// `{stashed, filtered, failures}`.
+    fn to_json(&self) -> Value {
+        crate::json!({
+            "stashed": self.stashed,
+            "filtered": self.filtered,
+            "failures": crate::json::ToJson::to_json(&self.failures)
+        })
     }
 }

@@ -8,7 +8,6 @@ use crate::message::{Content, ImageSource, Message, Part, Role};
 use crate::payload::{payload_facts, Payloads};
 use crate::placeholder::{placeholder, split_placeholders, Segment};
 use crate::walk::{for_each_image, for_each_text, rewrite_images};
-use serde::Serialize;
 use std::collections::HashSet;
 
 /// Options of a compaction.
@@ -58,12 +57,11 @@ pub struct HistoryImage<'m> {
 }
 
 /// An image that stays inline, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     /// JSON path of the image part.
     pub path: String,
     /// The image's md5, when it could be computed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub md5: Option<String>,
     /// Stable code: `INVALID_DATA_URL` or a stash error code.
     pub code: &'static str,
@@ -277,8 +275,7 @@ fn collapse(content: &mut Content) {
 }
 
 /// Counts and sizes a compaction reports.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CompactReport {
     /// The wire format read and written.
     pub format: &'static str,
@@ -319,27 +316,25 @@ pub struct CompactReport {
     /// False when the request exceeds the model's limits even after compaction.
     pub fits: bool,
     /// Why it does not fit, when it does not.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit_problem: Option<String>,
 }
 
 /// Size in bytes of `value` serialized as JSON, counting each payload kept
 /// outside wasm memory at its real length.
-pub fn json_len_with(value: &serde_json::Value, payloads: &dyn Payloads) -> u64 {
+pub fn json_len_with(value: &crate::json::Value, payloads: &dyn Payloads) -> u64 {
     let mut len = json_len(value);
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
-            serde_json::Value::String(s) => {
+            crate::json::Value::String(s) => {
                 if let Some((before, _, _)) = crate::payload::find_external_ref(s) {
                     let reference = &s[before.len()..];
-                    let escaped =
-                        serde_json::to_string(reference).map_or(0, |e| e.len() as u64 - 2);
+                    let escaped = crate::json::escaped_len(reference) as u64;
                     len = len - escaped + payloads.text_len(s) as u64;
                 }
             }
-            serde_json::Value::Array(items) => stack.extend(items),
-            serde_json::Value::Object(map) => stack.extend(map.values()),
+            crate::json::Value::Array(items) => stack.extend(items),
+            crate::json::Value::Object(map) => stack.extend(map.values()),
             _ => {}
         }
     }
@@ -347,18 +342,51 @@ pub fn json_len_with(value: &serde_json::Value, payloads: &dyn Payloads) -> u64 
 }
 
 /// Size in bytes of `value` serialized as JSON, without building the string.
-pub fn json_len(value: &serde_json::Value) -> u64 {
-    struct Count(u64);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len() as u64;
-            Ok(buf.len())
+pub fn json_len(value: &crate::json::Value) -> u64 {
+    crate::json::text_len(value)
+}
+
+impl crate::json::ToJson for Failure {
+    /// `{path, md5?, code, reason}`.
+    fn to_json(&self) -> crate::json::Value {
+        let mut m = crate::json::Map::new();
+        m.insert("path".into(), self.path.as_str().into());
+        if let Some(md5) = &self.md5 {
+            m.insert("md5".into(), md5.into());
         }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
+        m.insert("code".into(), self.code.into());
+        m.insert("reason".into(), self.reason.as_str().into());
+        crate::json::Value::Object(m)
     }
-    let mut c = Count(0);
-    let _ = serde_json::to_writer(&mut c, value);
-    c.0
+}
+
+impl crate::json::ToJson for CompactReport {
+    /// The report's fields in camelCase; `limitProblem` only when there is one.
+    fn to_json(&self) -> crate::json::Value {
+        let mut v = crate::json!({
+            "format": self.format,
+            "newestUserIndex": self.newest_user_index,
+            "stashed": self.stashed,
+            "deduplicated": self.deduplicated,
+            "written": self.written,
+            "kept": self.kept,
+            "urls": self.urls,
+            "failed": self.failed,
+            "refreshed": self.refreshed,
+            "missing": self.missing,
+            "bytesBefore": self.bytes_before,
+            "bytesAfter": self.bytes_after,
+            "failures": crate::json::ToJson::to_json(&self.failures),
+            "expired": self.expired,
+            "evicted": self.evicted,
+            "overBudget": self.over_budget,
+            "binariesStashed": self.binaries_stashed,
+            "limitStashed": self.limit_stashed,
+            "fits": self.fits
+        });
+        if let (Some(problem), Some(m)) = (&self.limit_problem, v.as_object_mut()) {
+            m.insert("limitProblem".into(), problem.into());
+        }
+        v
+    }
 }

@@ -2,10 +2,8 @@
 //! "the conversation is 5.4M tokens, the model takes 131k" instead of showing
 //! a raw 400.
 
-use serde::Serialize;
-
 /// A context-length error, read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextLengthError {
     /// Tokens the request needed.
     pub requested: u64,
@@ -78,6 +76,13 @@ pub fn parse_context_length_error(text: &str) -> Option<ContextLengthError> {
         });
     }
     None
+}
+
+impl crate::json::ToJson for ContextLengthError {
+    /// `{requested, max, provider}`.
+    fn to_json(&self) -> crate::json::Value {
+        crate::json!({"requested": self.requested, "max": self.max, "provider": self.provider})
+    }
 }
 
 #[cfg(test)]

@@ -18,7 +18,6 @@ use crate::limits::{limits_of, Provider, RequestLimits};
 use crate::media::{image_dimensions, Dimensions};
 use crate::message::{ImageSource, Message};
 use crate::walk::{for_each_image, for_each_text};
-use serde::Serialize;
 
 /// Image tokens for `dims` under `provider`'s rule (`low` detail for OpenAI).
 pub fn image_tokens(provider: Provider, dims: Dimensions, low_detail: bool) -> u64 {
@@ -77,8 +76,7 @@ pub fn text_tokens(text: &str) -> u64 {
 }
 
 /// One image's account.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImageEstimate {
     /// JSON path of the image part.
     pub path: String,
@@ -95,8 +93,7 @@ pub struct ImageEstimate {
 }
 
 /// A request's account.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EstimateReport {
     /// The provider.
     pub provider: &'static str,
@@ -201,6 +198,37 @@ pub fn estimate(
         images,
         limits,
         exceeded,
+    }
+}
+
+impl crate::json::ToJson for ImageEstimate {
+    /// `{path, width, height, measured, bytes, tokens}`.
+    fn to_json(&self) -> crate::json::Value {
+        crate::json!({
+            "path": self.path.as_str(),
+            "width": self.width,
+            "height": self.height,
+            "measured": self.measured,
+            "bytes": self.bytes,
+            "tokens": self.tokens
+        })
+    }
+}
+
+impl crate::json::ToJson for EstimateReport {
+    /// The report's fields in camelCase.
+    fn to_json(&self) -> crate::json::Value {
+        crate::json!({
+            "provider": self.provider,
+            "imageCount": self.image_count,
+            "imageTokens": self.image_tokens,
+            "textTokens": self.text_tokens,
+            "totalTokens": self.total_tokens,
+            "requestBytes": self.request_bytes,
+            "images": self.images.to_json(),
+            "limits": self.limits.to_json(),
+            "exceeded": self.exceeded.clone()
+        })
     }
 }
 

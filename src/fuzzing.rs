@@ -65,8 +65,7 @@ pub fn data_url(data: &[u8]) {
 
 /// Format detection, decoding, compaction planning and expansion on any JSON.
 pub fn messages(data: &[u8]) {
-    let Ok(serde_json::Value::Array(values)) = serde_json::from_slice::<serde_json::Value>(data)
-    else {
+    let Ok(crate::json::Value::Array(values)) = crate::json::from_slice(data) else {
         return;
     };
     let Ok((format, mut messages)) =
@@ -122,10 +121,10 @@ pub fn sanitize(data: &[u8]) {
         threshold_bytes: 64,
         extra_fields: vec!["blob".into()],
     };
-    let value = match serde_json::from_slice::<serde_json::Value>(data) {
+    let value = match crate::json::from_slice(data) {
         Ok(v) => v,
         Err(_) => match std::str::from_utf8(data) {
-            Ok(t) => serde_json::Value::String(t.to_owned()),
+            Ok(t) => crate::json::Value::String(t.to_owned()),
             Err(_) => return,
         },
     };

@@ -12,6 +12,7 @@ use crate::compact::{
 use crate::expand::{
     apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
 };
+use crate::json::Value;
 use crate::json_path::JsonPath;
 use crate::message::image::ImageTemplate;
 use crate::message::{decode_messages, detect_format, Format, Message, MessageError, Role};
@@ -21,7 +22,6 @@ use crate::stash::{
     plan_maintenance, read_verified, Lookup, NewRecord, RecordMeta, StashBackend, StashConfig,
 };
 use crate::tool_results::{raw_role, tool_result_slots, SlotKind};
-use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
 /// Messages after an operation: all of them, and which ones changed (an
@@ -507,7 +507,7 @@ pub async fn history_image<B: StashBackend>(
 pub fn tool_image_part(dialect: Format, mime: &str, payload: &str) -> Value {
     match dialect {
         Format::LangChain => {
-            let mut m = serde_json::Map::new();
+            let mut m = crate::json::Map::new();
             m.insert("type".into(), "image".into());
             m.insert("mime_type".into(), mime.into());
             m.insert("base64".into(), payload.into());

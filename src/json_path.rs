@@ -32,7 +32,7 @@ impl JsonPath {
         if plain {
             JsonPath(format!("{}.{key}", self.0))
         } else {
-            let quoted = serde_json::to_string(key).unwrap_or_else(|_| "\"?\"".to_owned());
+            let quoted = crate::json::to_string(&crate::json::Value::from(key));
             JsonPath(format!("{}[{quoted}]", self.0))
         }
     }

@@ -23,6 +23,7 @@ pub mod hash;
 pub mod heap_sort;
 pub mod history;
 pub mod history_tool;
+pub mod json;
 pub mod json_path;
 pub mod limits;
 pub mod markdown;

@@ -3,11 +3,8 @@
 //! providers' documented limits for their public APIs; a caller can override
 //! any of them.
 
-use serde::Serialize;
-
 /// A provider whose limits and image-token rules ctxpack knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Provider {
     /// OpenAI Chat Completions / Responses.
     OpenAi,
@@ -43,8 +40,7 @@ impl Provider {
 }
 
 /// What one request may carry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RequestLimits {
     /// Images per request.
     pub max_images: Option<usize>,
@@ -79,4 +75,15 @@ pub fn limits_of(provider: Provider) -> RequestLimits {
             max_image_bytes: None,
             max_request_bytes: None,
         })
+}
+
+impl crate::json::ToJson for RequestLimits {
+    /// `{maxImages, maxImageBytes, maxRequestBytes}`, `null` where unlimited.
+    fn to_json(&self) -> crate::json::Value {
+        crate::json!({
+            "maxImages": self.max_images,
+            "maxImageBytes": self.max_image_bytes,
+            "maxRequestBytes": self.max_request_bytes
+        })
+    }
 }

@@ -5,12 +5,12 @@
 //! its id. Long prose, code, JSON, hex digests, JWTs and minified JS are left
 //! alone.
 
+use crate::json::Value;
 use crate::json_path::JsonPath;
 use crate::media::base64_text::{decode_prefix, decoded_len};
 use crate::media::data_url::{is_data_url, DataUrl};
 use crate::media::sniff_mime;
 use crate::payload::{InMemory, Payloads};
-use serde_json::Value;
 
 /// Fields known to carry binary payloads, whatever their length.
 pub const KNOWN_BINARY_FIELDS: &[&str] = &[
@@ -280,8 +280,8 @@ pub fn filter_value(mut root: Value, options: &SanitizeOptions) -> (Value, usize
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use crate::media::base64_text::encode;
-    use serde_json::json;
 
     fn binary_b64(n: usize) -> String {
         let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
@@ -334,9 +334,8 @@ mod tests {
     fn no_false_positives() {
         let prose = "The quick brown fox jumps over the lazy dog. ".repeat(400);
         let code = "fn main() { let x = vec![1, 2, 3]; println!(\"{:?}\", x); }\n".repeat(300);
-        let json_text = serde_json::to_string(&json!({"a": [1, 2, {"b": "c".repeat(50)}]}))
-            .unwrap()
-            .repeat(200);
+        let json_text =
+            crate::json::to_string(&json!({"a": [1, 2, {"b": "c".repeat(50)}]})).repeat(200);
         let hex = "0123456789abcdef".repeat(1000);
         let jwt = format!(
             "eyJhbGciOiJIUzI1NiJ9.{}.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
@@ -391,8 +390,7 @@ mod tests {
         );
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].path.len(), "r".len() + 3 * 10_000);
-        // serde_json drops values recursively; unwind the nesting by hand.
-        let mut v = v;
+        // Values drop recursively; unwind the nesting by hand.
         while let Value::Array(mut items) = v {
             v = items.pop().unwrap_or(Value::Null);
         }

@@ -3,9 +3,9 @@
 //! string, an Anthropic `tool_result` block, a LangChain `["tool", …]` tuple,
 //! an AI SDK `text` output) and the structured values (AI SDK `json` output).
 
+use crate::json::Value;
 use crate::message::{Format, Role};
 use crate::sanitize::Seg;
-use serde_json::Value;
 
 /// How a slot holds its tool result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +127,7 @@ pub fn tool_result_slots(format: Format, message: &Value) -> Vec<Slot> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn finds_slots_in_every_format() {

@@ -6,9 +6,10 @@ mod common;
 use common::*;
 use ctxpack::compact::CompactOptions;
 use ctxpack::history::{compact_history, expand_history, history_image, Lang, Outcome};
+use ctxpack::json;
+use ctxpack::json::Value;
 use ctxpack::stash::{MemoryBackend, StashBackend, StashConfig};
 use ctxpack::Format;
-use serde_json::{json, Value};
 
 const T0: f64 = 1_700_000_000_000.0;
 
@@ -155,7 +156,7 @@ fn every_object_format_round_trips_exactly() {
         );
         assert_eq!(out.messages[1]["name"], "ann");
         assert_eq!(out.messages[5], input[5], "newest user message untouched");
-        let text = serde_json::to_string(&out.messages[..5]).unwrap();
+        let text = Value::Array(out.messages[..5].to_vec()).to_string();
         assert!(
             !text.contains(&b64(JPEG)[..64]),
             "no base64 left in history"
@@ -496,7 +497,10 @@ fn dootask_example_collapses_exactly_in_every_format() {
             },
         );
         let mut expected = input.clone();
-        expected[1]["content"] = json!(format!("[Picture:history_{}] 这是什么？", md5(&b64(JPEG))));
+        *expected
+            .get_mut(1)
+            .and_then(|m| m.get_mut("content"))
+            .unwrap() = json!(format!("[Picture:history_{}] 这是什么？", md5(&b64(JPEG))));
         assert_eq!(Value::Array(out.messages.clone()), expected, "{format:?}");
         assert_eq!(
             Value::Array(expand(&stash, &out.messages).messages),

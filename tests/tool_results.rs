@@ -6,9 +6,10 @@ mod common;
 use common::*;
 use ctxpack::compact::CompactOptions;
 use ctxpack::history::{compact_history, history_image, Lang};
+use ctxpack::json;
+use ctxpack::json::Value;
 use ctxpack::stash::{MemoryBackend, StashBackend, StashConfig};
 use ctxpack::Format;
-use serde_json::{json, Value};
 
 fn big_png_b64() -> String {
     // A real PNG padded with a tEXt-free tail: the bytes start with the PNG magic.
@@ -68,8 +69,7 @@ fn openai_tool_message_json_string_is_sanitized_and_the_binary_is_fetchable() {
     ]);
     let stash = MemoryBackend::new();
     let out = run(&stash, &msgs, true);
-    let content: Value =
-        serde_json::from_str(out.messages[2]["content"].as_str().unwrap()).unwrap();
+    let content: Value = json::from_str(out.messages[2]["content"].as_str().unwrap()).unwrap();
     assert_eq!(content["metadata"]["imageBase64"], marker(&payload));
     assert_eq!(content["metadata"]["imagePath"], "/tmp/a.png");
     assert_eq!(out.messages[2]["tool_call_id"], "c1");
@@ -119,7 +119,7 @@ fn every_format_is_covered_and_the_newest_turn_is_not() {
         let out = run(&MemoryBackend::new(), &msgs, true);
         let n = msgs.as_array().unwrap().len();
         let newest = out.report.newest_user_index.unwrap();
-        let history = serde_json::to_string(&out.messages[..newest]).unwrap();
+        let history = Value::Array(out.messages[..newest].to_vec()).to_string();
         assert!(!history.contains(&payload[..64]), "{}", out.report.format);
         assert!(history.contains(&format!("[Binary:history_{}", md5(&payload))));
         assert_eq!(

@@ -236,10 +236,10 @@ pub fn route_artifact_js(
         mime_type: string_field("mimeType")?,
         body,
     };
-    to_js(&route_artifact(
+    Ok(to_js(&route_artifact(
         &artifact,
         read_capabilities(&capabilities),
         format,
         zh,
-    ))
+    )))
 }

@@ -6,9 +6,8 @@
 
 use super::external::{resolve, Table};
 use super::CtxpackError;
+use crate::json::{Map, Number, ToJson, Value};
 use js_sys::{Array, ArrayBuffer, Function, JsString, Object, Reflect};
-use serde::Serialize;
-use serde_json::{Map, Number, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -200,11 +199,9 @@ fn set_own(obj: &Object, key: &str, value: &JsValue) {
     }
 }
 
-/// Converts JSON into a JavaScript value (objects as plain objects).
-pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, CtxpackError> {
-    let v = serde_json::to_value(value)
-        .map_err(|e| CtxpackError::new("INTERNAL", format!("could not build the result: {e}")))?;
-    Ok(to_js_kept(&v))
+/// A result as a JavaScript value (objects as plain objects).
+pub fn to_js<T: ToJson + ?Sized>(value: &T) -> JsValue {
+    to_js_kept(&value.to_json())
 }
 
 /// The text argument, or `INVALID_ARGUMENT` at `path`.

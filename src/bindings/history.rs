@@ -12,10 +12,9 @@ use super::CtxpackError;
 use crate::compact::CompactOptions;
 use crate::history::{compact_history, expand_history, history_image, Lang, Outcome};
 use crate::history_tool::{history_image_tool, Dialect};
+use crate::json::{ToJson, Value};
 use crate::message::Format;
 use js_sys::{Array, Object, Promise, Reflect};
-use serde::Serialize;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -129,11 +128,11 @@ pub fn read_messages(
 }
 
 /// `{messages, report}`: changed messages converted, the rest the caller's own.
-fn result<R: Serialize>(original: &Array, outcome: Outcome<R>) -> Result<JsValue, CtxpackError> {
+fn result<R: ToJson>(original: &Array, outcome: Outcome<R>) -> Result<JsValue, CtxpackError> {
     let out = Array::new_with_length(original.length());
     for (i, (value, changed)) in outcome.messages.iter().zip(&outcome.changed).enumerate() {
         let v = if *changed {
-            to_js(value)?
+            to_js(value)
         } else {
             original.get(i as u32)
         };
@@ -141,7 +140,7 @@ fn result<R: Serialize>(original: &Array, outcome: Outcome<R>) -> Result<JsValue
     }
     let obj = Object::new();
     let _ = Reflect::set(&obj, &"messages".into(), &out);
-    let _ = Reflect::set(&obj, &"report".into(), &to_js(&outcome.report)?);
+    let _ = Reflect::set(&obj, &"report".into(), &to_js(&outcome.report));
     Ok(obj.into())
 }
 
@@ -282,5 +281,5 @@ pub fn history_image_tool_js(dialect: JsValue) -> Result<JsValue, CtxpackError> 
     let d = Dialect::from_name(&name).ok_or_else(|| {
         CtxpackError::invalid_argument("dialect", "expected 'openai', 'anthropic' or 'mcp'")
     })?;
-    to_js(&history_image_tool(d))
+    Ok(to_js(&history_image_tool(d)))
 }

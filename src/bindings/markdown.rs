@@ -12,5 +12,5 @@ pub fn parse_markdown_images(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, CtxpackError> {
     let text = string_arg(&text, "text")?;
-    to_js(&crate::markdown::parse_markdown_images(&text))
+    Ok(to_js(&crate::markdown::parse_markdown_images(&text)))
 }

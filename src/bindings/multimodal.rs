@@ -70,7 +70,7 @@ pub async fn to_multimodal(
             keep_alt,
         },
     );
-    to_js(&out)
+    Ok(to_js(&out))
 }
 
 async fn resolve_one(

@@ -7,12 +7,12 @@ use super::stash::stash_from_js;
 use super::stash::CallBackend;
 use super::CtxpackError;
 use crate::compact::json_len_with;
+use crate::json::Value;
 use crate::json_path::JsonPath;
 use crate::limits::{limits_of, Provider, RequestLimits};
 use crate::message::{decode_messages, Format};
 use crate::text_only::{has_multimedia, message_to_text_only};
 use js_sys::Array;
-use serde_json::Value;
 use std::collections::HashSet;
 use wasm_bindgen::prelude::*;
 
@@ -198,13 +198,13 @@ pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, Ctxpa
         + values.len().saturating_sub(1) as u64
         + 2;
     let (_, decoded) = decode_messages(values, format_option(&opts)?, &JsonPath::root("messages"))?;
-    to_js(&crate::estimate::estimate(
+    Ok(to_js(&crate::estimate::estimate(
         &decoded,
         provider,
         bytes,
         Some(limits),
         &JsPayloads,
-    ))
+    )))
 }
 
 /// See the TypeScript declaration.
@@ -214,7 +214,7 @@ pub fn parse_context_length_error(text: JsValue) -> Result<JsValue, CtxpackError
         return Ok(JsValue::NULL);
     };
     match crate::context_error::parse_context_length_error(&text) {
-        Some(e) => to_js(&e),
+        Some(e) => Ok(to_js(&e)),
         None => Ok(JsValue::NULL),
     }
 }

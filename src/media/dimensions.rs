@@ -1,9 +1,7 @@
 //! Image width and height read from the file header, without decoding pixels.
 
-use serde::Serialize;
-
 /// Width and height of an image in pixels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Dimensions {
     /// Width in pixels.
     pub width: u32,

@@ -2,8 +2,7 @@
 //! of a binary (image, audio, video, document, other).
 
 /// The broad kind of a binary file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BinaryKind {
     /// `image/*`.
     Image,

@@ -1,7 +1,7 @@
 //! Telling the wire format from the messages themselves.
 
 use super::Format;
-use serde_json::Value;
+use crate::json::Value;
 
 /// The format of `messages`, from the first decisive evidence: tuples are
 /// LangChain; part and field names tell OpenAI, Anthropic and the AI SDK
@@ -54,7 +54,7 @@ fn part_evidence(part: &Value) -> Option<Format> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn detects_each_format() {

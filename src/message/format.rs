@@ -1,22 +1,17 @@
 //! The wire formats ctxpack reads and writes.
 
 use super::MessageError;
-use serde::Serialize;
 
 /// A message wire format. Output always uses the input's format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
     /// OpenAI Chat Completions: `{role, content: string | parts}`.
-    #[serde(rename = "openai")]
     OpenAi,
     /// LangChain message tuples: `["human" | "ai" | "assistant" | "system" | "tool", content]`.
-    #[serde(rename = "langchain")]
     LangChain,
     /// Anthropic Messages: `{role, content}` with `image`, `tool_use` and `tool_result` blocks.
-    #[serde(rename = "anthropic")]
     Anthropic,
     /// Vercel AI SDK `ModelMessage`: `image`, `file`, `tool-call` and `tool-result` parts.
-    #[serde(rename = "ai-sdk")]
     AiSdk,
 }
 
@@ -48,7 +43,7 @@ impl Format {
     }
 
     /// A text content part in this format.
-    pub fn text_part(self, text: String) -> serde_json::Value {
+    pub fn text_part(self, text: String) -> crate::json::Value {
         super::Part::text(text).into_wire()
     }
 }

@@ -1,7 +1,5 @@
 //! What the stash keeps for one image.
 
-use serde::Serialize;
-
 /// A record on its way in: borrows the payload from the message it came from,
 /// so writing it does not copy the image inside wasm memory.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,7 +50,7 @@ impl<'a> NewRecord<'a> {
 }
 
 /// A record read back.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StoredRecord {
     /// Lowercase hex MD5 of `payload`.
     pub id: String,
@@ -68,8 +66,7 @@ pub struct StoredRecord {
 
 /// The bookkeeping of one record, kept apart from the payload so listing,
 /// refreshing and evicting never load images.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RecordMeta {
     /// The record's id.
     pub id: String,
@@ -85,4 +82,19 @@ pub struct RecordMeta {
     pub expires_at: f64,
     /// When a compaction, expansion or tool call last referenced it.
     pub last_used_at: f64,
+}
+
+impl crate::json::ToJson for RecordMeta {
+    /// `{id, size, storedBytes, mime, createdAt, expiresAt, lastUsedAt}`.
+    fn to_json(&self) -> crate::json::Value {
+        crate::json!({
+            "id": self.id.as_str(),
+            "size": self.size,
+            "storedBytes": self.stored_bytes,
+            "mime": self.mime.as_str(),
+            "createdAt": self.created_at,
+            "expiresAt": self.expires_at,
+            "lastUsedAt": self.last_used_at
+        })
+    }
 }

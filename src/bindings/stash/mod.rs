@@ -504,7 +504,7 @@ async fn list(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
             .then_with(|| a.id.cmp(&b.id))
             .is_lt()
     });
-    to_js(&metas)
+    Ok(to_js(&metas))
 }
 
 /// `Stash.sweep`: removes expired records, then the least recently used above `maxBytes`.
@@ -517,17 +517,11 @@ async fn sweep(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
     if !doomed.is_empty() {
         inner.backend.delete_records(&doomed).await?;
     }
-    #[derive(serde::Serialize)]
-    struct Swept {
-        expired: usize,
-        evicted: usize,
-        bytes: u64,
-    }
-    to_js(&Swept {
-        expired: plan.expired.len(),
-        evicted: plan.evicted.len(),
-        bytes: plan.bytes_after,
-    })
+    Ok(to_js(&crate::json!({
+        "expired": plan.expired.len(),
+        "evicted": plan.evicted.len(),
+        "bytes": plan.bytes_after
+    })))
 }
 
 /// `Stash.clear`: removes every record.
