@@ -191,7 +191,7 @@ pub fn route_artifact_js(
         Some(other) => {
             return Err(CtxpackError::invalid_option(
                 opts.path_of("lang"),
-                format!("unknown language {other:?}"),
+                format!("unknown language {}", crate::json::quoted(other)),
             ))
         }
     };

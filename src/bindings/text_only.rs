@@ -170,7 +170,7 @@ pub fn provider_and_limits(opts: &Options) -> Result<(Provider, RequestLimits), 
     let provider = Provider::from_name(&name).ok_or_else(|| {
         CtxpackError::invalid_option(
             opts.path_of("provider"),
-            format!("unknown provider {name:?}"),
+            format!("unknown provider {}", crate::json::quoted(&name)),
         )
     })?;
     let mut limits = limits_of(provider);

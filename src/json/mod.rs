@@ -18,7 +18,7 @@ pub use map::Map;
 pub use number::Number;
 pub use parse::{from_slice, from_str, ParseError};
 pub use value::Value;
-pub use write::{escaped_len, text_len, to_string, write_value};
+pub use write::{escaped_len, quoted, text_len, to_string, write_value};
 
 /// Types that have a JSON form: the results handed back to JavaScript,
 /// and whatever `json!` is given (taken by reference, as `serde_json`'s

@@ -12,6 +12,13 @@ pub fn to_string(value: &Value) -> String {
     out
 }
 
+/// `s` as a JSON string, for naming a value in a message: `"a\"b"`.
+pub fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    let _ = write_string(&mut out, s);
+    out
+}
+
 /// Size in bytes of `value` as compact JSON text, without building it.
 pub fn text_len(value: &Value) -> u64 {
     struct Count(u64);

@@ -106,7 +106,11 @@ pub fn friendly_type_name(mime: &str, zh: bool) -> String {
 /// `n / unit` with one decimal, rounded half up, in integer arithmetic (no
 /// float formatting in the wasm binary).
 pub fn one_decimal(n: u64, unit: u64) -> String {
-    let tenths = (u128::from(n) * 10 + u128::from(unit) / 2) / u128::from(unit.max(1));
+    let unit = unit.max(1);
+    // Exact for units below u64::MAX / 10 (the byte units are).
+    let tenths = (n / unit)
+        .saturating_mul(10)
+        .saturating_add(((n % unit).saturating_mul(10) + unit / 2) / unit);
     format!("{}.{}", tenths / 10, tenths % 10)
 }
 

@@ -99,7 +99,7 @@ impl IdbBackend {
                 db.close();
                 return Err(StashError::new(
                     StashErrorKind::Unavailable,
-                    format!("database {:?} lacks the ctxpack object stores", self.name),
+                    format!("database {} lacks the ctxpack object stores", crate::json::quoted(&self.name)),
                 ));
             }
             db

@@ -365,7 +365,7 @@ impl Stash {
                 other => {
                     return Err(CtxpackError::invalid_option(
                         opts.path_of("backend"),
-                        format!("unknown backend {other:?}; expected 'indexeddb', 'memory' or a StashAdapter"),
+                        format!("unknown backend {}; expected 'indexeddb', 'memory' or a StashAdapter", crate::json::quoted(other)),
                     ))
                 }
             }
