@@ -7,11 +7,11 @@
 use crate::compact::Failure;
 use crate::json::Value;
 use crate::json_path::JsonPath;
+use crate::key_map::{KeyMap, KeySet};
 use crate::sanitize::{
     filtered_marker, find_binaries, replace_binaries, stashed_marker, SanitizeOptions,
 };
 use crate::stash::{NewRecord, StashBackend, StashConfig};
-use std::collections::{HashMap, HashSet};
 
 /// What to do with a payload whose stash write failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,11 +64,11 @@ pub async fn sanitize_targets<B: StashBackend>(
     }
     // Hash and write each distinct payload once.
     let mut md5s: Vec<Vec<String>> = Vec::with_capacity(found.len());
-    let mut committed: HashSet<String> = HashSet::new();
-    let mut errors: HashMap<String, (&'static str, String)> = HashMap::new();
+    let mut committed: KeySet<String> = KeySet::new();
+    let mut errors: KeyMap<String, (&'static str, String)> = KeyMap::new();
     if let Some(backend) = backend {
         let mut records = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = KeySet::new();
         for (t, list) in targets.iter().zip(&found) {
             let mut ids = Vec::with_capacity(list.len());
             for b in list {

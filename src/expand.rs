@@ -4,11 +4,11 @@
 
 use crate::json::Value;
 use crate::json_path::JsonPath;
+use crate::key_map::{KeyMap, KeySet};
 use crate::message::image::{new_image_part, ImageTemplate};
 use crate::message::{Content, Format, ImageShape, Message, Part};
 use crate::placeholder::{placeholder, split_placeholders, Segment};
 use crate::walk::for_each_text;
-use std::collections::{HashMap, HashSet};
 
 /// An original read back from the stash.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,7 +32,7 @@ pub struct MissingPlaceholder {
 
 /// The distinct placeholder ids in `messages`, in order of appearance.
 pub fn collect_placeholders(messages: &[Message]) -> Vec<String> {
-    let mut seen = HashSet::new();
+    let mut seen = KeySet::new();
     let mut out = Vec::new();
     let root = JsonPath::root("messages");
     for (i, m) in messages.iter().enumerate() {
@@ -52,7 +52,7 @@ pub fn collect_placeholders(messages: &[Message]) -> Vec<String> {
 /// Where each placeholder whose id is not in `restored` appears.
 pub fn missing_placeholders(
     messages: &[Message],
-    restored: &HashMap<String, Restored>,
+    restored: &KeyMap<String, Restored>,
 ) -> Vec<MissingPlaceholder> {
     let mut out = Vec::new();
     let root = JsonPath::root("messages");
@@ -78,7 +78,7 @@ pub fn missing_placeholders(
 pub fn apply_expansion(
     messages: &mut [Message],
     format: Format,
-    restored: &HashMap<String, Restored>,
+    restored: &KeyMap<String, Restored>,
 ) -> Vec<bool> {
     messages
         .iter_mut()
@@ -89,7 +89,7 @@ pub fn apply_expansion(
 fn expand_content(
     content: &mut Content,
     format: Format,
-    restored: &HashMap<String, Restored>,
+    restored: &KeyMap<String, Restored>,
 ) -> bool {
     match content {
         Content::Text(text) => {
@@ -127,7 +127,7 @@ fn expand_content(
     }
 }
 
-fn mentions_restorable(text: &str, restored: &HashMap<String, Restored>) -> bool {
+fn mentions_restorable(text: &str, restored: &KeyMap<String, Restored>) -> bool {
     split_placeholders(text)
         .iter()
         .any(|s| matches!(s, Segment::Placeholder(id) if restored.contains_key(id)))
@@ -143,7 +143,7 @@ enum Piece {
 fn split_text(
     text: &str,
     format: Format,
-    restored: &HashMap<String, Restored>,
+    restored: &KeyMap<String, Restored>,
     collapsed: bool,
 ) -> Vec<Part> {
     let mut pieces: Vec<Piece> = Vec::new();

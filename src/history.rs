@@ -14,6 +14,7 @@ use crate::expand::{
 };
 use crate::json::Value;
 use crate::json_path::JsonPath;
+use crate::key_map::{KeyMap, KeySet};
 use crate::message::image::ImageTemplate;
 use crate::message::{decode_messages, detect_format, Format, Message, MessageError, Role};
 use crate::payload::Payloads;
@@ -22,7 +23,6 @@ use crate::stash::{
     plan_maintenance, read_verified, Lookup, NewRecord, RecordMeta, StashBackend, StashConfig,
 };
 use crate::tool_results::{raw_role, tool_result_slots, SlotKind};
-use std::collections::{HashMap, HashSet};
 
 /// Messages after an operation: all of them, and which ones changed (an
 /// unchanged message is the caller's value, moved through untouched).
@@ -58,7 +58,7 @@ async fn sanitize_tool_results<B: StashBackend>(
     values: &mut [Value],
     format: Format,
     payloads: &dyn Payloads,
-) -> (Vec<bool>, HashSet<String>, BinaryReport) {
+) -> (Vec<bool>, KeySet<String>, BinaryReport) {
     let mut changed = vec![false; values.len()];
     let cutoff = values
         .iter()
@@ -90,7 +90,7 @@ async fn sanitize_tool_results<B: StashBackend>(
         }
     }
     if targets.is_empty() {
-        return (changed, HashSet::new(), BinaryReport::default());
+        return (changed, KeySet::new(), BinaryReport::default());
     }
     let report = sanitize_targets(
         Some(backend),
@@ -102,7 +102,7 @@ async fn sanitize_tool_results<B: StashBackend>(
         payloads,
     )
     .await;
-    let mut written = HashSet::new();
+    let mut written = KeySet::new();
     for (target, (i, slot, was_json)) in targets.into_iter().zip(places) {
         if !target.changed {
             continue;
@@ -176,7 +176,7 @@ pub async fn compact_history<B: StashBackend>(
     } else {
         (
             vec![false; values.len()],
-            HashSet::new(),
+            KeySet::new(),
             BinaryReport::default(),
         )
     };
@@ -223,7 +223,7 @@ pub async fn compact_history<B: StashBackend>(
 
     // Write each distinct image once and wait for the commit.
     let expires_at = now + config.ttl_ms;
-    let mut all_metas: HashMap<String, RecordMeta> =
+    let mut all_metas: KeyMap<String, RecordMeta> =
         metas.into_iter().map(|m| (m.id.clone(), m)).collect();
     let records: Vec<NewRecord<'_>> = plan
         .images
@@ -252,8 +252,8 @@ pub async fn compact_history<B: StashBackend>(
     } else {
         backend.put_records(&records).await
     };
-    let mut committed: HashMap<String, RecordMeta> = HashMap::new();
-    let mut write_errors: HashMap<String, (&'static str, String)> = HashMap::new();
+    let mut committed: KeyMap<String, RecordMeta> = KeyMap::new();
+    let mut write_errors: KeyMap<String, (&'static str, String)> = KeyMap::new();
     for (i, rec) in records.iter().enumerate() {
         match results.get(i) {
             Some(Ok(())) => {
@@ -311,7 +311,7 @@ pub async fn compact_history<B: StashBackend>(
     }
 
     // Refresh every record the conversation references; sweep the rest.
-    let mut protected: HashSet<String> = committed.keys().cloned().collect();
+    let mut protected: KeySet<String> = committed.keys().cloned().collect();
     protected.extend(binary_ids);
     let mut touched = Vec::new();
     for id in &referenced {
@@ -381,8 +381,8 @@ async fn restore_all<B: StashBackend>(
     now: f64,
     ids: &[String],
     payloads: &dyn Payloads,
-) -> (HashMap<String, Restored>, usize) {
-    let mut restored = HashMap::new();
+) -> (KeyMap<String, Restored>, usize) {
+    let mut restored = KeyMap::new();
     let mut corrupted = 0;
     for id in ids {
         match read_verified(backend, id, now, payloads).await {
@@ -447,7 +447,7 @@ async fn refresh<'a, B: StashBackend>(
     now: f64,
     ids: impl Iterator<Item = &'a String>,
 ) {
-    let ids: HashSet<&String> = ids.collect();
+    let ids: KeySet<&String> = ids.collect();
     if ids.is_empty() {
         return;
     }
@@ -526,10 +526,10 @@ pub async fn stash_inline_images<B: StashBackend>(
     now: f64,
     messages: &[Message],
     payloads: &dyn Payloads,
-) -> HashSet<String> {
+) -> KeySet<String> {
     let root = JsonPath::root("messages");
     let mut records = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = KeySet::new();
     for (i, m) in messages.iter().enumerate() {
         crate::walk::for_each_image(m, &root.index(i), &mut |_, _, img| {
             let Some((declared, payload)) = img.source().inline() else {
@@ -558,7 +558,7 @@ pub async fn stash_inline_images<B: StashBackend>(
         });
     }
     if records.is_empty() {
-        return HashSet::new();
+        return KeySet::new();
     }
     let results = backend.put_records(&records).await;
     records

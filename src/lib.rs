@@ -25,6 +25,7 @@ pub mod history;
 pub mod history_tool;
 pub mod json;
 pub mod json_path;
+pub mod key_map;
 pub mod limits;
 pub mod markdown;
 pub mod media;

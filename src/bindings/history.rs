@@ -253,7 +253,10 @@ pub async fn get_history_image(
         Some(other) => {
             return Err(CtxpackError::invalid_option(
                 opts.path_of("lang"),
-                format!("unknown language {}; expected 'en' or 'zh'", crate::json::quoted(other)),
+                format!(
+                    "unknown language {}; expected 'en' or 'zh'",
+                    crate::json::quoted(other)
+                ),
             ))
         }
     };

@@ -9,11 +9,11 @@ use super::CtxpackError;
 use crate::compact::json_len_with;
 use crate::json::Value;
 use crate::json_path::JsonPath;
+use crate::key_map::KeySet;
 use crate::limits::{limits_of, Provider, RequestLimits};
 use crate::message::{decode_messages, Format};
 use crate::text_only::{has_multimedia, message_to_text_only};
 use js_sys::Array;
-use std::collections::HashSet;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -108,7 +108,7 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
         let (fmt, decoded) = decode_messages(values.clone(), format, &JsonPath::root("messages"))
             .map_err(CtxpackError::from)?;
         let backend = CallBackend::new(&stash, &table);
-        let stored: HashSet<String> = crate::history::stash_inline_images(
+        let stored: KeySet<String> = crate::history::stash_inline_images(
             &backend,
             &stash.config,
             stash.now(),

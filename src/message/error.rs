@@ -14,7 +14,10 @@ pub enum MessageError {
         reason: String,
     },
     /// The format name given in the options is not one ctxpack knows.
-    #[error("{path}: unknown format {}; expected openai, langchain, anthropic or ai-sdk", crate::json::quoted(name))]
+    #[error(
+        "{path}: unknown format {}; expected openai, langchain, anthropic or ai-sdk",
+        crate::json::quoted(name)
+    )]
     UnknownFormat {
         /// JSON path of the option.
         path: String,

@@ -3,7 +3,7 @@
 //! conversation references.
 
 use super::{RecordMeta, StashBackend, StashError, StoredRecord};
-use std::collections::HashSet;
+use crate::key_map::KeySet;
 
 /// How long records live and how much the stash may hold.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -77,7 +77,7 @@ pub fn plan_maintenance(
     metas: &[RecordMeta],
     now: f64,
     config: &StashConfig,
-    protected: &HashSet<String>,
+    protected: &KeySet<String>,
 ) -> Maintenance {
     let mut out = Maintenance::default();
     let mut live: Vec<&RecordMeta> = Vec::with_capacity(metas.len());
@@ -140,7 +140,7 @@ mod tests {
             ttl_ms: 100.0,
             max_bytes: Some(20),
         };
-        let m = plan_maintenance(&metas, 100.0, &cfg, &HashSet::new());
+        let m = plan_maintenance(&metas, 100.0, &cfg, &KeySet::new());
         assert_eq!(m.expired, vec!["a"]);
         assert_eq!(m.evicted, vec!["b"]);
         assert_eq!(m.bytes_after, 20);
@@ -154,7 +154,7 @@ mod tests {
             ttl_ms: 100.0,
             max_bytes: Some(5),
         };
-        let protected: HashSet<String> = ["a".to_owned(), "b".to_owned()].into();
+        let protected: KeySet<String> = ["a".to_owned(), "b".to_owned()].into();
         let m = plan_maintenance(&metas, 100.0, &cfg, &protected);
         assert!(m.expired.is_empty() && m.evicted.is_empty());
         assert!(m.over_budget);

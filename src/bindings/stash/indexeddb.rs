@@ -99,7 +99,10 @@ impl IdbBackend {
                 db.close();
                 return Err(StashError::new(
                     StashErrorKind::Unavailable,
-                    format!("database {} lacks the ctxpack object stores", crate::json::quoted(&self.name)),
+                    format!(
+                        "database {} lacks the ctxpack object stores",
+                        crate::json::quoted(&self.name)
+                    ),
                 ));
             }
             db

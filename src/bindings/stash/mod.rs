@@ -13,6 +13,7 @@ use super::convert::{js_type, options_arg, to_js};
 use super::external::Table;
 use super::promise::to_promise;
 use super::CtxpackError;
+use crate::key_map::{KeyMap, KeySet};
 use crate::stash::{
     plan_maintenance, NewRecord, RecordMeta, StashBackend, StashConfig, StashError, StoredRecord,
 };
@@ -21,7 +22,6 @@ use js_adapter::AdapterBackend;
 use js_map::MapBackend;
 use js_sys::{Function, Promise, Reflect};
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -177,7 +177,7 @@ impl CallBackend<'_> {
     fn update_cache<T>(
         &self,
         outcome: &Result<T, StashError>,
-        change: impl FnOnce(&mut HashMap<String, RecordMeta>),
+        change: impl FnOnce(&mut KeyMap<String, RecordMeta>),
     ) {
         let mut cache = self.cache.borrow_mut();
         match (outcome, cache.as_mut()) {
@@ -193,7 +193,7 @@ impl CallBackend<'_> {
 const META_CACHE_MS: f64 = 30_000.0;
 
 /// The metadata of a stash as last listed, with the time it was listed.
-pub type MetaCache = RefCell<Option<(f64, u64, HashMap<String, RecordMeta>)>>;
+pub type MetaCache = RefCell<Option<(f64, u64, KeyMap<String, RecordMeta>)>>;
 
 impl CallBackend<'_> {
     /// Writes records.
@@ -257,7 +257,7 @@ impl StashInner {
 }
 
 thread_local! {
-    static REGISTRY: RefCell<HashMap<u32, Rc<StashInner>>> = RefCell::new(HashMap::new());
+    static REGISTRY: RefCell<KeyMap<u32, Rc<StashInner>>> = RefCell::new(KeyMap::new());
     static NEXT_HANDLE: Cell<u32> = const { Cell::new(1) };
 }
 
@@ -347,42 +347,48 @@ impl Stash {
         let max_bytes = opts.number("maxBytes")?.map(|n| n as u64);
         let clock = opts.function("now")?;
         let backend_opt = opts.get("backend");
-        let backend = if backend_opt.is_undefined() || backend_opt.is_null() {
-            match indexeddb::factory() {
-                Ok(_) => Backend::IndexedDb(IdbBackend::open(&name).await?),
-                Err(_) => {
-                    return Err(CtxpackError::new(
+        let backend =
+            if backend_opt.is_undefined() || backend_opt.is_null() {
+                match indexeddb::factory() {
+                    Ok(_) => Backend::IndexedDb(IdbBackend::open(&name).await?),
+                    Err(_) => return Err(CtxpackError::new(
                         "STASH_UNAVAILABLE",
                         "IndexedDB is not available here; pass backend: 'memory' or a StashAdapter",
                     )
-                    .at(opts.path_of("backend")))
+                    .at(opts.path_of("backend"))),
                 }
-            }
-        } else if let Some(kind) = backend_opt.as_string() {
-            match kind.as_str() {
-                "indexeddb" => Backend::IndexedDb(IdbBackend::open(&name).await.map_err(|e| CtxpackError::from(e).at(opts.path_of("backend")))?),
-                "memory" => Backend::Memory(MapBackend::new()),
-                other => {
-                    return Err(CtxpackError::invalid_option(
-                        opts.path_of("backend"),
-                        format!("unknown backend {}; expected 'indexeddb', 'memory' or a StashAdapter", crate::json::quoted(other)),
-                    ))
+            } else if let Some(kind) = backend_opt.as_string() {
+                match kind.as_str() {
+                    "indexeddb" => Backend::IndexedDb(
+                        IdbBackend::open(&name)
+                            .await
+                            .map_err(|e| CtxpackError::from(e).at(opts.path_of("backend")))?,
+                    ),
+                    "memory" => Backend::Memory(MapBackend::new()),
+                    other => {
+                        return Err(CtxpackError::invalid_option(
+                            opts.path_of("backend"),
+                            format!(
+                            "unknown backend {}; expected 'indexeddb', 'memory' or a StashAdapter",
+                            crate::json::quoted(other)
+                        ),
+                        ))
+                    }
                 }
-            }
-        } else if backend_opt.is_object() {
-            Backend::Adapter(
-                AdapterBackend::new(backend_opt)
-                    .map_err(|m| CtxpackError::invalid_option(opts.path_of("backend"), m))?,
-            )
-        } else {
-            return Err(CtxpackError::invalid_option(
-                opts.path_of("backend"),
-                format!(
-                    "expected 'indexeddb', 'memory' or a StashAdapter, got {}",
-                    js_type(&backend_opt)
-                ),
-            ));
-        };
+            } else if backend_opt.is_object() {
+                Backend::Adapter(
+                    AdapterBackend::new(backend_opt)
+                        .map_err(|m| CtxpackError::invalid_option(opts.path_of("backend"), m))?,
+                )
+            } else {
+                return Err(CtxpackError::invalid_option(
+                    opts.path_of("backend"),
+                    format!(
+                        "expected 'indexeddb', 'memory' or a StashAdapter, got {}",
+                        js_type(&backend_opt)
+                    ),
+                ));
+            };
         let inner = Rc::new(StashInner {
             backend,
             config: StashConfig {
@@ -512,7 +518,7 @@ async fn sweep(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
     inner.ensure_open()?;
     inner.meta_cache.borrow_mut().take();
     let metas = inner.backend.list_meta().await?;
-    let plan = plan_maintenance(&metas, inner.now(), &inner.config, &HashSet::new());
+    let plan = plan_maintenance(&metas, inner.now(), &inner.config, &KeySet::new());
     let doomed: Vec<String> = plan.expired.iter().chain(&plan.evicted).cloned().collect();
     if !doomed.is_empty() {
         inner.backend.delete_records(&doomed).await?;
