@@ -33,7 +33,11 @@ const hasWasmOpt = existsSync(wasmOpt);
  * seen to crash (SIGSEGV) now and then: retry, and if it keeps failing keep
  * the unoptimized module, which behaves the same, only larger. */
 function optimize(file) {
-  const args = ['-Oz', '--enable-bulk-memory', '--enable-sign-ext', '--enable-nontrapping-float-to-int',
+  // --converge repeats the passes while they still shrink the module; the
+  // producers and target-features sections are notes for linkers, read by
+  // nothing once the module is final.
+  const args = ['-Oz', '--converge', '--strip-producers', '--strip-target-features',
+    '--enable-bulk-memory', '--enable-sign-ext', '--enable-nontrapping-float-to-int',
     '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', file, '-o', `${file}.opt`];
   for (let attempt = 1; attempt <= 3; attempt++) {
     try {
