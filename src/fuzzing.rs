@@ -136,3 +136,19 @@ pub fn sanitize(data: &[u8]) {
     assert_eq!(m, 0, "sanitizing is idempotent");
     assert_eq!(again, out);
 }
+
+/// JSON text: reading never panics, and what was read is written back as
+/// text that reads to the same value, of the length `text_len` says.
+pub fn json(data: &[u8]) {
+    let Ok(value) = crate::json::from_slice(data) else {
+        return;
+    };
+    let text = crate::json::to_string(&value);
+    assert_eq!(crate::json::text_len(&value), text.len() as u64);
+    let again = crate::json::from_str(&text).expect("written JSON reads back");
+    assert_eq!(
+        crate::json::to_string(&again),
+        text,
+        "writing is stable after one round"
+    );
+}

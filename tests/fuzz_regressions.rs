@@ -41,3 +41,8 @@ fn messages_inputs() {
 fn sanitize_inputs() {
     replay("sanitize", ctxpack::fuzzing::sanitize);
 }
+
+#[test]
+fn json_inputs() {
+    replay("json", ctxpack::fuzzing::json);
+}
