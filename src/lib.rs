@@ -36,6 +36,7 @@ pub mod placeholder;
 pub mod route;
 pub mod sanitize;
 pub mod stash;
+pub mod substring;
 pub mod text_only;
 pub mod tool_results;
 pub mod walk;

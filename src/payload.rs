@@ -23,7 +23,7 @@ pub fn parse_external_ref(s: &str) -> Option<(u32, u32)> {
 /// Finds the reference inside `s` (a whole reference, or a data URL whose
 /// payload is one): `(text before it, table, index)`.
 pub fn find_external_ref(s: &str) -> Option<(&str, u32, u32)> {
-    let at = s.find(START)?;
+    let at = crate::substring::find(s, START)?;
     let (t, i) = parse_external_ref(&s[at..])?;
     Some((&s[..at], t, i))
 }

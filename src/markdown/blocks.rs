@@ -696,7 +696,7 @@ impl BlockParser<'_> {
             match end_marker {
                 Some(marker) => {
                     let this_line = self.text.get(line_start..ix).unwrap_or_default();
-                    if !matched || this_line.contains(marker) {
+                    if !matched || crate::substring::contains(this_line, marker) {
                         return ix;
                     }
                 }
@@ -849,7 +849,7 @@ impl BlockParser<'_> {
             }
         }
         if pos == 0 {
-            if text.contains("![") {
+            if crate::substring::contains(text, "![") {
                 self.blocks.push(block);
             }
             return true;

@@ -66,7 +66,7 @@ pub struct MarkdownImage {
 /// Every top-level image in `text`, in document order. An image inside
 /// another image's description is part of that description, not its own entry.
 pub fn parse_markdown_images(text: &str) -> Vec<MarkdownImage> {
-    if !text.contains("![") {
+    if !crate::substring::contains(text, "![") {
         return Vec::new();
     }
     let (blocks, definitions) = blocks::parse_blocks(text);
