@@ -54,7 +54,7 @@ impl Number {
 
     /// Writes the number as JSON: integers in decimal, floats in their
     /// shortest round-tripping form (`1.0`, `0.1`, `1e300`).
-    pub(super) fn write(&self, out: &mut impl core::fmt::Write) -> core::fmt::Result {
+    pub(super) fn write(&self, out: &mut dyn core::fmt::Write) -> core::fmt::Result {
         match self.0 {
             N::PosInt(n) => write!(out, "{n}"),
             N::NegInt(n) => write!(out, "{n}"),

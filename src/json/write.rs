@@ -45,7 +45,7 @@ pub fn escaped_len(s: &str) -> usize {
 }
 
 /// Writes `value` as compact JSON text.
-pub fn write_value(out: &mut impl Write, value: &Value) -> Result {
+pub fn write_value(out: &mut dyn Write, value: &Value) -> Result {
     match value {
         Value::Null => out.write_str("null"),
         Value::Bool(b) => out.write_str(if *b { "true" } else { "false" }),
@@ -66,7 +66,7 @@ pub fn write_value(out: &mut impl Write, value: &Value) -> Result {
 }
 
 /// Writes an object as compact JSON text.
-pub(super) fn write_object(out: &mut impl Write, map: &Map) -> Result {
+pub(super) fn write_object(out: &mut dyn Write, map: &Map) -> Result {
     out.write_char('{')?;
     for (i, (k, v)) in map.iter().enumerate() {
         if i > 0 {
@@ -96,7 +96,7 @@ fn escape(b: u8) -> u8 {
 }
 
 /// Writes `s` as a JSON string, runs of plain text at once.
-fn write_string(out: &mut impl Write, s: &str) -> Result {
+fn write_string(out: &mut dyn Write, s: &str) -> Result {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.write_char('"')?;
     let bytes = s.as_bytes();
