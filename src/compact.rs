@@ -322,7 +322,7 @@ pub struct CompactReport {
 /// Size in bytes of `value` serialized as JSON, counting each payload kept
 /// outside wasm memory at its real length.
 pub fn json_len_with(value: &crate::json::Value, payloads: &dyn Payloads) -> u64 {
-    let mut len = json_len(value);
+    let mut len = crate::json::text_len(value);
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
@@ -339,11 +339,6 @@ pub fn json_len_with(value: &crate::json::Value, payloads: &dyn Payloads) -> u64
         }
     }
     len
-}
-
-/// Size in bytes of `value` serialized as JSON, without building the string.
-pub fn json_len(value: &crate::json::Value) -> u64 {
-    crate::json::text_len(value)
 }
 
 impl crate::json::ToJson for Failure {

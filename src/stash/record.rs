@@ -83,18 +83,3 @@ pub struct RecordMeta {
     /// When a compaction, expansion or tool call last referenced it.
     pub last_used_at: f64,
 }
-
-impl crate::json::ToJson for RecordMeta {
-    /// `{id, size, storedBytes, mime, createdAt, expiresAt, lastUsedAt}`.
-    fn to_json(&self) -> crate::json::Value {
-        crate::json!({
-            "id": self.id.as_str(),
-            "size": self.size,
-            "storedBytes": self.stored_bytes,
-            "mime": self.mime.as_str(),
-            "createdAt": self.created_at,
-            "expiresAt": self.expires_at,
-            "lastUsedAt": self.last_used_at
-        })
-    }
-}

@@ -192,6 +192,9 @@ impl CallBackend<'_> {
 /// (other tabs may write to the same stash).
 const META_CACHE_MS: f64 = 30_000.0;
 
+/// What `backend` may be, for messages.
+const BACKENDS: &str = "'indexeddb', 'memory' or a StashAdapter";
+
 /// The metadata of a stash as last listed, with the time it was listed.
 pub type MetaCache = RefCell<Option<(f64, u64, KeyMap<String, RecordMeta>)>>;
 
@@ -366,13 +369,11 @@ impl Stash {
                     ),
                     "memory" => Backend::Memory(MapBackend::new()),
                     other => {
+                        let quoted = crate::json::quoted(other);
                         return Err(CtxpackError::invalid_option(
                             opts.path_of("backend"),
-                            format!(
-                            "unknown backend {}; expected 'indexeddb', 'memory' or a StashAdapter",
-                            crate::json::quoted(other)
-                        ),
-                        ))
+                            format!("unknown backend {quoted}; expected {BACKENDS}"),
+                        ));
                     }
                 }
             } else if backend_opt.is_object() {
@@ -383,10 +384,7 @@ impl Stash {
             } else {
                 return Err(CtxpackError::invalid_option(
                     opts.path_of("backend"),
-                    format!(
-                        "expected 'indexeddb', 'memory' or a StashAdapter, got {}",
-                        js_type(&backend_opt)
-                    ),
+                    format!("expected {BACKENDS}, got {}", js_type(&backend_opt)),
                 ));
             };
         let inner = Rc::new(StashInner {
@@ -510,7 +508,11 @@ async fn list(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
             .then_with(|| a.id.cmp(&b.id))
             .is_lt()
     });
-    Ok(to_js(&metas))
+    Ok(metas
+        .iter()
+        .map(record_js::meta_to_js)
+        .collect::<js_sys::Array>()
+        .into())
 }
 
 /// `Stash.sweep`: removes expired records, then the least recently used above `maxBytes`.
