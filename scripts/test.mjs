@@ -46,9 +46,9 @@ const jsTests = readdirSync(path.join(root, 'tests/js'))
 const steps = [
   ['setup', 'bash', ['scripts/setup.sh'], null],
   ['cargo fmt', 'cargo', ['fmt', '--all', '--', '--check'], null],
-  ['clippy (native)', 'cargo', ['clippy', '--all-targets', '--', '-D', 'warnings'], null],
+  ['clippy (native)', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'], null],
   ['clippy (wasm32)', 'cargo', ['clippy', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'], null],
-  ['cargo test', 'cargo', ['test'], cargoCounts],
+  ['cargo test', 'cargo', ['test', '--workspace'], cargoCounts],
   ['wasm-pack test --node', 'wasm-pack', ['test', '--node', '--', '--test', 'wasm_node'], cargoCounts],
   ['wasm-pack test --chrome', 'wasm-pack', ['test', '--headless', '--chrome', '--', '--test', 'wasm_browser'], cargoCounts],
   ['wasm-pack test --chrome (worker)', 'wasm-pack', ['test', '--headless', '--chrome', '--', '--test', 'wasm_worker'], cargoCounts],

@@ -1,10 +1,163 @@
-//! What every error of the core has in common: a stable code and, where the
-//! error is about one value of the input, the JSON path of that value.
+//! `CtxpackError`: a real JavaScript `Error` whose prototype chain runs
+//! through the exported `CtxpackError` class, so `instanceof CtxpackError` and
+//! `instanceof Error` both hold, with a stable `code` and the JSON `path` of
+//! the offending value.
 
-/// An error that the JavaScript boundary reports as a `CtxpackError`.
-pub trait ErrorCode: std::error::Error {
-    /// The stable, documented code, e.g. `INVALID_MESSAGE`.
-    fn code(&self) -> &'static str;
-    /// The JSON path of the offending value, where there is one.
-    fn path(&self) -> Option<&str>;
+use ctxpack_core::ErrorCode;
+use js_sys::{Object, Reflect};
+use std::cell::OnceCell;
+use wasm_bindgen::prelude::*;
+
+/// The class JavaScript sees. Instances are made by ctxpack, never by `new`.
+#[wasm_bindgen(js_name = CtxpackError, skip_typescript)]
+pub struct CtxpackErrorClass {
+    _private: u8,
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const CTXPACK_ERROR_TS: &'static str = r#"
+/** Stable codes carried by every {@link CtxpackError}. */
+export type CtxpackErrorCode =
+  | "INVALID_ARGUMENT"
+  | "INVALID_OPTION"
+  | "INVALID_MESSAGE"
+  | "INVALID_DATA_URL"
+  | "STASH_UNAVAILABLE"
+  | "STASH_WRITE_FAILED"
+  | "STASH_READ_FAILED"
+  | "QUOTA_EXCEEDED"
+  | "TRANSACTION_ABORTED"
+  | "VERSION_CHANGE"
+  | "INTERNAL";
+
+/**
+ * The one error ctxpack throws: a real `Error` subclass with a stable `code`
+ * and, when the error is about one value of the input, its JSON `path`
+ * (e.g. `messages[3].content[1].image_url.url`). `cause` keeps the original
+ * exception (a `DOMException`, an adapter's error) where there was one.
+ */
+export class CtxpackError extends Error {
+  private constructor();
+  readonly name: "CtxpackError";
+  readonly code: CtxpackErrorCode;
+  readonly path?: string;
+  readonly cause?: unknown;
+}
+"#;
+
+thread_local! {
+    static PROTOTYPE: OnceCell<Object> = const { OnceCell::new() };
+}
+
+/// `CtxpackError.prototype`, re-parented onto `Error.prototype` the first time.
+fn prototype() -> Object {
+    PROTOTYPE.with(|cell| {
+        cell.get_or_init(|| {
+            let probe: JsValue = CtxpackErrorClass { _private: 0 }.into();
+            let proto = Object::get_prototype_of(&probe);
+            let error_proto = Object::get_prototype_of(&js_sys::Error::new(""));
+            Object::set_prototype_of(&proto, &error_proto);
+            proto
+        })
+        .clone()
+    })
+}
+
+/// An error on its way to JavaScript.
+#[derive(Debug)]
+pub struct CtxpackError {
+    code: &'static str,
+    message: String,
+    path: Option<String>,
+    cause: Option<JsValue>,
+}
+
+impl CtxpackError {
+    /// An error with a code and message and no path.
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        CtxpackError {
+            code,
+            message: message.into(),
+            path: None,
+            cause: None,
+        }
+    }
+
+    /// An `INVALID_ARGUMENT` error about the value at `path`.
+    pub fn invalid_argument(path: impl Into<String>, message: impl Into<String>) -> Self {
+        CtxpackError::new("INVALID_ARGUMENT", message).at(path)
+    }
+
+    /// An `INVALID_OPTION` error about the option at `path`.
+    pub fn invalid_option(path: impl Into<String>, message: impl Into<String>) -> Self {
+        CtxpackError::new("INVALID_OPTION", message).at(path)
+    }
+
+    /// Sets the JSON path.
+    pub fn at(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    /// Keeps the original exception.
+    pub fn caused_by(mut self, cause: JsValue) -> Self {
+        self.cause = Some(cause);
+        self
+    }
+
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// The human-readable message (with the path in front, when there is one).
+    pub fn message(&self) -> String {
+        match &self.path {
+            Some(p) if !self.message.starts_with(p.as_str()) => format!("{p}: {}", self.message),
+            _ => self.message.clone(),
+        }
+    }
+}
+
+impl From<ctxpack_core::messages::MessageError> for CtxpackError {
+    fn from(e: ctxpack_core::messages::MessageError) -> Self {
+        CtxpackError {
+            code: e.code(),
+            message: e.to_string(),
+            path: e.path().map(str::to_owned),
+            cause: None,
+        }
+    }
+}
+
+impl From<ctxpack_core::stash::StashError> for CtxpackError {
+    fn from(e: ctxpack_core::stash::StashError) -> Self {
+        let cause = e
+            .cause
+            .and_then(|c| c.downcast::<JsValue>().ok())
+            .map(|b| *b);
+        CtxpackError {
+            code: e.kind.code(),
+            message: e.message,
+            path: None,
+            cause,
+        }
+    }
+}
+
+impl From<CtxpackError> for JsValue {
+    fn from(e: CtxpackError) -> JsValue {
+        let err = js_sys::Error::new(&e.message());
+        err.set_name("CtxpackError");
+        let obj: &Object = err.as_ref();
+        Object::set_prototype_of(obj, &prototype());
+        let _ = Reflect::set(obj, &"code".into(), &e.code.into());
+        if let Some(p) = &e.path {
+            let _ = Reflect::set(obj, &"path".into(), &p.as_str().into());
+        }
+        if let Some(c) = e.cause {
+            let _ = Reflect::set(obj, &"cause".into(), &c);
+        }
+        err.into()
+    }
 }

@@ -58,7 +58,7 @@ async fn bad_stash_options_are_ctxpack_errors() {
 /// Node has no IndexedDB: asking for it is an error, never a silent fallback.
 #[wasm_bindgen_test]
 async fn indexeddb_absent_is_stash_unavailable() {
-    use ctxpack::bindings::stash::Stash;
+    use ctxpack::stash::Stash;
     for opts in [
         None,
         Some(wasm_support::obj(&[("backend", "indexeddb".into())])),

@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| ctxpack::fuzzing::data_url(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| ctxpack_core::fuzzing::data_url(data));

@@ -2,8 +2,8 @@
 // The crate's JSON reader and writer, and against serde_json: the same texts
 // accepted, and the same text written for them.
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    ctxpack::fuzzing::json(data);
-    let ours = ctxpack::json::from_slice(data);
+    ctxpack_core::fuzzing::json(data);
+    let ours = ctxpack_core::json::from_slice(data);
     let theirs = serde_json::from_slice::<serde_json::Value>(data);
     assert_eq!(ours.is_ok(), theirs.is_ok(), "acceptance differs");
     if let (Ok(ours), Ok(theirs)) = (ours, theirs) {

@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| ctxpack::fuzzing::messages(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| ctxpack_core::fuzzing::messages(data));

@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| ctxpack::fuzzing::sanitize(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| ctxpack_core::fuzzing::sanitize(data));

@@ -1,16 +1,545 @@
-//! The stash: where a history image's original waits while its placeholder
-//! travels. This module holds the backend contract ([`StashBackend`]), the
-//! records, the in-memory backend and the policy (TTL, LRU, verification);
-//! IndexedDB and JavaScript adapters implement the contract at the boundary.
+//! The JavaScript `Stash`: opens a backend (IndexedDB, memory, or a
+//! `StashAdapter`), holds the TTL and byte budget, and lets the history
+//! functions find it from an options object.
 
-mod backend;
-mod error;
-mod memory;
-mod policy;
-mod record;
+pub mod idb_future;
+pub mod indexeddb;
+pub mod js_adapter;
+pub mod js_error;
+pub mod js_map;
+pub mod record_js;
 
-pub use backend::StashBackend;
-pub use error::{StashError, StashErrorKind};
-pub use memory::MemoryBackend;
-pub use policy::{plan_maintenance, read_verified, Lookup, Maintenance, StashConfig};
-pub use record::{NewRecord, RecordMeta, StoredRecord};
+use crate::convert::external::Table;
+use crate::convert::{js_type, options_arg, to_js};
+use crate::promise::to_promise;
+use crate::CtxpackError;
+use ctxpack_core::key_map::{KeyMap, KeySet};
+use ctxpack_core::stash::{
+    plan_maintenance, NewRecord, RecordMeta, StashBackend, StashConfig, StashError, StoredRecord,
+};
+use indexeddb::IdbBackend;
+use js_adapter::AdapterBackend;
+use js_map::MapBackend;
+use js_sys::{Function, Promise, Reflect};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// Where a stash keeps its records.
+pub enum Backend {
+    /// In a JavaScript `Map`.
+    Memory(MapBackend),
+    /// In IndexedDB.
+    IndexedDb(IdbBackend),
+    /// In a host-supplied adapter.
+    Adapter(AdapterBackend),
+}
+
+impl Backend {
+    fn kind(&self) -> &'static str {
+        match self {
+            Backend::Memory(_) => "memory",
+            Backend::IndexedDb(_) => "indexeddb",
+            Backend::Adapter(_) => "adapter",
+        }
+    }
+}
+
+impl StashBackend for Backend {
+    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+        match self {
+            Backend::Memory(b) => b.put_records(records).await,
+            Backend::IndexedDb(b) => b.put_records(records).await,
+            Backend::Adapter(b) => b.put_records(records).await,
+        }
+    }
+    async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {
+        match self {
+            Backend::Memory(b) => b.get_record(id).await,
+            Backend::IndexedDb(b) => b.get_record(id).await,
+            Backend::Adapter(b) => b.get_record(id).await,
+        }
+    }
+    async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {
+        match self {
+            Backend::Memory(b) => b.list_meta().await,
+            Backend::IndexedDb(b) => b.list_meta().await,
+            Backend::Adapter(b) => b.list_meta().await,
+        }
+    }
+    async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
+        match self {
+            Backend::Memory(b) => b.put_meta(metas).await,
+            Backend::IndexedDb(b) => b.put_meta(metas).await,
+            Backend::Adapter(b) => b.put_meta(metas).await,
+        }
+    }
+    async fn delete_records(&self, ids: &[String]) -> Result<(), StashError> {
+        match self {
+            Backend::Memory(b) => b.delete_records(ids).await,
+            Backend::IndexedDb(b) => b.delete_records(ids).await,
+            Backend::Adapter(b) => b.delete_records(ids).await,
+        }
+    }
+}
+
+/// A backend for the length of one call: payloads read from IndexedDB or an
+/// adapter stay in JavaScript (referenced from `table`), and payloads written
+/// to the memory backend are read into wasm memory once.
+pub struct CallBackend<'a> {
+    backend: &'a Backend,
+    table: &'a Table,
+    cache: &'a MetaCache,
+}
+
+impl<'a> CallBackend<'a> {
+    /// The backend of `stash` for a call whose kept values live in `table`.
+    pub fn new(stash: &'a StashInner, table: &'a Table) -> Self {
+        CallBackend {
+            backend: &stash.backend,
+            table,
+            cache: &stash.meta_cache,
+        }
+    }
+}
+
+impl StashBackend for CallBackend<'_> {
+    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+        let results = self.put_uncached(records).await;
+        let mut cache = self.cache.borrow_mut();
+        if let Some((_, _, c)) = cache.as_mut() {
+            for (r, res) in records.iter().zip(&results) {
+                if res.is_ok() {
+                    c.insert(r.id.clone(), r.meta.clone());
+                }
+            }
+        }
+        if results.iter().any(Result::is_err) {
+            *cache = None;
+        }
+        results
+    }
+    async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {
+        match self.backend {
+            Backend::Memory(b) => Ok(b.get_record_in(id, Some(self.table))),
+            Backend::IndexedDb(b) => b.get_record_in(id, Some(self.table)).await,
+            Backend::Adapter(b) => b.get_record_in(id, Some(self.table)).await,
+        }
+    }
+    async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {
+        let now = js_sys::Date::now();
+        let generation = self.generation();
+        if let Some((at, seen, metas)) = self.cache.borrow().as_ref() {
+            if now - at < META_CACHE_MS && *seen == generation {
+                return Ok(metas.values().cloned().collect());
+            }
+        }
+        let metas = self.backend.list_meta().await;
+        *self.cache.borrow_mut() = metas.as_ref().ok().map(|m| {
+            (
+                now,
+                generation,
+                m.iter().map(|m| (m.id.clone(), m.clone())).collect(),
+            )
+        });
+        metas
+    }
+    async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
+        let out = self.backend.put_meta(metas).await;
+        self.update_cache(&out, |c| {
+            for m in metas {
+                c.insert(m.id.clone(), m.clone());
+            }
+        });
+        out
+    }
+    async fn delete_records(&self, ids: &[String]) -> Result<(), StashError> {
+        let out = self.backend.delete_records(ids).await;
+        self.update_cache(&out, |c| {
+            for id in ids {
+                c.remove(id);
+            }
+        });
+        out
+    }
+}
+
+impl CallBackend<'_> {
+    /// The IndexedDB connection's generation (0 for other backends).
+    fn generation(&self) -> u64 {
+        match self.backend {
+            Backend::IndexedDb(b) => b.generation(),
+            _ => 0,
+        }
+    }
+
+    /// Applies a committed change to the metadata cache; drops the cache on failure.
+    fn update_cache<T>(
+        &self,
+        outcome: &Result<T, StashError>,
+        change: impl FnOnce(&mut KeyMap<String, RecordMeta>),
+    ) {
+        let mut cache = self.cache.borrow_mut();
+        match (outcome, cache.as_mut()) {
+            (Ok(_), Some((_, _, c))) => change(c),
+            (Err(_), _) => *cache = None,
+            _ => {}
+        }
+    }
+}
+
+/// How long the metadata listing is trusted before IndexedDB is asked again
+/// (other tabs may write to the same stash).
+const META_CACHE_MS: f64 = 30_000.0;
+
+/// What `backend` may be, for messages.
+const BACKENDS: &str = "'indexeddb', 'memory' or a StashAdapter";
+
+/// The metadata of a stash as last listed, with the time it was listed.
+pub type MetaCache = RefCell<Option<(f64, u64, KeyMap<String, RecordMeta>)>>;
+
+impl CallBackend<'_> {
+    /// Writes records.
+    async fn put_uncached(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+        let before = self.generation();
+        let results = self.backend.put_records(records).await;
+        if self.generation() == before {
+            return results;
+        }
+        // Another connection deleted or upgraded the database while we wrote:
+        // what committed may already be gone, so nothing counts as stashed.
+        results
+            .into_iter()
+            .map(|r| {
+                r.and(Err(StashError::new(
+                    ctxpack_core::stash::StashErrorKind::VersionChange,
+                    "another connection deleted or upgraded the database during the write",
+                )))
+            })
+            .collect()
+    }
+}
+
+/// What a `Stash` holds.
+pub struct StashInner {
+    /// The backend.
+    pub backend: Backend,
+    /// TTL and byte budget.
+    pub config: StashConfig,
+    /// The injected clock, if any (ms since the epoch).
+    clock: Option<Function>,
+    /// The stash's name (the IndexedDB database name).
+    name: String,
+    closed: Cell<bool>,
+    /// The metadata as last listed (see `CallBackend`).
+    meta_cache: MetaCache,
+}
+
+impl StashInner {
+    /// The current time in ms: the injected clock, else `Date.now()`.
+    pub fn now(&self) -> f64 {
+        self.clock
+            .as_ref()
+            .and_then(|f| f.call0(&JsValue::UNDEFINED).ok())
+            .and_then(|v| v.as_f64())
+            .filter(|t| t.is_finite())
+            .unwrap_or_else(js_sys::Date::now)
+    }
+
+    /// `STASH_UNAVAILABLE` once the stash was closed.
+    pub fn ensure_open(&self) -> Result<(), CtxpackError> {
+        if self.closed.get() {
+            Err(CtxpackError::new(
+                "STASH_UNAVAILABLE",
+                "this stash was closed",
+            ))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+thread_local! {
+    static REGISTRY: RefCell<KeyMap<u32, Rc<StashInner>>> = RefCell::new(KeyMap::new());
+    static NEXT_HANDLE: Cell<u32> = const { Cell::new(1) };
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const STASH_TS: &'static str = r#"
+/**
+ * A JavaScript object that can hold the stash: async `get`, `put`, `delete`
+ * and `keys`. Values are plain objects; keys are an image's md5 and
+ * `<md5>.meta`.
+ */
+export interface StashAdapter {
+  get(key: string): Promise<unknown> | unknown;
+  put(key: string, value: object): Promise<void> | void;
+  delete(key: string): Promise<void> | void;
+  keys(): Promise<string[]> | string[];
+}
+
+/** Options of {@link Stash.open}. */
+export interface StashOptions {
+  /** Where records live: `'indexeddb'` (default where `indexedDB` exists), `'memory'`, or an adapter. */
+  backend?: "indexeddb" | "memory" | StashAdapter;
+  /** The IndexedDB database name; default `"ctxpack"`. */
+  name?: string;
+  /** Time to live after the last reference; default 7200 (2 h). */
+  ttlSeconds?: number;
+  /** Upper bound on stored payload bytes; least recently used records go first. */
+  maxBytes?: number;
+  /** A clock in ms since the epoch, for tests; default `Date.now`. */
+  now?: () => number;
+}
+
+/** One record as {@link Stash.list} shows it. */
+export interface StashEntry {
+  id: string;
+  mime: string;
+  size: number;
+  storedBytes: number;
+  createdAt: number;
+  expiresAt: number;
+  lastUsedAt: number;
+}
+
+/**
+ * Where history images wait while their placeholders travel: IndexedDB in
+ * browsers and workers, memory, or any {@link StashAdapter}.
+ */
+export class Stash {
+  private constructor();
+  free(): void;
+  /** Opens a stash. Throws `STASH_UNAVAILABLE` when IndexedDB is asked for and absent. */
+  static open(options?: StashOptions): Promise<Stash>;
+  /** `"indexeddb"`, `"memory"` or `"adapter"`. */
+  readonly backend: "indexeddb" | "memory" | "adapter";
+  readonly name: string;
+  readonly ttlSeconds: number;
+  readonly maxBytes: number | undefined;
+  /** Every record's bookkeeping, most recently used first. */
+  list(): Promise<StashEntry[]>;
+  /** Removes expired records, then the least recently used above `maxBytes`. */
+  sweep(): Promise<{ expired: number; evicted: number; bytes: number }>;
+  /** Removes every record. */
+  clear(): Promise<void>;
+  /** Closes the stash (and its IndexedDB connection). */
+  close(): void;
+}
+"#;
+
+/// A stash, as JavaScript holds it.
+#[wasm_bindgen(skip_typescript)]
+pub struct Stash {
+    handle: u32,
+    inner: Rc<StashInner>,
+}
+
+impl Drop for Stash {
+    fn drop(&mut self) {
+        REGISTRY.with(|r| r.borrow_mut().remove(&self.handle));
+    }
+}
+
+impl Stash {
+    /// Opens a stash (see `StashOptions`); `Stash.open` from Rust.
+    pub async fn open(options: Option<JsValue>) -> Result<Stash, CtxpackError> {
+        let opts = options_arg(options.as_ref(), "options")?;
+        let name = opts.string("name")?.unwrap_or_else(|| "ctxpack".to_owned());
+        let ttl_seconds = opts.number("ttlSeconds")?.unwrap_or(7200.0);
+        let max_bytes = opts.number("maxBytes")?.map(|n| n as u64);
+        let clock = opts.function("now")?;
+        let backend_opt = opts.get("backend");
+        let backend =
+            if backend_opt.is_undefined() || backend_opt.is_null() {
+                match indexeddb::factory() {
+                    Ok(_) => Backend::IndexedDb(IdbBackend::open(&name).await?),
+                    Err(_) => return Err(CtxpackError::new(
+                        "STASH_UNAVAILABLE",
+                        "IndexedDB is not available here; pass backend: 'memory' or a StashAdapter",
+                    )
+                    .at(opts.path_of("backend"))),
+                }
+            } else if let Some(kind) = backend_opt.as_string() {
+                match kind.as_str() {
+                    "indexeddb" => Backend::IndexedDb(
+                        IdbBackend::open(&name)
+                            .await
+                            .map_err(|e| CtxpackError::from(e).at(opts.path_of("backend")))?,
+                    ),
+                    "memory" => Backend::Memory(MapBackend::new()),
+                    other => {
+                        let quoted = ctxpack_core::json::quoted(other);
+                        return Err(CtxpackError::invalid_option(
+                            opts.path_of("backend"),
+                            format!("unknown backend {quoted}; expected {BACKENDS}"),
+                        ));
+                    }
+                }
+            } else if backend_opt.is_object() {
+                Backend::Adapter(
+                    AdapterBackend::new(backend_opt)
+                        .map_err(|m| CtxpackError::invalid_option(opts.path_of("backend"), m))?,
+                )
+            } else {
+                return Err(CtxpackError::invalid_option(
+                    opts.path_of("backend"),
+                    format!("expected {BACKENDS}, got {}", js_type(&backend_opt)),
+                ));
+            };
+        let inner = Rc::new(StashInner {
+            backend,
+            config: StashConfig {
+                ttl_ms: ttl_seconds * 1000.0,
+                max_bytes,
+            },
+            clock,
+            name,
+            closed: Cell::new(false),
+            meta_cache: RefCell::new(None),
+        });
+        let handle = NEXT_HANDLE.with(|n| {
+            let h = n.get();
+            n.set(h.wrapping_add(1).max(1));
+            h
+        });
+        REGISTRY.with(|r| r.borrow_mut().insert(handle, inner.clone()));
+        Ok(Stash { handle, inner })
+    }
+}
+
+#[wasm_bindgen]
+impl Stash {
+    /// Opens a stash (see `StashOptions`).
+    #[wasm_bindgen(js_name = open)]
+    pub fn open_js(options: Option<JsValue>) -> Promise {
+        to_promise(Box::pin(async move {
+            Stash::open(options).await.map(JsValue::from)
+        }))
+    }
+
+    /// The id other functions use to find this stash.
+    #[wasm_bindgen(getter, js_name = "__ctxpackHandle")]
+    pub fn handle(&self) -> u32 {
+        self.handle
+    }
+
+    /// `"indexeddb"`, `"memory"` or `"adapter"`.
+    #[wasm_bindgen(getter)]
+    pub fn backend(&self) -> String {
+        self.inner.backend.kind().to_owned()
+    }
+
+    /// The stash's name.
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.inner.name.clone()
+    }
+
+    /// Time to live in seconds.
+    #[wasm_bindgen(getter, js_name = ttlSeconds)]
+    pub fn ttl_seconds(&self) -> f64 {
+        self.inner.config.ttl_ms / 1000.0
+    }
+
+    /// The byte budget, if any.
+    #[wasm_bindgen(getter, js_name = maxBytes)]
+    pub fn max_bytes(&self) -> Option<f64> {
+        self.inner.config.max_bytes.map(|b| b as f64)
+    }
+
+    /// Every record's bookkeeping, most recently used first.
+    pub fn list(&self) -> Promise {
+        to_promise(Box::pin(list(self.inner.clone())))
+    }
+
+    /// Removes expired records, then the least recently used above `maxBytes`.
+    pub fn sweep(&self) -> Promise {
+        to_promise(Box::pin(sweep(self.inner.clone())))
+    }
+
+    /// Removes every record.
+    pub fn clear(&self) -> Promise {
+        to_promise(Box::pin(clear(self.inner.clone())))
+    }
+
+    /// Closes the stash.
+    pub fn close(&self) {
+        self.inner.closed.set(true);
+        if let Backend::IndexedDb(b) = &self.inner.backend {
+            b.close();
+        }
+        REGISTRY.with(|r| r.borrow_mut().remove(&self.handle));
+    }
+}
+
+/// Finds the stash behind a JavaScript `Stash` object (`path` names where it was passed).
+pub fn stash_from_js(value: &JsValue, path: &str) -> Result<Rc<StashInner>, CtxpackError> {
+    let not_a_stash = || {
+        CtxpackError::invalid_option(
+            path,
+            format!("expected a Stash from Stash.open(), got {}", js_type(value)),
+        )
+    };
+    if !value.is_object() {
+        return Err(not_a_stash());
+    }
+    let handle = Reflect::get(value, &JsValue::from_str("__ctxpackHandle"))
+        .ok()
+        .and_then(|h| h.as_f64())
+        .ok_or_else(not_a_stash)?;
+    let inner = REGISTRY.with(|r| r.borrow().get(&(handle as u32)).cloned());
+    match inner {
+        Some(i) => {
+            i.ensure_open()?;
+            Ok(i)
+        }
+        None => Err(CtxpackError::new("STASH_UNAVAILABLE", "this stash was closed").at(path)),
+    }
+}
+
+/// `Stash.list`: every record's bookkeeping, most recently used first.
+async fn list(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
+    inner.ensure_open()?;
+    let mut metas = inner.backend.list_meta().await?;
+    ctxpack_core::heap_sort::heap_sort(&mut metas, |a, b| {
+        b.last_used_at
+            .total_cmp(&a.last_used_at)
+            .then_with(|| a.id.cmp(&b.id))
+            .is_lt()
+    });
+    Ok(metas
+        .iter()
+        .map(record_js::meta_to_js)
+        .collect::<js_sys::Array>()
+        .into())
+}
+
+/// `Stash.sweep`: removes expired records, then the least recently used above `maxBytes`.
+async fn sweep(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
+    inner.ensure_open()?;
+    inner.meta_cache.borrow_mut().take();
+    let metas = inner.backend.list_meta().await?;
+    let plan = plan_maintenance(&metas, inner.now(), &inner.config, &KeySet::new());
+    let doomed: Vec<String> = plan.expired.iter().chain(&plan.evicted).cloned().collect();
+    if !doomed.is_empty() {
+        inner.backend.delete_records(&doomed).await?;
+    }
+    Ok(to_js(&ctxpack_core::json!({
+        "expired": plan.expired.len(),
+        "evicted": plan.evicted.len(),
+        "bytes": plan.bytes_after
+    })))
+}
+
+/// `Stash.clear`: removes every record.
+async fn clear(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
+    inner.ensure_open()?;
+    inner.meta_cache.borrow_mut().take();
+    match &inner.backend {
+        Backend::Memory(b) => b.clear(),
+        Backend::IndexedDb(b) => b.clear().await?,
+        Backend::Adapter(b) => b.clear().await?,
+    }
+    Ok(JsValue::UNDEFINED)
+}

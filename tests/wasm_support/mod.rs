@@ -4,7 +4,7 @@
 
 pub mod stash;
 
-use ctxpack::bindings::{markdown, messages, multimodal};
+use ctxpack::api::{markdown, messages, multimodal};
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

@@ -4,10 +4,10 @@
 #![allow(dead_code)]
 
 use super::*;
-use ctxpack::bindings::history::{
+use ctxpack::api::history::{
     compact_context, expand_context, get_history_image, history_image_tool_js,
 };
-use ctxpack::bindings::stash::Stash;
+use ctxpack::stash::Stash;
 use js_sys::{Array, Function, Promise};
 use wasm_bindgen_futures::JsFuture;
 
@@ -16,7 +16,7 @@ pub fn random_name(prefix: &str) -> String {
 }
 
 pub fn md5_of(bytes: &[u8]) -> String {
-    ctxpack::hash::md5_hex(b64(bytes).as_bytes())
+    ctxpack_core::md5_hex(b64(bytes).as_bytes())
 }
 
 /// A clock JavaScript can read and Rust can move.
@@ -186,7 +186,7 @@ pub async fn call_method(target: &JsValue, name: &str, args: &[JsValue]) -> JsVa
 
 pub async fn delete_db(stash: &JsValue, name: &str) {
     close(stash);
-    let _ = ctxpack::bindings::stash::indexeddb::delete_database(name).await;
+    let _ = ctxpack::stash::indexeddb::delete_database(name).await;
 }
 
 pub async fn ttl_expiry_and_refresh() {

@@ -1,0 +1,277 @@
+//! Token and size accounting before a request is sent: image tokens from each
+//! image's real dimensions by each provider's published formula, text tokens
+//! by a documented approximation, and the provider's limits.
+//!
+//! - OpenAI (vision guide): `detail: low` costs 85 tokens; otherwise the image
+//!   is fit inside 2048×2048, then scaled so its shortest side is at most
+//!   768 px, and costs 170 per 512-px tile plus 85.
+//! - Anthropic (vision docs): an image whose long edge exceeds 1568 px is
+//!   scaled down to it; tokens ≈ width × height / 750.
+//! - Gemini (API docs): 258 tokens when both sides are ≤ 384 px; otherwise the
+//!   image is cut into 768×768 tiles of 258 tokens each.
+//! - Bedrock (Claude models): as Anthropic.
+//! - Text: one token per CJK character, one per 4 bytes of other UTF-8 text,
+//!   plus 4 per message — within about 10 % of real tokenizers on chat text.
+
+use crate::budget::limits::{limits_of, Provider, RequestLimits};
+use crate::json_path::JsonPath;
+use crate::media::{image_dimensions, Dimensions};
+use crate::messages::walk::{for_each_image, for_each_text};
+use crate::messages::{ImageSource, Message};
+
+/// Image tokens for `dims` under `provider`'s rule (`low` detail for OpenAI).
+pub fn image_tokens(provider: Provider, dims: Dimensions, low_detail: bool) -> u64 {
+    let (w, h) = (f64::from(dims.width.max(1)), f64::from(dims.height.max(1)));
+    match provider {
+        Provider::OpenAi => {
+            if low_detail {
+                return 85;
+            }
+            let fit = (2048.0 / w.max(h)).min(1.0);
+            let (w, h) = (w * fit, h * fit);
+            let shrink = (768.0 / w.min(h)).min(1.0);
+            let (w, h) = ((w * shrink).round(), (h * shrink).round());
+            let tiles = (w / 512.0).ceil() * (h / 512.0).ceil();
+            170 * tiles as u64 + 85
+        }
+        Provider::Anthropic | Provider::Bedrock => {
+            let scale = (1568.0 / w.max(h)).min(1.0);
+            ((w * scale).round() * (h * scale).round() / 750.0).ceil() as u64
+        }
+        Provider::Gemini => {
+            if w <= 384.0 && h <= 384.0 {
+                258
+            } else {
+                ((w / 768.0).ceil() * (h / 768.0).ceil()) as u64 * 258
+            }
+        }
+    }
+}
+
+/// Dimensions assumed for an image whose header cannot be read (a URL):
+/// 1024×1024, a typical screenshot or photo after client-side resizing.
+pub const UNKNOWN_DIMENSIONS: Dimensions = Dimensions {
+    width: 1024,
+    height: 1024,
+};
+
+/// Text tokens by the approximation in the module docs.
+pub fn text_tokens(text: &str) -> u64 {
+    let mut cjk = 0u64;
+    let mut other_bytes = 0u64;
+    for c in text.chars() {
+        let u = c as u32;
+        let is_cjk = (0x3040..=0x30ff).contains(&u)
+            || (0x3400..=0x9fff).contains(&u)
+            || (0xac00..=0xd7af).contains(&u)
+            || (0xf900..=0xfaff).contains(&u)
+            || (0xff00..=0xffef).contains(&u);
+        if is_cjk {
+            cjk += 1;
+        } else {
+            other_bytes += c.len_utf8() as u64;
+        }
+    }
+    cjk + other_bytes.div_ceil(4)
+}
+
+/// One image's account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageEstimate {
+    /// JSON path of the image part.
+    pub path: String,
+    /// Width in px (assumed for URLs).
+    pub width: u32,
+    /// Height in px (assumed for URLs).
+    pub height: u32,
+    /// True when the dimensions were read from the image.
+    pub measured: bool,
+    /// Decoded bytes (0 for URLs).
+    pub bytes: u64,
+    /// Estimated tokens.
+    pub tokens: u64,
+}
+
+/// A request's account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EstimateReport {
+    /// The provider.
+    pub provider: &'static str,
+    /// Images in the request.
+    pub image_count: usize,
+    /// Their tokens.
+    pub image_tokens: u64,
+    /// Text tokens (approximate).
+    pub text_tokens: u64,
+    /// Both.
+    pub total_tokens: u64,
+    /// Serialized JSON size of the messages.
+    pub request_bytes: u64,
+    /// Each image.
+    pub images: Vec<ImageEstimate>,
+    /// The provider's limits.
+    pub limits: RequestLimits,
+    /// Limits this request exceeds, as sentences.
+    pub exceeded: Vec<String>,
+}
+
+/// Accounts for `messages` (whose serialized size is `request_bytes`) under `provider`.
+pub fn estimate(
+    messages: &[Message],
+    provider: Provider,
+    request_bytes: u64,
+    limits: Option<RequestLimits>,
+    payloads: &dyn crate::media::payload::Payloads,
+) -> EstimateReport {
+    let root = JsonPath::root("messages");
+    let mut images = Vec::new();
+    let mut text = 0u64;
+    for (i, m) in messages.iter().enumerate() {
+        text += 4;
+        for_each_text(m, &root.index(i), &mut |_, t| text += text_tokens(t));
+        for_each_image(m, &root.index(i), &mut |_, path, img| {
+            let low = img
+                .wire
+                .get("image_url")
+                .and_then(|u| u.get("detail"))
+                .and_then(|d| d.as_str())
+                == Some("low");
+            let (dims, bytes) = match img.source() {
+                ImageSource::Url(_) | ImageSource::Opaque => (None, 0),
+                src => match src.inline() {
+                    Some((_, payload)) => {
+                        let facts =
+                            crate::media::payload::payload_facts(payloads, payload, 64 * 1024);
+                        (image_dimensions(&facts.head), facts.decoded_len as u64)
+                    }
+                    None => (None, 0),
+                },
+            };
+            let measured = dims.is_some();
+            let d = dims.unwrap_or(UNKNOWN_DIMENSIONS);
+            images.push(ImageEstimate {
+                path: path.to_string(),
+                width: d.width,
+                height: d.height,
+                measured,
+                bytes,
+                tokens: image_tokens(provider, d, low),
+            });
+        });
+    }
+    let limits = limits.unwrap_or_else(|| limits_of(provider));
+    let mut exceeded = Vec::new();
+    if let Some(max) = limits.max_images {
+        if images.len() > max {
+            exceeded.push(format!(
+                "{} images; {} allows {max} per request",
+                images.len(),
+                provider.name()
+            ));
+        }
+    }
+    if let Some(max) = limits.max_image_bytes {
+        for img in images.iter().filter(|i| i.bytes > max) {
+            exceeded.push(format!(
+                "{} is {} bytes; {} allows {max} per image",
+                img.path,
+                img.bytes,
+                provider.name()
+            ));
+        }
+    }
+    if let Some(max) = limits.max_request_bytes {
+        if request_bytes > max {
+            exceeded.push(format!(
+                "the request is {request_bytes} bytes; {} allows {max}",
+                provider.name()
+            ));
+        }
+    }
+    let image_tokens: u64 = images.iter().map(|i| i.tokens).sum();
+    EstimateReport {
+        provider: provider.name(),
+        image_count: images.len(),
+        image_tokens,
+        text_tokens: text,
+        total_tokens: image_tokens + text,
+        request_bytes,
+        images,
+        limits,
+        exceeded,
+    }
+}
+
+impl crate::json::ToJson for ImageEstimate {
+    /// `{path, width, height, measured, bytes, tokens}`.
+    fn to_json(&self) -> crate::json::Value {
+        crate::json!({
+            "path": self.path.as_str(),
+            "width": self.width,
+            "height": self.height,
+            "measured": self.measured,
+            "bytes": self.bytes,
+            "tokens": self.tokens
+        })
+    }
+}
+
+impl crate::json::ToJson for EstimateReport {
+    /// The report's fields in camelCase.
+    fn to_json(&self) -> crate::json::Value {
+        crate::json!({
+            "provider": self.provider,
+            "imageCount": self.image_count,
+            "imageTokens": self.image_tokens,
+            "textTokens": self.text_tokens,
+            "totalTokens": self.total_tokens,
+            "requestBytes": self.request_bytes,
+            "images": self.images.to_json(),
+            "limits": self.limits.to_json(),
+            "exceeded": self.exceeded.clone()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(width: u32, height: u32) -> Dimensions {
+        Dimensions { width, height }
+    }
+
+    #[test]
+    fn openai_tiles_match_the_published_examples() {
+        // 1024×1024 high: 768×768 → 4 tiles → 765.
+        assert_eq!(image_tokens(Provider::OpenAi, d(1024, 1024), false), 765);
+        // 2048×4096: fit to 1024×2048, shortest side to 768 → 768×1536 → 6 tiles → 1105.
+        assert_eq!(image_tokens(Provider::OpenAi, d(2048, 4096), false), 1105);
+        assert_eq!(image_tokens(Provider::OpenAi, d(4096, 8192), true), 85);
+        // Small images are not scaled up: 200×200 → one tile.
+        assert_eq!(image_tokens(Provider::OpenAi, d(200, 200), false), 255);
+    }
+
+    #[test]
+    fn anthropic_and_gemini_rules() {
+        // 1000×1000 / 750 = 1333.3 → 1334.
+        assert_eq!(
+            image_tokens(Provider::Anthropic, d(1000, 1000), false),
+            1334
+        );
+        // 3136×1568 → long edge to 1568 → 1568×784 = 1 229 312 px / 750 → 1640.
+        assert_eq!(
+            image_tokens(Provider::Anthropic, d(3136, 1568), false),
+            1640
+        );
+        assert_eq!(image_tokens(Provider::Gemini, d(384, 384), false), 258);
+        assert_eq!(image_tokens(Provider::Gemini, d(1000, 800), false), 258 * 4);
+    }
+
+    #[test]
+    fn text_approximation() {
+        assert_eq!(text_tokens("这是什么"), 4);
+        assert_eq!(text_tokens("abcdefgh"), 2);
+        assert_eq!(text_tokens(""), 0);
+    }
+}

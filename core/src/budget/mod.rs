@@ -1,0 +1,11 @@
+//! Job 4: account for it. Image and text token estimates per provider
+//! formula (`estimate`), per-provider request limits (`limits`), and the
+//! context-length refusals providers send (`context_error`).
+
+pub(crate) mod context_error;
+pub(crate) mod estimate;
+pub(crate) mod limits;
+
+pub use context_error::{parse_context_length_error, ContextLengthError};
+pub use estimate::{estimate, image_tokens, text_tokens, EstimateReport, ImageEstimate};
+pub use limits::{limits_of, Provider, RequestLimits, LIMITS};

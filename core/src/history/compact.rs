@@ -1,0 +1,387 @@
+//! The compaction policy, pure: finds the inline images before the newest
+//! user message, hashes them one at a time, and — once the caller has
+//! committed them to the stash — replaces them with
+//! `[Picture:history_<md5>]`. It decides; it does no I/O.
+
+use crate::history::placeholder::{placeholder, split_placeholders, Segment};
+use crate::json_path::JsonPath;
+use crate::key_map::KeySet;
+use crate::media::payload::{payload_facts, Payloads};
+use crate::messages::walk::{for_each_image, for_each_text, rewrite_images};
+use crate::messages::{Content, ImageSource, Message, Part, Role};
+
+/// Options of a compaction.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CompactOptions {
+    /// The target's request limits: further history images are stashed,
+    /// oldest first, until the request fits.
+    pub limits: Option<crate::budget::limits::RequestLimits>,
+    /// Serialized size of the whole request, for `limits`.
+    pub request_bytes: u64,
+    /// Also keep this many of the newest history images inline.
+    pub keep_recent_images: usize,
+    /// Fold a message left with only text parts into one string.
+    pub collapse_text: bool,
+    /// Also stash binary payloads in tool results before the newest user message.
+    pub sanitize_tool_results: bool,
+}
+
+/// The index of the newest user message, if there is one.
+pub fn newest_user_index(messages: &[Message]) -> Option<usize> {
+    messages.iter().rposition(|m| m.role == Role::User)
+}
+
+/// One inline history image to stash.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryImage<'m> {
+    /// Index of its message.
+    pub message: usize,
+    /// Its position among the images of that message.
+    pub ordinal: usize,
+    /// JSON path of the part.
+    pub path: String,
+    /// Lowercase hex MD5 of the payload text.
+    pub md5: String,
+    /// MIME type from the bytes, else as declared.
+    pub mime: String,
+    /// The base64 payload, borrowed from the message.
+    pub payload: &'m str,
+    /// Decoded size in bytes.
+    pub size: u64,
+    /// Length of the base64 text in bytes.
+    pub text_len: u64,
+    /// The part without its payload, as JSON, for an exact restore.
+    pub template: Option<String>,
+    /// True when an earlier image in this plan has the same md5.
+    pub duplicate: bool,
+}
+
+/// An image that stays inline, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// JSON path of the image part.
+    pub path: String,
+    /// The image's md5, when it could be computed.
+    pub md5: Option<String>,
+    /// Stable code: `INVALID_DATA_URL` or a stash error code.
+    pub code: &'static str,
+    /// What went wrong.
+    pub reason: String,
+}
+
+/// What a compaction will do.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Plan<'m> {
+    /// The newest user message; it and everything after pass untouched.
+    pub newest_user: Option<usize>,
+    /// History images to stash and replace, in order.
+    pub images: Vec<HistoryImage<'m>>,
+    /// Inline images left as they are: the newest turn and `keep_recent_images`.
+    pub kept: usize,
+    /// Images given by URL, which stay as they are.
+    pub urls: usize,
+    /// History images that cannot be stashed (broken base64).
+    pub invalid: Vec<Failure>,
+    /// Ids of placeholders already in the conversation (to refresh).
+    pub referenced: Vec<String>,
+    /// History images stashed beyond `keep_recent_images` to meet the limits.
+    pub limit_stashed: usize,
+    /// Why the request cannot fit the limits even with every history image
+    /// stashed; `None` when it fits (or there are no limits).
+    pub limit_problem: Option<String>,
+}
+
+/// Finds and hashes the history images of `messages`. `progress(done, total,
+/// bytes)` is called after each image is hashed.
+pub fn plan_compaction<'m>(
+    messages: &'m [Message],
+    options: CompactOptions,
+    progress: &mut dyn FnMut(usize, usize, u64),
+    payloads: &dyn Payloads,
+) -> Plan<'m> {
+    let newest_user = newest_user_index(messages);
+    let cutoff = newest_user.unwrap_or(0);
+    let root = JsonPath::root("messages");
+    let mut plan = Plan {
+        newest_user,
+        ..Plan::default()
+    };
+
+    // Pass 1: which image parts are history images with inline payloads.
+    let mut found: Vec<(usize, usize, String, &'m crate::messages::ImagePart)> = Vec::new();
+    let mut seen = KeySet::new();
+    for (i, m) in messages.iter().enumerate() {
+        for_each_image(
+            m,
+            &root.index(i),
+            &mut |ordinal, path, img| match img.source() {
+                ImageSource::Url(_) | ImageSource::Opaque => plan.urls += 1,
+                source => {
+                    if i >= cutoff || source.inline().is_none() {
+                        plan.kept += 1;
+                    } else {
+                        found.push((i, ordinal, path.to_string(), img));
+                    }
+                }
+            },
+        );
+        for_each_text(m, &root.index(i), &mut |_, text| {
+            for seg in split_placeholders(text) {
+                if let Segment::Placeholder(id) = seg {
+                    if seen.insert(id.clone()) {
+                        plan.referenced.push(id);
+                    }
+                }
+            }
+        });
+    }
+    let wanted_keep = options.keep_recent_images.min(found.len());
+    let mut keep = wanted_keep;
+    if let Some(limits) = options.limits {
+        // Each stashed image saves its payload and costs a placeholder.
+        let saving = |img: &crate::messages::ImagePart| -> u64 {
+            let payload = img
+                .source()
+                .inline()
+                .map_or(0, |(_, p)| payloads.text_len(p) as u64);
+            payload.saturating_sub(60)
+        };
+        let fixed_images = plan.kept + plan.urls;
+        let stashed_saving: u64 = found[..found.len() - keep]
+            .iter()
+            .map(|f| saving(f.3))
+            .sum();
+        let mut bytes = options.request_bytes.saturating_sub(stashed_saving);
+        let over = |keep: usize, bytes: u64| {
+            limits.max_images.is_some_and(|m| fixed_images + keep > m)
+                || limits.max_request_bytes.is_some_and(|m| bytes > m)
+        };
+        while keep > 0 && over(keep, bytes) {
+            keep -= 1;
+            bytes = bytes.saturating_sub(saving(found[found.len() - keep - 1].3));
+        }
+        plan.limit_stashed = wanted_keep - keep;
+        if over(keep, bytes) {
+            let mut why = Vec::new();
+            if let Some(m) = limits.max_images.filter(|m| fixed_images + keep > *m) {
+                why.push(format!(
+                    "{} images remain in the newest turn (the limit is {m})",
+                    fixed_images + keep
+                ));
+            }
+            if let Some(m) = limits.max_request_bytes.filter(|m| bytes > *m) {
+                why.push(format!(
+                    "the request is still about {bytes} bytes (the limit is {m})"
+                ));
+            }
+            plan.limit_problem = Some(format!(
+                "the request does not fit even with every history image stashed: {}",
+                why.join("; ")
+            ));
+        }
+    }
+    plan.kept += keep;
+    found.truncate(found.len() - keep);
+
+    // Pass 2: hash them, one at a time.
+    let total = found.len();
+    let mut hashed: KeySet<String> = KeySet::new();
+    let mut bytes = 0u64;
+    for (done, (message, ordinal, path, img)) in found.into_iter().enumerate() {
+        let Some((declared, payload)) = img.source().inline() else {
+            continue;
+        };
+        let facts = payload_facts(payloads, payload, 64);
+        if let Err(problem) = facts.valid {
+            plan.invalid.push(Failure {
+                path,
+                md5: None,
+                code: "INVALID_DATA_URL",
+                reason: format!("payload is not valid base64 ({problem})"),
+            });
+            progress(done + 1, total, bytes);
+            continue;
+        }
+        let mime = crate::media::payload::stored_mime(&facts, declared);
+        let md5 = facts.md5;
+        let size = facts.decoded_len as u64;
+        bytes += facts.len as u64;
+        let duplicate = !hashed.insert(md5.clone());
+        let template = img.template().map(|t| t.to_json_text());
+        plan.images.push(HistoryImage {
+            message,
+            ordinal,
+            path,
+            md5,
+            mime,
+            payload,
+            size,
+            text_len: facts.len as u64,
+            template,
+            duplicate,
+        });
+        progress(done + 1, total, bytes);
+    }
+    plan
+}
+
+/// Replaces each image named in `replacements` ((message, image ordinal),
+/// md5) with its placeholder. Returns, per message, whether it changed. With
+/// `collapse_text`, a changed message left with only plain text parts
+/// becomes one string, the texts joined by a space.
+pub fn apply_compaction(
+    messages: &mut [Message],
+    replacements: &[((usize, usize), String)],
+    collapse_text: bool,
+) -> Vec<bool> {
+    let mut changed = vec![false; messages.len()];
+    let mut order: Vec<&((usize, usize), String)> = replacements.iter().collect();
+    crate::heap_sort::heap_sort(&mut order, |a, b| a.0 < b.0);
+    for group in order.chunk_by(|a, b| a.0 .0 == b.0 .0) {
+        let Some(&&((m, _), _)) = group.first() else {
+            continue;
+        };
+        let Some(message) = messages.get_mut(m) else {
+            continue;
+        };
+        rewrite_images(message, &mut |ordinal, part| match group
+            .binary_search_by_key(&ordinal, |r| r.0 .1)
+        {
+            Ok(i) => group.get(i).map_or(part, |r| Part::text(placeholder(&r.1))),
+            Err(_) => part,
+        });
+        if collapse_text {
+            collapse(&mut message.content);
+        }
+        if let Some(c) = changed.get_mut(m) {
+            *c = true;
+        }
+    }
+    changed
+}
+
+/// Folds all-plain-text parts into one string.
+fn collapse(content: &mut Content) {
+    if let Content::Parts(parts) = content {
+        if !parts.is_empty() && parts.iter().all(Part::is_plain_text) {
+            let text = parts
+                .iter()
+                .filter_map(Part::as_text)
+                .collect::<Vec<_>>()
+                .join(" ");
+            *content = Content::Text(text);
+        }
+    }
+}
+
+/// Counts and sizes a compaction reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompactReport {
+    /// The wire format read and written.
+    pub format: &'static str,
+    /// Index of the newest user message (`null` when there is none).
+    pub newest_user_index: Option<usize>,
+    /// Image parts replaced by placeholders.
+    pub stashed: usize,
+    /// Of those, parts whose image was already written earlier in this call.
+    pub deduplicated: usize,
+    /// Distinct images written to the stash.
+    pub written: usize,
+    /// Inline images left as they are on purpose (newest turn, `keepRecentImages`).
+    pub kept: usize,
+    /// Images given by URL, left as they are.
+    pub urls: usize,
+    /// History images that stayed inline because something failed.
+    pub failed: usize,
+    /// Placeholders already present whose records were refreshed.
+    pub refreshed: usize,
+    /// Placeholders already present whose record is gone.
+    pub missing: usize,
+    /// Serialized JSON size of the messages before, in bytes.
+    pub bytes_before: u64,
+    /// Serialized JSON size of the messages after, in bytes.
+    pub bytes_after: u64,
+    /// Why each failed image stayed inline.
+    pub failures: Vec<Failure>,
+    /// Records removed because they expired.
+    pub expired: usize,
+    /// Records evicted to fit `maxBytes`.
+    pub evicted: usize,
+    /// True when the records this conversation needs exceed `maxBytes` alone.
+    pub over_budget: bool,
+    /// Binary payloads in tool results replaced by `[Binary:history_…]` markers.
+    pub binaries_stashed: usize,
+    /// History images stashed beyond `keepRecentImages` to meet the model's limits.
+    pub limit_stashed: usize,
+    /// False when the request exceeds the model's limits even after compaction.
+    pub fits: bool,
+    /// Why it does not fit, when it does not.
+    pub limit_problem: Option<String>,
+}
+
+/// Size in bytes of `value` serialized as JSON, counting each payload kept
+/// outside wasm memory at its real length.
+pub fn json_len_with(value: &crate::json::Value, payloads: &dyn Payloads) -> u64 {
+    let mut len = crate::json::text_len(value);
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            crate::json::Value::String(s) => {
+                if let Some((before, _, _)) = crate::media::payload::find_external_ref(s) {
+                    let reference = &s[before.len()..];
+                    let escaped = crate::json::escaped_len(reference) as u64;
+                    len = len - escaped + payloads.text_len(s) as u64;
+                }
+            }
+            crate::json::Value::Array(items) => stack.extend(items),
+            crate::json::Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    len
+}
+
+impl crate::json::ToJson for Failure {
+    /// `{path, md5?, code, reason}`.
+    fn to_json(&self) -> crate::json::Value {
+        let mut m = crate::json::Map::new();
+        m.insert("path".into(), self.path.as_str().into());
+        if let Some(md5) = &self.md5 {
+            m.insert("md5".into(), md5.into());
+        }
+        m.insert("code".into(), self.code.into());
+        m.insert("reason".into(), self.reason.as_str().into());
+        crate::json::Value::Object(m)
+    }
+}
+
+impl crate::json::ToJson for CompactReport {
+    /// The report's fields in camelCase; `limitProblem` only when there is one.
+    fn to_json(&self) -> crate::json::Value {
+        let mut v = crate::json!({
+            "format": self.format,
+            "newestUserIndex": self.newest_user_index,
+            "stashed": self.stashed,
+            "deduplicated": self.deduplicated,
+            "written": self.written,
+            "kept": self.kept,
+            "urls": self.urls,
+            "failed": self.failed,
+            "refreshed": self.refreshed,
+            "missing": self.missing,
+            "bytesBefore": self.bytes_before,
+            "bytesAfter": self.bytes_after,
+            "failures": crate::json::ToJson::to_json(&self.failures),
+            "expired": self.expired,
+            "evicted": self.evicted,
+            "overBudget": self.over_budget,
+            "binariesStashed": self.binaries_stashed,
+            "limitStashed": self.limit_stashed,
+            "fits": self.fits
+        });
+        if let (Some(problem), Some(m)) = (&self.limit_problem, v.as_object_mut()) {
+            m.insert("limitProblem".into(), problem.into());
+        }
+        v
+    }
+}

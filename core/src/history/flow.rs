@@ -1,0 +1,570 @@
+//! History compaction end to end, over any [`StashBackend`]: plan (pure),
+//! write to the stash and wait for the commit, replace only what committed,
+//! refresh what the conversation references, sweep. And the reverse:
+//! expansion, and one image for the `get_history_image` tool.
+
+use crate::history::compact::{
+    apply_compaction, json_len_with, plan_compaction, CompactOptions, CompactReport, Failure,
+};
+use crate::history::expand::{
+    apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
+};
+use crate::json::Value;
+use crate::json_path::JsonPath;
+use crate::key_map::{KeyMap, KeySet};
+use crate::media::payload::Payloads;
+use crate::messages::image::ImageTemplate;
+use crate::messages::{decode_messages, detect_format, Format, Message, MessageError, Role};
+use crate::stash::{
+    plan_maintenance, read_verified, Lookup, NewRecord, RecordMeta, StashBackend, StashConfig,
+};
+use crate::tool_results::binary_stash::{
+    sanitize_targets, target_text, text_target, BinaryReport, OnWriteFailure, Target,
+};
+use crate::tool_results::sanitize::{pointer_get, pointer_get_mut, SanitizeOptions, Seg};
+use crate::tool_results::slots::{raw_role, tool_result_slots, SlotKind};
+
+/// Messages after an operation: all of them, and which ones changed (an
+/// unchanged message is the caller's value, moved through untouched).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome<R> {
+    /// Every message, in order.
+    pub messages: Vec<Value>,
+    /// Per message: did the operation change it?
+    pub changed: Vec<bool>,
+    /// What happened.
+    pub report: R,
+}
+
+/// The serialized size of each message, payloads counted at their real length.
+fn sizes_of(values: &[Value], payloads: &dyn Payloads) -> Vec<u64> {
+    values.iter().map(|v| json_len_with(v, payloads)).collect()
+}
+
+fn decode(
+    values: Vec<Value>,
+    format: Option<Format>,
+) -> Result<(Format, Vec<Message>), MessageError> {
+    decode_messages(values, format, &JsonPath::root("messages"))
+}
+
+/// Stashes binary payloads in the tool results of `values` before the newest
+/// user message (on the raw messages, before decoding). Returns which
+/// messages changed, the ids written, and the report.
+async fn sanitize_tool_results<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    values: &mut [Value],
+    format: Format,
+    payloads: &dyn Payloads,
+) -> (Vec<bool>, KeySet<String>, BinaryReport) {
+    let mut changed = vec![false; values.len()];
+    let cutoff = values
+        .iter()
+        .rposition(|v| raw_role(v) == Some(Role::User))
+        .unwrap_or(0);
+    let root = JsonPath::root("messages");
+    let mut targets = Vec::new();
+    let mut places = Vec::new();
+    for (i, message) in values.iter().enumerate().take(cutoff) {
+        for slot in tool_result_slots(format, message) {
+            let Some(value) = pointer_get(message, &slot.pointer) else {
+                continue;
+            };
+            let path = pointer_path(&root.index(i), &slot.pointer);
+            let (target, was_json) = match (slot.kind, value) {
+                (SlotKind::Text, Value::String(text)) => text_target(text, path),
+                (SlotKind::Structured, v) => (
+                    Target {
+                        value: v.clone(),
+                        path,
+                        changed: false,
+                    },
+                    true,
+                ),
+                _ => continue,
+            };
+            targets.push(target);
+            places.push((i, slot, was_json));
+        }
+    }
+    if targets.is_empty() {
+        return (changed, KeySet::new(), BinaryReport::default());
+    }
+    let report = sanitize_targets(
+        Some(backend),
+        config,
+        now,
+        &mut targets,
+        &SanitizeOptions::default(),
+        OnWriteFailure::KeepInline,
+        payloads,
+    )
+    .await;
+    let mut written = KeySet::new();
+    for (target, (i, slot, was_json)) in targets.into_iter().zip(places) {
+        if !target.changed {
+            continue;
+        }
+        for id in crate::history::placeholder::binary_marker_ids(&target.value) {
+            written.insert(id);
+        }
+        let new_value = match slot.kind {
+            SlotKind::Text => Value::String(target_text(target, was_json)),
+            SlotKind::Structured => target.value,
+        };
+        if let Some(place) = pointer_get_mut(&mut values[i], &slot.pointer) {
+            *place = new_value;
+            changed[i] = true;
+        }
+    }
+    (changed, written, report)
+}
+
+fn pointer_path(base: &JsonPath, pointer: &[Seg]) -> JsonPath {
+    pointer.iter().fold(base.clone(), |p, seg| match seg {
+        Seg::Key(k) => p.key(k),
+        Seg::Index(i) => p.index(*i),
+    })
+}
+
+fn encode(
+    messages: Vec<Message>,
+    changed: &[bool],
+    sizes: &[u64],
+    payloads: &dyn Payloads,
+) -> (Vec<Value>, u64) {
+    let mut after = 0;
+    let values = messages
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let v = m.into_wire();
+            after += if changed[i] {
+                json_len_with(&v, payloads)
+            } else {
+                sizes[i]
+            };
+            v
+        })
+        .collect();
+    (values, after)
+}
+
+/// Compacts `values` against `backend` at time `now` (ms since the epoch).
+/// (The arguments are the stash, the clock, the input, the options, the
+/// progress callback and payload access: each a separate concern.)
+/// Stash failures never throw: the images stay inline and the report says why.
+#[allow(clippy::too_many_arguments)]
+pub async fn compact_history<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    values: Vec<Value>,
+    format: Option<Format>,
+    options: CompactOptions,
+    progress: &mut dyn FnMut(usize, usize, u64),
+    payloads: &dyn Payloads,
+) -> Result<Outcome<CompactReport>, MessageError> {
+    let mut values = values;
+    let mut sizes = sizes_of(&values, payloads);
+    let bytes_before: u64 = sizes.iter().sum();
+    let format = format.unwrap_or_else(|| detect_format(&values));
+    let (sanitized, binary_ids, binaries) = if options.sanitize_tool_results {
+        sanitize_tool_results(backend, config, now, &mut values, format, payloads).await
+    } else {
+        (
+            vec![false; values.len()],
+            KeySet::new(),
+            BinaryReport::default(),
+        )
+    };
+    // Sizes of the sanitized messages: what the image pass starts from.
+    for (i, changed) in sanitized.iter().enumerate() {
+        if *changed {
+            sizes[i] = json_len_with(&values[i], payloads);
+        }
+    }
+    let (format, mut messages) = decode(values, Some(format))?;
+    let mut report = CompactReport {
+        format: format.name(),
+        bytes_before,
+        binaries_stashed: binaries.stashed,
+        failures: binaries.failures,
+        ..CompactReport::default()
+    };
+
+    let options = CompactOptions {
+        request_bytes: sizes.iter().sum(),
+        ..options
+    };
+    let plan = plan_compaction(&messages, options, progress, payloads);
+    report.newest_user_index = plan.newest_user;
+    report.limit_stashed = plan.limit_stashed;
+    report.fits = plan.limit_problem.is_none();
+    report.limit_problem = plan.limit_problem.clone();
+    report.kept = plan.kept;
+    report.urls = plan.urls;
+    report.failures.extend(plan.invalid.iter().cloned());
+
+    let metas = match backend.list_meta().await {
+        Ok(m) => m,
+        Err(e) => {
+            report.failures.push(Failure {
+                path: String::new(),
+                md5: None,
+                code: e.kind.code(),
+                reason: format!("listing the stash failed: {e}"),
+            });
+            Vec::new()
+        }
+    };
+
+    // Write each distinct image once and wait for the commit.
+    let expires_at = now + config.ttl_ms;
+    let mut all_metas: KeyMap<String, RecordMeta> =
+        metas.into_iter().map(|m| (m.id.clone(), m)).collect();
+    let records: Vec<NewRecord<'_>> = plan
+        .images
+        .iter()
+        .filter(|img| !img.duplicate)
+        .map(|img| {
+            let mut r = NewRecord::new(
+                img.md5.clone(),
+                img.mime.clone(),
+                img.payload,
+                img.size,
+                img.text_len,
+                img.template.clone(),
+                now,
+                config.ttl_ms,
+            );
+            // Rewriting a record keeps when it was first stashed.
+            if let Some(old) = all_metas.get(&img.md5) {
+                r.meta.created_at = old.created_at;
+            }
+            r
+        })
+        .collect();
+    let results = if records.is_empty() {
+        Vec::new()
+    } else {
+        backend.put_records(&records).await
+    };
+    let mut committed: KeyMap<String, RecordMeta> = KeyMap::new();
+    let mut write_errors: KeyMap<String, (&'static str, String)> = KeyMap::new();
+    for (i, rec) in records.iter().enumerate() {
+        match results.get(i) {
+            Some(Ok(())) => {
+                committed.insert(rec.id.clone(), rec.meta.clone());
+            }
+            Some(Err(e)) => {
+                write_errors.insert(rec.id.clone(), (e.kind.code(), e.message.clone()));
+            }
+            None => {
+                write_errors.insert(
+                    rec.id.clone(),
+                    (
+                        "STASH_WRITE_FAILED",
+                        "the stash gave no answer for this record".into(),
+                    ),
+                );
+            }
+        }
+    }
+    report.written = committed.len();
+    drop(records);
+
+    let mut replacements = Vec::new();
+    for img in &plan.images {
+        if committed.contains_key(&img.md5) {
+            replacements.push(((img.message, img.ordinal), img.md5.clone()));
+            report.stashed += 1;
+            if img.duplicate {
+                report.deduplicated += 1;
+            }
+        } else {
+            let (code, reason) = write_errors
+                .get(&img.md5)
+                .cloned()
+                .unwrap_or(("STASH_WRITE_FAILED", "not written".into()));
+            report.failures.push(Failure {
+                path: img.path.clone(),
+                md5: Some(img.md5.clone()),
+                code,
+                reason,
+            });
+        }
+    }
+    report.failed = report
+        .failures
+        .iter()
+        .filter(|f| !f.path.is_empty())
+        .count();
+    let referenced = plan.referenced.clone();
+    drop(plan);
+
+    let mut changed = apply_compaction(&mut messages, &replacements, options.collapse_text);
+    for (c, s) in changed.iter_mut().zip(&sanitized) {
+        *c |= *s;
+    }
+
+    // Refresh every record the conversation references; sweep the rest.
+    let mut protected: KeySet<String> = committed.keys().cloned().collect();
+    protected.extend(binary_ids);
+    let mut touched = Vec::new();
+    for id in &referenced {
+        match all_metas.get_mut(id) {
+            Some(m) if m.expires_at > now => {
+                protected.insert(id.clone());
+                // Expiry is kept within a tenth of the TTL: a record is
+                // rewritten only once that much of its life has passed.
+                if m.expires_at - now < config.ttl_ms * 0.9 {
+                    m.expires_at = expires_at;
+                    m.last_used_at = now;
+                    touched.push(m.clone());
+                }
+            }
+            _ if committed.contains_key(id) => {}
+            _ => report.missing += 1,
+        }
+    }
+    report.refreshed = touched.len();
+    if !touched.is_empty() {
+        if let Err(e) = backend.put_meta(&touched).await {
+            report.failures.push(Failure {
+                path: String::new(),
+                md5: None,
+                code: e.kind.code(),
+                reason: format!("refreshing expiry failed: {e}"),
+            });
+        }
+    }
+    all_metas.extend(committed);
+    let metas: Vec<RecordMeta> = all_metas.into_values().collect();
+    let maintenance = plan_maintenance(&metas, now, config, &protected);
+    let doomed: Vec<String> = maintenance
+        .expired
+        .iter()
+        .chain(&maintenance.evicted)
+        .cloned()
+        .collect();
+    if !doomed.is_empty() {
+        if let Err(e) = backend.delete_records(&doomed).await {
+            report.failures.push(Failure {
+                path: String::new(),
+                md5: None,
+                code: e.kind.code(),
+                reason: format!("sweeping the stash failed: {e}"),
+            });
+        } else {
+            report.expired = maintenance.expired.len();
+            report.evicted = maintenance.evicted.len();
+        }
+    }
+    report.over_budget = maintenance.over_budget;
+
+    let (values, after) = encode(messages, &changed, &sizes, payloads);
+    report.bytes_after = after;
+    Ok(Outcome {
+        messages: values,
+        changed,
+        report,
+    })
+}
+
+/// Looks up every placeholder's original; records that are expired, missing
+/// or corrupted count as missing. Returns the found ones and the corrupt count.
+async fn restore_all<B: StashBackend>(
+    backend: &B,
+    now: f64,
+    ids: &[String],
+    payloads: &dyn Payloads,
+) -> (KeyMap<String, Restored>, usize) {
+    let mut restored = KeyMap::new();
+    let mut corrupted = 0;
+    for id in ids {
+        match read_verified(backend, id, now, payloads).await {
+            Ok(Lookup::Found(rec)) => {
+                let template = rec.part.as_deref().and_then(ImageTemplate::from_json_text);
+                restored.insert(
+                    id.clone(),
+                    Restored {
+                        mime: rec.mime,
+                        payload: rec.payload,
+                        template,
+                    },
+                );
+            }
+            Ok(Lookup::Corrupt) => corrupted += 1,
+            Ok(Lookup::Missing | Lookup::Expired) | Err(_) => {}
+        }
+    }
+    (restored, corrupted)
+}
+
+/// Puts originals back for every placeholder the stash can answer, and
+/// refreshes their expiry.
+pub async fn expand_history<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    values: Vec<Value>,
+    format: Option<Format>,
+    payloads: &dyn Payloads,
+) -> Result<Outcome<ExpandReport>, MessageError> {
+    let sizes = sizes_of(&values, payloads);
+    let (format, mut messages) = decode(values, format)?;
+    let ids = collect_placeholders(&messages);
+    let (restored, corrupted) = restore_all(backend, now, &ids, payloads).await;
+    let missing = missing_placeholders(&messages, &restored);
+    refresh(backend, config, now, restored.keys()).await;
+    let changed = apply_expansion(&mut messages, format, &restored);
+    let report = ExpandReport {
+        format: format.name(),
+        restored: restored.len(),
+        missing,
+        corrupted,
+        bytes_before: sizes.iter().sum(),
+        bytes_after: 0,
+    };
+    drop(restored);
+    let (values, after) = encode(messages, &changed, &sizes, payloads);
+    Ok(Outcome {
+        messages: values,
+        changed,
+        report: ExpandReport {
+            bytes_after: after,
+            ..report
+        },
+    })
+}
+
+async fn refresh<'a, B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    ids: impl Iterator<Item = &'a String>,
+) {
+    let ids: KeySet<&String> = ids.collect();
+    if ids.is_empty() {
+        return;
+    }
+    if let Ok(metas) = backend.list_meta().await {
+        let touched: Vec<RecordMeta> = metas
+            .into_iter()
+            .filter(|m| ids.contains(&m.id))
+            .map(|m| RecordMeta {
+                expires_at: now + config.ttl_ms,
+                last_used_at: now,
+                ..m
+            })
+            .collect();
+        let _ = backend.put_meta(&touched).await;
+    }
+}
+
+/// The language of the texts the tool answers with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    /// English.
+    En,
+    /// Chinese, as the dootask tool answers.
+    Zh,
+}
+
+/// The answer to a `get_history_image` call: the image as content parts of
+/// `dialect`, or one text part the model can read when the id is invalid or
+/// the image is gone.
+pub async fn history_image<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    id: &str,
+    dialect: Format,
+    lang: Lang,
+    payloads: &dyn Payloads,
+) -> Vec<Value> {
+    let text = |en: &str, zh: &str| {
+        vec![dialect.text_part(if lang == Lang::Zh { zh } else { en }.to_owned())]
+    };
+    let Some(md5) = crate::history::placeholder::parse_image_id(id) else {
+        return text("Invalid image id", "无效的图片标识符");
+    };
+    match read_verified(backend, &md5, now, payloads).await {
+        Ok(Lookup::Found(rec)) => {
+            refresh(backend, config, now, std::iter::once(&md5)).await;
+            vec![tool_image_part(dialect, &rec.mime, &rec.payload)]
+        }
+        _ => text("Image not found or expired", "图片不存在或已过期"),
+    }
+}
+
+/// An image as a tool result part: OpenAI `image_url` with a data URL,
+/// Anthropic `image` block, LangChain `{type:'image', mime_type, base64}`,
+/// AI SDK `{type:'image', image, mediaType}`.
+pub fn tool_image_part(dialect: Format, mime: &str, payload: &str) -> Value {
+    match dialect {
+        Format::LangChain => {
+            let mut m = crate::json::Map::new();
+            m.insert("type".into(), "image".into());
+            m.insert("mime_type".into(), mime.into());
+            m.insert("base64".into(), payload.into());
+            Value::Object(m)
+        }
+        other => crate::messages::image::new_image_part(other, mime, payload, None),
+    }
+}
+
+/// Writes every inline image of `messages` to the stash (each distinct one
+/// once) and returns the ids that committed — for text-only conversion, which
+/// references inline images by placeholder.
+pub async fn stash_inline_images<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    messages: &[Message],
+    payloads: &dyn Payloads,
+) -> KeySet<String> {
+    let root = JsonPath::root("messages");
+    let mut records = Vec::new();
+    let mut seen = KeySet::new();
+    for (i, m) in messages.iter().enumerate() {
+        crate::messages::walk::for_each_image(m, &root.index(i), &mut |_, _, img| {
+            let Some((declared, payload)) = img.source().inline() else {
+                return;
+            };
+            let facts = crate::media::payload::payload_facts(payloads, payload, 64);
+            if facts.valid.is_err() {
+                return;
+            }
+            let id = facts.md5.clone();
+            if !seen.insert(id.clone()) {
+                return;
+            }
+            let mime = crate::media::payload::stored_mime(&facts, declared);
+            let part = img.template().map(|t| t.to_json_text());
+            records.push(NewRecord::new(
+                id,
+                mime,
+                payload,
+                facts.decoded_len as u64,
+                facts.len as u64,
+                part,
+                now,
+                config.ttl_ms,
+            ));
+        });
+    }
+    if records.is_empty() {
+        return KeySet::new();
+    }
+    let results = backend.put_records(&records).await;
+    records
+        .iter()
+        .zip(results)
+        .filter(|(_, r)| r.is_ok())
+        .map(|(rec, _)| rec.id.clone())
+        .collect()
+}

@@ -1,0 +1,39 @@
+//! # ctxpack-core
+//!
+//! The sans-IO core of ctxpack: parsing, hashing, policy and wire formats.
+//! It knows nothing of JavaScript or WebAssembly (no wasm-bindgen, js-sys or
+//! web-sys in its dependency tree) and is tested with plain `cargo test`; the
+//! `ctxpack` crate is the thin `wasm-bindgen` boundary over it.
+//!
+//! One folder per job:
+//! - [`messages`]: the message model and one module per wire format;
+//! - [`media`]: data URLs, MIME sniffing, dimensions, payload text;
+//! - [`markdown`]: markdown images (CommonMark) and multimodal parts;
+//! - [`history`]: placeholders, compaction, expansion, the history tool;
+//! - [`stash`]: the stash contract, its policy and an in-memory backend;
+//! - [`tool_results`]: binary out of text, artifact routing, text-only models;
+//! - [`budget`]: estimates, provider limits, context-length errors.
+#![deny(missing_docs)]
+
+pub mod budget;
+mod error;
+#[doc(hidden)]
+pub mod fuzzing;
+mod hash;
+#[doc(hidden)]
+pub mod heap_sort;
+pub mod history;
+pub mod json;
+mod json_path;
+#[doc(hidden)]
+pub mod key_map;
+pub mod markdown;
+pub mod media;
+pub mod messages;
+pub mod stash;
+mod substring;
+pub mod tool_results;
+
+pub use error::ErrorCode;
+pub use hash::md5_hex;
+pub use json_path::JsonPath;

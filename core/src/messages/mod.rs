@@ -1,0 +1,26 @@
+//! The neutral message model and one module per wire format.
+//!
+//! A [`Message`] keeps the caller's wire value and lifts out only what
+//! ctxpack works on — the role, the content and, inside it, text, image and
+//! tool-result parts — so every field ctxpack does not know survives, in its
+//! original order. Images stay where they are in the wire value; an
+//! [`ImagePart`] reads them in place, so a payload is never copied.
+
+mod ai_sdk;
+mod anthropic;
+mod detect;
+mod error;
+mod format;
+pub(crate) mod image;
+mod langchain;
+mod model;
+mod openai;
+mod part;
+pub(crate) mod walk;
+
+pub use detect::detect_format;
+pub use error::MessageError;
+pub use format::Format;
+pub use image::{ImagePart, ImageShape, ImageSource};
+pub use model::{decode_messages, Content, Message, Role};
+pub use part::{Part, ToolResultPart};

@@ -1,0 +1,408 @@
+//! Messages and their content.
+
+use super::part::{Part, ToolResultPart, ToolResultSlot};
+use super::{detect_format, Format, ImagePart, MessageError};
+use crate::json::{Map, Value};
+use crate::json_path::JsonPath;
+
+/// Who said a message, across formats (`human` and `user` are both [`Role::User`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// `system`, `developer`.
+    System,
+    /// `user`, `human`.
+    User,
+    /// `assistant`, `ai`.
+    Assistant,
+    /// `tool`, `function`.
+    Tool,
+    /// Any other role string; passed through.
+    Other,
+}
+
+impl Role {
+    /// The role a role string names, in object formats and LangChain tuples alike.
+    pub fn from_name(name: &str) -> Role {
+        match name {
+            "user" | "human" => Role::User,
+            "assistant" | "ai" => Role::Assistant,
+            "system" | "developer" => Role::System,
+            "tool" | "function" => Role::Tool,
+            _ => Role::Other,
+        }
+    }
+}
+
+/// A message's content.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    /// No content field at all.
+    Absent,
+    /// A plain string.
+    Text(String),
+    /// An array of parts.
+    Parts(Vec<Part>),
+    /// `null`, kept as it was.
+    Null,
+}
+
+impl Content {
+    /// Back to the wire value; `None` when there was no content field.
+    pub fn into_wire(self) -> Option<Value> {
+        match self {
+            Content::Absent => None,
+            Content::Null => Some(Value::Null),
+            Content::Text(s) => Some(Value::String(s)),
+            Content::Parts(parts) => Some(Value::Array(
+                parts.into_iter().map(Part::into_wire).collect(),
+            )),
+        }
+    }
+}
+
+/// Where a message keeps its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// The `content` key of an object message.
+    Key,
+    /// Index 1 of a LangChain tuple.
+    TupleIndex,
+}
+
+/// One message in the neutral model. The wire value is kept; the content is
+/// lifted out and put back by [`Message::into_wire`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    /// Who said it.
+    pub role: Role,
+    /// What was said.
+    pub content: Content,
+    wire: Value,
+    slot: Slot,
+}
+
+impl Message {
+    /// Reads one message of `format` at `path`.
+    pub fn decode(format: Format, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+        match value {
+            Value::Array(mut items) if format == Format::LangChain || !items.is_empty() => {
+                if items.len() != 2 {
+                    return Err(MessageError::invalid(
+                        path,
+                        format!(
+                            "a message tuple has 2 elements [role, content], this has {}",
+                            items.len()
+                        ),
+                    ));
+                }
+                let role = match &items[0] {
+                    Value::String(r) => Role::from_name(r),
+                    _ => {
+                        return Err(MessageError::invalid(
+                            &path.index(0),
+                            "role must be a string",
+                        ))
+                    }
+                };
+                let content =
+                    decode_content(format, std::mem::take(&mut items[1]), &path.index(1))?;
+                if matches!(content, Content::Absent) {
+                    return Err(MessageError::invalid(&path.index(1), "content is missing"));
+                }
+                Ok(Message {
+                    role,
+                    content,
+                    wire: Value::Array(items),
+                    slot: Slot::TupleIndex,
+                })
+            }
+            Value::Object(mut map) => {
+                let role = match map.get("role") {
+                    Some(Value::String(r)) => Role::from_name(r),
+                    Some(_) => {
+                        return Err(MessageError::invalid(
+                            &path.key("role"),
+                            "role must be a string",
+                        ))
+                    }
+                    None => {
+                        return Err(MessageError::invalid(
+                            path,
+                            "a message needs a string `role`",
+                        ))
+                    }
+                };
+                let content = match map.get_mut("content") {
+                    Some(slot) => {
+                        decode_content(format, std::mem::take(slot), &path.key("content"))?
+                    }
+                    None => Content::Absent,
+                };
+                Ok(Message {
+                    role,
+                    content,
+                    wire: Value::Object(map),
+                    slot: Slot::Key,
+                })
+            }
+            other => Err(MessageError::invalid(
+                path,
+                format!(
+                    "a message is an object or a [role, content] tuple, not {}",
+                    kind_of(&other)
+                ),
+            )),
+        }
+    }
+
+    /// The JSON path of this message's content, given the message's own path:
+    /// `messages[0].content`, or `messages[0][1]` for a tuple.
+    pub fn content_path(&self, base: &JsonPath) -> JsonPath {
+        match self.slot {
+            Slot::Key => base.key("content"),
+            Slot::TupleIndex => base.index(1),
+        }
+    }
+
+    /// Back to the wire value, with the content in its original place.
+    pub fn into_wire(self) -> Value {
+        let mut wire = self.wire;
+        if let Some(content) = self.content.into_wire() {
+            match (&mut wire, self.slot) {
+                (Value::Array(items), Slot::TupleIndex) => {
+                    if let Some(slot) = items.get_mut(1) {
+                        *slot = content;
+                    }
+                }
+                (Value::Object(map), Slot::Key) => {
+                    map.insert("content".into(), content);
+                }
+                _ => {}
+            }
+        }
+        wire
+    }
+}
+
+/// Reads an array of messages, detecting the format when `format` is `None`.
+pub fn decode_messages(
+    values: Vec<Value>,
+    format: Option<Format>,
+    path: &JsonPath,
+) -> Result<(Format, Vec<Message>), MessageError> {
+    let format = format.unwrap_or_else(|| detect_format(&values));
+    let messages = values
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| Message::decode(format, v, &path.index(i)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((format, messages))
+}
+
+pub(super) fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Reads a content value: a string, `null`, or an array of parts.
+pub(super) fn decode_content(
+    format: Format,
+    value: Value,
+    path: &JsonPath,
+) -> Result<Content, MessageError> {
+    match value {
+        Value::String(s) => Ok(Content::Text(s)),
+        Value::Null => Ok(Content::Null),
+        Value::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| decode_part(format, v, &path.index(i)))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Content::Parts),
+        other => Err(MessageError::invalid(
+            path,
+            format!(
+                "content is a string or an array of parts, not {}",
+                kind_of(&other)
+            ),
+        )),
+    }
+}
+
+/// What kind of part a wire object is, as each format's module decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PartKind {
+    Text,
+    Image(super::ImageShape),
+    ToolResult(ToolResultSlot),
+    Other,
+}
+
+fn decode_part(format: Format, value: Value, path: &JsonPath) -> Result<Part, MessageError> {
+    let mut map = match value {
+        Value::Object(map) => map,
+        Value::String(_) if format == Format::LangChain => return Ok(Part::Other(value)),
+        other => {
+            return Err(MessageError::invalid(
+                path,
+                format!("a content part is an object, not {}", kind_of(&other)),
+            ))
+        }
+    };
+    let kind = match format {
+        Format::OpenAi => super::openai::classify(&map, path)?,
+        Format::LangChain => super::langchain::classify(&map, path)?,
+        Format::Anthropic => super::anthropic::classify(&map, path)?,
+        Format::AiSdk => super::ai_sdk::classify(&map, path)?,
+    };
+    Ok(match kind {
+        PartKind::Text => {
+            if !matches!(map.get("text"), Some(Value::String(_))) {
+                return Err(MessageError::invalid(
+                    &path.key("text"),
+                    "a text part needs a string `text`",
+                ));
+            }
+            Part::Text(map)
+        }
+        PartKind::Image(shape) => Part::Image(ImagePart { wire: map, shape }),
+        PartKind::ToolResult(slot) => {
+            let (nested, nested_path) = match slot {
+                ToolResultSlot::Content => (
+                    map.get_mut("content").map(std::mem::take),
+                    path.key("content"),
+                ),
+                ToolResultSlot::OutputValue => (
+                    map.get_mut("output")
+                        .and_then(Value::as_object_mut)
+                        .and_then(|o| o.get_mut("value"))
+                        .map(std::mem::take),
+                    path.key("output").key("value"),
+                ),
+            };
+            let content = match nested {
+                Some(v) => decode_content(format, v, &nested_path)?,
+                None => Content::Absent,
+            };
+            Part::ToolResult(ToolResultPart {
+                wire: map,
+                content,
+                slot,
+            })
+        }
+        PartKind::Other => Part::Other(Value::Object(map)),
+    })
+}
+
+/// The string at `key`, or an `INVALID_MESSAGE` naming it.
+pub(super) fn require_str<'a>(
+    map: &'a Map<String, Value>,
+    key: &str,
+    path: &JsonPath,
+    what: &str,
+) -> Result<&'a str, MessageError> {
+    map.get(key).and_then(Value::as_str).ok_or_else(|| {
+        MessageError::invalid(&path.key(key), format!("{what} needs a string `{key}`"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+
+    fn round_trip(format: Format, v: Value) {
+        let (_, msgs) =
+            decode_messages(vec![v.clone()], Some(format), &JsonPath::root("messages")).unwrap();
+        let back: Vec<Value> = msgs.into_iter().map(Message::into_wire).collect();
+        assert_eq!(back, vec![v.clone()]);
+        assert_eq!(crate::json::to_string(&back[0]), crate::json::to_string(&v));
+    }
+
+    #[test]
+    fn every_format_round_trips_with_unknown_fields_in_order() {
+        round_trip(
+            Format::OpenAi,
+            json!({"role":"user","name":"ann","content":[{"type":"text","text":"hi","x":1},{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA","detail":"low"}}],"z":true}),
+        );
+        round_trip(
+            Format::OpenAi,
+            json!({"role":"assistant","content":null,"tool_calls":[{"id":"c1"}]}),
+        );
+        round_trip(
+            Format::OpenAi,
+            json!({"role":"tool","tool_call_id":"c1","content":"{\"a\":1}"}),
+        );
+        round_trip(
+            Format::LangChain,
+            json!(["human", [{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}},{"type":"text","text":"这是什么？"}]]),
+        );
+        round_trip(Format::LangChain, json!(["ai", "这是一只猫..."]));
+        round_trip(
+            Format::Anthropic,
+            json!({"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}],"is_error":false,"cache_control":{"type":"ephemeral"}}]}),
+        );
+        round_trip(
+            Format::AiSdk,
+            json!({"role":"tool","content":[{"type":"tool-result","toolCallId":"c","toolName":"shot","output":{"type":"content","value":[{"type":"media","data":"AAAA","mediaType":"image/png"}]}}]}),
+        );
+        round_trip(
+            Format::AiSdk,
+            json!({"role":"user","content":[{"type":"file","data":"AAAA","mediaType":"image/png","providerOptions":{"x":{}}}]}),
+        );
+    }
+
+    #[test]
+    fn finds_images_in_tool_results() {
+        let v = json!({"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]}]});
+        let m = Message::decode(Format::Anthropic, v, &JsonPath::root("m")).unwrap();
+        let mut n = 0;
+        crate::messages::walk::for_each_image(&m, &JsonPath::root("m"), &mut |_, _, i| {
+            assert_eq!(i.source().inline(), Some((Some("image/png"), "AAAA")));
+            n += 1;
+        });
+        assert_eq!(n, 1);
+    }
+
+    #[test]
+    fn rejects_unknown_shapes_with_paths() {
+        let p = JsonPath::root("messages");
+        let err = |f, v| {
+            decode_messages(vec![json!({"role":"user","content":"ok"}), v], Some(f), &p)
+                .unwrap_err()
+        };
+        assert!(
+            matches!(err(Format::OpenAi, json!(42)), MessageError::InvalidMessage { path, .. } if path == "messages[1]")
+        );
+        assert!(
+            matches!(err(Format::OpenAi, json!({"content":"x"})), MessageError::InvalidMessage { path, .. } if path == "messages[1]")
+        );
+        assert!(
+            matches!(err(Format::OpenAi, json!({"role":1})), MessageError::InvalidMessage { path, .. } if path == "messages[1].role")
+        );
+        assert!(
+            matches!(err(Format::OpenAi, json!({"role":"user","content":5})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content")
+        );
+        assert!(
+            matches!(err(Format::OpenAi, json!({"role":"user","content":[{"type":"image_url","image_url":{"url":3}}]})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content[0].image_url.url")
+        );
+        assert!(
+            matches!(err(Format::OpenAi, json!({"role":"user","content":[null]})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content[0]")
+        );
+        assert!(
+            matches!(err(Format::OpenAi, json!({"role":"user","content":[{"type":"text","text":null}]})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content[0].text")
+        );
+        assert!(
+            matches!(err(Format::LangChain, json!(["human"])), MessageError::InvalidMessage { path, .. } if path == "messages[1]")
+        );
+        assert!(
+            matches!(err(Format::Anthropic, json!({"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png"}}]})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content[0].source.data")
+        );
+    }
+}

@@ -1,0 +1,97 @@
+//! Walking the images and texts of messages in one fixed order (parts in
+//! order, a tool result's nested parts in its place), with JSON paths, so a
+//! plan made in one pass can be applied in another.
+
+use crate::json_path::JsonPath;
+use crate::messages::{Content, ImagePart, Message, Part};
+
+/// Calls `f(ordinal, path, image)` for every image part of `message`, where
+/// `ordinal` counts images within the message from 0.
+pub fn for_each_image<'m>(
+    message: &'m Message,
+    base: &JsonPath,
+    f: &mut dyn FnMut(usize, &JsonPath, &'m ImagePart),
+) {
+    let mut ordinal = 0;
+    walk_content(
+        &message.content,
+        &message.content_path(base),
+        &mut ordinal,
+        f,
+    );
+}
+
+fn walk_content<'m>(
+    content: &'m Content,
+    path: &JsonPath,
+    ordinal: &mut usize,
+    f: &mut dyn FnMut(usize, &JsonPath, &'m ImagePart),
+) {
+    if let Content::Parts(parts) = content {
+        for (i, part) in parts.iter().enumerate() {
+            match part {
+                Part::Image(img) => {
+                    f(*ordinal, &path.index(i), img);
+                    *ordinal += 1;
+                }
+                Part::ToolResult(t) => {
+                    walk_content(&t.content, &path.index(i).key("content"), ordinal, f)
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Rewrites every image part of `message` through `f(ordinal, part)`, which
+/// returns the part itself or its replacement. Same order as [`for_each_image`].
+pub fn rewrite_images(message: &mut Message, f: &mut dyn FnMut(usize, Part) -> Part) {
+    let mut ordinal = 0;
+    rewrite_content(&mut message.content, &mut ordinal, f);
+}
+
+fn rewrite_content(
+    content: &mut Content,
+    ordinal: &mut usize,
+    f: &mut dyn FnMut(usize, Part) -> Part,
+) {
+    if let Content::Parts(parts) = content {
+        for slot in parts.iter_mut() {
+            match slot {
+                Part::Image(_) => {
+                    let part = std::mem::replace(slot, Part::Other(crate::json::Value::Null));
+                    *slot = f(*ordinal, part);
+                    *ordinal += 1;
+                }
+                Part::ToolResult(t) => rewrite_content(&mut t.content, ordinal, f),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Calls `f(path, text)` for every text in `message`: a string content, and
+/// every text part (nested tool results included).
+pub fn for_each_text(message: &Message, base: &JsonPath, f: &mut dyn FnMut(&JsonPath, &str)) {
+    walk_text(&message.content, &message.content_path(base), f);
+}
+
+fn walk_text(content: &Content, path: &JsonPath, f: &mut dyn FnMut(&JsonPath, &str)) {
+    match content {
+        Content::Text(s) => f(path, s),
+        Content::Parts(parts) => {
+            for (i, part) in parts.iter().enumerate() {
+                match part {
+                    Part::Text(_) => {
+                        if let Some(t) = part.as_text() {
+                            f(&path.index(i).key("text"), t);
+                        }
+                    }
+                    Part::ToolResult(t) => walk_text(&t.content, &path.index(i).key("content"), f),
+                    _ => {}
+                }
+            }
+        }
+        Content::Absent | Content::Null => {}
+    }
+}

@@ -1,0 +1,162 @@
+//! Stash policy: verified reads, TTL expiry, refresh on use, and least
+//! recently used eviction above a byte budget — never of a record the current
+//! conversation references.
+
+use super::{RecordMeta, StashBackend, StashError, StoredRecord};
+use crate::key_map::KeySet;
+
+/// How long records live and how much the stash may hold.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StashConfig {
+    /// Time to live after the last reference, in milliseconds (default 2 h).
+    pub ttl_ms: f64,
+    /// Upper bound on stored payload bytes; `None` for no bound.
+    pub max_bytes: Option<u64>,
+}
+
+impl Default for StashConfig {
+    fn default() -> Self {
+        StashConfig {
+            ttl_ms: 7200.0 * 1000.0,
+            max_bytes: None,
+        }
+    }
+}
+
+/// What looking a record up found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lookup {
+    /// The record, verified: its payload hashes to its id and it has not expired.
+    Found(StoredRecord),
+    /// No such record.
+    Missing,
+    /// The record is past its expiry.
+    Expired,
+    /// The payload no longer hashes to the id.
+    Corrupt,
+}
+
+/// Reads a record at time `now` and checks it: expired records and records
+/// whose payload no longer hashes to their id do not count as found.
+pub async fn read_verified<B: StashBackend>(
+    backend: &B,
+    id: &str,
+    now: f64,
+    payloads: &dyn crate::media::payload::Payloads,
+) -> Result<Lookup, StashError> {
+    let Some(record) = backend.get_record(id).await? else {
+        return Ok(Lookup::Missing);
+    };
+    if record.expires_at <= now {
+        return Ok(Lookup::Expired);
+    }
+    let digest = payloads.facts(&record.payload, 0).md5;
+    if record.id != id || digest != id {
+        return Ok(Lookup::Corrupt);
+    }
+    Ok(Lookup::Found(record))
+}
+
+/// What a maintenance pass removes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Maintenance {
+    /// Records past their expiry.
+    pub expired: Vec<String>,
+    /// Records evicted, least recently used first, to fit `max_bytes`.
+    pub evicted: Vec<String>,
+    /// Stored bytes after the pass.
+    pub bytes_after: u64,
+    /// True when protected records alone exceed `max_bytes`.
+    pub over_budget: bool,
+}
+
+/// Decides which records to remove at time `now`: expired ones, then the
+/// least recently used until the stash fits `max_bytes`. Records in
+/// `protected` (referenced by the conversation being processed) stay.
+pub fn plan_maintenance(
+    metas: &[RecordMeta],
+    now: f64,
+    config: &StashConfig,
+    protected: &KeySet<String>,
+) -> Maintenance {
+    let mut out = Maintenance::default();
+    let mut live: Vec<&RecordMeta> = Vec::with_capacity(metas.len());
+    for m in metas {
+        if m.expires_at <= now && !protected.contains(&m.id) {
+            out.expired.push(m.id.clone());
+        } else {
+            live.push(m);
+        }
+    }
+    let mut total: u64 = live.iter().map(|m| m.stored_bytes).sum();
+    if let Some(max) = config.max_bytes {
+        crate::heap_sort::heap_sort(&mut live, |a, b| {
+            a.last_used_at
+                .total_cmp(&b.last_used_at)
+                .then_with(|| a.id.cmp(&b.id))
+                .is_lt()
+        });
+        for m in &live {
+            if total <= max {
+                break;
+            }
+            if protected.contains(&m.id) {
+                continue;
+            }
+            total -= m.stored_bytes;
+            out.evicted.push(m.id.clone());
+        }
+        out.over_budget = total > max;
+    }
+    out.bytes_after = total;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(id: &str, bytes: u64, expires: f64, used: f64) -> RecordMeta {
+        RecordMeta {
+            id: id.into(),
+            size: bytes,
+            stored_bytes: bytes,
+            mime: "image/png".into(),
+            created_at: 0.0,
+            expires_at: expires,
+            last_used_at: used,
+        }
+    }
+
+    #[test]
+    fn expires_then_evicts_least_recently_used() {
+        let metas = [
+            meta("a", 10, 50.0, 1.0),
+            meta("b", 10, 500.0, 2.0),
+            meta("c", 10, 500.0, 3.0),
+            meta("d", 10, 500.0, 4.0),
+        ];
+        let cfg = StashConfig {
+            ttl_ms: 100.0,
+            max_bytes: Some(20),
+        };
+        let m = plan_maintenance(&metas, 100.0, &cfg, &KeySet::new());
+        assert_eq!(m.expired, vec!["a"]);
+        assert_eq!(m.evicted, vec!["b"]);
+        assert_eq!(m.bytes_after, 20);
+        assert!(!m.over_budget);
+    }
+
+    #[test]
+    fn never_removes_protected_records() {
+        let metas = [meta("a", 10, 50.0, 1.0), meta("b", 30, 500.0, 2.0)];
+        let cfg = StashConfig {
+            ttl_ms: 100.0,
+            max_bytes: Some(5),
+        };
+        let protected: KeySet<String> = ["a".to_owned(), "b".to_owned()].into();
+        let m = plan_maintenance(&metas, 100.0, &cfg, &protected);
+        assert!(m.expired.is_empty() && m.evicted.is_empty());
+        assert!(m.over_budget);
+    }
+}

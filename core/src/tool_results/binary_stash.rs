@@ -1,0 +1,186 @@
+//! Sanitizing tool results against a stash: each binary payload found is
+//! written to the stash and, once committed, replaced by
+//! `[Binary:history_<md5> <mime> <size>]`, so `getHistoryImage` can return it
+//! later. Without a stash (or when a write fails) the caller decides: drop it
+//! as `[BINARY_DATA_FILTERED: <size>]`, or keep it and report why.
+
+use crate::history::compact::Failure;
+use crate::json::Value;
+use crate::json_path::JsonPath;
+use crate::key_map::{KeyMap, KeySet};
+use crate::stash::{NewRecord, StashBackend, StashConfig};
+use crate::tool_results::sanitize::{
+    filtered_marker, find_binaries, replace_binaries, stashed_marker, SanitizeOptions,
+};
+
+/// What to do with a payload whose stash write failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnWriteFailure {
+    /// Replace it with the filtered marker (the caller still holds the original).
+    Filter,
+    /// Leave it where it is and report the failure.
+    KeepInline,
+}
+
+/// What a sanitization did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BinaryReport {
+    /// Payloads replaced by a stashed marker.
+    pub stashed: usize,
+    /// Payloads replaced by the filtered marker.
+    pub filtered: usize,
+    /// Payloads left in place because their write failed.
+    pub failures: Vec<Failure>,
+}
+
+/// A value to sanitize, with the JSON path reports use for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    /// The value; replaced in place.
+    pub value: Value,
+    /// Its JSON path.
+    pub path: JsonPath,
+    /// Set when something in it was replaced.
+    pub changed: bool,
+}
+
+/// Sanitizes every target. With `backend`, payloads are stashed first.
+pub async fn sanitize_targets<B: StashBackend>(
+    backend: Option<&B>,
+    config: &StashConfig,
+    now: f64,
+    targets: &mut [Target],
+    options: &SanitizeOptions,
+    on_failure: OnWriteFailure,
+    payloads: &dyn crate::media::payload::Payloads,
+) -> BinaryReport {
+    let mut report = BinaryReport::default();
+    let found: Vec<_> = targets
+        .iter()
+        .map(|t| find_binaries(&t.value, options, &t.path, payloads))
+        .collect();
+    if found.iter().all(Vec::is_empty) {
+        return report;
+    }
+    // Hash and write each distinct payload once.
+    let mut md5s: Vec<Vec<String>> = Vec::with_capacity(found.len());
+    let mut committed: KeySet<String> = KeySet::new();
+    let mut errors: KeyMap<String, (&'static str, String)> = KeyMap::new();
+    if let Some(backend) = backend {
+        let mut records = Vec::new();
+        let mut seen = KeySet::new();
+        for (t, list) in targets.iter().zip(&found) {
+            let mut ids = Vec::with_capacity(list.len());
+            for b in list {
+                let payload = b.payload_in(&t.value).unwrap_or("");
+                let id = match &b.md5 {
+                    Some(id) => id.clone(),
+                    None => crate::media::payload::payload_facts(payloads, payload, 0).md5,
+                };
+                if seen.insert(id.clone()) {
+                    records.push(NewRecord::new(
+                        id.clone(),
+                        b.mime.clone(),
+                        payload,
+                        b.size,
+                        payloads.text_len(payload) as u64,
+                        None,
+                        now,
+                        config.ttl_ms,
+                    ));
+                }
+                ids.push(id);
+            }
+            md5s.push(ids);
+        }
+        let results = backend.put_records(&records).await;
+        for (r, res) in records.iter().zip(results) {
+            match res {
+                Ok(()) => {
+                    committed.insert(r.id.clone());
+                }
+                Err(e) => {
+                    errors.insert(r.id.clone(), (e.kind.code(), e.message));
+                }
+            }
+        }
+    }
+    for (ti, (t, list)) in targets.iter_mut().zip(found).enumerate() {
+        let mut replacements = Vec::new();
+        for (bi, b) in list.into_iter().enumerate() {
+            let id = md5s.get(ti).and_then(|ids| ids.get(bi));
+            match id {
+                Some(id) if committed.contains(id) => {
+                    replacements.push((b.pointer, stashed_marker(id, &b.mime, b.size)));
+                    report.stashed += 1;
+                }
+                _ => {
+                    let (code, reason) = id
+                        .and_then(|id| errors.get(id).cloned())
+                        .unwrap_or(("STASH_UNAVAILABLE", "no stash".to_owned()));
+                    if on_failure == OnWriteFailure::KeepInline && backend.is_some() {
+                        report.failures.push(Failure {
+                            path: b.path,
+                            md5: id.cloned(),
+                            code,
+                            reason,
+                        });
+                    } else {
+                        replacements.push((b.pointer, filtered_marker(b.size)));
+                        report.filtered += 1;
+                    }
+                }
+            }
+        }
+        if !replacements.is_empty() {
+            replace_binaries(&mut t.value, replacements);
+            t.changed = true;
+        }
+    }
+    report
+}
+
+/// A tool result held as text: parsed when it is a JSON object or array,
+/// else kept as the string itself.
+pub fn text_target(text: &str, path: JsonPath) -> (Target, bool) {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        if let Ok(v) = crate::json::from_str(text) {
+            return (
+                Target {
+                    value: v,
+                    path,
+                    changed: false,
+                },
+                true,
+            );
+        }
+    }
+    (
+        Target {
+            value: Value::String(text.to_owned()),
+            path,
+            changed: false,
+        },
+        false,
+    )
+}
+
+/// A sanitized text target back to text.
+pub fn target_text(target: Target, was_json: bool) -> String {
+    match (target.value, was_json) {
+        (Value::String(s), false) => s,
+        (v, _) => crate::json::to_string(&v),
+    }
+}
+
+impl crate::json::ToJson for BinaryReport {
+    /// `{stashed, filtered, failures}`.
+    fn to_json(&self) -> Value {
+        crate::json!({
+            "stashed": self.stashed,
+            "filtered": self.filtered,
+            "failures": crate::json::ToJson::to_json(&self.failures)
+        })
+    }
+}

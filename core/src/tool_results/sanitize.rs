@@ -1,0 +1,407 @@
+//! Binary out of tool results: finds base64 payloads and `data:` URLs
+//! anywhere in a tool result (nested objects and arrays, known binary fields,
+//! and any long string that is base64 by alphabet and length) and replaces
+//! each with a short marker that names its size — and, when it was stashed,
+//! its id. Long prose, code, JSON, hex digests, JWTs and minified JS are left
+//! alone.
+
+use crate::json::Value;
+use crate::json_path::JsonPath;
+use crate::media::base64_text::{decode_prefix, decoded_len};
+use crate::media::data_url::{is_data_url, DataUrl};
+use crate::media::payload::{InMemory, Payloads};
+use crate::media::sniff_mime;
+
+/// Fields known to carry binary payloads, whatever their length.
+pub const KNOWN_BINARY_FIELDS: &[&str] = &[
+    "imageBase64",
+    "screenshotData",
+    "pdfImages",
+    "audioData",
+    "videoData",
+];
+
+/// Default size above which any base64-looking string is treated as binary.
+pub const DEFAULT_THRESHOLD_BYTES: usize = 10 * 1024;
+
+/// Options of a sanitization.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SanitizeOptions {
+    /// Strings longer than this many bytes are checked for base64.
+    pub threshold_bytes: usize,
+    /// Further field names to treat as binary, beside [`KNOWN_BINARY_FIELDS`].
+    pub extra_fields: Vec<String>,
+}
+
+impl Default for SanitizeOptions {
+    fn default() -> Self {
+        SanitizeOptions {
+            threshold_bytes: DEFAULT_THRESHOLD_BYTES,
+            extra_fields: Vec::new(),
+        }
+    }
+}
+
+/// One step of a path inside a JSON value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seg {
+    /// An object key.
+    Key(String),
+    /// An array index.
+    Index(usize),
+}
+
+/// A binary payload found in a value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Binary {
+    /// Where it is.
+    pub pointer: Vec<Seg>,
+    /// The same, as a JSON path for reports.
+    pub path: String,
+    /// Byte range of the base64 payload inside the string (after `base64,` for data URLs).
+    pub payload: (usize, usize),
+    /// MIME type from the bytes, else as declared, else `application/octet-stream`.
+    pub mime: String,
+    /// Decoded size in bytes.
+    pub size: u64,
+    /// The payload's md5, when it was already read to find it (a payload
+    /// held outside wasm memory is read once, not again to hash it).
+    pub md5: Option<String>,
+}
+
+impl Binary {
+    /// The payload text, read from `root`.
+    pub fn payload_in<'a>(&self, root: &'a Value) -> Option<&'a str> {
+        let s = pointer_get(root, &self.pointer)?.as_str()?;
+        s.get(self.payload.0..self.payload.1)
+    }
+}
+
+/// The value at `pointer` inside `root`.
+pub fn pointer_get<'a>(root: &'a Value, pointer: &[Seg]) -> Option<&'a Value> {
+    pointer.iter().try_fold(root, |v, seg| match seg {
+        Seg::Key(k) => v.get(k.as_str()),
+        Seg::Index(i) => v.get(*i),
+    })
+}
+
+/// The value at `pointer` inside `root`, for writing.
+pub fn pointer_get_mut<'a>(root: &'a mut Value, pointer: &[Seg]) -> Option<&'a mut Value> {
+    pointer.iter().try_fold(root, |v, seg| match seg {
+        Seg::Key(k) => v.get_mut(k.as_str()),
+        Seg::Index(i) => v.get_mut(*i),
+    })
+}
+
+/// Finds every binary payload in `root`, walking iteratively (no recursion,
+/// so nesting depth cannot overflow the stack). `base` is `root`'s JSON path.
+pub fn find_binaries(
+    root: &Value,
+    options: &SanitizeOptions,
+    base: &JsonPath,
+    payloads: &dyn Payloads,
+) -> Vec<Binary> {
+    let mut found = Vec::new();
+    // Each visited container step is (parent step, segment); paths are rebuilt
+    // only for what is found, so memory stays linear in the size of the value.
+    let mut steps: Vec<(usize, Seg)> = Vec::new();
+    const ROOT: usize = usize::MAX;
+    let mut stack: Vec<(&Value, usize, bool)> = vec![(root, ROOT, false)];
+    while let Some((value, step, known)) = stack.pop() {
+        match value {
+            Value::String(s) => {
+                if let Some(b) = classify(s, known, options.threshold_bytes, payloads) {
+                    let mut pointer = Vec::new();
+                    let mut at = step;
+                    while at != ROOT {
+                        pointer.push(steps[at].1.clone());
+                        at = steps[at].0;
+                    }
+                    pointer.reverse();
+                    let path = pointer.iter().fold(base.clone(), |p, seg| match seg {
+                        Seg::Key(k) => p.key(k),
+                        Seg::Index(i) => p.index(*i),
+                    });
+                    found.push(Binary {
+                        pointer,
+                        path: path.to_string(),
+                        ..b
+                    });
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate().rev() {
+                    steps.push((step, Seg::Index(i)));
+                    stack.push((item, steps.len() - 1, known));
+                }
+            }
+            Value::Object(map) => {
+                let entries: Vec<_> = map.iter().collect();
+                for (k, v) in entries.into_iter().rev() {
+                    let is_known = KNOWN_BINARY_FIELDS.contains(&k.as_str())
+                        || options.extra_fields.iter().any(|f| f == k);
+                    steps.push((step, Seg::Key(k.clone())));
+                    stack.push((v, steps.len() - 1, known || is_known));
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Minimum length of a base64 string inside a known binary field.
+const KNOWN_FIELD_MIN: usize = 64;
+
+/// Decides whether one string is a binary payload.
+fn classify(
+    s: &str,
+    known_field: bool,
+    threshold: usize,
+    payloads: &dyn Payloads,
+) -> Option<Binary> {
+    let blank = |start, end, mime: String, size| Binary {
+        pointer: Vec::new(),
+        path: String::new(),
+        payload: (start, end),
+        mime,
+        size,
+        md5: None,
+    };
+    // A string held outside wasm memory: judge the text it stands for.
+    if let Some((before, _, _)) = crate::media::payload::find_external_ref(s) {
+        let mut verdict = None;
+        let prefix = before.len();
+        payloads.with_full(s, &mut |text| {
+            verdict = classify(text, known_field, threshold, &InMemory).map(|b| {
+                let md5 = text
+                    .get(b.payload.0..b.payload.1)
+                    .map(|p| crate::hash::md5_hex(p.as_bytes()));
+                (b, md5)
+            })
+        });
+        let (b, md5) = verdict?;
+        return Some(Binary {
+            md5,
+            ..blank(prefix, s.len(), b.mime, b.size)
+        });
+    }
+    if is_data_url(s) {
+        if !known_field && s.len() <= threshold {
+            return None;
+        }
+        let d = DataUrl::parse(s).ok()?;
+        let start = s.len() - d.payload.len();
+        let mime = sniff(d.payload).unwrap_or_else(|| {
+            if d.mime.is_empty() {
+                "application/octet-stream".into()
+            } else {
+                d.mime.to_ascii_lowercase()
+            }
+        });
+        return Some(blank(start, s.len(), mime, decoded_len(d.payload) as u64));
+    }
+    let min = if known_field {
+        KNOWN_FIELD_MIN
+    } else {
+        threshold + 1
+    };
+    if s.len() < min || !looks_like_base64(s) {
+        return None;
+    }
+    let mime = sniff(s).unwrap_or_else(|| "application/octet-stream".into());
+    Some(blank(0, s.len(), mime, decoded_len(s) as u64))
+}
+
+fn sniff(payload: &str) -> Option<String> {
+    let head = decode_prefix(payload, 64);
+    sniff_mime(&head).map(str::to_owned)
+}
+
+/// True for standard base64 text: only the base64 alphabet, correctly
+/// padded, a multiple of four long, mixing upper case, lower case and digits
+/// (as encoded binary does) and not just hexadecimal digits (a hex digest or
+/// dump is not base64).
+pub fn looks_like_base64(s: &str) -> bool {
+    if s.len() % 4 != 0 || crate::media::base64_text::check_base64(s).is_err() {
+        return false;
+    }
+    let (mut upper, mut lower, mut digit, mut non_hex) = (false, false, false, false);
+    for b in s.bytes() {
+        upper |= b.is_ascii_uppercase();
+        lower |= b.is_ascii_lowercase();
+        digit |= b.is_ascii_digit();
+        non_hex |= !b.is_ascii_hexdigit() && b != b'=';
+        if upper && lower && digit && non_hex {
+            return true;
+        }
+    }
+    false
+}
+
+/// The marker for a payload that was stashed: `[Binary:history_<md5> image/png 512.0KB]`.
+pub fn stashed_marker(md5: &str, mime: &str, size: u64) -> String {
+    format!("[Binary:history_{md5} {mime} {}]", kb(size))
+}
+
+/// The marker for a payload that was dropped: `[BINARY_DATA_FILTERED: 512.0KB]`.
+pub fn filtered_marker(size: u64) -> String {
+    format!("[BINARY_DATA_FILTERED: {}]", kb(size))
+}
+
+fn kb(size: u64) -> String {
+    format!("{}KB", crate::media::type_names::one_decimal(size, 1024))
+}
+
+/// Replaces each string at a pointer with its marker. Returns how many were replaced.
+pub fn replace_binaries(root: &mut Value, replacements: Vec<(Vec<Seg>, String)>) -> usize {
+    let mut n = 0;
+    for (pointer, marker) in replacements {
+        if let Some(slot) = pointer_get_mut(root, &pointer) {
+            *slot = Value::String(marker);
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Sanitizes without a stash: every binary payload becomes
+/// `[BINARY_DATA_FILTERED: <size>]`. Returns the value and how many were replaced.
+pub fn filter_value(mut root: Value, options: &SanitizeOptions) -> (Value, usize) {
+    let found = find_binaries(&root, options, &JsonPath::root("result"), &InMemory);
+    let replacements = found
+        .into_iter()
+        .map(|b| (b.pointer, filtered_marker(b.size)))
+        .collect();
+    let n = replace_binaries(&mut root, replacements);
+    (root, n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+    use crate::media::base64_text::encode;
+
+    fn binary_b64(n: usize) -> String {
+        let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        let mut s: u32 = 7;
+        while bytes.len() < n {
+            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            bytes.push((s >> 24) as u8);
+        }
+        encode(&bytes)
+    }
+
+    #[test]
+    fn filters_the_seed_example_and_keeps_small_metadata() {
+        let img = binary_b64(512 * 1024);
+        let result = json!({
+            "success": true,
+            "output": "图片生成成功。",
+            "metadata": {"imagePath": "/path/to/image.png", "imageBase64": format!("data:image/png;base64,{img}"), "model": "flux", "durationMs": 1234}
+        });
+        let (out, n) = filter_value(result.clone(), &SanitizeOptions::default());
+        assert_eq!(n, 1);
+        assert_eq!(
+            out["metadata"]["imageBase64"],
+            "[BINARY_DATA_FILTERED: 512.0KB]"
+        );
+        assert_eq!(
+            out["metadata"]["imagePath"],
+            result["metadata"]["imagePath"]
+        );
+        assert_eq!(out["metadata"]["durationMs"], 1234);
+    }
+
+    #[test]
+    fn finds_nested_binaries_with_paths_and_types() {
+        let img = binary_b64(20_000);
+        let v = json!({"pages": [{"raw": img}], "pdfImages": [binary_b64(100), "short"], "audioData": "tiny"});
+        let found = find_binaries(
+            &v,
+            &SanitizeOptions::default(),
+            &JsonPath::root("result"),
+            &InMemory,
+        );
+        let paths: Vec<&str> = found.iter().map(|b| b.path.as_str()).collect();
+        assert_eq!(paths, vec!["result.pages[0].raw", "result.pdfImages[0]"]);
+        assert_eq!(found[0].mime, "image/png");
+        assert_eq!(found[0].size, 20_000);
+    }
+
+    #[test]
+    fn no_false_positives() {
+        let prose = "The quick brown fox jumps over the lazy dog. ".repeat(400);
+        let code = "fn main() { let x = vec![1, 2, 3]; println!(\"{:?}\", x); }\n".repeat(300);
+        let json_text =
+            crate::json::to_string(&json!({"a": [1, 2, {"b": "c".repeat(50)}]})).repeat(200);
+        let hex = "0123456789abcdef".repeat(1000);
+        let jwt = format!(
+            "eyJhbGciOiJIUzI1NiJ9.{}.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+            "eyJzdWIiOiIxMjM0NTY3ODkwIn0".repeat(500)
+        );
+        let minified = "!function(e,t){\"object\"==typeof exports?module.exports=t():e.x=t()}(this,function(){return 1});".repeat(200);
+        let letters = "a".repeat(20_000);
+        let upper_hex = "0123456789ABCDEF".repeat(1000);
+        for s in [
+            prose, code, json_text, hex, jwt, minified, letters, upper_hex,
+        ] {
+            assert!(s.len() > DEFAULT_THRESHOLD_BYTES);
+            let v = json!({"text": s});
+            let (out, n) = filter_value(v.clone(), &SanitizeOptions::default());
+            assert_eq!(n, 0, "{}", &s[..40]);
+            assert_eq!(out, v);
+        }
+    }
+
+    #[test]
+    fn extra_fields_and_threshold_are_honoured() {
+        let small = binary_b64(300);
+        let v = json!({"thumb": small, "other": small});
+        let opts = SanitizeOptions {
+            threshold_bytes: 10_240,
+            extra_fields: vec!["thumb".into()],
+        };
+        let (out, n) = filter_value(v.clone(), &opts);
+        assert_eq!(n, 1);
+        assert_eq!(out["other"], v["other"]);
+        let (_, n) = filter_value(
+            v,
+            &SanitizeOptions {
+                threshold_bytes: 100,
+                extra_fields: vec![],
+            },
+        );
+        assert_eq!(n, 2);
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let mut v = json!(binary_b64(20_000));
+        for _ in 0..10_000 {
+            v = Value::Array(vec![v]);
+        }
+        let found = find_binaries(
+            &v,
+            &SanitizeOptions::default(),
+            &JsonPath::root("r"),
+            &InMemory,
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].path.len(), "r".len() + 3 * 10_000);
+        // Values drop recursively; unwind the nesting by hand.
+        while let Value::Array(mut items) = v {
+            v = items.pop().unwrap_or(Value::Null);
+        }
+    }
+
+    #[test]
+    fn markers() {
+        assert_eq!(
+            stashed_marker("abc", "image/png", 524_288),
+            "[Binary:history_abc image/png 512.0KB]"
+        );
+        assert_eq!(filtered_marker(1536), "[BINARY_DATA_FILTERED: 1.5KB]");
+    }
+}

@@ -1,0 +1,169 @@
+//! Where tool results keep their payloads in each wire format, found on the
+//! raw messages: the texts that may hold JSON (an OpenAI `role:'tool'`
+//! string, an Anthropic `tool_result` block, a LangChain `["tool", …]` tuple,
+//! an AI SDK `text` output) and the structured values (AI SDK `json` output).
+
+use crate::json::Value;
+use crate::messages::{Format, Role};
+use crate::tool_results::sanitize::Seg;
+
+/// How a slot holds its tool result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlotKind {
+    /// A string: JSON text, or a payload itself.
+    Text,
+    /// A JSON value.
+    Structured,
+}
+
+/// A place in one message that holds a tool result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slot {
+    /// Path from the message to the value.
+    pub pointer: Vec<Seg>,
+    /// What it holds.
+    pub kind: SlotKind,
+}
+
+/// The role of a raw message, read without decoding it.
+pub fn raw_role(message: &Value) -> Option<Role> {
+    match message {
+        Value::Array(items) => items.first()?.as_str().map(Role::from_name),
+        Value::Object(map) => map.get("role")?.as_str().map(Role::from_name),
+        _ => None,
+    }
+}
+
+fn key(k: &str) -> Seg {
+    Seg::Key(k.to_owned())
+}
+
+/// The tool-result slots of one raw message of `format`.
+pub fn tool_result_slots(format: Format, message: &Value) -> Vec<Slot> {
+    let mut out = Vec::new();
+    let role = raw_role(message);
+    let (content, content_seg) = match message {
+        Value::Array(items) => (items.get(1), Seg::Index(1)),
+        Value::Object(map) => (map.get("content"), key("content")),
+        _ => return out,
+    };
+    let Some(content) = content else { return out };
+    let text = |pointer: Vec<Seg>| Slot {
+        pointer,
+        kind: SlotKind::Text,
+    };
+    let text_parts = |parts: &Vec<Value>, base: &[Seg], out: &mut Vec<Slot>| {
+        for (i, p) in parts.iter().enumerate() {
+            if p.get("type").and_then(Value::as_str) == Some("text")
+                && p.get("text").is_some_and(Value::is_string)
+            {
+                let mut ptr = base.to_vec();
+                ptr.extend([Seg::Index(i), key("text")]);
+                out.push(text(ptr));
+            }
+        }
+    };
+    let base = vec![content_seg];
+    match format {
+        Format::OpenAi | Format::LangChain if role == Some(Role::Tool) => match content {
+            Value::String(_) => out.push(text(base)),
+            Value::Array(parts) => text_parts(parts, &base, &mut out),
+            _ => {}
+        },
+        Format::Anthropic => {
+            if let Value::Array(parts) = content {
+                for (i, p) in parts.iter().enumerate() {
+                    if p.get("type").and_then(Value::as_str) != Some("tool_result") {
+                        continue;
+                    }
+                    let mut ptr = base.clone();
+                    ptr.extend([Seg::Index(i), key("content")]);
+                    match p.get("content") {
+                        Some(Value::String(_)) => out.push(text(ptr)),
+                        Some(Value::Array(inner)) => text_parts(inner, &ptr, &mut out),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Format::AiSdk if role == Some(Role::Tool) => {
+            if let Value::Array(parts) = content {
+                for (i, p) in parts.iter().enumerate() {
+                    if p.get("type").and_then(Value::as_str) != Some("tool-result") {
+                        continue;
+                    }
+                    let mut ptr = base.clone();
+                    ptr.push(Seg::Index(i));
+                    if let Some(output) = p.get("output") {
+                        ptr.extend([key("output"), key("value")]);
+                        match output.get("type").and_then(Value::as_str) {
+                            Some("text" | "error-text") => out.push(text(ptr)),
+                            Some("json" | "error-json") => out.push(Slot {
+                                pointer: ptr,
+                                kind: SlotKind::Structured,
+                            }),
+                            Some("content") => {
+                                if let Some(Value::Array(inner)) = output.get("value") {
+                                    text_parts(inner, &ptr, &mut out);
+                                }
+                            }
+                            _ => {}
+                        }
+                    } else if p.get("result").is_some() {
+                        ptr.push(key("result"));
+                        out.push(Slot {
+                            pointer: ptr,
+                            kind: SlotKind::Structured,
+                        });
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+
+    #[test]
+    fn finds_slots_in_every_format() {
+        let openai = json!({"role":"tool","tool_call_id":"c","content":"{\"a\":1}"});
+        assert_eq!(
+            tool_result_slots(Format::OpenAi, &openai),
+            vec![Slot {
+                pointer: vec![key("content")],
+                kind: SlotKind::Text
+            }]
+        );
+        assert!(
+            tool_result_slots(Format::OpenAi, &json!({"role":"user","content":"x"})).is_empty()
+        );
+        let lc = json!(["tool", "{}"]);
+        assert_eq!(
+            tool_result_slots(Format::LangChain, &lc)[0].pointer,
+            vec![Seg::Index(1)]
+        );
+        let anthropic = json!({"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"{}"},{"type":"tool_result","content":[{"type":"text","text":"{}"}]}]});
+        let slots = tool_result_slots(Format::Anthropic, &anthropic);
+        assert_eq!(slots.len(), 2);
+        assert_eq!(
+            slots[1].pointer,
+            vec![
+                key("content"),
+                Seg::Index(1),
+                key("content"),
+                Seg::Index(0),
+                key("text")
+            ]
+        );
+        let ai = json!({"role":"tool","content":[{"type":"tool-result","toolCallId":"c","toolName":"t","output":{"type":"json","value":{"a":1}}}]});
+        assert_eq!(
+            tool_result_slots(Format::AiSdk, &ai)[0].kind,
+            SlotKind::Structured
+        );
+    }
+}

@@ -1,0 +1,192 @@
+//! Conversations for text-only models: every image part becomes a markdown
+//! reference `![图片N](url)` appended to its message's text (N counts within
+//! the message), so the model can hand URLs to OCR or vision tools. An inline
+//! image never becomes text: it is referenced by its placeholder
+//! `[Picture:history_<md5>]` (stash it first). And `has_multimedia`: whether
+//! a conversation holds anything a text-only model would need tools for.
+
+use crate::history::placeholder::{has_placeholder, placeholder};
+use crate::json::Value;
+use crate::markdown::parse_markdown_images;
+use crate::media::payload::Payloads;
+use crate::messages::{Content, Format, ImageSource, Message, Part};
+
+/// The reference line for one image. `stored(md5)` says whether an inline
+/// image's original is in the stash; one that is not is described, never
+/// inlined.
+fn reference(
+    n: usize,
+    source: ImageSource<'_>,
+    stored: &dyn Fn(&str) -> bool,
+    payloads: &dyn Payloads,
+) -> String {
+    match source {
+        ImageSource::Url(url) => format!("![图片{n}]({url})"),
+        src => match src.inline() {
+            Some((mime, payload)) => {
+                let facts = crate::media::payload::payload_facts(payloads, payload, 0);
+                if stored(&facts.md5) {
+                    placeholder(&facts.md5)
+                } else {
+                    let size = crate::media::type_names::human_size(facts.decoded_len as u64);
+                    format!("[图片{n}: {} {size}, not stored]", mime.unwrap_or("image"))
+                }
+            }
+            None => format!("[图片{n}]"),
+        },
+    }
+}
+
+/// Rewrites `message` for a text-only model. Returns whether it changed.
+pub fn message_to_text_only(
+    message: &mut Message,
+    format: Format,
+    stored: &dyn Fn(&str) -> bool,
+    payloads: &dyn Payloads,
+) -> bool {
+    let Content::Parts(parts) = &mut message.content else {
+        return false;
+    };
+    if !parts.iter().any(|p| matches!(p, Part::Image(_))) {
+        return false;
+    }
+    let mut n = 0;
+    let mut refs = Vec::new();
+    let all_text_or_image = parts
+        .iter()
+        .all(|p| p.is_plain_text() || matches!(p, Part::Image(_)));
+    let old = std::mem::take(parts);
+    for part in old {
+        match part {
+            Part::Image(img) => {
+                n += 1;
+                refs.push(reference(n, img.source(), stored, payloads));
+            }
+            other => parts.push(other),
+        }
+    }
+    if all_text_or_image {
+        // The dootask/eino shape: one string, texts then the references.
+        let mut text = parts
+            .iter()
+            .filter_map(Part::as_text)
+            .collect::<Vec<_>>()
+            .join("\n");
+        for r in &refs {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            text.push_str(r);
+        }
+        message.content = Content::Text(text);
+    } else {
+        parts.push(Part::Text(match format.text_part(refs.join("\n")) {
+            Value::Object(m) => m,
+            _ => crate::json::Map::new(),
+        }));
+    }
+    true
+}
+
+/// True when any message holds an image or file part, a placeholder, or a
+/// markdown image (found by the CommonMark parser, not a substring test).
+pub fn has_multimedia(messages: &[Message]) -> bool {
+    messages.iter().any(|m| content_has_multimedia(&m.content))
+}
+
+fn content_has_multimedia(content: &Content) -> bool {
+    let text_has = |t: &str| {
+        has_placeholder(t)
+            || (crate::substring::contains(t, "![") && !parse_markdown_images(t).is_empty())
+    };
+    match content {
+        Content::Text(t) => text_has(t),
+        Content::Parts(parts) => parts.iter().any(|p| match p {
+            Part::Image(_) => true,
+            Part::ToolResult(t) => content_has_multimedia(&t.content),
+            Part::Text(_) => p.as_text().is_some_and(text_has),
+            Part::Other(v) => matches!(
+                v.get("type").and_then(Value::as_str),
+                Some(
+                    "file"
+                        | "document"
+                        | "input_audio"
+                        | "audio"
+                        | "video"
+                        | "media"
+                        | "input_file"
+                )
+            ),
+        }),
+        Content::Absent | Content::Null => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+    use crate::json_path::JsonPath;
+    use crate::messages::decode_messages;
+
+    fn msgs(v: Value) -> Vec<Message> {
+        decode_messages(v.as_array().unwrap().clone(), None, &JsonPath::root("m"))
+            .unwrap()
+            .1
+    }
+
+    #[test]
+    fn images_become_numbered_references() {
+        let mut m = msgs(json!([{"role":"user","content":[
+            {"type":"text","text":"这张图片是什么?"},
+            {"type":"image_url","image_url":{"url":"https://x.test/a.png"}},
+            {"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}
+        ]}]));
+        assert!(message_to_text_only(
+            &mut m[0],
+            Format::OpenAi,
+            &|_| true,
+            &crate::media::payload::InMemory
+        ));
+        let id = crate::hash::md5_hex(b"AAAA");
+        assert_eq!(
+            m[0].content,
+            Content::Text(format!(
+                "这张图片是什么?\n\n![图片1](https://x.test/a.png)\n\n[Picture:history_{id}]"
+            ))
+        );
+        let mut m2 = msgs(
+            json!([{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}]}]),
+        );
+        message_to_text_only(
+            &mut m2[0],
+            Format::OpenAi,
+            &|_| false,
+            &crate::media::payload::InMemory,
+        );
+        assert_eq!(
+            m2[0].content,
+            Content::Text("[图片1: image/png 3 B, not stored]".into())
+        );
+    }
+
+    #[test]
+    fn multimedia_is_found_by_the_parser() {
+        assert!(!has_multimedia(&msgs(
+            json!([{"role":"user","content":"`![x](y.png)` and the ![ and ]( tokens"}])
+        )));
+        assert!(has_multimedia(&msgs(
+            json!([{"role":"user","content":"see ![x](y.png)"}])
+        )));
+        assert!(has_multimedia(&msgs(
+            json!([{"role":"user","content":[{"type":"file","file":{"file_id":"f"}}]}])
+        )));
+        assert!(has_multimedia(&msgs(json!([[
+            "human",
+            "[Picture:history_0123456789abcdef0123456789abcdef] 这是什么？"
+        ]]))));
+        assert!(!has_multimedia(&msgs(
+            json!([{"role":"user","content":"plain"}])
+        )));
+    }
+}

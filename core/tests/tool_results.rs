@@ -1,0 +1,147 @@
+//! Binary payloads in tool results: stashed and replaced by markers during
+//! compaction, in every format, and never before the stash committed.
+
+mod common;
+
+use common::*;
+use ctxpack_core::history::CompactOptions;
+use ctxpack_core::history::{compact_history, history_image, Lang};
+use ctxpack_core::json;
+use ctxpack_core::json::Value;
+use ctxpack_core::messages::Format;
+use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
+
+fn big_png_b64() -> String {
+    // A real PNG padded with a tEXt-free tail: the bytes start with the PNG magic.
+    let mut bytes = PNG.to_vec();
+    while bytes.len() < 40_000 {
+        bytes.extend_from_slice(PNG);
+    }
+    b64(&bytes)
+}
+
+fn tool_result_json(payload: &str) -> Value {
+    json!({"success": true, "output": "图片生成成功。", "metadata": {"imagePath": "/tmp/a.png", "imageBase64": format!("data:image/png;base64,{payload}"), "model": "flux"}})
+}
+
+fn run<B: StashBackend>(
+    stash: &B,
+    msgs: &Value,
+    sanitize: bool,
+) -> ctxpack_core::history::Outcome<ctxpack_core::history::CompactReport> {
+    let opts = CompactOptions {
+        sanitize_tool_results: sanitize,
+        ..Default::default()
+    };
+    block_on(compact_history(
+        stash,
+        &StashConfig::default(),
+        1e12,
+        msgs.as_array().unwrap().clone(),
+        None,
+        opts,
+        &mut |_, _, _| {},
+        &ctxpack_core::media::InMemory,
+    ))
+    .unwrap()
+}
+
+fn marker(payload: &str) -> String {
+    let size = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, payload)
+        .unwrap()
+        .len();
+    format!(
+        "[Binary:history_{} image/png {:.1}KB]",
+        md5(payload),
+        size as f64 / 1024.0
+    )
+}
+
+#[test]
+fn openai_tool_message_json_string_is_sanitized_and_the_binary_is_fetchable() {
+    let payload = big_png_b64();
+    let msgs = json!([
+        {"role":"user","content":"draw a cat"},
+        {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"image_generate","arguments":"{}"}}]},
+        {"role":"tool","tool_call_id":"c1","content": tool_result_json(&payload).to_string()},
+        {"role":"assistant","content":"Done."},
+        {"role":"user","content":"now a dog"}
+    ]);
+    let stash = MemoryBackend::new();
+    let out = run(&stash, &msgs, true);
+    let content: Value = json::from_str(out.messages[2]["content"].as_str().unwrap()).unwrap();
+    assert_eq!(content["metadata"]["imageBase64"], marker(&payload));
+    assert_eq!(content["metadata"]["imagePath"], "/tmp/a.png");
+    assert_eq!(out.messages[2]["tool_call_id"], "c1");
+    assert_eq!(out.report.binaries_stashed, 1);
+    assert!(out.report.bytes_after < out.report.bytes_before / 10);
+    let parts = block_on(history_image(
+        &stash,
+        &StashConfig::default(),
+        1e12,
+        &md5(&payload),
+        Format::OpenAi,
+        Lang::En,
+        &ctxpack_core::media::InMemory,
+    ));
+    assert_eq!(
+        parts[0]["image_url"]["url"],
+        format!("data:image/png;base64,{payload}")
+    );
+    // Off by default.
+    let out = run(&MemoryBackend::new(), &msgs, false);
+    assert_eq!(Value::Array(out.messages), msgs);
+}
+
+#[test]
+fn every_format_is_covered_and_the_newest_turn_is_not() {
+    let payload = big_png_b64();
+    let json_text = tool_result_json(&payload).to_string();
+    let cases = [
+        json!([
+            ["human", "go"],
+            ["tool", json_text],
+            ["human", "next"],
+            ["tool", json_text]
+        ]),
+        json!([
+            {"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content": json_text}]},
+            {"role":"user","content":[{"type":"tool_result","tool_use_id":"u","content":[{"type":"text","text": json_text}]}]},
+            {"role":"user","content":"next"}
+        ]),
+        json!([
+            {"role":"tool","content":[{"type":"tool-result","toolCallId":"c","toolName":"gen","output":{"type":"json","value": tool_result_json(&payload)}}]},
+            {"role":"tool","content":[{"type":"tool-result","toolCallId":"d","toolName":"gen","output":{"type":"text","value": payload}}]},
+            {"role":"user","content":"next"}
+        ]),
+    ];
+    for msgs in cases {
+        let out = run(&MemoryBackend::new(), &msgs, true);
+        let n = msgs.as_array().unwrap().len();
+        let newest = out.report.newest_user_index.unwrap();
+        let history = Value::Array(out.messages[..newest].to_vec()).to_string();
+        assert!(!history.contains(&payload[..64]), "{}", out.report.format);
+        assert!(history.contains(&format!("[Binary:history_{}", md5(&payload))));
+        assert_eq!(
+            out.messages[newest..],
+            msgs.as_array().unwrap()[newest..n],
+            "newest turn untouched"
+        );
+        assert!(out.report.binaries_stashed >= 1);
+    }
+}
+
+#[test]
+fn a_failed_write_keeps_the_payload_and_reports_it() {
+    let payload = big_png_b64();
+    let msgs = json!([{"role":"tool","tool_call_id":"c","content": tool_result_json(&payload).to_string()},{"role":"user","content":"x"}]);
+    let stash = FlakyBackend::default();
+    stash.fail_ids.borrow_mut().push("*".into());
+    let out = run(&stash, &msgs, true);
+    assert_eq!(Value::Array(out.messages), msgs);
+    assert_eq!(out.report.failures[0].code, "QUOTA_EXCEEDED");
+    assert_eq!(
+        out.report.failures[0].path,
+        "messages[0].content.metadata.imageBase64"
+    );
+}

@@ -1,0 +1,247 @@
+//! `sanitizeToolResult` and `routeArtifact`: binary out of text.
+
+use crate::convert::external::{JsPayloads, Table};
+use crate::convert::{from_js_kept, js_type, options_arg, to_js, to_js_kept};
+use crate::promise::to_promise;
+use crate::stash::stash_from_js;
+use crate::stash::CallBackend;
+use crate::CtxpackError;
+use ctxpack_core::messages::Format;
+use ctxpack_core::stash::StashConfig;
+use ctxpack_core::tool_results::{route_artifact, Artifact, ArtifactBody, Capabilities};
+use ctxpack_core::tool_results::{
+    sanitize_targets, target_text, text_target, OnWriteFailure, Target,
+};
+use ctxpack_core::tool_results::{SanitizeOptions, DEFAULT_THRESHOLD_BYTES};
+use ctxpack_core::JsonPath;
+use js_sys::{Function, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(typescript_custom_section)]
+const BINARY_TS: &'static str = r#"
+/** Options of {@link sanitizeToolResult}. */
+export interface SanitizeOptions {
+  /** Stash payloads (markers name them: `[Binary:history_<md5> image/png 512.0KB]`); without, they are dropped (`[BINARY_DATA_FILTERED: 512.0KB]`). */
+  stash?: Stash;
+  /** Strings longer than this are checked for base64; default 10240. */
+  thresholdBytes?: number;
+  /** Further field names to treat as binary, beside imageBase64, screenshotData, pdfImages, audioData, videoData. */
+  fields?: string[];
+}
+
+/**
+ * Replaces every binary payload in a tool result (nested anywhere; a JSON
+ * string is read as JSON) with a short marker. The original is not mutated.
+ */
+export function sanitizeToolResult<T>(result: T, options?: SanitizeOptions): Promise<T>;
+
+/** A file to route: exactly one of `bytes`, `base64` (or a data URL) and `text`. */
+export interface Artifact {
+  id: string;
+  filename?: string;
+  mimeType?: string;
+  bytes?: Uint8Array | ArrayBuffer;
+  base64?: string;
+  text?: string;
+}
+
+/** What the model can read; a function is called, and a failing lookup means none. */
+export type Capabilities = { vision?: boolean; file?: boolean; audio?: boolean; video?: boolean } | (() => { vision?: boolean; file?: boolean; audio?: boolean; video?: boolean });
+
+/** Where an artifact went, and the part to send. */
+export interface RouteResult {
+  contentType: "text" | "image" | "audio" | "video" | "document" | "other";
+  routing: "text" | "image" | "file";
+  part: ContentPart;
+  metadata: { id: string; filename: string; mimeType: string; size: number };
+}
+
+/** Routes an artifact by the model's capabilities; never throws for a failed capability lookup. */
+export function routeArtifact(artifact: Artifact, capabilities: Capabilities, options?: { lang?: "en" | "zh"; format?: Format }): RouteResult;
+"#;
+
+fn sanitize_options(opts: &crate::convert::Options) -> Result<SanitizeOptions, CtxpackError> {
+    let threshold = opts
+        .number("thresholdBytes")?
+        .map_or(DEFAULT_THRESHOLD_BYTES, |n| n as usize);
+    let fields_value = opts.get("fields");
+    let mut extra_fields = Vec::new();
+    if !fields_value.is_undefined() && !fields_value.is_null() {
+        let arr = crate::convert::array_arg(&fields_value, &opts.path_of("fields"))?;
+        for (i, f) in arr.iter().enumerate() {
+            extra_fields.push(f.as_string().ok_or_else(|| {
+                CtxpackError::invalid_option(
+                    format!("{}[{i}]", opts.path_of("fields")),
+                    format!("expected a string, got {}", js_type(&f)),
+                )
+            })?);
+        }
+    }
+    Ok(SanitizeOptions {
+        threshold_bytes: threshold,
+        extra_fields,
+    })
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = sanitizeToolResult, skip_typescript)]
+pub fn sanitize_tool_result_js(result: JsValue, options: Option<JsValue>) -> Promise {
+    to_promise(Box::pin(sanitize_tool_result(result, options)))
+}
+
+/// `sanitizeToolResult`, awaited from Rust.
+pub async fn sanitize_tool_result(
+    result: JsValue,
+    options: Option<JsValue>,
+) -> Result<JsValue, CtxpackError> {
+    let opts = options_arg(options.as_ref(), "options")?;
+    let sanitize = sanitize_options(&opts)?;
+    let stash_value = opts.get("stash");
+    let stash = if stash_value.is_undefined() || stash_value.is_null() {
+        None
+    } else {
+        Some(stash_from_js(&stash_value, &opts.path_of("stash"))?)
+    };
+    let table = Table::new();
+    let (target, was_json, is_text) = match result.as_string() {
+        Some(text) => {
+            let (t, json) = text_target(&text, JsonPath::root("result"));
+            (t, json, true)
+        }
+        None => (
+            Target {
+                value: from_js_kept(&result, "result", &table)?,
+                path: JsonPath::root("result"),
+                changed: false,
+            },
+            true,
+            false,
+        ),
+    };
+    let mut targets = [target];
+    // One instance of the sanitizer for both cases: without a stash there is
+    // no backend, the default config and no clock.
+    let backend = stash.as_ref().map(|s| CallBackend::new(s, &table));
+    let (config, now) = match &stash {
+        Some(s) => (s.config, s.now()),
+        None => (StashConfig::default(), 0.0),
+    };
+    sanitize_targets(
+        backend.as_ref(),
+        &config,
+        now,
+        &mut targets,
+        &sanitize,
+        OnWriteFailure::Filter,
+        &JsPayloads,
+    )
+    .await;
+    let [target] = targets;
+    if !target.changed {
+        return Ok(result);
+    }
+    if is_text {
+        Ok(JsValue::from_str(&target_text(target, was_json)))
+    } else {
+        Ok(to_js_kept(&target.value))
+    }
+}
+
+fn read_capabilities(caps: &JsValue) -> Capabilities {
+    let caps = match caps.dyn_ref::<Function>() {
+        Some(f) => match f.call0(&JsValue::UNDEFINED) {
+            Ok(v) => v,
+            Err(_) => return Capabilities::default(),
+        },
+        None => caps.clone(),
+    };
+    if !caps.is_object() {
+        return Capabilities::default();
+    }
+    let flag = |k: &str| {
+        Reflect::get(&caps, &JsValue::from_str(k))
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false)
+    };
+    Capabilities {
+        vision: flag("vision"),
+        file: flag("file"),
+        audio: flag("audio"),
+        video: flag("video"),
+    }
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = routeArtifact, skip_typescript)]
+pub fn route_artifact_js(
+    artifact: JsValue,
+    capabilities: JsValue,
+    options: Option<JsValue>,
+) -> Result<JsValue, CtxpackError> {
+    if !artifact.is_object() {
+        return Err(CtxpackError::invalid_argument(
+            "artifact",
+            format!("expected an object, got {}", js_type(&artifact)),
+        ));
+    }
+    let opts = options_arg(options.as_ref(), "options")?;
+    let zh = match opts.string("lang")?.as_deref() {
+        None | Some("en") => false,
+        Some("zh") => true,
+        Some(other) => {
+            return Err(CtxpackError::invalid_option(
+                opts.path_of("lang"),
+                format!("unknown language {}", ctxpack_core::json::quoted(other)),
+            ))
+        }
+    };
+    let format = match opts.string("format")? {
+        Some(n) => Format::from_name(&n, &opts.path_of("format"))?,
+        None => Format::OpenAi,
+    };
+    let field =
+        |k: &str| Reflect::get(&artifact, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
+    let string_field = |k: &str| -> Result<Option<String>, CtxpackError> {
+        let v = field(k);
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        v.as_string().map(Some).ok_or_else(|| {
+            CtxpackError::invalid_argument(
+                format!("artifact.{k}"),
+                format!("expected a string, got {}", js_type(&v)),
+            )
+        })
+    };
+    let id = string_field("id")?.ok_or_else(|| {
+        CtxpackError::invalid_argument("artifact.id", "an artifact needs a string `id`")
+    })?;
+    let bytes = field("bytes");
+    let body =
+        if bytes.is_instance_of::<Uint8Array>() || bytes.is_instance_of::<js_sys::ArrayBuffer>() {
+            ArtifactBody::Bytes(Uint8Array::new(&bytes).to_vec())
+        } else if let Some(t) = string_field("text")? {
+            ArtifactBody::Text(t)
+        } else if let Some(b) = string_field("base64")? {
+            ArtifactBody::Base64(b)
+        } else {
+            return Err(CtxpackError::invalid_argument(
+                "artifact",
+                "an artifact needs `bytes`, `base64` or `text`",
+            ));
+        };
+    let artifact = Artifact {
+        id,
+        filename: string_field("filename")?,
+        mime_type: string_field("mimeType")?,
+        body,
+    };
+    Ok(to_js(&route_artifact(
+        &artifact,
+        read_capabilities(&capabilities),
+        format,
+        zh,
+    )))
+}

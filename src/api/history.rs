@@ -1,0 +1,288 @@
+//! `compactContext`, `expandContext`, `getHistoryImage` and
+//! `historyImageTool`: convert, call the core over the stash, convert back.
+//! Messages the operation did not change are returned as the caller's own
+//! values; the caller's objects are never mutated.
+
+use crate::convert::external::{JsPayloads, Table};
+use crate::convert::{array_arg, from_js_kept, options_arg, to_js, to_js_kept, Options};
+use crate::promise::to_promise;
+use crate::stash::stash_from_js;
+use crate::stash::CallBackend;
+use crate::CtxpackError;
+use ctxpack_core::history::CompactOptions;
+use ctxpack_core::history::{compact_history, expand_history, history_image, Lang, Outcome};
+use ctxpack_core::history::{history_image_tool, Dialect};
+use ctxpack_core::json::{ToJson, Value};
+use ctxpack_core::messages::Format;
+use js_sys::{Array, Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const HISTORY_TS: &'static str = r#"
+/** Why an image stayed inline. */
+export interface CompactFailure {
+  path: string;
+  md5?: string;
+  code: string;
+  reason: string;
+}
+
+/** What {@link compactContext} did. */
+export interface CompactReport {
+  format: Format;
+  newestUserIndex: number | null;
+  stashed: number;
+  deduplicated: number;
+  written: number;
+  kept: number;
+  urls: number;
+  failed: number;
+  refreshed: number;
+  missing: number;
+  bytesBefore: number;
+  bytesAfter: number;
+  failures: CompactFailure[];
+  expired: number;
+  evicted: number;
+  overBudget: boolean;
+  binariesStashed: number;
+  limitStashed: number;
+  /** False when the request exceeds the model's limits even after compaction. */
+  fits: boolean;
+  limitProblem?: string;
+}
+
+/** What {@link expandContext} did. */
+export interface ExpandReport {
+  format: Format;
+  restored: number;
+  missing: { id: string; path: string }[];
+  corrupted: number;
+  bytesBefore: number;
+  bytesAfter: number;
+}
+
+/** Progress of a compaction, reported as images are hashed. */
+export interface CompactProgress {
+  done: number;
+  total: number;
+  bytes: number;
+}
+
+/** Options of {@link compactContext}. */
+export interface CompactOptions {
+  stash: Stash;
+  format?: Format;
+  /** Also keep this many of the newest history images inline; default 0. */
+  keepRecentImages?: number;
+  /** Fold a message left with only text into one string (the dootask shape); default false. */
+  collapseText?: boolean;
+  onProgress?: (progress: CompactProgress) => void;
+  /** Also stash binary payloads in tool results before the newest user message. */
+  sanitizeToolResults?: boolean;
+  /** The target model: further history images are stashed, oldest first, until the request fits its limits. */
+  model?: { provider: Provider; maxImages?: number; maxRequestBytes?: number };
+}
+
+/**
+ * Replaces every inline image before the newest user message with
+ * `[Picture:history_<md5>]`, after its original is committed to the stash.
+ * The newest user message and everything after it are returned untouched.
+ * Stash failures never throw: the image stays inline and the report says why.
+ */
+export function compactContext<M>(messages: readonly M[], options: CompactOptions): Promise<{ messages: M[]; report: CompactReport }>;
+
+/** Puts the originals back for every placeholder the stash still holds; the rest are listed as missing. */
+export function expandContext<M>(messages: readonly M[], options: { stash: Stash; format?: Format }): Promise<{ messages: M[]; report: ExpandReport }>;
+
+/**
+ * Answers a `get_history_image` call: the image as content parts of `format`
+ * (default `"openai"`), or one text part the model can read when the id is
+ * invalid or the image expired. Accepts `history_<md5>` or a bare md5.
+ */
+export function getHistoryImage(stash: Stash, id: string, options?: { format?: Format; lang?: "en" | "zh" }): Promise<ContentPart[]>;
+
+/** The `get_history_image` tool definition for OpenAI function calling, Anthropic tools or MCP. */
+export function historyImageTool(dialect: "openai" | "anthropic" | "mcp"): object;
+"#;
+
+fn format_option(opts: &Options) -> Result<Option<Format>, CtxpackError> {
+    match opts.string("format")? {
+        Some(name) => Ok(Some(Format::from_name(&name, &opts.path_of("format"))?)),
+        None => Ok(None),
+    }
+}
+
+/// Reads the messages array, long payloads kept in JavaScript (`table`).
+pub fn read_messages(
+    messages: &JsValue,
+    table: &Table,
+) -> Result<(Array, Vec<Value>), CtxpackError> {
+    let array = array_arg(messages, "messages")?;
+    let values = array
+        .iter()
+        .enumerate()
+        .map(|(i, m)| from_js_kept(&m, &format!("messages[{i}]"), table))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((array, values))
+}
+
+/// `{messages, report}`: changed messages converted, the rest the caller's own.
+fn result<R: ToJson>(original: &Array, outcome: Outcome<R>) -> Result<JsValue, CtxpackError> {
+    let out = Array::new_with_length(original.length());
+    for (i, (value, changed)) in outcome.messages.iter().zip(&outcome.changed).enumerate() {
+        let v = if *changed {
+            to_js(value)
+        } else {
+            original.get(i as u32)
+        };
+        out.set(i as u32, v);
+    }
+    let obj = Object::new();
+    let _ = Reflect::set(&obj, &"messages".into(), &out);
+    let _ = Reflect::set(&obj, &"report".into(), &to_js(&outcome.report));
+    Ok(obj.into())
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = compactContext, skip_typescript)]
+pub fn compact_context_js(messages: JsValue, options: JsValue) -> Promise {
+    to_promise(Box::pin(compact_context(messages, options)))
+}
+
+/// `compactContext`, awaited from Rust.
+pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
+    let opts = options_arg(Some(&options), "options")?;
+    let stash = stash_from_js(&opts.get("stash"), &opts.path_of("stash"))?;
+    let format = format_option(&opts)?;
+    let keep = opts.number("keepRecentImages")?.unwrap_or(0.0);
+    if keep.fract() != 0.0 {
+        return Err(CtxpackError::invalid_option(
+            opts.path_of("keepRecentImages"),
+            "expected a whole number",
+        ));
+    }
+    let collapse_text = opts.bool("collapseText")?.unwrap_or(false);
+    let sanitize_tool_results = opts.bool("sanitizeToolResults")?.unwrap_or(false);
+    let model = opts.get("model");
+    let limits = if model.is_undefined() || model.is_null() {
+        None
+    } else {
+        let m = options_arg(Some(&model), &opts.path_of("model"))?;
+        Some(crate::api::text_only::provider_and_limits(&m)?.1)
+    };
+    let on_progress = opts.function("onProgress")?;
+    let table = Table::new();
+    let (array, values) = read_messages(&messages, &table)?;
+    let mut progress = |done: usize, total: usize, bytes: u64| {
+        if let Some(f) = &on_progress {
+            let p = Object::new();
+            let _ = Reflect::set(&p, &"done".into(), &JsValue::from(done as f64));
+            let _ = Reflect::set(&p, &"total".into(), &JsValue::from(total as f64));
+            let _ = Reflect::set(&p, &"bytes".into(), &JsValue::from(bytes as f64));
+            // A throwing progress callback must not stop the compaction.
+            let _ = f.call1(&JsValue::UNDEFINED, &p);
+        }
+    };
+    let options = CompactOptions {
+        keep_recent_images: keep as usize,
+        collapse_text,
+        sanitize_tool_results,
+        limits,
+        request_bytes: 0,
+    };
+    let backend = CallBackend::new(&stash, &table);
+    let outcome = compact_history(
+        &backend,
+        &stash.config,
+        stash.now(),
+        values,
+        format,
+        options,
+        &mut progress,
+        &JsPayloads,
+    )
+    .await?;
+    result(&array, outcome)
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = expandContext, skip_typescript)]
+pub fn expand_context_js(messages: JsValue, options: JsValue) -> Promise {
+    to_promise(Box::pin(expand_context(messages, options)))
+}
+
+/// `expandContext`, awaited from Rust.
+pub async fn expand_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
+    let opts = options_arg(Some(&options), "options")?;
+    let stash = stash_from_js(&opts.get("stash"), &opts.path_of("stash"))?;
+    let format = format_option(&opts)?;
+    let table = Table::new();
+    let (array, values) = read_messages(&messages, &table)?;
+    let backend = CallBackend::new(&stash, &table);
+    let outcome = expand_history(
+        &backend,
+        &stash.config,
+        stash.now(),
+        values,
+        format,
+        &JsPayloads,
+    )
+    .await?;
+    result(&array, outcome)
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = getHistoryImage, skip_typescript)]
+pub fn get_history_image_js(stash: JsValue, id: JsValue, options: Option<JsValue>) -> Promise {
+    to_promise(Box::pin(get_history_image(stash, id, options)))
+}
+
+/// `getHistoryImage`, awaited from Rust.
+pub async fn get_history_image(
+    stash: JsValue,
+    id: JsValue,
+    options: Option<JsValue>,
+) -> Result<JsValue, CtxpackError> {
+    let stash = stash_from_js(&stash, "stash")?;
+    let opts = options_arg(options.as_ref(), "options")?;
+    let format = format_option(&opts)?.unwrap_or(Format::OpenAi);
+    let lang = match opts.string("lang")?.as_deref() {
+        None | Some("en") => Lang::En,
+        Some("zh") => Lang::Zh,
+        Some(other) => {
+            return Err(CtxpackError::invalid_option(
+                opts.path_of("lang"),
+                format!(
+                    "unknown language {}; expected 'en' or 'zh'",
+                    ctxpack_core::json::quoted(other)
+                ),
+            ))
+        }
+    };
+    // A non-string id is an invalid id, answered in text like any other.
+    let id = id.as_string().unwrap_or_default();
+    let table = Table::new();
+    let backend = CallBackend::new(&stash, &table);
+    let parts = history_image(
+        &backend,
+        &stash.config,
+        stash.now(),
+        &id,
+        format,
+        lang,
+        &JsPayloads,
+    )
+    .await;
+    Ok(parts.iter().map(to_js_kept).collect::<Array>().into())
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = historyImageTool, skip_typescript)]
+pub fn history_image_tool_js(dialect: JsValue) -> Result<JsValue, CtxpackError> {
+    let name = dialect.as_string().unwrap_or_default();
+    let d = Dialect::from_name(&name).ok_or_else(|| {
+        CtxpackError::invalid_argument("dialect", "expected 'openai', 'anthropic' or 'mcp'")
+    })?;
+    Ok(to_js(&history_image_tool(d)))
+}

@@ -1,0 +1,11 @@
+//! The exported functions, one module per job: each converts its
+//! arguments, calls the core and maps errors to `CtxpackError`.
+
+pub mod binary;
+pub mod history;
+pub mod markdown;
+pub mod md5;
+pub mod messages;
+pub mod multimodal;
+pub mod text_only;
+mod types;

@@ -1,0 +1,220 @@
+//! `toTextOnly`, `hasMultimedia`, `estimate` and `parseContextLengthError`.
+
+use crate::convert::external::{JsPayloads, Table};
+use crate::convert::{options_arg, to_js, to_js_kept, Options};
+use crate::promise::to_promise;
+use crate::stash::stash_from_js;
+use crate::stash::CallBackend;
+use crate::CtxpackError;
+use ctxpack_core::budget::{limits_of, Provider, RequestLimits};
+use ctxpack_core::history::json_len_with;
+use ctxpack_core::json::Value;
+use ctxpack_core::key_map::KeySet;
+use ctxpack_core::messages::{decode_messages, Format};
+use ctxpack_core::tool_results::{has_multimedia, message_to_text_only};
+use ctxpack_core::JsonPath;
+use js_sys::Array;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TEXT_ONLY_TS: &'static str = r#"
+/**
+ * For a text-only model: image parts become `![图片N](url)` references
+ * appended to the message text. An inline image is referenced by its
+ * placeholder `[Picture:history_<md5>]` — with `stash`, it is written to the
+ * stash first (and returns a Promise); without, stash it yourself first.
+ */
+export function toTextOnly<M>(messages: readonly M[], options?: { format?: Format }): M[];
+export function toTextOnly<M>(messages: readonly M[], options: { stash: Stash; format?: Format }): Promise<M[]>;
+
+/** True when any message holds an image or file part, a placeholder, or a markdown image. */
+export function hasMultimedia(messages: readonly unknown[], options?: { format?: Format }): boolean;
+
+/** A provider ctxpack knows the limits and image-token rules of. */
+export type Provider = "openai" | "anthropic" | "gemini" | "bedrock";
+
+/** What one request may carry. */
+export interface RequestLimits {
+  maxImages?: number;
+  maxImageBytes?: number;
+  maxRequestBytes?: number;
+}
+
+/** The token and size account of a request. */
+export interface EstimateReport {
+  provider: Provider;
+  imageCount: number;
+  imageTokens: number;
+  textTokens: number;
+  totalTokens: number;
+  requestBytes: number;
+  images: { path: string; width: number; height: number; measured: boolean; bytes: number; tokens: number }[];
+  limits: RequestLimits;
+  /** Limits this request exceeds, as sentences; empty when it fits. */
+  exceeded: string[];
+}
+
+/** Accounts for a request before it is sent: image tokens per the provider's formula, text tokens, limits. */
+export function estimate(messages: readonly unknown[], options: { provider: Provider; format?: Format; limits?: RequestLimits }): EstimateReport;
+
+/** Reads a model API's context-length error; `null` when the text is not one. */
+export function parseContextLengthError(text: string): { requested: number; max: number; provider: "openai" | "anthropic" | "gemini" } | null;
+"#;
+
+fn format_option(opts: &Options) -> Result<Option<Format>, CtxpackError> {
+    match opts.string("format")? {
+        Some(name) => Ok(Some(Format::from_name(&name, &opts.path_of("format"))?)),
+        None => Ok(None),
+    }
+}
+
+fn read(messages: &JsValue, table: &Table) -> Result<(Array, Vec<Value>), CtxpackError> {
+    crate::api::history::read_messages(messages, table)
+}
+
+fn convert(
+    array: &Array,
+    values: Vec<Value>,
+    format: Option<Format>,
+    stored: &dyn Fn(&str) -> bool,
+) -> Result<JsValue, CtxpackError> {
+    let (format, mut messages) = decode_messages(values, format, &JsonPath::root("messages"))?;
+    let out = Array::new_with_length(array.length());
+    for (i, m) in messages.iter_mut().enumerate() {
+        let changed = message_to_text_only(m, format, stored, &JsPayloads);
+        let v = if changed {
+            to_js_kept(&m.clone().into_wire())
+        } else {
+            array.get(i as u32)
+        };
+        out.set(i as u32, v);
+    }
+    Ok(out.into())
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = toTextOnly, skip_typescript)]
+pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsValue, CtxpackError> {
+    let opts = options_arg(options.as_ref(), "options")?;
+    let format = format_option(&opts)?;
+    let stash_value = opts.get("stash");
+    let table = Table::new();
+    let (array, values) = read(&messages, &table)?;
+    if stash_value.is_undefined() || stash_value.is_null() {
+        return convert(&array, values, format, &|_| true);
+    }
+    let stash = stash_from_js(&stash_value, &opts.path_of("stash"))?;
+    let promise = to_promise(Box::pin(async move {
+        let (fmt, decoded) = decode_messages(values.clone(), format, &JsonPath::root("messages"))
+            .map_err(CtxpackError::from)?;
+        let backend = CallBackend::new(&stash, &table);
+        let stored: KeySet<String> = ctxpack_core::history::stash_inline_images(
+            &backend,
+            &stash.config,
+            stash.now(),
+            &decoded,
+            &JsPayloads,
+        )
+        .await;
+        drop(decoded);
+        let out = convert(&array, values, Some(fmt), &|id| stored.contains(id));
+        drop(table);
+        out
+    }));
+    Ok(promise.into())
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = hasMultimedia, skip_typescript)]
+pub fn has_multimedia_js(
+    messages: JsValue,
+    options: Option<JsValue>,
+) -> Result<bool, CtxpackError> {
+    let opts = options_arg(options.as_ref(), "options")?;
+    let table = Table::new();
+    let (_, values) = read(&messages, &table)?;
+    let (_, decoded) = decode_messages(values, format_option(&opts)?, &JsonPath::root("messages"))?;
+    Ok(has_multimedia(&decoded))
+}
+
+fn limits_option(opts: &Options, base: RequestLimits) -> Result<RequestLimits, CtxpackError> {
+    let v = opts.get("limits");
+    if v.is_undefined() || v.is_null() {
+        return Ok(base);
+    }
+    let l = options_arg(Some(&v), &opts.path_of("limits"))?;
+    Ok(RequestLimits {
+        max_images: l
+            .number("maxImages")?
+            .map(|n| n as usize)
+            .or(base.max_images),
+        max_image_bytes: l
+            .number("maxImageBytes")?
+            .map(|n| n as u64)
+            .or(base.max_image_bytes),
+        max_request_bytes: l
+            .number("maxRequestBytes")?
+            .map(|n| n as u64)
+            .or(base.max_request_bytes),
+    })
+}
+
+/// Reads `{provider, …}` into a provider and its limits (overrides applied).
+pub fn provider_and_limits(opts: &Options) -> Result<(Provider, RequestLimits), CtxpackError> {
+    let name = opts.string("provider")?.ok_or_else(|| {
+        CtxpackError::invalid_option(
+            opts.path_of("provider"),
+            "expected 'openai', 'anthropic', 'gemini' or 'bedrock'",
+        )
+    })?;
+    let provider = Provider::from_name(&name).ok_or_else(|| {
+        CtxpackError::invalid_option(
+            opts.path_of("provider"),
+            format!("unknown provider {}", ctxpack_core::json::quoted(&name)),
+        )
+    })?;
+    let mut limits = limits_of(provider);
+    // `maxImages` / `maxRequestBytes` directly on the object, as compactContext's `model` has them.
+    if let Some(n) = opts.number("maxImages")? {
+        limits.max_images = Some(n as usize);
+    }
+    if let Some(n) = opts.number("maxRequestBytes")? {
+        limits.max_request_bytes = Some(n as u64);
+    }
+    Ok((provider, limits_option(opts, limits)?))
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = estimate, skip_typescript)]
+pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
+    let opts = options_arg(Some(&options), "options")?;
+    let (provider, limits) = provider_and_limits(&opts)?;
+    let table = Table::new();
+    let (_, values) = read(&messages, &table)?;
+    let bytes = values
+        .iter()
+        .map(|v| json_len_with(v, &JsPayloads))
+        .sum::<u64>()
+        + values.len().saturating_sub(1) as u64
+        + 2;
+    let (_, decoded) = decode_messages(values, format_option(&opts)?, &JsonPath::root("messages"))?;
+    Ok(to_js(&ctxpack_core::budget::estimate(
+        &decoded,
+        provider,
+        bytes,
+        Some(limits),
+        &JsPayloads,
+    )))
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = parseContextLengthError, skip_typescript)]
+pub fn parse_context_length_error(text: JsValue) -> Result<JsValue, CtxpackError> {
+    let Some(text) = text.as_string() else {
+        return Ok(JsValue::NULL);
+    };
+    match ctxpack_core::budget::parse_context_length_error(&text) {
+        Some(e) => Ok(to_js(&e)),
+        None => Ok(JsValue::NULL),
+    }
+}

@@ -1,0 +1,307 @@
+//! JavaScript values kept in JavaScript during one call. Long image payloads
+//! (and values JSON cannot carry, such as a `Uint8Array` or a string with a
+//! lone surrogate) stay JavaScript values; the message given to the core
+//! carries a short reference instead. The core reads a payload's text through
+//! [`Payloads`] when it must (hashing, one at a time); writing it to the
+//! stash or returning it uses the JavaScript value, never a copy.
+
+use ctxpack_core::media::{
+    external_ref, facts_of_text, find_external_ref, parse_external_ref, PayloadFacts, Payloads,
+};
+use js_sys::{Function, JsString, Reflect};
+use std::cell::{Cell, RefCell};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+thread_local! {
+    /// The live tables by id: one per call in progress, so a short list.
+    static TABLES: RefCell<Vec<(u32, Vec<JsValue>)>> = const { RefCell::new(Vec::new()) };
+    static NEXT: Cell<u32> = const { Cell::new(1) };
+}
+
+/// The values kept for one call; dropped when the call ends.
+pub struct Table {
+    id: u32,
+}
+
+impl Table {
+    /// A new, empty table.
+    pub fn new() -> Table {
+        let id = NEXT.with(|n| {
+            let id = n.get();
+            n.set(id.wrapping_add(1).max(1));
+            id
+        });
+        TABLES.with(|t| t.borrow_mut().push((id, Vec::new())));
+        Table { id }
+    }
+
+    /// Keeps `value` and returns the reference that stands for it.
+    pub fn keep(&self, value: JsValue) -> String {
+        let index = TABLES.with(|t| {
+            let mut t = t.borrow_mut();
+            match t.iter_mut().find(|(id, _)| *id == self.id) {
+                Some((_, list)) => {
+                    list.push(value);
+                    list.len() - 1
+                }
+                None => {
+                    t.push((self.id, vec![value]));
+                    0
+                }
+            }
+        });
+        external_ref(self.id, index as u32)
+    }
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table::new()
+    }
+}
+
+impl Drop for Table {
+    fn drop(&mut self) {
+        TABLES.with(|t| t.borrow_mut().retain(|(id, _)| *id != self.id));
+    }
+}
+
+/// The JavaScript value a reference stands for, in any live table.
+pub fn lookup(table: u32, index: u32) -> Option<JsValue> {
+    TABLES.with(|t| {
+        t.borrow()
+            .iter()
+            .find(|(id, _)| *id == table)
+            .and_then(|(_, l)| l.get(index as usize).cloned())
+    })
+}
+
+/// The JavaScript value for a string that is a reference, or a data URL
+/// whose payload is one (the header is prepended in JavaScript).
+pub fn resolve(s: &str) -> Option<JsValue> {
+    if let Some((t, i)) = parse_external_ref(s) {
+        return lookup(t, i);
+    }
+    let (before, t, i) = find_external_ref(s)?;
+    let value = lookup(t, i)?;
+    let text: &JsString = value.dyn_ref()?;
+    Some(JsString::from(before).concat(text).into())
+}
+
+/// Payload text for the core: references are read from JavaScript (one
+/// payload at a time), anything else is its own text.
+pub struct JsPayloads;
+
+impl Payloads for JsPayloads {
+    fn with_full(&self, s: &str, f: &mut dyn FnMut(&str)) {
+        match find_external_ref(s).and_then(|(_, t, i)| lookup(t, i)) {
+            Some(v) => {
+                let text = v
+                    .dyn_ref::<JsString>()
+                    .and_then(ascii_text)
+                    .or_else(|| v.as_string())
+                    .unwrap_or_default();
+                f(&text);
+            }
+            None => f(s),
+        }
+    }
+
+    fn facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
+        let Some(value) = find_external_ref(s).and_then(|(_, t, i)| lookup(t, i)) else {
+            return facts_of_text(self, s, head_bytes);
+        };
+        if !value.is_string() {
+            return facts_of_text(self, s, head_bytes);
+        }
+        // Node: hash, measure and check in JavaScript; only the head crosses.
+        let text: JsString = value.unchecked_into();
+        let padding = padding_of(&text);
+        let Some((md5, ok)) = NODE_HOST.with(|h| {
+            let host = h.as_ref()?;
+            Some((host.md5(&text)?, host.is_base64(&text, padding)))
+        }) else {
+            return facts_of_text(self, s, head_bytes);
+        };
+        let len = text.length();
+        let head_chars = (head_bytes.div_ceil(3) * 4) as u32;
+        let head_text: String = text.slice(0, head_chars.min(len)).into();
+        let n = len as usize;
+        PayloadFacts {
+            md5,
+            len: n,
+            decoded_len: (n / 4 * 3).saturating_sub(padding),
+            head: ctxpack_core::media::base64_text::decode_prefix(&head_text, head_bytes),
+            valid: if ok {
+                Ok(())
+            } else {
+                Err(ctxpack_core::media::base64_text::Base64Problem::BadLength)
+            },
+        }
+    }
+
+    fn text_len(&self, s: &str) -> usize {
+        match find_external_ref(s).and_then(|(_, t, i)| lookup(t, i)) {
+            Some(v) => v.dyn_ref::<JsString>().map_or(0, |j| j.length() as usize),
+            None => s.len(),
+        }
+    }
+}
+
+thread_local! {
+    static NODE_HOST: Option<NodeHost> = NodeHost::find();
+    static ENCODE_INTO: Option<(JsValue, Function)> = find_encode_into();
+}
+
+/// A copy of an ASCII-only JavaScript string in wasm memory, written by the
+/// engine's native `TextEncoder.encodeInto` straight into the buffer (the
+/// generic string crossing copies character by character in JavaScript).
+/// `None` when the string holds any non-ASCII character: the caller then
+/// takes the generic path, which handles every string.
+fn ascii_text(text: &JsString) -> Option<String> {
+    let (encoder, encode_into) = ENCODE_INTO.with(Clone::clone)?;
+    let len = text.length();
+    let mut bytes = vec![0u8; len as usize];
+    let memory = wasm_bindgen::memory()
+        .dyn_into::<js_sys::WebAssembly::Memory>()
+        .ok()?;
+    // Nothing allocates in wasm between taking the view and filling it, so
+    // the view's buffer cannot be detached by memory growth in between.
+    let view = js_sys::Uint8Array::new_with_byte_offset_and_length(
+        &memory.buffer(),
+        bytes.as_mut_ptr() as u32,
+        len,
+    );
+    let done = encode_into.call2(&encoder, text, &view).ok()?;
+    let count = |key: &str| Reflect::get(&done, &key.into()).ok()?.as_f64();
+    // Every character read and exactly one byte written for each: ASCII.
+    if count("read")? != f64::from(len) || count("written")? != f64::from(len) {
+        return None;
+    }
+    String::from_utf8(bytes).ok()
+}
+
+/// A `TextEncoder` and its `encodeInto`, where the host has them.
+fn find_encode_into() -> Option<(JsValue, Function)> {
+    let class: Function = Reflect::get(&js_sys::global(), &"TextEncoder".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let encoder = Reflect::construct(&class, &js_sys::Array::new()).ok()?;
+    let encode_into = Reflect::get(&encoder, &"encodeInto".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    Some((encoder, encode_into))
+}
+
+/// How many `=` end `text` (0, 1 or 2).
+fn padding_of(text: &JsString) -> usize {
+    let len = text.length();
+    (len.saturating_sub(2)..len)
+        .filter(|&i| text.char_code_at(i) == f64::from(b'='))
+        .count()
+}
+
+/// Scratch buffers up to this size are kept for the next payload.
+const SCRATCH_KEEP: u32 = 8 << 20;
+
+/// Node's native pieces, reached through `process.getBuiltinModule`:
+/// `crypto.hash` for MD5 and `Buffer` for checking base64 without a copy
+/// into wasm. `None` in browsers and workers.
+struct NodeHost {
+    crypto: JsValue,
+    hash: Function,
+    buffer: JsValue,
+    alloc: Function,
+    write: Function,
+    scratch: RefCell<Option<(JsValue, u32)>>,
+}
+
+impl NodeHost {
+    fn find() -> Option<NodeHost> {
+        let process = Reflect::get(&js_sys::global(), &"process".into()).ok()?;
+        let get: Function = Reflect::get(&process, &"getBuiltinModule".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        let crypto = get.call1(&process, &"crypto".into()).ok()?;
+        let hash = Reflect::get(&crypto, &"hash".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        let module = get.call1(&process, &"buffer".into()).ok()?;
+        let buffer = Reflect::get(&module, &"Buffer".into()).ok()?;
+        let alloc = Reflect::get(&buffer, &"allocUnsafeSlow".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        let prototype = Reflect::get(&buffer, &"prototype".into()).ok()?;
+        let write = Reflect::get(&prototype, &"write".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        Some(NodeHost {
+            crypto,
+            hash,
+            buffer,
+            alloc,
+            write,
+            scratch: RefCell::new(None),
+        })
+    }
+
+    /// Hex MD5 of `text` (`crypto.hash('md5', text)`).
+    fn md5(&self, text: &JsString) -> Option<String> {
+        self.hash
+            .call2(&self.crypto, &"md5".into(), text)
+            .ok()?
+            .as_string()
+    }
+
+    /// Standard padded base64: length a multiple of 4, only the alphabet,
+    /// `=` only as the last one or two characters. Node's decoder skips what
+    /// is not base64 (and stops at `=`), so decoding into a scratch buffer
+    /// writes exactly the expected number of bytes only when every character
+    /// counts; it also takes the URL-safe `-` and `_`, looked for apart.
+    /// `padding` is the number of `=` that end `text`.
+    fn is_base64(&self, text: &JsString, padding: usize) -> bool {
+        let len = text.length();
+        if len % 4 != 0 {
+            return false;
+        }
+        let expected = len / 4 * 3 - padding as u32;
+        let Some(scratch) = self.scratch(expected) else {
+            return false;
+        };
+        let written = self
+            .write
+            .call3(&scratch, text, &JsValue::from(0), &"base64".into())
+            .ok()
+            .and_then(|n| n.as_f64());
+        let eq = text.index_of("=", 0);
+        written == Some(f64::from(expected))
+            && text.index_of("-", 0) < 0
+            && text.index_of("_", 0) < 0
+            && (eq < 0 || eq as u32 >= len.saturating_sub(2))
+    }
+
+    /// A `Buffer` of at least `size` bytes: the kept one when big enough.
+    fn scratch(&self, size: u32) -> Option<JsValue> {
+        let mut kept = self.scratch.borrow_mut();
+        if let Some((buffer, capacity)) = kept.as_ref() {
+            if *capacity >= size {
+                return Some(buffer.clone());
+            }
+        }
+        let fresh = self
+            .alloc
+            .call1(&self.buffer, &JsValue::from(size.max(1)))
+            .ok()?;
+        if size <= SCRATCH_KEEP {
+            *kept = Some((fresh.clone(), size.max(1)));
+        }
+        Some(fresh)
+    }
+}

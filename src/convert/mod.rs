@@ -1,0 +1,344 @@
+//! Moving values across the boundary. Messages are read field by field into
+//! JSON with long image payloads left in JavaScript (see `external`); results
+//! are written back with those payloads as the very same JavaScript strings.
+//! Reading is bounded in depth; writing never lets a `__proto__` key touch a
+//! prototype.
+
+pub mod external;
+
+use self::external::{resolve, Table};
+use crate::CtxpackError;
+use ctxpack_core::json::{Map, Number, ToJson, Value};
+use js_sys::{Array, ArrayBuffer, Function, JsString, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// How deep a message may nest before it is refused.
+pub const MAX_DEPTH: usize = 256;
+
+/// Strings at least this long, under a payload key or starting with `data:`,
+/// stay in JavaScript.
+const EXTERNAL_MIN: u32 = 1024;
+
+/// Keys whose long base64 values stay in JavaScript.
+const PAYLOAD_KEYS: &[&str] = &["url", "data", "image", "base64", "file_data", "image_url"];
+
+/// Reads a JavaScript value as JSON, keeping long payloads and non-JSON
+/// values in `table`. `path` names the value for errors.
+pub fn from_js_kept(value: &JsValue, path: &str, table: &Table) -> Result<Value, CtxpackError> {
+    read(value, path, table, 0, None)
+}
+
+fn is_base64_head(s: &JsString, len: u32) -> bool {
+    let n = len.min(128);
+    (0..n).all(|i| {
+        let c = s.char_code_at(i) as u32;
+        (c >= 'A' as u32 && c <= 'Z' as u32)
+            || (c >= 'a' as u32 && c <= 'z' as u32)
+            || (c >= '0' as u32 && c <= '9' as u32)
+            || c == '+' as u32
+            || c == '/' as u32
+            || c == '=' as u32
+    })
+}
+
+fn read_string(js: &JsString, key: Option<&str>, table: &Table) -> Value {
+    let len = js.length();
+    if len >= EXTERNAL_MIN {
+        let head: String = js.slice(0, 5).into();
+        if head.eq_ignore_ascii_case("data:") {
+            let prefix: String = js.slice(0, 256.min(len)).into();
+            if let Some(comma) = prefix.find(',') {
+                let header = &prefix[..comma + 1];
+                if header.to_ascii_lowercase().ends_with(";base64,") {
+                    let payload = js.slice(comma as u32 + 1, len);
+                    return Value::String(format!("{header}{}", table.keep(payload.into())));
+                }
+            }
+        } else if key.is_some_and(|k| PAYLOAD_KEYS.contains(&k)) && is_base64_head(js, len) {
+            return Value::String(table.keep(js.clone().into()));
+        }
+    }
+    if !well_formed(js) {
+        // A lone surrogate has no UTF-8 form: keep the original string.
+        return Value::String(table.keep(js.clone().into()));
+    }
+    Value::String(js.into())
+}
+
+/// `String.prototype.isWellFormed` where the engine has it (Chrome 111,
+/// Node 20); elsewhere the check runs in Rust.
+fn well_formed(js: &JsString) -> bool {
+    thread_local! {
+        static NATIVE: bool = Reflect::get(&JsString::from("").into(), &"isWellFormed".into()).is_ok_and(|f| f.is_function());
+    }
+    if NATIVE.with(|n| *n) {
+        js.is_well_formed()
+    } else {
+        js.is_valid_utf16()
+    }
+}
+
+fn number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+        Value::Number(Number::from(n as i64))
+    } else {
+        Number::from_f64(n).map_or(Value::Null, Value::Number)
+    }
+}
+
+fn is_plain_object(v: &JsValue) -> bool {
+    let proto = Object::get_prototype_of(v);
+    if proto.is_null() {
+        return true;
+    }
+    Object::get_prototype_of(&proto).is_null()
+}
+
+fn read(
+    value: &JsValue,
+    path: &str,
+    table: &Table,
+    depth: usize,
+    key: Option<&str>,
+) -> Result<Value, CtxpackError> {
+    if depth > MAX_DEPTH {
+        return Err(CtxpackError::new(
+            "INVALID_MESSAGE",
+            format!("nested more than {MAX_DEPTH} levels deep"),
+        )
+        .at(path));
+    }
+    if value.is_null() || value.is_undefined() {
+        return Ok(Value::Null);
+    }
+    if let Some(b) = value.as_bool() {
+        return Ok(Value::Bool(b));
+    }
+    if let Some(n) = value.as_f64() {
+        return Ok(number(n));
+    }
+    if let Some(s) = value.dyn_ref::<JsString>() {
+        return Ok(read_string(s, key, table));
+    }
+    if Array::is_array(value) {
+        let arr: &Array = value.unchecked_ref();
+        let mut out = Vec::with_capacity(arr.length() as usize);
+        for (i, item) in arr.iter().enumerate() {
+            out.push(read(
+                &item,
+                &format!("{path}[{i}]"),
+                table,
+                depth + 1,
+                None,
+            )?);
+        }
+        return Ok(Value::Array(out));
+    }
+    if value.is_object()
+        && !value.is_instance_of::<Function>()
+        && is_plain_object(value)
+        && !value.is_instance_of::<ArrayBuffer>()
+    {
+        let obj: &Object = value.unchecked_ref();
+        let mut map = Map::new();
+        for k in Object::keys(obj).iter() {
+            let Some(k) = k.as_string() else { continue };
+            let v = Reflect::get(obj, &JsValue::from_str(&k)).unwrap_or(JsValue::UNDEFINED);
+            if v.is_undefined() || v.is_instance_of::<Function>() || v.is_symbol() {
+                continue;
+            }
+            let child = ctxpack_core::JsonPath::root(path).key(&k);
+            map.insert(
+                k.clone(),
+                read(&v, child.as_str(), table, depth + 1, Some(&k))?,
+            );
+        }
+        return Ok(Value::Object(map));
+    }
+    // Bytes, dates, URLs, class instances, big integers: kept as they are.
+    Ok(Value::String(table.keep(value.clone())))
+}
+
+/// Writes JSON back as JavaScript, references resolved to the values they
+/// stand for.
+pub fn to_js_kept(value: &Value) -> JsValue {
+    match value {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Number(n) => JsValue::from_f64(n.as_f64().unwrap_or(0.0)),
+        Value::String(s) => {
+            if s.contains('\u{0}') {
+                if let Some(v) = resolve(s) {
+                    return v;
+                }
+            }
+            JsValue::from_str(s)
+        }
+        Value::Array(items) => items.iter().map(to_js_kept).collect::<Array>().into(),
+        Value::Object(map) => {
+            let obj = Object::new();
+            for (k, v) in map {
+                set_own(&obj, k, &to_js_kept(v));
+            }
+            obj.into()
+        }
+    }
+}
+
+/// Sets an own data property, even for `__proto__` (which plain assignment
+/// would turn into a prototype change).
+fn set_own(obj: &Object, key: &str, value: &JsValue) {
+    if key == "__proto__" {
+        let desc = Object::new();
+        let _ = Reflect::set(&desc, &"value".into(), value);
+        let _ = Reflect::set(&desc, &"writable".into(), &JsValue::TRUE);
+        let _ = Reflect::set(&desc, &"enumerable".into(), &JsValue::TRUE);
+        let _ = Reflect::set(&desc, &"configurable".into(), &JsValue::TRUE);
+        let _ = Reflect::define_property(obj, &JsValue::from_str(key), &desc);
+    } else {
+        let _ = Reflect::set(obj, &JsValue::from_str(key), value);
+    }
+}
+
+/// A result as a JavaScript value (objects as plain objects).
+pub fn to_js<T: ToJson + ?Sized>(value: &T) -> JsValue {
+    to_js_kept(&value.to_json())
+}
+
+/// The text argument, or `INVALID_ARGUMENT` at `path`.
+pub fn string_arg(value: &JsValue, path: &str) -> Result<String, CtxpackError> {
+    value.as_string().ok_or_else(|| {
+        CtxpackError::invalid_argument(path, format!("expected a string, got {}", js_type(value)))
+    })
+}
+
+/// The array argument, or `INVALID_ARGUMENT` at `path`.
+pub fn array_arg(value: &JsValue, path: &str) -> Result<Array, CtxpackError> {
+    if Array::is_array(value) {
+        Ok(value.clone().unchecked_into())
+    } else {
+        Err(CtxpackError::invalid_argument(
+            path,
+            format!("expected an array, got {}", js_type(value)),
+        ))
+    }
+}
+
+/// The options object: `undefined`/`null` reads as empty; anything but an
+/// object is `INVALID_ARGUMENT`.
+pub fn options_arg(value: Option<&JsValue>, path: &str) -> Result<Options, CtxpackError> {
+    let Some(value) = value else {
+        return Ok(Options {
+            obj: None,
+            path: path.to_owned(),
+        });
+    };
+    if value.is_undefined() || value.is_null() {
+        return Ok(Options {
+            obj: None,
+            path: path.to_owned(),
+        });
+    }
+    if !value.is_object() {
+        return Err(CtxpackError::invalid_argument(
+            path,
+            format!("options must be an object, got {}", js_type(value)),
+        ));
+    }
+    Ok(Options {
+        obj: Some(value.clone()),
+        path: path.to_owned(),
+    })
+}
+
+/// An options object, read field by field with typed accessors.
+pub struct Options {
+    obj: Option<JsValue>,
+    path: String,
+}
+
+impl Options {
+    /// The raw value of `key` (`undefined` when absent or when reading it throws).
+    pub fn get(&self, key: &str) -> JsValue {
+        match &self.obj {
+            Some(o) => Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED),
+            None => JsValue::UNDEFINED,
+        }
+    }
+
+    /// The JSON path of option `key`.
+    pub fn path_of(&self, key: &str) -> String {
+        format!("{}.{key}", self.path)
+    }
+
+    /// An optional string option.
+    pub fn string(&self, key: &str) -> Result<Option<String>, CtxpackError> {
+        let v = self.get(key);
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        v.as_string().map(Some).ok_or_else(|| {
+            CtxpackError::invalid_option(
+                self.path_of(key),
+                format!("expected a string, got {}", js_type(&v)),
+            )
+        })
+    }
+
+    /// An optional boolean option.
+    pub fn bool(&self, key: &str) -> Result<Option<bool>, CtxpackError> {
+        let v = self.get(key);
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        v.as_bool().map(Some).ok_or_else(|| {
+            CtxpackError::invalid_option(
+                self.path_of(key),
+                format!("expected a boolean, got {}", js_type(&v)),
+            )
+        })
+    }
+
+    /// An optional non-negative number option.
+    pub fn number(&self, key: &str) -> Result<Option<f64>, CtxpackError> {
+        let v = self.get(key);
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        match v.as_f64() {
+            Some(n) if n.is_finite() && n >= 0.0 => Ok(Some(n)),
+            _ => Err(CtxpackError::invalid_option(
+                self.path_of(key),
+                format!("expected a non-negative number, got {}", js_type(&v)),
+            )),
+        }
+    }
+
+    /// An optional function option.
+    pub fn function(&self, key: &str) -> Result<Option<Function>, CtxpackError> {
+        let v = self.get(key);
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        v.dyn_into::<Function>().map(Some).map_err(|v| {
+            CtxpackError::invalid_option(
+                self.path_of(key),
+                format!("expected a function, got {}", js_type(&v)),
+            )
+        })
+    }
+}
+
+/// A short description of a value's type for messages.
+pub fn js_type(v: &JsValue) -> String {
+    if v.is_null() {
+        "null".into()
+    } else if Array::is_array(v) {
+        "an array".into()
+    } else {
+        v.js_typeof()
+            .as_string()
+            .unwrap_or_else(|| "unknown".into())
+    }
+}
