@@ -114,6 +114,7 @@ pub async fn sanitize_tool_result(
                 value: from_js_kept(&result, "result", &table)?,
                 path: JsonPath::root("result"),
                 changed: false,
+                holds_references: true,
             },
             true,
             false,
@@ -134,7 +135,7 @@ pub async fn sanitize_tool_result(
         &mut targets,
         &sanitize,
         OnWriteFailure::Filter,
-        &JsPayloads,
+        &JsPayloads(&table),
     )
     .await;
     let [target] = targets;
@@ -144,7 +145,7 @@ pub async fn sanitize_tool_result(
     if is_text {
         Ok(JsValue::from_str(&target_text(target, was_json)))
     } else {
-        Ok(to_js_kept(&target.value))
+        Ok(to_js_kept(&target.value, &table))
     }
 }
 

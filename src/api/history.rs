@@ -128,11 +128,15 @@ pub fn read_messages(
 }
 
 /// `{messages, report}`: changed messages converted, the rest the caller's own.
-fn result<R: ToJson>(original: &Array, outcome: Outcome<R>) -> Result<JsValue, CtxpackError> {
+fn result<R: ToJson>(
+    original: &Array,
+    outcome: Outcome<R>,
+    table: &Table,
+) -> Result<JsValue, CtxpackError> {
     let out = Array::new_with_length(original.length());
     for (i, (value, changed)) in outcome.messages.iter().zip(&outcome.changed).enumerate() {
         let v = if *changed {
-            to_js(value)
+            to_js_kept(value, table)
         } else {
             original.get(i as u32)
         };
@@ -200,10 +204,10 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
         format,
         options,
         &mut progress,
-        &JsPayloads,
+        &JsPayloads(&table),
     )
     .await?;
-    result(&array, outcome)
+    result(&array, outcome, &table)
 }
 
 /// See the TypeScript declaration.
@@ -226,10 +230,10 @@ pub async fn expand_context(messages: JsValue, options: JsValue) -> Result<JsVal
         stash.now(),
         values,
         format,
-        &JsPayloads,
+        &JsPayloads(&table),
     )
     .await?;
-    result(&array, outcome)
+    result(&array, outcome, &table)
 }
 
 /// See the TypeScript declaration.
@@ -271,10 +275,14 @@ pub async fn get_history_image(
         &id,
         format,
         lang,
-        &JsPayloads,
+        &JsPayloads(&table),
     )
     .await;
-    Ok(parts.iter().map(to_js_kept).collect::<Array>().into())
+    Ok(parts
+        .iter()
+        .map(|p| to_js_kept(p, &table))
+        .collect::<Array>()
+        .into())
 }
 
 /// See the TypeScript declaration.

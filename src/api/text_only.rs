@@ -77,13 +77,14 @@ fn convert(
     values: Vec<Value>,
     format: Option<Format>,
     stored: &dyn Fn(&str) -> bool,
+    table: &Table,
 ) -> Result<JsValue, CtxpackError> {
     let (format, mut messages) = decode_messages(values, format, &JsonPath::root("messages"))?;
     let out = Array::new_with_length(array.length());
     for (i, m) in messages.iter_mut().enumerate() {
-        let changed = message_to_text_only(m, format, stored, &JsPayloads);
+        let changed = message_to_text_only(m, format, stored, &JsPayloads(table));
         let v = if changed {
-            to_js_kept(&m.clone().into_wire())
+            to_js_kept(&m.clone().into_wire(), table)
         } else {
             array.get(i as u32)
         };
@@ -101,7 +102,7 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
     let table = Table::new();
     let (array, values) = read(&messages, &table)?;
     if stash_value.is_undefined() || stash_value.is_null() {
-        return convert(&array, values, format, &|_| true);
+        return convert(&array, values, format, &|_| true, &table);
     }
     let stash = stash_from_js(&stash_value, &opts.path_of("stash"))?;
     let promise = to_promise(Box::pin(async move {
@@ -113,11 +114,11 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
             &stash.config,
             stash.now(),
             &decoded,
-            &JsPayloads,
+            &JsPayloads(&table),
         )
         .await;
         drop(decoded);
-        let out = convert(&array, values, Some(fmt), &|id| stored.contains(id));
+        let out = convert(&array, values, Some(fmt), &|id| stored.contains(id), &table);
         drop(table);
         out
     }));
@@ -193,7 +194,7 @@ pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, Ctxpa
     let (_, values) = read(&messages, &table)?;
     let bytes = values
         .iter()
-        .map(|v| json_len_with(v, &JsPayloads))
+        .map(|v| json_len_with(v, &JsPayloads(&table)))
         .sum::<u64>()
         + values.len().saturating_sub(1) as u64
         + 2;
@@ -203,7 +204,7 @@ pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, Ctxpa
         provider,
         bytes,
         Some(limits),
-        &JsPayloads,
+        &JsPayloads(&table),
     )))
 }
 

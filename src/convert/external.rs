@@ -1,12 +1,14 @@
 //! JavaScript values kept in JavaScript during one call. Long image payloads
 //! (and values JSON cannot carry, such as a `Uint8Array` or a string with a
-//! lone surrogate) stay JavaScript values; the message given to the core
+//! lone surrogate, and every caller string containing U+0000, the character
+//! that begins a reference) stay JavaScript values; the message given to the core
 //! carries a short reference instead. The core reads a payload's text through
 //! [`Payloads`] when it must (hashing, one at a time); writing it to the
 //! stash or returning it uses the JavaScript value, never a copy.
 
 use ctxpack_core::media::{
-    external_ref, facts_of_text, find_external_ref, parse_external_ref, PayloadFacts, Payloads,
+    external_ref, facts_of_text, find_external_ref, parse_external_ref, split_external_refs,
+    PayloadFacts, Payloads, Piece,
 };
 use js_sys::{Function, JsString, Reflect};
 use std::cell::{Cell, RefCell};
@@ -14,14 +16,15 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 thread_local! {
-    /// The live tables by id: one per call in progress, so a short list.
-    static TABLES: RefCell<Vec<(u32, Vec<JsValue>)>> = const { RefCell::new(Vec::new()) };
     static NEXT: Cell<u32> = const { Cell::new(1) };
 }
 
-/// The values kept for one call; dropped when the call ends.
+/// The values kept for one call, owned by that call and dropped when it
+/// ends. A reference resolves only in the table that made it: one call's
+/// text can never reach another call's values.
 pub struct Table {
     id: u32,
+    values: RefCell<Vec<JsValue>>,
 }
 
 impl Table {
@@ -32,26 +35,61 @@ impl Table {
             n.set(id.wrapping_add(1).max(1));
             id
         });
-        TABLES.with(|t| t.borrow_mut().push((id, Vec::new())));
-        Table { id }
+        Table {
+            id,
+            values: RefCell::new(Vec::new()),
+        }
     }
 
     /// Keeps `value` and returns the reference that stands for it.
     pub fn keep(&self, value: JsValue) -> String {
-        let index = TABLES.with(|t| {
-            let mut t = t.borrow_mut();
-            match t.iter_mut().find(|(id, _)| *id == self.id) {
-                Some((_, list)) => {
-                    list.push(value);
-                    list.len() - 1
-                }
-                None => {
-                    t.push((self.id, vec![value]));
-                    0
-                }
-            }
-        });
-        external_ref(self.id, index as u32)
+        let mut values = self.values.borrow_mut();
+        values.push(value);
+        external_ref(self.id, (values.len() - 1) as u32)
+    }
+
+    /// The value kept as `(table, index)`, when this table made it.
+    fn get(&self, table: u32, index: u32) -> Option<JsValue> {
+        if table != self.id {
+            return None;
+        }
+        self.values.borrow().get(index as usize).cloned()
+    }
+
+    /// The JavaScript value for a string that holds references made by this
+    /// table: a whole reference is the kept value itself; text around
+    /// references is joined with the kept strings. `None` when `s` holds no
+    /// reference of this table.
+    pub fn resolve(&self, s: &str) -> Option<JsValue> {
+        if !s.contains('\u{0}') {
+            return None;
+        }
+        if let Some((t, i)) = parse_external_ref(s) {
+            return self.get(t, i);
+        }
+        let mut out = JsString::from("");
+        let mut found = false;
+        for piece in split_external_refs(s) {
+            let text = match piece {
+                Piece::Text(t) => JsString::from(t),
+                Piece::Ref(t, i) => match self.get(t, i) {
+                    Some(v) => {
+                        found = true;
+                        v.dyn_into::<JsString>().ok()?
+                    }
+                    None => return None,
+                },
+            };
+            out = out.concat(&text);
+        }
+        found.then(|| out.into())
+    }
+
+    /// The kept value a payload string (a reference, or a data URL whose
+    /// payload is one) stands for.
+    fn payload(&self, s: &str) -> Option<JsValue> {
+        let (_, t, i) = find_external_ref(s)?;
+        self.get(t, i)
     }
 }
 
@@ -61,41 +99,13 @@ impl Default for Table {
     }
 }
 
-impl Drop for Table {
-    fn drop(&mut self) {
-        TABLES.with(|t| t.borrow_mut().retain(|(id, _)| *id != self.id));
-    }
-}
+/// Payload text for the core: references of this call's table are read
+/// from JavaScript (one payload at a time), anything else is its own text.
+pub struct JsPayloads<'t>(pub &'t Table);
 
-/// The JavaScript value a reference stands for, in any live table.
-pub fn lookup(table: u32, index: u32) -> Option<JsValue> {
-    TABLES.with(|t| {
-        t.borrow()
-            .iter()
-            .find(|(id, _)| *id == table)
-            .and_then(|(_, l)| l.get(index as usize).cloned())
-    })
-}
-
-/// The JavaScript value for a string that is a reference, or a data URL
-/// whose payload is one (the header is prepended in JavaScript).
-pub fn resolve(s: &str) -> Option<JsValue> {
-    if let Some((t, i)) = parse_external_ref(s) {
-        return lookup(t, i);
-    }
-    let (before, t, i) = find_external_ref(s)?;
-    let value = lookup(t, i)?;
-    let text: &JsString = value.dyn_ref()?;
-    Some(JsString::from(before).concat(text).into())
-}
-
-/// Payload text for the core: references are read from JavaScript (one
-/// payload at a time), anything else is its own text.
-pub struct JsPayloads;
-
-impl Payloads for JsPayloads {
+impl Payloads for JsPayloads<'_> {
     fn with_full(&self, s: &str, f: &mut dyn FnMut(&str)) {
-        match find_external_ref(s).and_then(|(_, t, i)| lookup(t, i)) {
+        match self.0.payload(s) {
             Some(v) => {
                 let text = v
                     .dyn_ref::<JsString>()
@@ -109,7 +119,7 @@ impl Payloads for JsPayloads {
     }
 
     fn facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
-        let Some(value) = find_external_ref(s).and_then(|(_, t, i)| lookup(t, i)) else {
+        let Some(value) = self.0.payload(s) else {
             return facts_of_text(self, s, head_bytes);
         };
         if !value.is_string() {
@@ -142,7 +152,7 @@ impl Payloads for JsPayloads {
     }
 
     fn text_len(&self, s: &str) -> usize {
-        match find_external_ref(s).and_then(|(_, t, i)| lookup(t, i)) {
+        match self.0.payload(s) {
             Some(v) => v.dyn_ref::<JsString>().map_or(0, |j| j.length() as usize),
             None => s.len(),
         }

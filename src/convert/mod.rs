@@ -6,7 +6,7 @@
 
 pub mod external;
 
-use self::external::{resolve, Table};
+use self::external::Table;
 use crate::CtxpackError;
 use ctxpack_core::json::{Map, Number, ToJson, Value};
 use js_sys::{Array, ArrayBuffer, Function, JsString, Object, Reflect};
@@ -59,8 +59,10 @@ fn read_string(js: &JsString, key: Option<&str>, table: &Table) -> Value {
             return Value::String(table.keep(js.clone().into()));
         }
     }
-    if !well_formed(js) {
-        // A lone surrogate has no UTF-8 form: keep the original string.
+    if !well_formed(js) || js.index_of("\u{0}", 0) >= 0 {
+        // A lone surrogate has no UTF-8 form, and U+0000 begins a payload
+        // reference: keep the original string, so caller text can never be
+        // read as a reference.
         return Value::String(table.keep(js.clone().into()));
     }
     Value::String(js.into())
@@ -160,26 +162,23 @@ fn read(
     Ok(Value::String(table.keep(value.clone())))
 }
 
-/// Writes JSON back as JavaScript, references resolved to the values they
-/// stand for.
-pub fn to_js_kept(value: &Value) -> JsValue {
+/// Writes JSON back as JavaScript, references of `table` resolved to the
+/// values they stand for.
+pub fn to_js_kept(value: &Value, table: &Table) -> JsValue {
     match value {
         Value::Null => JsValue::NULL,
         Value::Bool(b) => JsValue::from_bool(*b),
         Value::Number(n) => JsValue::from_f64(n.as_f64().unwrap_or(0.0)),
-        Value::String(s) => {
-            if s.contains('\u{0}') {
-                if let Some(v) = resolve(s) {
-                    return v;
-                }
-            }
-            JsValue::from_str(s)
-        }
-        Value::Array(items) => items.iter().map(to_js_kept).collect::<Array>().into(),
+        Value::String(s) => table.resolve(s).unwrap_or_else(|| JsValue::from_str(s)),
+        Value::Array(items) => items
+            .iter()
+            .map(|v| to_js_kept(v, table))
+            .collect::<Array>()
+            .into(),
         Value::Object(map) => {
             let obj = Object::new();
             for (k, v) in map {
-                set_own(&obj, k, &to_js_kept(v));
+                set_own(&obj, k, &to_js_kept(v, table));
             }
             obj.into()
         }
@@ -203,7 +202,7 @@ fn set_own(obj: &Object, key: &str, value: &JsValue) {
 
 /// A result as a JavaScript value (objects as plain objects).
 pub fn to_js<T: ToJson + ?Sized>(value: &T) -> JsValue {
-    to_js_kept(&value.to_json())
+    to_js_kept(&value.to_json(), &Table::new())
 }
 
 /// The text argument, or `INVALID_ARGUMENT` at `path`.

@@ -319,8 +319,14 @@ impl IdbBackend {
     }
 }
 
-impl StashBackend for IdbBackend {
-    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+impl IdbBackend {
+    /// Writes records; payloads that are references of `table` are written
+    /// as the JavaScript values they stand for.
+    pub async fn put_records_in(
+        &self,
+        records: &[NewRecord<'_>],
+        table: &Table,
+    ) -> Vec<Result<(), StashError>> {
         let result: Result<(), StashError> = async {
             let tx = self
                 .tx(&[IMAGES, META], IdbTransactionMode::Readwrite)
@@ -329,7 +335,7 @@ impl StashBackend for IdbBackend {
             let meta = store_of(&tx, META, "writing images")?;
             for r in records {
                 let queued = images
-                    .put(&record_to_js(r))
+                    .put(&record_to_js(r, table))
                     .and_then(|_| meta.put(&meta_to_js(&r.meta)));
                 if let Err(e) = queued {
                     let _ = tx.abort();
@@ -360,6 +366,12 @@ impl StashBackend for IdbBackend {
                     .collect()
             }
         }
+    }
+}
+
+impl StashBackend for IdbBackend {
+    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+        self.put_records_in(records, &Table::new()).await
     }
 
     async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {

@@ -106,14 +106,20 @@ impl AdapterBackend {
     }
 }
 
-impl StashBackend for AdapterBackend {
-    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+impl AdapterBackend {
+    /// Writes records; payloads that are references of `table` are written
+    /// as the JavaScript values they stand for.
+    pub async fn put_records_in(
+        &self,
+        records: &[NewRecord<'_>],
+        table: &Table,
+    ) -> Vec<Result<(), StashError>> {
         let mut out = Vec::with_capacity(records.len());
         for r in records {
             let write = async {
                 self.call(
                     &self.put,
-                    &[JsValue::from_str(&r.id), record_to_js(r)],
+                    &[JsValue::from_str(&r.id), record_to_js(r, table)],
                     StashErrorKind::WriteFailed,
                     "writing an image",
                 )
@@ -131,6 +137,12 @@ impl StashBackend for AdapterBackend {
             out.push(write.await);
         }
         out
+    }
+}
+
+impl StashBackend for AdapterBackend {
+    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+        self.put_records_in(records, &Table::new()).await
     }
 
     async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {

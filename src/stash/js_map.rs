@@ -40,12 +40,19 @@ impl MapBackend {
     }
 }
 
-impl StashBackend for MapBackend {
-    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+impl MapBackend {
+    /// Writes records; payloads that are references of `table` are written
+    /// as the JavaScript values they stand for.
+    pub async fn put_records_in(
+        &self,
+        records: &[NewRecord<'_>],
+        table: &Table,
+    ) -> Vec<Result<(), StashError>> {
         records
             .iter()
             .map(|r| {
-                self.map.set(&JsValue::from_str(&r.id), &record_to_js(r));
+                self.map
+                    .set(&JsValue::from_str(&r.id), &record_to_js(r, table));
                 self.map.set(
                     &JsValue::from_str(&format!("{}.meta", r.id)),
                     &meta_to_js(&r.meta),
@@ -53,6 +60,12 @@ impl StashBackend for MapBackend {
                 Ok(())
             })
             .collect()
+    }
+}
+
+impl StashBackend for MapBackend {
+    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+        self.put_records_in(records, &Table::new()).await
     }
 
     async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {

@@ -202,7 +202,11 @@ impl CallBackend<'_> {
     /// Writes records.
     async fn put_uncached(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
         let before = self.generation();
-        let results = self.backend.put_records(records).await;
+        let results = match self.backend {
+            Backend::Memory(b) => b.put_records_in(records, self.table).await,
+            Backend::IndexedDb(b) => b.put_records_in(records, self.table).await,
+            Backend::Adapter(b) => b.put_records_in(records, self.table).await,
+        };
         if self.generation() == before {
             return results;
         }

@@ -15,13 +15,15 @@ fn get(o: &JsValue, k: &str) -> JsValue {
     Reflect::get(o, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// The image object of a new record. A payload kept in JavaScript is used
-/// as it is; an in-memory one crosses to JavaScript here, once.
-pub fn record_to_js(r: &NewRecord<'_>) -> JsValue {
+/// The image object of a new record. A payload kept in JavaScript (a
+/// reference of `table`) is used as it is; an in-memory one crosses to
+/// JavaScript here, once.
+pub fn record_to_js(r: &NewRecord<'_>, table: &Table) -> JsValue {
     let o = Object::new();
     set(&o, "id", &JsValue::from_str(&r.id));
     set(&o, "mime", &JsValue::from_str(&r.mime));
-    let data = crate::convert::external::resolve(r.payload)
+    let data = table
+        .resolve(r.payload)
         .unwrap_or_else(|| JsValue::from_str(r.payload));
     set(&o, "data", &data);
     set(&o, "size", &JsValue::from_f64(r.meta.size as f64));

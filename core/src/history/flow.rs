@@ -80,6 +80,7 @@ async fn sanitize_tool_results<B: StashBackend>(
                         value: v.clone(),
                         path,
                         changed: false,
+                        holds_references: true,
                     },
                     true,
                 ),

@@ -3,6 +3,11 @@
 //! carries a short reference in its place; the core reads the real text
 //! through [`Payloads`] one payload at a time, so wasm memory holds at most
 //! one image, and a payload that is stashed or returned never crosses back.
+//!
+//! A reference starts with U+0000. The boundary never hands the core a
+//! caller's string that contains U+0000 (such a string is itself kept in
+//! JavaScript and referenced), so every U+0000 the core sees begins a
+//! reference the boundary made: caller text cannot forge one.
 
 use crate::media::base64_text::{check_base64, decode_prefix, decoded_len, Base64Problem};
 
@@ -20,12 +25,54 @@ pub fn parse_external_ref(s: &str) -> Option<(u32, u32)> {
     Some((t.parse().ok()?, i.parse().ok()?))
 }
 
-/// Finds the reference inside `s` (a whole reference, or a data URL whose
+/// Finds the reference that ends `s` (a whole reference, or a data URL whose
 /// payload is one): `(text before it, table, index)`.
 pub fn find_external_ref(s: &str) -> Option<(&str, u32, u32)> {
-    let at = crate::substring::find(s, START)?;
+    let at = s.find(START)?;
     let (t, i) = parse_external_ref(&s[at..])?;
     Some((&s[..at], t, i))
+}
+
+/// One piece of a string that may hold references: text, or a reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Piece<'a> {
+    /// Text as it is.
+    Text(&'a str),
+    /// A reference: `(table, index)`.
+    Ref(u32, u32),
+}
+
+/// Splits `s` into text and the references inside it, in order. A U+0000
+/// that does not begin a well-formed reference stays text.
+pub fn split_external_refs(s: &str) -> Vec<Piece<'_>> {
+    let mut pieces = Vec::new();
+    let mut rest = s;
+    let mut text_start = 0;
+    let mut at = 0;
+    while let Some(found) = rest[at..].find(START) {
+        let begin = at + found;
+        let after = &rest[begin + START.len()..];
+        let parsed = after.find('\u{0}').and_then(|end| {
+            let whole = &rest[begin..begin + START.len() + end + 1];
+            parse_external_ref(whole).map(|r| (r, whole.len()))
+        });
+        match parsed {
+            Some(((t, i), len)) => {
+                if begin > text_start {
+                    pieces.push(Piece::Text(&rest[text_start..begin]));
+                }
+                pieces.push(Piece::Ref(t, i));
+                rest = &rest[begin + len..];
+                text_start = 0;
+                at = 0;
+            }
+            None => at = begin + 1,
+        }
+    }
+    if !rest[text_start..].is_empty() {
+        pieces.push(Piece::Text(&rest[text_start..]));
+    }
+    pieces
 }
 
 /// Access to payload text.
@@ -128,6 +175,26 @@ mod tests {
             Some(("data:image/png;base64,", 7, 42))
         );
         assert_eq!(parse_external_ref("plain"), None);
+    }
+
+    #[test]
+    fn strings_split_into_text_and_references() {
+        let (a, b) = (external_ref(3, 0), external_ref(3, 12));
+        let s = format!("x{a}y{b}");
+        assert_eq!(
+            split_external_refs(&s),
+            vec![
+                Piece::Text("x"),
+                Piece::Ref(3, 0),
+                Piece::Text("y"),
+                Piece::Ref(3, 12)
+            ]
+        );
+        assert_eq!(split_external_refs(&a), vec![Piece::Ref(3, 0)]);
+        // A lead character that begins no reference stays text.
+        let broken = "\u{0}ctxpack\u{1}1\u{1}x\u{0}";
+        assert_eq!(split_external_refs(broken), vec![Piece::Text(broken)]);
+        assert_eq!(split_external_refs(""), vec![]);
     }
 
     #[test]

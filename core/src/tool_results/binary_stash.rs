@@ -42,6 +42,10 @@ pub struct Target {
     pub path: JsonPath,
     /// Set when something in it was replaced.
     pub changed: bool,
+    /// Whether strings in `value` may be payload references: true for values
+    /// the boundary read from JavaScript, false for values the core parsed
+    /// from text, whose strings are caller text and never references.
+    pub holds_references: bool,
 }
 
 /// Sanitizes every target. With `backend`, payloads are stashed first.
@@ -55,9 +59,17 @@ pub async fn sanitize_targets<B: StashBackend>(
     payloads: &dyn crate::media::payload::Payloads,
 ) -> BinaryReport {
     let mut report = BinaryReport::default();
+    let in_memory = crate::media::payload::InMemory;
+    let payloads_of = |t: &Target| -> &dyn crate::media::payload::Payloads {
+        if t.holds_references {
+            payloads
+        } else {
+            &in_memory
+        }
+    };
     let found: Vec<_> = targets
         .iter()
-        .map(|t| find_binaries(&t.value, options, &t.path, payloads))
+        .map(|t| find_binaries(&t.value, options, &t.path, payloads_of(t)))
         .collect();
     if found.iter().all(Vec::is_empty) {
         return report;
@@ -71,6 +83,7 @@ pub async fn sanitize_targets<B: StashBackend>(
         let mut seen = KeySet::new();
         for (t, list) in targets.iter().zip(&found) {
             let mut ids = Vec::with_capacity(list.len());
+            let payloads = payloads_of(t);
             for b in list {
                 let payload = b.payload_in(&t.value).unwrap_or("");
                 let id = match &b.md5 {
@@ -140,8 +153,9 @@ pub async fn sanitize_targets<B: StashBackend>(
     report
 }
 
-/// A tool result held as text: parsed when it is a JSON object or array,
-/// else kept as the string itself.
+/// A tool result held as text: parsed when it is a JSON object or array
+/// (strings parsed from text hold no references), else kept as the string
+/// itself.
 pub fn text_target(text: &str, path: JsonPath) -> (Target, bool) {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
@@ -151,6 +165,7 @@ pub fn text_target(text: &str, path: JsonPath) -> (Target, bool) {
                     value: v,
                     path,
                     changed: false,
+                    holds_references: false,
                 },
                 true,
             );
@@ -161,6 +176,7 @@ pub fn text_target(text: &str, path: JsonPath) -> (Target, bool) {
             value: Value::String(text.to_owned()),
             path,
             changed: false,
+            holds_references: true,
         },
         false,
     )

@@ -160,20 +160,12 @@ fn classify(
     threshold: usize,
     payloads: &dyn Payloads,
 ) -> Option<Binary> {
-    let blank = |start, end, mime: String, size| Binary {
-        pointer: Vec::new(),
-        path: String::new(),
-        payload: (start, end),
-        mime,
-        size,
-        md5: None,
-    };
     // A string held outside wasm memory: judge the text it stands for.
     if let Some((before, _, _)) = crate::media::payload::find_external_ref(s) {
         let mut verdict = None;
         let prefix = before.len();
         payloads.with_full(s, &mut |text| {
-            verdict = classify(text, known_field, threshold, &InMemory).map(|b| {
+            verdict = classify_text(text, known_field, threshold).map(|b| {
                 let md5 = text
                     .get(b.payload.0..b.payload.1)
                     .map(|p| crate::hash::md5_hex(p.as_bytes()));
@@ -185,6 +177,28 @@ fn classify(
             md5,
             ..blank(prefix, s.len(), b.mime, b.size)
         });
+    }
+    classify_text(s, known_field, threshold)
+}
+
+/// A binary found at `start..end` of its string, not yet placed.
+fn blank(start: usize, end: usize, mime: String, size: u64) -> Binary {
+    Binary {
+        pointer: Vec::new(),
+        path: String::new(),
+        payload: (start, end),
+        mime,
+        size,
+        md5: None,
+    }
+}
+
+/// Decides whether a string in memory is a binary payload. A string holding
+/// U+0000 never is (no base64 alphabet has it, and it begins a payload
+/// reference, which caller text must never be taken for).
+fn classify_text(s: &str, known_field: bool, threshold: usize) -> Option<Binary> {
+    if s.contains('\u{0}') {
+        return None;
     }
     if is_data_url(s) {
         if !known_field && s.len() <= threshold {

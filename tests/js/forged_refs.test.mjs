@@ -1,0 +1,130 @@
+// Caller text cannot forge a payload reference. Inside one call ctxpack
+// keeps long payloads in JavaScript and hands the core a short reference
+// that begins with U+0000; a caller string holding any such form must come
+// back as that same string, never as another value's payload — in one call,
+// and across calls running at the same time on one instance.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import {
+  Stash, compactContext, expandContext, toTextOnly, estimate, sanitizeToolResult, getHistoryImage,
+} from 'ctxpack';
+
+const png = readFileSync(new URL('../fixtures/chart.png', import.meta.url)).toString('base64');
+const jpeg = readFileSync(new URL('../fixtures/photo.jpg', import.meta.url)).toString('base64');
+const dataUrl = (b64, mime = 'image/png') => `data:${mime};base64,${b64}`;
+
+/** Every form a reference has taken or could take: whole, embedded, as a
+ * data URL payload, with table ids and indexes a live call could be using,
+ * truncated, and split across two strings. */
+function forgeries() {
+  const out = [];
+  for (let table = 0; table <= 40; table++) {
+    for (let index = 0; index <= 3; index++) {
+      out.push(`\u0000ctxpack\u0001${table}\u0001${index}\u0000`);
+    }
+  }
+  const one = '\u0000ctxpack\u00011\u00010\u0000';
+  out.push(`look: ${one} here`, `${one}${one}`, 'a\u0000b', '\u0000', '\u0000ctxpack\u0001', '\u0000ctxpack\u00011\u0001');
+  out.push(`\u0000ctxpack\u00011\u00010`, `ctxpack\u00011\u00010\u0000`);
+  return out;
+}
+
+/** A conversation whose history holds a real image (long enough to stay in
+ * JavaScript) and whose texts carry `hostile`. */
+function conversation(hostile, b64 = png) {
+  return [
+    { role: 'user', content: [{ type: 'text', text: hostile }, { type: 'image_url', image_url: { url: dataUrl(b64) } }] },
+    { role: 'assistant', content: hostile },
+    { role: 'tool', tool_call_id: 'c1', content: hostile },
+    { role: 'user', content: [{ type: 'text', text: hostile }] },
+  ];
+}
+
+/** Every string in `value`, depth first. */
+function strings(value, out = []) {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) value.forEach((v) => strings(v, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => strings(v, out));
+  return out;
+}
+
+function assertNoPayload(value, b64, what) {
+  for (const s of strings(value)) {
+    assert.ok(!s.includes(b64.slice(0, 64)), `${what}: a payload came out of caller text: ${JSON.stringify(s.slice(0, 80))}`);
+  }
+}
+
+test('a forged reference in text comes back as the same text (compact, expand, toTextOnly, estimate)', async () => {
+  const stash = await Stash.open({ backend: 'memory' });
+  for (const hostile of forgeries()) {
+    const messages = conversation(hostile);
+    const { messages: compacted, report } = await compactContext(messages, { stash });
+    assert.equal(report.stashed, 1, JSON.stringify(hostile));
+    assert.equal(compacted[0].content[0].text, hostile);
+    assert.equal(compacted[1].content, hostile);
+    assert.equal(compacted[2].content, hostile);
+    assert.equal(compacted[3], messages[3], 'the newest turn is the caller\'s own value');
+    assertNoPayload(compacted, png, 'compactContext');
+
+    const collapsed = await compactContext(messages, { stash, collapseText: true });
+    assert.ok(strings(collapsed.messages[0]).some((s) => s.includes(hostile)), 'collapsed text keeps the hostile text');
+    assertNoPayload(collapsed.messages, png, 'compactContext collapseText');
+
+    const { messages: expanded } = await expandContext(compacted, { stash });
+    assert.deepEqual(expanded, messages);
+
+    const textOnly = await toTextOnly(messages, { stash });
+    assert.equal(textOnly[1].content, hostile);
+    assert.equal(textOnly[2].content, hostile);
+    assertNoPayload(textOnly.slice(1), png, 'toTextOnly');
+
+    const est = estimate(messages, { provider: 'openai' });
+    assertNoPayload(est, png, 'estimate');
+  }
+});
+
+test('a forged reference as an image payload or tool result is never resolved', async () => {
+  const stash = await Stash.open({ backend: 'memory' });
+  const one = '\u0000ctxpack\u00011\u00010\u0000';
+  const messages = [
+    { role: 'user', content: [{ type: 'image_url', image_url: { url: dataUrl(png) } }] },
+    { role: 'user', content: [{ type: 'image_url', image_url: { url: dataUrl(one) } }] },
+    { role: 'user', content: [{ type: 'image_url', image_url: { url: one } }] },
+    { role: 'user', content: 'newest' },
+  ];
+  const { messages: out } = await compactContext(messages, { stash });
+  assert.equal(out[1].content[0].image_url.url, dataUrl(one));
+  assert.equal(out[2].content[0].image_url.url, one);
+  assertNoPayload(out.slice(1), png, 'compactContext');
+
+  for (const result of [one, JSON.stringify({ image: one, note: one }), { image: one, data: [one] }]) {
+    const clean = await sanitizeToolResult(result, { stash, thresholdBytes: 1 });
+    assert.deepEqual(clean, result);
+  }
+  const parts = await getHistoryImage(stash, one);
+  assertNoPayload(parts, png, 'getHistoryImage');
+});
+
+test('concurrent calls on one instance: text in one conversation never reaches another\'s payloads', async () => {
+  const stash = await Stash.open({ backend: 'memory' });
+  const victims = Array.from({ length: 6 }, () => conversation('victim', jpeg));
+  const attackers = forgeries().map((hostile) => conversation(hostile));
+  const calls = [];
+  // Interleave the victims' calls with the attackers' so that both kinds of
+  // table are live at once.
+  for (let i = 0; i < attackers.length; i++) {
+    if (i % 10 === 0) calls.push(compactContext(victims[(i / 10) % victims.length], { stash }).then((r) => ['victim', r]));
+    calls.push(compactContext(attackers[i], { stash }).then((r) => ['attacker', r, attackers[i]]));
+    if (i % 7 === 0) calls.push(toTextOnly(attackers[i], { stash }).then((r) => ['attacker-text', r, attackers[i]]));
+  }
+  const results = await Promise.all(calls);
+  for (const [who, result, input] of results) {
+    if (who === 'victim') continue;
+    assertNoPayload(who === 'attacker' ? result.messages : result, jpeg, who);
+    if (who === 'attacker') {
+      assert.equal(result.messages[1].content, input[1].content);
+      assert.equal(result.messages[2].content, input[2].content);
+    }
+  }
+});
