@@ -3,7 +3,7 @@
 //! `instanceof Error` both hold, with a stable `code` and the JSON `path` of
 //! the offending value.
 
-use ctxpack_core::ErrorCode;
+use ctxpack_core::{CodedError, ErrorCode};
 use js_sys::{Object, Reflect};
 use std::cell::OnceCell;
 use wasm_bindgen::prelude::*;
@@ -14,22 +14,12 @@ pub struct CtxpackErrorClass {
     _private: u8,
 }
 
+/// `CtxpackErrorCode`, generated from the core's one list of codes.
+#[wasm_bindgen(typescript_custom_section)]
+const CTXPACK_ERROR_CODE_TS: &str = ctxpack_core::ERROR_CODE_TYPESCRIPT;
+
 #[wasm_bindgen(typescript_custom_section)]
 const CTXPACK_ERROR_TS: &'static str = r#"
-/** Stable codes carried by every {@link CtxpackError}. */
-export type CtxpackErrorCode =
-  | "INVALID_ARGUMENT"
-  | "INVALID_OPTION"
-  | "INVALID_MESSAGE"
-  | "INVALID_DATA_URL"
-  | "STASH_UNAVAILABLE"
-  | "STASH_WRITE_FAILED"
-  | "STASH_READ_FAILED"
-  | "QUOTA_EXCEEDED"
-  | "TRANSACTION_ABORTED"
-  | "VERSION_CHANGE"
-  | "INTERNAL";
-
 /**
  * The one error ctxpack throws: a real `Error` subclass with a stable `code`
  * and, when the error is about one value of the input, its JSON `path`
@@ -66,7 +56,7 @@ fn prototype() -> Object {
 /// An error on its way to JavaScript.
 #[derive(Debug)]
 pub struct CtxpackError {
-    code: &'static str,
+    code: ErrorCode,
     message: String,
     path: Option<String>,
     cause: Option<JsValue>,
@@ -74,7 +64,7 @@ pub struct CtxpackError {
 
 impl CtxpackError {
     /// An error with a code and message and no path.
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         CtxpackError {
             code,
             message: message.into(),
@@ -85,12 +75,12 @@ impl CtxpackError {
 
     /// An `INVALID_ARGUMENT` error about the value at `path`.
     pub fn invalid_argument(path: impl Into<String>, message: impl Into<String>) -> Self {
-        CtxpackError::new("INVALID_ARGUMENT", message).at(path)
+        CtxpackError::new(ErrorCode::InvalidArgument, message).at(path)
     }
 
     /// An `INVALID_OPTION` error about the option at `path`.
     pub fn invalid_option(path: impl Into<String>, message: impl Into<String>) -> Self {
-        CtxpackError::new("INVALID_OPTION", message).at(path)
+        CtxpackError::new(ErrorCode::InvalidOption, message).at(path)
     }
 
     /// Sets the JSON path.
@@ -106,7 +96,7 @@ impl CtxpackError {
     }
 
     /// The stable code.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         self.code
     }
 
@@ -151,7 +141,7 @@ impl From<CtxpackError> for JsValue {
         err.set_name("CtxpackError");
         let obj: &Object = err.as_ref();
         Object::set_prototype_of(obj, &prototype());
-        let _ = Reflect::set(obj, &"code".into(), &e.code.into());
+        let _ = Reflect::set(obj, &"code".into(), &e.code.as_str().into());
         if let Some(p) = &e.path {
             let _ = Reflect::set(obj, &"path".into(), &p.as_str().into());
         }

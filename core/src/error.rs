@@ -1,10 +1,91 @@
-//! What every error of the core has in common: a stable code and, where the
-//! error is about one value of the input, the JSON path of that value.
+//! The stable error codes, declared once. Every error ctxpack throws is a
+//! JavaScript `CtxpackError` carrying one of these codes; reports that say
+//! why an image stayed inline use the same codes. The TypeScript union
+//! `CtxpackErrorCode` is generated from this list ([`ERROR_CODE_TYPESCRIPT`]).
 
-/// An error that the JavaScript boundary reports as a `CtxpackError`.
-pub trait ErrorCode: std::error::Error {
-    /// The stable, documented code, e.g. `INVALID_MESSAGE`.
-    fn code(&self) -> &'static str;
+/// Declares the codes: the enum, its text, the full list and the TypeScript
+/// union, all from one table.
+macro_rules! error_codes {
+    ($($(#[doc = $doc:literal])* $variant:ident = $text:literal,)*) => {
+        /// A stable, documented error code.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The code as JavaScript sees it, e.g. `INVALID_MESSAGE`.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $text,)*
+                }
+            }
+        }
+
+        /// The TypeScript declaration of the codes' union type.
+        pub const ERROR_CODE_TYPESCRIPT: &str = concat!(
+            "\n/** Stable codes carried by every {@link CtxpackError}. */\nexport type CtxpackErrorCode =",
+            $("\n  | \"", $text, "\"",)*
+            ";\n"
+        );
+    };
+}
+
+error_codes! {
+    /// An argument is missing or of the wrong type.
+    InvalidArgument = "INVALID_ARGUMENT",
+    /// An option is of the wrong type or has an unknown value.
+    InvalidOption = "INVALID_OPTION",
+    /// A message does not have the shape of its format.
+    InvalidMessage = "INVALID_MESSAGE",
+    /// A data URL is malformed or its payload is not valid base64.
+    InvalidDataUrl = "INVALID_DATA_URL",
+    /// The stash cannot be opened or used (closed, deleted, blocked).
+    StashUnavailable = "STASH_UNAVAILABLE",
+    /// A stash write failed.
+    StashWriteFailed = "STASH_WRITE_FAILED",
+    /// A stash read failed.
+    StashReadFailed = "STASH_READ_FAILED",
+    /// The storage quota is exhausted (`QuotaExceededError`).
+    QuotaExceeded = "QUOTA_EXCEEDED",
+    /// A storage transaction was aborted (`AbortError`).
+    TransactionAborted = "TRANSACTION_ABORTED",
+    /// Another connection deleted or upgraded the database (`VersionError`).
+    VersionChange = "VERSION_CHANGE",
+    /// A fault inside ctxpack; please report it.
+    Internal = "INTERNAL",
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error of the core that reaches JavaScript as a `CtxpackError`.
+pub trait CodedError: std::error::Error {
+    /// Its stable code.
+    fn code(&self) -> ErrorCode;
     /// The JSON path of the offending value, where there is one.
     fn path(&self) -> Option<&str>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_typescript_union_lists_every_code_once() {
+        for code in ErrorCode::ALL {
+            let quoted = format!("| \"{}\"", code.as_str());
+            assert_eq!(ERROR_CODE_TYPESCRIPT.matches(&quoted).count(), 1, "{code}");
+        }
+        assert_eq!(
+            ERROR_CODE_TYPESCRIPT.matches("| \"").count(),
+            ErrorCode::ALL.len()
+        );
+    }
 }

@@ -34,6 +34,6 @@ pub mod stash;
 mod substring;
 pub mod tool_results;
 
-pub use error::ErrorCode;
+pub use error::{CodedError, ErrorCode, ERROR_CODE_TYPESCRIPT};
 pub use hash::md5_hex;
 pub use json_path::JsonPath;

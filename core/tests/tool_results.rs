@@ -10,6 +10,7 @@ use ctxpack_core::json;
 use ctxpack_core::json::Value;
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
+use ctxpack_core::ErrorCode;
 
 fn big_png_b64() -> String {
     // A real PNG padded with a tEXt-free tail: the bytes start with the PNG magic.
@@ -139,7 +140,7 @@ fn a_failed_write_keeps_the_payload_and_reports_it() {
     stash.fail_ids.borrow_mut().push("*".into());
     let out = run(&stash, &msgs, true);
     assert_eq!(Value::Array(out.messages), msgs);
-    assert_eq!(out.report.failures[0].code, "QUOTA_EXCEEDED");
+    assert_eq!(out.report.failures[0].code, ErrorCode::QuotaExceeded);
     assert_eq!(
         out.report.failures[0].path,
         "messages[0].content.metadata.imageBase64"

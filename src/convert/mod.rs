@@ -106,7 +106,7 @@ fn read(
 ) -> Result<Value, CtxpackError> {
     if depth > MAX_DEPTH {
         return Err(CtxpackError::new(
-            "INVALID_MESSAGE",
+            ctxpack_core::ErrorCode::InvalidMessage,
             format!("nested more than {MAX_DEPTH} levels deep"),
         )
         .at(path));

@@ -254,7 +254,7 @@ impl StashInner {
     pub fn ensure_open(&self) -> Result<(), CtxpackError> {
         if self.closed.get() {
             Err(CtxpackError::new(
-                "STASH_UNAVAILABLE",
+                ctxpack_core::ErrorCode::StashUnavailable,
                 "this stash was closed",
             ))
         } else {
@@ -359,7 +359,7 @@ impl Stash {
                 match indexeddb::factory() {
                     Ok(_) => Backend::IndexedDb(IdbBackend::open(&name).await?),
                     Err(_) => return Err(CtxpackError::new(
-                        "STASH_UNAVAILABLE",
+                        ctxpack_core::ErrorCode::StashUnavailable,
                         "IndexedDB is not available here; pass backend: 'memory' or a StashAdapter",
                     )
                     .at(opts.path_of("backend"))),
@@ -498,7 +498,11 @@ pub fn stash_from_js(value: &JsValue, path: &str) -> Result<Rc<StashInner>, Ctxp
             i.ensure_open()?;
             Ok(i)
         }
-        None => Err(CtxpackError::new("STASH_UNAVAILABLE", "this stash was closed").at(path)),
+        None => Err(CtxpackError::new(
+            ctxpack_core::ErrorCode::StashUnavailable,
+            "this stash was closed",
+        )
+        .at(path)),
     }
 }
 

@@ -55,6 +55,27 @@ function assertNoPayload(value, b64, what) {
   }
 }
 
+test('text spelling the reference of the call that reads it comes back as the same text', async () => {
+  // Table ids are small counters: forge every id a call of this process can
+  // have had, with the first few indexes, in one conversation.
+  const stash = await Stash.open({ backend: 'memory' });
+  const forged = [];
+  for (let table = 0; table <= 300; table++) {
+    for (let index = 0; index <= 2; index++) forged.push(`\u0000ctxpack\u0001${table}\u0001${index}\u0000`);
+  }
+  const messages = [
+    { role: 'user', content: [{ type: 'image_url', image_url: { url: dataUrl(png) } }, ...forged.map((text) => ({ type: 'text', text }))] },
+    { role: 'assistant', content: 'ok' },
+    { role: 'user', content: 'newest' },
+  ];
+  const { messages: out, report } = await compactContext(messages, { stash });
+  assert.equal(report.stashed, 1);
+  assert.deepEqual(out[0].content.slice(1).map((p) => p.text), forged);
+  assertNoPayload(out, png, 'compactContext');
+  const { messages: back } = await expandContext(out, { stash });
+  assert.deepEqual(back, messages);
+});
+
 test('a forged reference in text comes back as the same text (compact, expand, toTextOnly, estimate)', async () => {
   const stash = await Stash.open({ backend: 'memory' });
   for (const hostile of forgeries()) {

@@ -64,7 +64,7 @@ pub struct Failure {
     /// The image's md5, when it could be computed.
     pub md5: Option<String>,
     /// Stable code: `INVALID_DATA_URL` or a stash error code.
-    pub code: &'static str,
+    pub code: crate::ErrorCode,
     /// What went wrong.
     pub reason: String,
 }
@@ -196,7 +196,7 @@ pub fn plan_compaction<'m>(
             plan.invalid.push(Failure {
                 path,
                 md5: None,
-                code: "INVALID_DATA_URL",
+                code: crate::ErrorCode::InvalidDataUrl,
                 reason: format!("payload is not valid base64 ({problem})"),
             });
             progress(done + 1, total, bytes);
@@ -349,7 +349,7 @@ impl crate::json::ToJson for Failure {
         if let Some(md5) = &self.md5 {
             m.insert("md5".into(), md5.into());
         }
-        m.insert("code".into(), self.code.into());
+        m.insert("code".into(), self.code.as_str().into());
         m.insert("reason".into(), self.reason.as_str().into());
         crate::json::Value::Object(m)
     }

@@ -254,7 +254,7 @@ pub async fn compact_history<B: StashBackend>(
         backend.put_records(&records).await
     };
     let mut committed: KeyMap<String, RecordMeta> = KeyMap::new();
-    let mut write_errors: KeyMap<String, (&'static str, String)> = KeyMap::new();
+    let mut write_errors: KeyMap<String, (crate::ErrorCode, String)> = KeyMap::new();
     for (i, rec) in records.iter().enumerate() {
         match results.get(i) {
             Some(Ok(())) => {
@@ -267,7 +267,7 @@ pub async fn compact_history<B: StashBackend>(
                 write_errors.insert(
                     rec.id.clone(),
                     (
-                        "STASH_WRITE_FAILED",
+                        crate::ErrorCode::StashWriteFailed,
                         "the stash gave no answer for this record".into(),
                     ),
                 );
@@ -289,7 +289,7 @@ pub async fn compact_history<B: StashBackend>(
             let (code, reason) = write_errors
                 .get(&img.md5)
                 .cloned()
-                .unwrap_or(("STASH_WRITE_FAILED", "not written".into()));
+                .unwrap_or((crate::ErrorCode::StashWriteFailed, "not written".into()));
             report.failures.push(Failure {
                 path: img.path.clone(),
                 md5: Some(img.md5.clone()),

@@ -1,6 +1,6 @@
 //! Errors of reading messages.
 
-use crate::error::ErrorCode;
+use crate::error::{CodedError, ErrorCode};
 
 /// Why a value could not be read as a message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -35,11 +35,11 @@ impl MessageError {
     }
 }
 
-impl ErrorCode for MessageError {
-    fn code(&self) -> &'static str {
+impl CodedError for MessageError {
+    fn code(&self) -> ErrorCode {
         match self {
-            MessageError::InvalidMessage { .. } => "INVALID_MESSAGE",
-            MessageError::UnknownFormat { .. } => "INVALID_OPTION",
+            MessageError::InvalidMessage { .. } => ErrorCode::InvalidMessage,
+            MessageError::UnknownFormat { .. } => ErrorCode::InvalidOption,
         }
     }
 

@@ -1,5 +1,6 @@
 //! Stash errors, named after the storage exceptions they come from.
 
+use crate::error::ErrorCode;
 use std::any::Any;
 use std::fmt;
 
@@ -22,14 +23,14 @@ pub enum StashErrorKind {
 
 impl StashErrorKind {
     /// The stable code of this kind.
-    pub fn code(self) -> &'static str {
+    pub fn code(self) -> ErrorCode {
         match self {
-            StashErrorKind::Unavailable => "STASH_UNAVAILABLE",
-            StashErrorKind::QuotaExceeded => "QUOTA_EXCEEDED",
-            StashErrorKind::Aborted => "TRANSACTION_ABORTED",
-            StashErrorKind::VersionChange => "VERSION_CHANGE",
-            StashErrorKind::WriteFailed => "STASH_WRITE_FAILED",
-            StashErrorKind::ReadFailed => "STASH_READ_FAILED",
+            StashErrorKind::Unavailable => ErrorCode::StashUnavailable,
+            StashErrorKind::QuotaExceeded => ErrorCode::QuotaExceeded,
+            StashErrorKind::Aborted => ErrorCode::TransactionAborted,
+            StashErrorKind::VersionChange => ErrorCode::VersionChange,
+            StashErrorKind::WriteFailed => ErrorCode::StashWriteFailed,
+            StashErrorKind::ReadFailed => ErrorCode::StashReadFailed,
         }
     }
 
@@ -92,7 +93,7 @@ impl std::error::Error for StashError {}
 
 impl StashError {
     /// The stable code of this error.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         self.kind.code()
     }
 }

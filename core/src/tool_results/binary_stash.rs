@@ -77,7 +77,7 @@ pub async fn sanitize_targets<B: StashBackend>(
     // Hash and write each distinct payload once.
     let mut md5s: Vec<Vec<String>> = Vec::with_capacity(found.len());
     let mut committed: KeySet<String> = KeySet::new();
-    let mut errors: KeyMap<String, (&'static str, String)> = KeyMap::new();
+    let mut errors: KeyMap<String, (crate::ErrorCode, String)> = KeyMap::new();
     if let Some(backend) = backend {
         let mut records = Vec::new();
         let mut seen = KeySet::new();
@@ -130,7 +130,7 @@ pub async fn sanitize_targets<B: StashBackend>(
                 _ => {
                     let (code, reason) = id
                         .and_then(|id| errors.get(id).cloned())
-                        .unwrap_or(("STASH_UNAVAILABLE", "no stash".to_owned()));
+                        .unwrap_or((crate::ErrorCode::StashUnavailable, "no stash".to_owned()));
                     if on_failure == OnWriteFailure::KeepInline && backend.is_some() {
                         report.failures.push(Failure {
                             path: b.path,
