@@ -235,7 +235,7 @@ fn a_failed_write_leaves_the_image_inline_and_says_why() {
     assert_eq!(Value::Array(out.messages), input);
     assert_eq!((out.report.stashed, out.report.failed), (0, 1));
     let f = &out.report.failures[0];
-    assert_eq!(f.code, "QUOTA_EXCEEDED");
+    assert_eq!(f.code.as_str(), "QUOTA_EXCEEDED");
     assert_eq!(f.path, "messages[1].content[0]");
     assert_eq!(f.md5.as_deref(), Some(md5(&b64(JPEG)).as_str()));
     // The next call works.
@@ -471,7 +471,7 @@ fn broken_base64_stays_inline_with_a_reason() {
     let msgs = json!([{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBOR!!"}}]},{"role":"user","content":"?"}]);
     let out = compact(&MemoryBackend::new(), &msgs, CompactOptions::default());
     assert_eq!(Value::Array(out.messages), msgs);
-    assert_eq!(out.report.failures[0].code, "INVALID_DATA_URL");
+    assert_eq!(out.report.failures[0].code.as_str(), "INVALID_DATA_URL");
     assert_eq!(out.report.failures[0].path, "messages[0].content[0]");
 }
 
