@@ -3,8 +3,8 @@
 use crate::convert::external::{JsPayloads, Table};
 use crate::convert::{from_js_kept, js_type, options_arg, to_js, to_js_kept};
 use crate::promise::to_promise;
+use crate::stash::call_backend;
 use crate::stash::stash_from_js;
-use crate::stash::CallBackend;
 use crate::CtxpackError;
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::StashConfig;
@@ -123,7 +123,7 @@ pub async fn sanitize_tool_result(
     let mut targets = [target];
     // One instance of the sanitizer for both cases: without a stash there is
     // no backend, the default config and no clock.
-    let backend = stash.as_ref().map(|s| CallBackend::new(s, &table));
+    let backend = stash.as_ref().map(|s| call_backend(s, &table));
     let (config, now) = match &stash {
         Some(s) => (s.config, s.now()),
         None => (StashConfig::default(), 0.0),

@@ -6,8 +6,8 @@
 use crate::convert::external::{JsPayloads, Table};
 use crate::convert::{array_arg, from_js_kept, options_arg, to_js, to_js_kept, Options};
 use crate::promise::to_promise;
+use crate::stash::call_backend;
 use crate::stash::stash_from_js;
-use crate::stash::CallBackend;
 use crate::CtxpackError;
 use ctxpack_core::history::CompactOptions;
 use ctxpack_core::history::{compact_history, expand_history, history_image, Lang, Outcome};
@@ -195,7 +195,7 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
         limits,
         request_bytes: 0,
     };
-    let backend = CallBackend::new(&stash, &table);
+    let backend = call_backend(&stash, &table);
     let outcome = compact_history(
         &backend,
         &stash.config,
@@ -223,7 +223,7 @@ pub async fn expand_context(messages: JsValue, options: JsValue) -> Result<JsVal
     let format = format_option(&opts)?;
     let table = Table::new();
     let (array, values) = read_messages(&messages, &table)?;
-    let backend = CallBackend::new(&stash, &table);
+    let backend = call_backend(&stash, &table);
     let outcome = expand_history(
         &backend,
         &stash.config,
@@ -267,7 +267,7 @@ pub async fn get_history_image(
     // A non-string id is an invalid id, answered in text like any other.
     let id = id.as_string().unwrap_or_default();
     let table = Table::new();
-    let backend = CallBackend::new(&stash, &table);
+    let backend = call_backend(&stash, &table);
     let parts = history_image(
         &backend,
         &stash.config,

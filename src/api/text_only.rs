@@ -3,8 +3,8 @@
 use crate::convert::external::{JsPayloads, Table};
 use crate::convert::{options_arg, to_js, to_js_kept, Options};
 use crate::promise::to_promise;
+use crate::stash::call_backend;
 use crate::stash::stash_from_js;
-use crate::stash::CallBackend;
 use crate::CtxpackError;
 use ctxpack_core::budget::{limits_of, Provider, RequestLimits};
 use ctxpack_core::history::json_len_with;
@@ -108,7 +108,7 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
     let promise = to_promise(Box::pin(async move {
         let (fmt, decoded) = decode_messages(values.clone(), format, &JsonPath::root("messages"))
             .map_err(CtxpackError::from)?;
-        let backend = CallBackend::new(&stash, &table);
+        let backend = call_backend(&stash, &table);
         let stored: KeySet<String> = ctxpack_core::history::stash_inline_images(
             &backend,
             &stash.config,

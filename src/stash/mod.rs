@@ -13,9 +13,10 @@ use crate::convert::external::Table;
 use crate::convert::{js_type, options_arg, to_js};
 use crate::promise::to_promise;
 use crate::CtxpackError;
-use ctxpack_core::key_map::{KeyMap, KeySet};
+use ctxpack_core::key_map::KeyMap;
 use ctxpack_core::stash::{
-    plan_maintenance, NewRecord, RecordMeta, StashBackend, StashConfig, StashError, StoredRecord,
+    list_by_recency, CachedBackend, Generation, MetaCache, NewRecord, RecordMeta, StashBackend,
+    StashConfig, StashError, StoredRecord,
 };
 use indexeddb::IdbBackend;
 use js_adapter::AdapterBackend;
@@ -84,40 +85,37 @@ impl StashBackend for Backend {
 }
 
 /// A backend for the length of one call: payloads read from IndexedDB or an
-/// adapter stay in JavaScript (referenced from `table`), and payloads written
-/// to the memory backend are read into wasm memory once.
-pub struct CallBackend<'a> {
+/// adapter stay in JavaScript (referenced from `table`), and payloads the
+/// call kept in JavaScript are written as those very values.
+#[derive(Clone, Copy)]
+pub struct TableBackend<'a> {
     backend: &'a Backend,
     table: &'a Table,
-    cache: &'a MetaCache,
 }
 
-impl<'a> CallBackend<'a> {
-    /// The backend of `stash` for a call whose kept values live in `table`.
-    pub fn new(stash: &'a StashInner, table: &'a Table) -> Self {
-        CallBackend {
+/// The backend a call works through: its [`TableBackend`] seen through the
+/// stash's metadata cache (the policy lives in the core).
+pub type CallBackend<'a> = CachedBackend<'a, TableBackend<'a>>;
+
+/// The backend of `stash` for a call whose kept values live in `table`.
+pub fn call_backend<'a>(stash: &'a StashInner, table: &'a Table) -> CallBackend<'a> {
+    CachedBackend::new(
+        TableBackend {
             backend: &stash.backend,
             table,
-            cache: &stash.meta_cache,
-        }
-    }
+        },
+        &stash.meta_cache,
+        js_sys::Date::now(),
+    )
 }
 
-impl StashBackend for CallBackend<'_> {
+impl StashBackend for TableBackend<'_> {
     async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
-        let results = self.put_uncached(records).await;
-        let mut cache = self.cache.borrow_mut();
-        if let Some((_, _, c)) = cache.as_mut() {
-            for (r, res) in records.iter().zip(&results) {
-                if res.is_ok() {
-                    c.insert(r.id.clone(), r.meta.clone());
-                }
-            }
+        match self.backend {
+            Backend::Memory(b) => b.put_records_in(records, self.table).await,
+            Backend::IndexedDb(b) => b.put_records_in(records, self.table).await,
+            Backend::Adapter(b) => b.put_records_in(records, self.table).await,
         }
-        if results.iter().any(Result::is_err) {
-            *cache = None;
-        }
-        results
     }
     async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {
         match self.backend {
@@ -127,44 +125,17 @@ impl StashBackend for CallBackend<'_> {
         }
     }
     async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {
-        let now = js_sys::Date::now();
-        let generation = self.generation();
-        if let Some((at, seen, metas)) = self.cache.borrow().as_ref() {
-            if now - at < META_CACHE_MS && *seen == generation {
-                return Ok(metas.values().cloned().collect());
-            }
-        }
-        let metas = self.backend.list_meta().await;
-        *self.cache.borrow_mut() = metas.as_ref().ok().map(|m| {
-            (
-                now,
-                generation,
-                m.iter().map(|m| (m.id.clone(), m.clone())).collect(),
-            )
-        });
-        metas
+        self.backend.list_meta().await
     }
     async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
-        let out = self.backend.put_meta(metas).await;
-        self.update_cache(&out, |c| {
-            for m in metas {
-                c.insert(m.id.clone(), m.clone());
-            }
-        });
-        out
+        self.backend.put_meta(metas).await
     }
     async fn delete_records(&self, ids: &[String]) -> Result<(), StashError> {
-        let out = self.backend.delete_records(ids).await;
-        self.update_cache(&out, |c| {
-            for id in ids {
-                c.remove(id);
-            }
-        });
-        out
+        self.backend.delete_records(ids).await
     }
 }
 
-impl CallBackend<'_> {
+impl Generation for TableBackend<'_> {
     /// The IndexedDB connection's generation (0 for other backends).
     fn generation(&self) -> u64 {
         match self.backend {
@@ -172,57 +143,10 @@ impl CallBackend<'_> {
             _ => 0,
         }
     }
-
-    /// Applies a committed change to the metadata cache; drops the cache on failure.
-    fn update_cache<T>(
-        &self,
-        outcome: &Result<T, StashError>,
-        change: impl FnOnce(&mut KeyMap<String, RecordMeta>),
-    ) {
-        let mut cache = self.cache.borrow_mut();
-        match (outcome, cache.as_mut()) {
-            (Ok(_), Some((_, _, c))) => change(c),
-            (Err(_), _) => *cache = None,
-            _ => {}
-        }
-    }
 }
-
-/// How long the metadata listing is trusted before IndexedDB is asked again
-/// (other tabs may write to the same stash).
-const META_CACHE_MS: f64 = 30_000.0;
 
 /// What `backend` may be, for messages.
 const BACKENDS: &str = "'indexeddb', 'memory' or a StashAdapter";
-
-/// The metadata of a stash as last listed, with the time it was listed.
-pub type MetaCache = RefCell<Option<(f64, u64, KeyMap<String, RecordMeta>)>>;
-
-impl CallBackend<'_> {
-    /// Writes records.
-    async fn put_uncached(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
-        let before = self.generation();
-        let results = match self.backend {
-            Backend::Memory(b) => b.put_records_in(records, self.table).await,
-            Backend::IndexedDb(b) => b.put_records_in(records, self.table).await,
-            Backend::Adapter(b) => b.put_records_in(records, self.table).await,
-        };
-        if self.generation() == before {
-            return results;
-        }
-        // Another connection deleted or upgraded the database while we wrote:
-        // what committed may already be gone, so nothing counts as stashed.
-        results
-            .into_iter()
-            .map(|r| {
-                r.and(Err(StashError::new(
-                    ctxpack_core::stash::StashErrorKind::VersionChange,
-                    "another connection deleted or upgraded the database during the write",
-                )))
-            })
-            .collect()
-    }
-}
 
 /// What a `Stash` holds.
 pub struct StashInner {
@@ -235,7 +159,7 @@ pub struct StashInner {
     /// The stash's name (the IndexedDB database name).
     name: String,
     closed: Cell<bool>,
-    /// The metadata as last listed (see `CallBackend`).
+    /// The metadata as last listed (see `CachedBackend`).
     meta_cache: MetaCache,
 }
 
@@ -400,7 +324,7 @@ impl Stash {
             clock,
             name,
             closed: Cell::new(false),
-            meta_cache: RefCell::new(None),
+            meta_cache: MetaCache::new(),
         });
         let handle = NEXT_HANDLE.with(|n| {
             let h = n.get();
@@ -509,13 +433,7 @@ pub fn stash_from_js(value: &JsValue, path: &str) -> Result<Rc<StashInner>, Ctxp
 /// `Stash.list`: every record's bookkeeping, most recently used first.
 async fn list(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
     inner.ensure_open()?;
-    let mut metas = inner.backend.list_meta().await?;
-    ctxpack_core::heap_sort::heap_sort(&mut metas, |a, b| {
-        b.last_used_at
-            .total_cmp(&a.last_used_at)
-            .then_with(|| a.id.cmp(&b.id))
-            .is_lt()
-    });
+    let metas = list_by_recency(&inner.backend).await?;
     Ok(metas
         .iter()
         .map(record_js::meta_to_js)
@@ -526,13 +444,8 @@ async fn list(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
 /// `Stash.sweep`: removes expired records, then the least recently used above `maxBytes`.
 async fn sweep(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
     inner.ensure_open()?;
-    inner.meta_cache.borrow_mut().take();
-    let metas = inner.backend.list_meta().await?;
-    let plan = plan_maintenance(&metas, inner.now(), &inner.config, &KeySet::new());
-    let doomed: Vec<String> = plan.expired.iter().chain(&plan.evicted).cloned().collect();
-    if !doomed.is_empty() {
-        inner.backend.delete_records(&doomed).await?;
-    }
+    inner.meta_cache.clear();
+    let plan = ctxpack_core::stash::sweep(&inner.backend, &inner.config, inner.now()).await?;
     Ok(to_js(&ctxpack_core::json!({
         "expired": plan.expired.len(),
         "evicted": plan.evicted.len(),
@@ -543,7 +456,7 @@ async fn sweep(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
 /// `Stash.clear`: removes every record.
 async fn clear(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
     inner.ensure_open()?;
-    inner.meta_cache.borrow_mut().take();
+    inner.meta_cache.clear();
     match &inner.backend {
         Backend::Memory(b) => b.clear(),
         Backend::IndexedDb(b) => b.clear().await?,

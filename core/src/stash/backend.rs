@@ -24,3 +24,21 @@ pub trait StashBackend {
     /// Deletes records and their metadata.
     async fn delete_records(&self, ids: &[String]) -> Result<(), StashError>;
 }
+
+impl<T: StashBackend + ?Sized> StashBackend for &T {
+    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+        (**self).put_records(records).await
+    }
+    async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {
+        (**self).get_record(id).await
+    }
+    async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {
+        (**self).list_meta().await
+    }
+    async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
+        (**self).put_meta(metas).await
+    }
+    async fn delete_records(&self, ids: &[String]) -> Result<(), StashError> {
+        (**self).delete_records(ids).await
+    }
+}

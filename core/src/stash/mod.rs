@@ -4,13 +4,17 @@
 //! IndexedDB and JavaScript adapters implement the contract at the boundary.
 
 mod backend;
+mod cached;
 mod error;
 mod memory;
 mod policy;
 mod record;
 
 pub use backend::StashBackend;
+pub use cached::{CachedBackend, Generation, MetaCache, META_CACHE_MS};
 pub use error::{StashError, StashErrorKind};
 pub use memory::MemoryBackend;
-pub use policy::{plan_maintenance, read_verified, Lookup, Maintenance, StashConfig};
+pub use policy::{
+    list_by_recency, plan_maintenance, read_verified, sweep, Lookup, Maintenance, StashConfig,
+};
 pub use record::{NewRecord, RecordMeta, StoredRecord};
