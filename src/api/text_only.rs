@@ -7,7 +7,6 @@ use crate::stash::call_backend;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::budget::{limits_of, Provider, RequestLimits};
-use ctxpack_core::history::json_len_with;
 use ctxpack_core::json::Value;
 use ctxpack_core::key_map::KeySet;
 use ctxpack_core::messages::{decode_messages, Format};
@@ -192,12 +191,7 @@ pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, Ctxpa
     let (provider, limits) = provider_and_limits(&opts)?;
     let table = Table::new();
     let (_, values) = read(&messages, &table)?;
-    let bytes = values
-        .iter()
-        .map(|v| json_len_with(v, &JsPayloads(&table)))
-        .sum::<u64>()
-        + values.len().saturating_sub(1) as u64
-        + 2;
+    let bytes = ctxpack_core::budget::request_bytes(&values, &JsPayloads(&table));
     let (_, decoded) = decode_messages(values, format_option(&opts)?, &JsonPath::root("messages"))?;
     Ok(to_js(&ctxpack_core::budget::estimate(
         &decoded,

@@ -5,7 +5,9 @@
 pub(crate) mod context_error;
 pub(crate) mod estimate;
 pub(crate) mod limits;
+mod request;
 
 pub use context_error::{parse_context_length_error, ContextLengthError};
 pub use estimate::{estimate, image_tokens, text_tokens, EstimateReport, ImageEstimate};
 pub use limits::{limits_of, Provider, RequestLimits, LIMITS};
+pub use request::request_bytes;

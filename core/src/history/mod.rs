@@ -14,7 +14,7 @@ mod flow;
 pub(crate) mod placeholder;
 pub(crate) mod tool;
 
-pub use compact::{json_len_with, CompactOptions, CompactReport, Failure};
+pub use compact::{CompactOptions, CompactReport, Failure};
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
 pub use flow::{
     compact_history, expand_history, history_image, stash_inline_images, tool_image_part, Lang,

@@ -112,6 +112,34 @@ pub fn plan_maintenance(
     out
 }
 
+/// Removes expired records, then the least recently used above the byte
+/// budget (`Stash.sweep`); nothing is protected. Returns what was removed.
+pub async fn sweep<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+) -> Result<Maintenance, StashError> {
+    let metas = backend.list_meta().await?;
+    let plan = plan_maintenance(&metas, now, config, &KeySet::new());
+    let doomed: Vec<String> = plan.expired.iter().chain(&plan.evicted).cloned().collect();
+    if !doomed.is_empty() {
+        backend.delete_records(&doomed).await?;
+    }
+    Ok(plan)
+}
+
+/// Every record's metadata, most recently used first, ties by id
+/// (`Stash.list`).
+pub async fn list_by_recency<B: StashBackend>(backend: &B) -> Result<Vec<RecordMeta>, StashError> {
+    let mut metas = backend.list_meta().await?;
+    metas.sort_unstable_by(|a, b| {
+        b.last_used_at
+            .total_cmp(&a.last_used_at)
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    Ok(metas)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,32 +187,4 @@ mod tests {
         assert!(m.expired.is_empty() && m.evicted.is_empty());
         assert!(m.over_budget);
     }
-}
-
-/// Removes expired records, then the least recently used above the byte
-/// budget (`Stash.sweep`); nothing is protected. Returns what was removed.
-pub async fn sweep<B: StashBackend>(
-    backend: &B,
-    config: &StashConfig,
-    now: f64,
-) -> Result<Maintenance, StashError> {
-    let metas = backend.list_meta().await?;
-    let plan = plan_maintenance(&metas, now, config, &KeySet::new());
-    let doomed: Vec<String> = plan.expired.iter().chain(&plan.evicted).cloned().collect();
-    if !doomed.is_empty() {
-        backend.delete_records(&doomed).await?;
-    }
-    Ok(plan)
-}
-
-/// Every record's metadata, most recently used first, ties by id
-/// (`Stash.list`).
-pub async fn list_by_recency<B: StashBackend>(backend: &B) -> Result<Vec<RecordMeta>, StashError> {
-    let mut metas = backend.list_meta().await?;
-    metas.sort_unstable_by(|a, b| {
-        b.last_used_at
-            .total_cmp(&a.last_used_at)
-            .then_with(|| a.id.cmp(&b.id))
-    });
-    Ok(metas)
 }
