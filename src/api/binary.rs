@@ -6,6 +6,7 @@ use crate::promise::to_promise;
 use crate::stash::call_backend;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
+use ctxpack_core::history::Lang;
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::StashConfig;
 use ctxpack_core::tool_results::{route_artifact, Artifact, ArtifactBody, Capabilities};
@@ -188,20 +189,8 @@ pub fn route_artifact_js(
         ));
     }
     let opts = options_arg(options.as_ref(), "options")?;
-    let zh = match opts.string("lang")?.as_deref() {
-        None | Some("en") => false,
-        Some("zh") => true,
-        Some(other) => {
-            return Err(CtxpackError::invalid_option(
-                opts.path_of("lang"),
-                format!("unknown language {}", ctxpack_core::json::quoted(other)),
-            ))
-        }
-    };
-    let format = match opts.string("format")? {
-        Some(n) => Format::from_name(&n, &opts.path_of("format"))?,
-        None => Format::OpenAi,
-    };
+    let zh = opts.lang()? == Lang::Zh;
+    let format = opts.format()?.unwrap_or(Format::OpenAi);
     let field =
         |k: &str| Reflect::get(&artifact, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
     let string_field = |k: &str| -> Result<Option<String>, CtxpackError> {

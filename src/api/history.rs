@@ -4,13 +4,13 @@
 //! values; the caller's objects are never mutated.
 
 use crate::convert::external::{JsPayloads, Table};
-use crate::convert::{array_arg, from_js_kept, options_arg, to_js, to_js_kept, Options};
+use crate::convert::{array_arg, from_js_kept, options_arg, to_js, to_js_kept};
 use crate::promise::to_promise;
 use crate::stash::call_backend;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::history::CompactOptions;
-use ctxpack_core::history::{compact_history, expand_history, history_image, Lang, Outcome};
+use ctxpack_core::history::{compact_history, expand_history, history_image, Outcome};
 use ctxpack_core::history::{history_image_tool, Dialect};
 use ctxpack_core::json::{ToJson, Value};
 use ctxpack_core::messages::Format;
@@ -106,13 +106,6 @@ export function getHistoryImage(stash: Stash, id: string, options?: { format?: F
 export function historyImageTool(dialect: "openai" | "anthropic" | "mcp"): object;
 "#;
 
-fn format_option(opts: &Options) -> Result<Option<Format>, CtxpackError> {
-    match opts.string("format")? {
-        Some(name) => Ok(Some(Format::from_name(&name, &opts.path_of("format"))?)),
-        None => Ok(None),
-    }
-}
-
 /// Reads the messages array, long payloads kept in JavaScript (`table`).
 pub fn read_messages(
     messages: &JsValue,
@@ -158,7 +151,7 @@ pub fn compact_context_js(messages: JsValue, options: JsValue) -> Promise {
 pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
     let opts = options_arg(Some(&options), "options")?;
     let stash = stash_from_js(&opts.get("stash"), &opts.path_of("stash"))?;
-    let format = format_option(&opts)?;
+    let format = opts.format()?;
     let keep = opts.number("keepRecentImages")?.unwrap_or(0.0);
     if keep.fract() != 0.0 {
         return Err(CtxpackError::invalid_option(
@@ -220,7 +213,7 @@ pub fn expand_context_js(messages: JsValue, options: JsValue) -> Promise {
 pub async fn expand_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
     let opts = options_arg(Some(&options), "options")?;
     let stash = stash_from_js(&opts.get("stash"), &opts.path_of("stash"))?;
-    let format = format_option(&opts)?;
+    let format = opts.format()?;
     let table = Table::new();
     let (array, values) = read_messages(&messages, &table)?;
     let backend = call_backend(&stash, &table);
@@ -250,20 +243,8 @@ pub async fn get_history_image(
 ) -> Result<JsValue, CtxpackError> {
     let stash = stash_from_js(&stash, "stash")?;
     let opts = options_arg(options.as_ref(), "options")?;
-    let format = format_option(&opts)?.unwrap_or(Format::OpenAi);
-    let lang = match opts.string("lang")?.as_deref() {
-        None | Some("en") => Lang::En,
-        Some("zh") => Lang::Zh,
-        Some(other) => {
-            return Err(CtxpackError::invalid_option(
-                opts.path_of("lang"),
-                format!(
-                    "unknown language {}; expected 'en' or 'zh'",
-                    ctxpack_core::json::quoted(other)
-                ),
-            ))
-        }
-    };
+    let format = opts.format()?.unwrap_or(Format::OpenAi);
+    let lang = opts.lang()?;
     // A non-string id is an invalid id, answered in text like any other.
     let id = id.as_string().unwrap_or_default();
     let table = Table::new();

@@ -2,7 +2,7 @@
 
 use crate::convert::{array_arg, from_js_kept, options_arg};
 use crate::CtxpackError;
-use ctxpack_core::messages::{decode_messages, Format};
+use ctxpack_core::messages::decode_messages;
 use ctxpack_core::JsonPath;
 use wasm_bindgen::prelude::*;
 
@@ -21,10 +21,7 @@ export function detectFormat(messages: readonly unknown[], options?: { format?: 
 pub fn detect_format(messages: JsValue, options: Option<JsValue>) -> Result<JsValue, CtxpackError> {
     let array = array_arg(&messages, "messages")?;
     let opts = options_arg(options.as_ref(), "options")?;
-    let given = match opts.string("format")? {
-        Some(name) => Some(Format::from_name(&name, &opts.path_of("format"))?),
-        None => None,
-    };
+    let given = opts.format()?;
     let table = crate::convert::external::Table::new();
     let values = array
         .iter()

@@ -39,10 +39,7 @@ pub async fn to_multimodal(
 ) -> Result<JsValue, CtxpackError> {
     let text = string_arg(&text, "text")?;
     let opts = options_arg(options.as_ref(), "options")?;
-    let format = match opts.string("format")? {
-        Some(name) => Format::from_name(&name, &opts.path_of("format"))?,
-        None => Format::OpenAi,
-    };
+    let format = opts.format()?.unwrap_or(Format::OpenAi);
     let detail = opts.string("detail")?;
     if let Some(d) = &detail {
         if !matches!(d.as_str(), "auto" | "low" | "high") {

@@ -60,13 +60,6 @@ export function estimate(messages: readonly unknown[], options: { provider: Prov
 export function parseContextLengthError(text: string): { requested: number; max: number; provider: "openai" | "anthropic" | "gemini" } | null;
 "#;
 
-fn format_option(opts: &Options) -> Result<Option<Format>, CtxpackError> {
-    match opts.string("format")? {
-        Some(name) => Ok(Some(Format::from_name(&name, &opts.path_of("format"))?)),
-        None => Ok(None),
-    }
-}
-
 fn read(messages: &JsValue, table: &Table) -> Result<(Array, Vec<Value>), CtxpackError> {
     crate::api::history::read_messages(messages, table)
 }
@@ -96,7 +89,7 @@ fn convert(
 #[wasm_bindgen(js_name = toTextOnly, skip_typescript)]
 pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsValue, CtxpackError> {
     let opts = options_arg(options.as_ref(), "options")?;
-    let format = format_option(&opts)?;
+    let format = opts.format()?;
     let stash_value = opts.get("stash");
     let table = Table::new();
     let (array, values) = read(&messages, &table)?;
@@ -133,7 +126,7 @@ pub fn has_multimedia_js(
     let opts = options_arg(options.as_ref(), "options")?;
     let table = Table::new();
     let (_, values) = read(&messages, &table)?;
-    let (_, decoded) = decode_messages(values, format_option(&opts)?, &JsonPath::root("messages"))?;
+    let (_, decoded) = decode_messages(values, opts.format()?, &JsonPath::root("messages"))?;
     Ok(has_multimedia(&decoded))
 }
 
@@ -192,7 +185,7 @@ pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, Ctxpa
     let table = Table::new();
     let (_, values) = read(&messages, &table)?;
     let bytes = ctxpack_core::budget::request_bytes(&values, &JsPayloads(&table));
-    let (_, decoded) = decode_messages(values, format_option(&opts)?, &JsonPath::root("messages"))?;
+    let (_, decoded) = decode_messages(values, opts.format()?, &JsonPath::root("messages"))?;
     Ok(to_js(&ctxpack_core::budget::estimate(
         &decoded,
         provider,

@@ -8,7 +8,9 @@ pub mod external;
 
 use self::external::Table;
 use crate::CtxpackError;
+use ctxpack_core::history::Lang;
 use ctxpack_core::json::{Map, Number, ToJson, Value};
+use ctxpack_core::messages::Format;
 use js_sys::{Array, ArrayBuffer, Function, JsString, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -283,6 +285,30 @@ impl Options {
                 format!("expected a string, got {}", js_type(&v)),
             )
         })
+    }
+
+    /// The `format` option: a message format's name, or absent.
+    pub fn format(&self) -> Result<Option<Format>, CtxpackError> {
+        match self.string("format")? {
+            Some(name) => Ok(Some(Format::from_name(&name, &self.path_of("format"))?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The `lang` option: `"en"` (the default) or `"zh"`.
+    pub fn lang(&self) -> Result<Lang, CtxpackError> {
+        match self.string("lang")? {
+            None => Ok(Lang::En),
+            Some(name) => Lang::from_name(&name).ok_or_else(|| {
+                CtxpackError::invalid_option(
+                    self.path_of("lang"),
+                    format!(
+                        "unknown language {}; expected 'en' or 'zh'",
+                        ctxpack_core::json::quoted(&name)
+                    ),
+                )
+            }),
+        }
     }
 
     /// An optional boolean option.

@@ -475,6 +475,17 @@ pub enum Lang {
     Zh,
 }
 
+impl Lang {
+    /// The language named `name` (`"en"` or `"zh"`).
+    pub fn from_name(name: &str) -> Option<Lang> {
+        match name {
+            "en" => Some(Lang::En),
+            "zh" => Some(Lang::Zh),
+            _ => None,
+        }
+    }
+}
+
 /// The answer to a `get_history_image` call: the image as content parts of
 /// `dialect`, or one text part the model can read when the id is invalid or
 /// the image is gone.
