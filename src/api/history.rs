@@ -23,7 +23,7 @@ const HISTORY_TS: &'static str = r#"
 export interface CompactFailure {
   path: string;
   md5?: string;
-  code: string;
+  code: CtxpackErrorCode;
   reason: string;
 }
 
