@@ -142,11 +142,11 @@ impl Payloads for JsPayloads<'_> {
             md5,
             len: n,
             decoded_len: (n / 4 * 3).saturating_sub(padding),
-            head: ctxpack_core::media::base64_text::decode_prefix(&head_text, head_bytes),
+            head: ctxpack_core::media::decode_prefix(&head_text, head_bytes),
             valid: if ok {
                 Ok(())
             } else {
-                Err(ctxpack_core::media::base64_text::Base64Problem::BadLength)
+                Err(ctxpack_core::media::Base64Problem::BadLength)
             },
         }
     }

@@ -5,7 +5,10 @@
 
 use crate::json::Value;
 use crate::markdown::MarkdownImage;
-use crate::media::base64_text::{decode_prefix, decoded_len, encode};
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+
+use crate::media::base64_payload::{decode_prefix, decoded_len};
 use crate::media::data_url::DataUrl;
 use crate::media::mime::is_image_mime;
 use crate::media::{image_dimensions, mime_from_extension, sniff_mime, Dimensions};
@@ -99,7 +102,13 @@ pub fn resolve_bytes(
     url: &str,
     declared: Option<&str>,
 ) -> Result<ResolvedImage, ResolveError> {
-    finish(bytes, bytes.len(), encode(bytes), declared, Some(url))
+    finish(
+        bytes,
+        bytes.len(),
+        STANDARD.encode(bytes),
+        declared,
+        Some(url),
+    )
 }
 
 fn finish(
@@ -433,13 +442,13 @@ mod tests {
 
     #[test]
     fn refuses_non_images() {
-        let html = encode(b"<html><script>alert(1)</script></html>");
+        let html = STANDARD.encode(b"<html><script>alert(1)</script></html>");
         let err = resolve_data_url(&format!("data:text/html;base64,{html}")).unwrap_err();
         assert_eq!(err.reason_code(), "NOT_AN_IMAGE");
         let err = resolve_data_url("data:image/png;base64,@@@@").unwrap_err();
         assert_eq!(err.reason_code(), "INVALID_DATA_URL");
         assert!(resolve_bytes(b"%PDF-1.4", "a.pdf", None).is_err());
-        let lie = encode(b"<html>not a png</html>");
+        let lie = STANDARD.encode(b"<html>not a png</html>");
         assert_eq!(
             resolve_data_url(&format!("data:image/png;base64,{lie}"))
                 .unwrap_err()
@@ -447,7 +456,7 @@ mod tests {
             "NOT_AN_IMAGE"
         );
         // A format ctxpack does not sniff keeps the type its source declared.
-        let jxl = encode(b"\xff\x0a\xfa\x7f\x01\x02");
+        let jxl = STANDARD.encode(b"\xff\x0a\xfa\x7f\x01\x02");
         assert_eq!(
             resolve_data_url(&format!("data:image/jxl;base64,{jxl}"))
                 .unwrap()

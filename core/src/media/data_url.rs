@@ -1,7 +1,7 @@
 //! `data:` URLs (RFC 2397) as ctxpack meets them: images and files encoded in
 //! base64.
 
-use super::base64_text::check_base64;
+use super::base64_payload::check_base64;
 
 /// Why a string is not a usable base64 `data:` URL.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,14 +1,14 @@
 //! Media: data URLs, MIME sniffing from magic bytes, image dimensions and
 //! friendly type names.
 
-#[doc(hidden)]
-pub mod base64_text;
+pub(crate) mod base64_payload;
 pub(crate) mod data_url;
 pub(crate) mod dimensions;
 pub(crate) mod mime;
 pub(crate) mod payload;
 pub(crate) mod type_names;
 
+pub use base64_payload::{check_base64, decode_prefix, decoded_len, Base64Problem};
 pub use data_url::{DataUrl, DataUrlError};
 pub use dimensions::{image_dimensions, Dimensions};
 pub use mime::{mime_from_extension, sniff_mime};

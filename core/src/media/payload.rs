@@ -9,7 +9,7 @@
 //! JavaScript and referenced), so every U+0000 the core sees begins a
 //! reference the boundary made: caller text cannot forge one.
 
-use crate::media::base64_text::{check_base64, decode_prefix, decoded_len, Base64Problem};
+use crate::media::base64_payload::{check_base64, decode_prefix, decoded_len, Base64Problem};
 
 const START: &str = "\u{0}ctxpack\u{1}";
 

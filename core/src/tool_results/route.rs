@@ -4,9 +4,12 @@
 //! file part; everything else becomes a three-line description that carries
 //! no payload.
 
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+
 use crate::json;
 use crate::json::Value;
-use crate::media::base64_text::encode;
+use crate::media::base64_payload::{decode_prefix, decoded_len};
 use crate::media::data_url::format_data_url;
 use crate::media::mime::{mime_from_extension, sniff_mime};
 use crate::media::type_names::{friendly_type_name, human_size, kind_of_mime, BinaryKind};
@@ -150,17 +153,17 @@ pub fn route_artifact(
                     .unwrap_or_else(|| "text/plain".into()),
             );
         }
-        ArtifactBody::Bytes(b) => (encode(b), b.iter().take(4096).copied().collect()),
+        ArtifactBody::Bytes(b) => (STANDARD.encode(b), b.iter().take(4096).copied().collect()),
         ArtifactBody::Base64(s) => {
             let s = match crate::media::DataUrl::parse_unchecked(s) {
                 Ok(d) => d.payload.to_owned(),
                 Err(_) => s.trim().to_owned(),
             };
-            let head = crate::media::base64_text::decode_prefix(&s, 4096);
+            let head = decode_prefix(&s, 4096);
             (s, head)
         }
     };
-    let size = crate::media::base64_text::decoded_len(&payload) as u64;
+    let size = decoded_len(&payload) as u64;
     // Type: declared MIME, then the extension, then the bytes.
     let declared = artifact
         .mime_type
@@ -183,7 +186,7 @@ pub fn route_artifact(
                 return text_result(t.to_owned(), mime);
             }
         }
-        if let Some(bytes) = crate::media::base64_text::decode(&payload) {
+        if let Ok(bytes) = STANDARD.decode(&payload) {
             if let Ok(t) = String::from_utf8(bytes) {
                 return text_result(t, mime);
             }
