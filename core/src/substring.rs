@@ -1,6 +1,6 @@
-//! Finding a short needle in text, without the standard library's two-way
-//! searcher (a few kilobytes of wasm for the handful of fixed needles the
-//! crate looks for: `![`, `-->`, `?>`, a fence, a provider's phrase).
+//! Finding a short needle in text by its first byte. Only the markdown
+//! scanner still uses it (for `![` and a closing fence); the rest of the
+//! crate uses `str::find`.
 
 /// The byte offset of the first `needle` in `hay`.
 pub fn find(hay: &str, needle: &str) -> Option<usize> {

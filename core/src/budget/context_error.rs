@@ -35,7 +35,7 @@ fn number_after(text: &str, from: usize) -> Option<(u64, usize)> {
 }
 
 fn find(text: &str, needle: &str) -> Option<usize> {
-    crate::substring::find(&text.to_ascii_lowercase(), &needle.to_ascii_lowercase())
+    text.to_ascii_lowercase().find(&needle.to_ascii_lowercase())
 }
 
 /// Reads `text` (an error message or a whole error body) as a context-length

@@ -23,7 +23,7 @@ pub fn split_placeholders(text: &str) -> Vec<Segment<'_>> {
     let mut out = Vec::new();
     let mut text_start = 0;
     let mut scan = 0;
-    while let Some(found) = crate::substring::find(&text[scan..], PREFIX) {
+    while let Some(found) = text[scan..].find(PREFIX) {
         let at = scan + found;
         let id_start = at + PREFIX.len();
         let bytes = &text.as_bytes()[id_start..];
@@ -57,7 +57,7 @@ pub fn binary_marker_ids(value: &crate::json::Value) -> Vec<String> {
         match v {
             crate::json::Value::String(s) => {
                 let mut rest = s.as_str();
-                while let Some(at) = crate::substring::find(rest, MARK) {
+                while let Some(at) = rest.find(MARK) {
                     let id = rest[at + MARK.len()..].get(..32).unwrap_or("");
                     if crate::hash::is_md5_hex(id) {
                         out.push(id.to_ascii_lowercase());

@@ -112,12 +112,12 @@ fn looks_like_svg(bytes: &[u8]) -> bool {
     let mut rest = text.trim_start_matches('\u{feff}').trim_start();
     loop {
         if let Some(r) = rest.strip_prefix("<?") {
-            match crate::substring::find(r, "?>") {
+            match r.find("?>") {
                 Some(i) => rest = r[i + 2..].trim_start(),
                 None => return false,
             }
         } else if let Some(r) = rest.strip_prefix("<!--") {
-            match crate::substring::find(r, "-->") {
+            match r.find("-->") {
                 Some(i) => rest = r[i + 3..].trim_start(),
                 None => return false,
             }

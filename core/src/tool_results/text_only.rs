@@ -95,10 +95,8 @@ pub fn has_multimedia(messages: &[Message]) -> bool {
 }
 
 fn content_has_multimedia(content: &Content) -> bool {
-    let text_has = |t: &str| {
-        has_placeholder(t)
-            || (crate::substring::contains(t, "![") && !parse_markdown_images(t).is_empty())
-    };
+    let text_has =
+        |t: &str| has_placeholder(t) || (t.contains("![") && !parse_markdown_images(t).is_empty());
     match content {
         Content::Text(t) => text_has(t),
         Content::Parts(parts) => parts.iter().any(|p| match p {
