@@ -1,7 +1,7 @@
-//! An in-place heap sort: O(n log n), no allocation, and one small routine
-//! for every element type the crate sorts (the standard library's stable
-//! sort costs a few kilobytes of wasm per type). Not stable: callers break
-//! ties themselves when order matters.
+//! An in-place heap sort: O(n log n), no allocation. Not stable: callers
+//! break ties themselves when order matters. Only the markdown scanner still
+//! uses it (for link definitions); the rest of the crate sorts with the
+//! standard library.
 
 /// Sorts `items` in place by `less`.
 pub fn heap_sort<T>(items: &mut [T], less: impl Fn(&T, &T) -> bool) {

@@ -121,9 +121,7 @@ impl<K: Ord, V> FromIterator<(K, V)> for KeyMap<K, V> {
     /// Sorts once; of repeated keys the last one wins, as with `insert`.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
         let mut entries: Vec<(usize, (K, V))> = iter.into_iter().enumerate().collect();
-        crate::heap_sort::heap_sort(&mut entries, |(i, (a, _)), (j, (b, _))| {
-            a.cmp(b).then(i.cmp(j)).is_lt()
-        });
+        entries.sort_unstable_by(|(i, (a, _)), (j, (b, _))| a.cmp(b).then(i.cmp(j)));
         let mut out: Vec<(K, V)> = Vec::with_capacity(entries.len());
         for (_, (k, v)) in entries {
             match out.last_mut() {

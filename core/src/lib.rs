@@ -20,8 +20,7 @@ mod error;
 #[doc(hidden)]
 pub mod fuzzing;
 mod hash;
-#[doc(hidden)]
-pub mod heap_sort;
+mod heap_sort;
 pub mod history;
 pub mod json;
 mod json_path;

@@ -236,7 +236,7 @@ pub fn apply_compaction(
 ) -> Vec<bool> {
     let mut changed = vec![false; messages.len()];
     let mut order: Vec<&((usize, usize), String)> = replacements.iter().collect();
-    crate::heap_sort::heap_sort(&mut order, |a, b| a.0 < b.0);
+    order.sort_unstable_by_key(|r| r.0);
     for group in order.chunk_by(|a, b| a.0 .0 == b.0 .0) {
         let Some(&&((m, _), _)) = group.first() else {
             continue;

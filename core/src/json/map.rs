@@ -126,7 +126,7 @@ impl Map<String, Value> {
             return;
         }
         let mut order: Vec<usize> = (0..self.entries.len()).collect();
-        crate::heap_sort::heap_sort(&mut order, |a, b| self.entries[*a].0 < self.entries[*b].0);
+        order.sort_unstable_by(|&a, &b| self.entries[a].0.cmp(&self.entries[b].0));
         if order
             .windows(2)
             .all(|w| self.entries[w[0]].0 != self.entries[w[1]].0)

@@ -90,11 +90,10 @@ pub fn plan_maintenance(
     }
     let mut total: u64 = live.iter().map(|m| m.stored_bytes).sum();
     if let Some(max) = config.max_bytes {
-        crate::heap_sort::heap_sort(&mut live, |a, b| {
+        live.sort_unstable_by(|a, b| {
             a.last_used_at
                 .total_cmp(&b.last_used_at)
                 .then_with(|| a.id.cmp(&b.id))
-                .is_lt()
         });
         for m in &live {
             if total <= max {
