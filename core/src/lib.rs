@@ -24,8 +24,6 @@ mod heap_sort;
 pub mod history;
 pub mod json;
 mod json_path;
-#[doc(hidden)]
-pub mod key_map;
 pub mod markdown;
 pub mod media;
 pub mod messages;

@@ -8,11 +8,11 @@ use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::budget::{limits_of, Provider, RequestLimits};
 use ctxpack_core::json::Value;
-use ctxpack_core::key_map::KeySet;
 use ctxpack_core::messages::{decode_messages, Format};
 use ctxpack_core::tool_results::{has_multimedia, message_to_text_only};
 use ctxpack_core::JsonPath;
 use js_sys::Array;
+use std::collections::BTreeSet;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -101,7 +101,7 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
         let (fmt, decoded) = decode_messages(values.clone(), format, &JsonPath::root("messages"))
             .map_err(CtxpackError::from)?;
         let backend = call_backend(&stash, &table);
-        let stored: KeySet<String> = ctxpack_core::history::stash_inline_images(
+        let stored: BTreeSet<String> = ctxpack_core::history::stash_inline_images(
             &backend,
             &stash.config,
             stash.now(),

@@ -13,7 +13,6 @@ use crate::convert::external::Table;
 use crate::convert::{js_type, options_arg, to_js};
 use crate::promise::to_promise;
 use crate::CtxpackError;
-use ctxpack_core::key_map::KeyMap;
 use ctxpack_core::stash::{
     list_by_recency, CachedBackend, Generation, MetaCache, NewRecord, RecordMeta, StashBackend,
     StashConfig, StashError, StoredRecord,
@@ -23,6 +22,7 @@ use js_adapter::AdapterBackend;
 use js_map::MapBackend;
 use js_sys::{Function, Promise, Reflect};
 use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -188,7 +188,8 @@ impl StashInner {
 }
 
 thread_local! {
-    static REGISTRY: RefCell<KeyMap<u32, Rc<StashInner>>> = RefCell::new(KeyMap::new());
+    static REGISTRY: RefCell<BTreeMap<u32, Rc<StashInner>>> =
+        const { RefCell::new(BTreeMap::new()) };
     static NEXT_HANDLE: Cell<u32> = const { Cell::new(1) };
 }
 

@@ -5,10 +5,10 @@
 
 use crate::history::placeholder::{placeholder, split_placeholders, Segment};
 use crate::json_path::JsonPath;
-use crate::key_map::KeySet;
 use crate::media::payload::{payload_facts, Payloads};
 use crate::messages::walk::{for_each_image, for_each_text, rewrite_images};
 use crate::messages::{Content, ImageSource, Message, Part, Role};
+use std::collections::BTreeSet;
 
 /// Options of a compaction.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -109,7 +109,7 @@ pub fn plan_compaction<'m>(
 
     // Pass 1: which image parts are history images with inline payloads.
     let mut found: Vec<(usize, usize, String, &'m crate::messages::ImagePart)> = Vec::new();
-    let mut seen = KeySet::new();
+    let mut seen = BTreeSet::new();
     for (i, m) in messages.iter().enumerate() {
         for_each_image(
             m,
@@ -185,7 +185,7 @@ pub fn plan_compaction<'m>(
 
     // Pass 2: hash them, one at a time.
     let total = found.len();
-    let mut hashed: KeySet<String> = KeySet::new();
+    let mut hashed: BTreeSet<String> = BTreeSet::new();
     let mut bytes = 0u64;
     for (done, (message, ordinal, path, img)) in found.into_iter().enumerate() {
         let Some((declared, payload)) = img.source().inline() else {

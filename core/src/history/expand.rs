@@ -5,10 +5,10 @@
 use crate::history::placeholder::{placeholder, split_placeholders, Segment};
 use crate::json::Value;
 use crate::json_path::JsonPath;
-use crate::key_map::{KeyMap, KeySet};
 use crate::messages::image::{new_image_part, ImageTemplate};
 use crate::messages::walk::for_each_text;
 use crate::messages::{Content, Format, ImageShape, Message, Part};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// An original read back from the stash.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,7 +32,7 @@ pub struct MissingPlaceholder {
 
 /// The distinct placeholder ids in `messages`, in order of appearance.
 pub fn collect_placeholders(messages: &[Message]) -> Vec<String> {
-    let mut seen = KeySet::new();
+    let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     let root = JsonPath::root("messages");
     for (i, m) in messages.iter().enumerate() {
@@ -52,7 +52,7 @@ pub fn collect_placeholders(messages: &[Message]) -> Vec<String> {
 /// Where each placeholder whose id is not in `restored` appears.
 pub fn missing_placeholders(
     messages: &[Message],
-    restored: &KeyMap<String, Restored>,
+    restored: &BTreeMap<String, Restored>,
 ) -> Vec<MissingPlaceholder> {
     let mut out = Vec::new();
     let root = JsonPath::root("messages");
@@ -78,7 +78,7 @@ pub fn missing_placeholders(
 pub fn apply_expansion(
     messages: &mut [Message],
     format: Format,
-    restored: &KeyMap<String, Restored>,
+    restored: &BTreeMap<String, Restored>,
 ) -> Vec<bool> {
     messages
         .iter_mut()
@@ -89,7 +89,7 @@ pub fn apply_expansion(
 fn expand_content(
     content: &mut Content,
     format: Format,
-    restored: &KeyMap<String, Restored>,
+    restored: &BTreeMap<String, Restored>,
 ) -> bool {
     match content {
         Content::Text(text) => {
@@ -127,7 +127,7 @@ fn expand_content(
     }
 }
 
-fn mentions_restorable(text: &str, restored: &KeyMap<String, Restored>) -> bool {
+fn mentions_restorable(text: &str, restored: &BTreeMap<String, Restored>) -> bool {
     split_placeholders(text)
         .iter()
         .any(|s| matches!(s, Segment::Placeholder(id) if restored.contains_key(id)))
@@ -143,7 +143,7 @@ enum Piece {
 fn split_text(
     text: &str,
     format: Format,
-    restored: &KeyMap<String, Restored>,
+    restored: &BTreeMap<String, Restored>,
     collapsed: bool,
 ) -> Vec<Part> {
     let mut pieces: Vec<Piece> = Vec::new();

@@ -11,7 +11,6 @@ use crate::history::expand::{
 };
 use crate::json::Value;
 use crate::json_path::JsonPath;
-use crate::key_map::{KeyMap, KeySet};
 use crate::media::payload::Payloads;
 use crate::messages::image::ImageTemplate;
 use crate::messages::{decode_messages, detect_format, Format, Message, MessageError, Role};
@@ -23,6 +22,7 @@ use crate::tool_results::binary_stash::{
 };
 use crate::tool_results::sanitize::{pointer_get, pointer_get_mut, SanitizeOptions, Seg};
 use crate::tool_results::slots::{raw_role, tool_result_slots, SlotKind};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Messages after an operation: all of them, and which ones changed (an
 /// unchanged message is the caller's value, moved through untouched).
@@ -58,7 +58,7 @@ async fn sanitize_tool_results<B: StashBackend>(
     values: &mut [Value],
     format: Format,
     payloads: &dyn Payloads,
-) -> (Vec<bool>, KeySet<String>, BinaryReport) {
+) -> (Vec<bool>, BTreeSet<String>, BinaryReport) {
     let mut changed = vec![false; values.len()];
     let cutoff = values
         .iter()
@@ -91,7 +91,7 @@ async fn sanitize_tool_results<B: StashBackend>(
         }
     }
     if targets.is_empty() {
-        return (changed, KeySet::new(), BinaryReport::default());
+        return (changed, BTreeSet::new(), BinaryReport::default());
     }
     let report = sanitize_targets(
         Some(backend),
@@ -103,7 +103,7 @@ async fn sanitize_tool_results<B: StashBackend>(
         payloads,
     )
     .await;
-    let mut written = KeySet::new();
+    let mut written = BTreeSet::new();
     for (target, (i, slot, was_json)) in targets.into_iter().zip(places) {
         if !target.changed {
             continue;
@@ -177,7 +177,7 @@ pub async fn compact_history<B: StashBackend>(
     } else {
         (
             vec![false; values.len()],
-            KeySet::new(),
+            BTreeSet::new(),
             BinaryReport::default(),
         )
     };
@@ -224,7 +224,7 @@ pub async fn compact_history<B: StashBackend>(
 
     // Write each distinct image once and wait for the commit.
     let expires_at = now + config.ttl_ms;
-    let mut all_metas: KeyMap<String, RecordMeta> =
+    let mut all_metas: BTreeMap<String, RecordMeta> =
         metas.into_iter().map(|m| (m.id.clone(), m)).collect();
     let records: Vec<NewRecord<'_>> = plan
         .images
@@ -253,8 +253,8 @@ pub async fn compact_history<B: StashBackend>(
     } else {
         backend.put_records(&records).await
     };
-    let mut committed: KeyMap<String, RecordMeta> = KeyMap::new();
-    let mut write_errors: KeyMap<String, (crate::ErrorCode, String)> = KeyMap::new();
+    let mut committed: BTreeMap<String, RecordMeta> = BTreeMap::new();
+    let mut write_errors: BTreeMap<String, (crate::ErrorCode, String)> = BTreeMap::new();
     for (i, rec) in records.iter().enumerate() {
         match results.get(i) {
             Some(Ok(())) => {
@@ -312,7 +312,7 @@ pub async fn compact_history<B: StashBackend>(
     }
 
     // Refresh every record the conversation references; sweep the rest.
-    let mut protected: KeySet<String> = committed.keys().cloned().collect();
+    let mut protected: BTreeSet<String> = committed.keys().cloned().collect();
     protected.extend(binary_ids);
     let mut touched = Vec::new();
     for id in &referenced {
@@ -382,8 +382,8 @@ async fn restore_all<B: StashBackend>(
     now: f64,
     ids: &[String],
     payloads: &dyn Payloads,
-) -> (KeyMap<String, Restored>, usize) {
-    let mut restored = KeyMap::new();
+) -> (BTreeMap<String, Restored>, usize) {
+    let mut restored = BTreeMap::new();
     let mut corrupted = 0;
     for id in ids {
         match read_verified(backend, id, now, payloads).await {
@@ -448,7 +448,7 @@ async fn refresh<'a, B: StashBackend>(
     now: f64,
     ids: impl Iterator<Item = &'a String>,
 ) {
-    let ids: KeySet<&String> = ids.collect();
+    let ids: BTreeSet<&String> = ids.collect();
     if ids.is_empty() {
         return;
     }
@@ -538,10 +538,10 @@ pub async fn stash_inline_images<B: StashBackend>(
     now: f64,
     messages: &[Message],
     payloads: &dyn Payloads,
-) -> KeySet<String> {
+) -> BTreeSet<String> {
     let root = JsonPath::root("messages");
     let mut records = Vec::new();
-    let mut seen = KeySet::new();
+    let mut seen = BTreeSet::new();
     for (i, m) in messages.iter().enumerate() {
         crate::messages::walk::for_each_image(m, &root.index(i), &mut |_, _, img| {
             let Some((declared, payload)) = img.source().inline() else {
@@ -570,7 +570,7 @@ pub async fn stash_inline_images<B: StashBackend>(
         });
     }
     if records.is_empty() {
-        return KeySet::new();
+        return BTreeSet::new();
     }
     let results = backend.put_records(&records).await;
     records

@@ -3,7 +3,7 @@
 //! conversation references.
 
 use super::{RecordMeta, StashBackend, StashError, StoredRecord};
-use crate::key_map::KeySet;
+use std::collections::BTreeSet;
 
 /// How long records live and how much the stash may hold.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -77,7 +77,7 @@ pub fn plan_maintenance(
     metas: &[RecordMeta],
     now: f64,
     config: &StashConfig,
-    protected: &KeySet<String>,
+    protected: &BTreeSet<String>,
 ) -> Maintenance {
     let mut out = Maintenance::default();
     let mut live: Vec<&RecordMeta> = Vec::with_capacity(metas.len());
@@ -119,7 +119,7 @@ pub async fn sweep<B: StashBackend>(
     now: f64,
 ) -> Result<Maintenance, StashError> {
     let metas = backend.list_meta().await?;
-    let plan = plan_maintenance(&metas, now, config, &KeySet::new());
+    let plan = plan_maintenance(&metas, now, config, &BTreeSet::new());
     let doomed: Vec<String> = plan.expired.iter().chain(&plan.evicted).cloned().collect();
     if !doomed.is_empty() {
         backend.delete_records(&doomed).await?;
@@ -167,7 +167,7 @@ mod tests {
             ttl_ms: 100.0,
             max_bytes: Some(20),
         };
-        let m = plan_maintenance(&metas, 100.0, &cfg, &KeySet::new());
+        let m = plan_maintenance(&metas, 100.0, &cfg, &BTreeSet::new());
         assert_eq!(m.expired, vec!["a"]);
         assert_eq!(m.evicted, vec!["b"]);
         assert_eq!(m.bytes_after, 20);
@@ -181,7 +181,7 @@ mod tests {
             ttl_ms: 100.0,
             max_bytes: Some(5),
         };
-        let protected: KeySet<String> = ["a".to_owned(), "b".to_owned()].into();
+        let protected: BTreeSet<String> = ["a".to_owned(), "b".to_owned()].into();
         let m = plan_maintenance(&metas, 100.0, &cfg, &protected);
         assert!(m.expired.is_empty() && m.evicted.is_empty());
         assert!(m.over_budget);

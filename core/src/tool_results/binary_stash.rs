@@ -7,11 +7,11 @@
 use crate::history::compact::Failure;
 use crate::json::Value;
 use crate::json_path::JsonPath;
-use crate::key_map::{KeyMap, KeySet};
 use crate::stash::{NewRecord, StashBackend, StashConfig};
 use crate::tool_results::sanitize::{
     filtered_marker, find_binaries, replace_binaries, stashed_marker, SanitizeOptions,
 };
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What to do with a payload whose stash write failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,11 +76,11 @@ pub async fn sanitize_targets<B: StashBackend>(
     }
     // Hash and write each distinct payload once.
     let mut md5s: Vec<Vec<String>> = Vec::with_capacity(found.len());
-    let mut committed: KeySet<String> = KeySet::new();
-    let mut errors: KeyMap<String, (crate::ErrorCode, String)> = KeyMap::new();
+    let mut committed: BTreeSet<String> = BTreeSet::new();
+    let mut errors: BTreeMap<String, (crate::ErrorCode, String)> = BTreeMap::new();
     if let Some(backend) = backend {
         let mut records = Vec::new();
-        let mut seen = KeySet::new();
+        let mut seen = BTreeSet::new();
         for (t, list) in targets.iter().zip(&found) {
             let mut ids = Vec::with_capacity(list.len());
             let payloads = payloads_of(t);
