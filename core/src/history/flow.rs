@@ -224,8 +224,8 @@ pub async fn compact_history<B: StashBackend>(
 
     // Write each distinct image once and wait for the commit.
     let expires_at = now + config.ttl_ms;
-    let mut all_metas: BTreeMap<String, RecordMeta> =
-        metas.into_iter().map(|m| (m.id.clone(), m)).collect();
+    let mut all_metas = BTreeMap::new();
+    all_metas.extend(metas.into_iter().map(|m| (m.id.clone(), m)));
     let records: Vec<NewRecord<'_>> = plan
         .images
         .iter()
@@ -312,7 +312,8 @@ pub async fn compact_history<B: StashBackend>(
     }
 
     // Refresh every record the conversation references; sweep the rest.
-    let mut protected: BTreeSet<String> = committed.keys().cloned().collect();
+    let mut protected = BTreeSet::new();
+    protected.extend(committed.keys().cloned());
     protected.extend(binary_ids);
     let mut touched = Vec::new();
     for id in &referenced {
@@ -448,14 +449,15 @@ async fn refresh<'a, B: StashBackend>(
     now: f64,
     ids: impl Iterator<Item = &'a String>,
 ) {
-    let ids: BTreeSet<&String> = ids.collect();
-    if ids.is_empty() {
+    let mut wanted = BTreeSet::new();
+    wanted.extend(ids);
+    if wanted.is_empty() {
         return;
     }
     if let Ok(metas) = backend.list_meta().await {
         let touched: Vec<RecordMeta> = metas
             .into_iter()
-            .filter(|m| ids.contains(&m.id))
+            .filter(|m| wanted.contains(&m.id))
             .map(|m| RecordMeta {
                 expires_at: now + config.ttl_ms,
                 last_used_at: now,

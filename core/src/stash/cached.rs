@@ -62,10 +62,12 @@ impl MetaCache {
     }
 
     fn store(&self, now: f64, generation: u64, metas: &[RecordMeta]) {
+        let mut by_id = BTreeMap::new();
+        by_id.extend(metas.iter().map(|m| (m.id.clone(), m.clone())));
         *self.listed.borrow_mut() = Some(Listing {
             at: now,
             generation,
-            metas: metas.iter().map(|m| (m.id.clone(), m.clone())).collect(),
+            metas: by_id,
         });
     }
 
