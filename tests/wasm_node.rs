@@ -55,6 +55,11 @@ async fn bad_stash_options_are_ctxpack_errors() {
     wasm_support::stash::bad_stash_options_are_ctxpack_errors().await;
 }
 
+#[wasm_bindgen_test]
+async fn stray_bits_keep_the_image_inline() {
+    wasm_support::stash::stray_bits_keep_the_image_inline().await;
+}
+
 /// Node has no IndexedDB: asking for it is an error, never a silent fallback.
 #[wasm_bindgen_test]
 async fn indexeddb_absent_is_stash_unavailable() {

@@ -7,8 +7,8 @@
 //! stash or returning it uses the JavaScript value, never a copy.
 
 use ctxpack_core::media::{
-    external_ref, facts_of_text, find_external_ref, parse_external_ref, split_external_refs,
-    PayloadFacts, Payloads, Piece,
+    check_base64, external_ref, facts_of_text, find_external_ref, parse_external_ref,
+    split_external_refs, PayloadFacts, Payloads, Piece,
 };
 use js_sys::{Function, JsString, Reflect};
 use std::cell::{Cell, RefCell};
@@ -274,7 +274,9 @@ impl NodeHost {
     /// `=` only as the last one or two characters. Node's decoder skips what
     /// is not base64 (and stops at `=`), so decoding into a scratch buffer
     /// writes exactly the expected number of bytes only when every character
-    /// counts; it also takes the URL-safe `-` and `_`, looked for apart.
+    /// counts; it also takes the URL-safe `-` and `_`, looked for apart, and
+    /// ignores bits set after the last byte (`QR==` reads as `QQ==`), so the
+    /// last group also goes through the core's check, which refuses them.
     /// `padding` is the number of `=` that end `text`.
     fn is_base64(&self, text: &JsString, padding: usize) -> bool {
         let len = text.length();
@@ -295,6 +297,7 @@ impl NodeHost {
             && text.index_of("-", 0) < 0
             && text.index_of("_", 0) < 0
             && (eq < 0 || eq as u32 >= len.saturating_sub(2))
+            && check_base64(&String::from(text.slice(len.saturating_sub(4), len))).is_ok()
     }
 
     /// A `Buffer` of at least `size` bytes: the kept one when big enough.

@@ -106,6 +106,9 @@ test('long payloads (checked by Node natively) are refused when any character is
     at(png, mid, 'é'),
     png.slice(0, -1),
     `${png.slice(0, -4)}A===`,
+    // Bits set after the last byte: Node's decoder ignores them.
+    `${png.slice(0, -4)}QR==`,
+    `${png.slice(0, -4)}Zm9=`,
   ];
   const messages = [
     { role: 'user', content: [...bad.map((b) => img(b, 'image/png')), img(png, 'image/png')] },

@@ -405,6 +405,49 @@ pub async fn memory_stash_and_tool_definitions() {
     assert_ctxpack_error(err.into(), "INVALID_ARGUMENT", "dialect");
 }
 
+/// Bits set after the last byte (`QR==` where an encoder writes `QQ==`) make
+/// a long payload invalid, whether wasm checks it or Node does natively.
+pub async fn stray_bits_keep_the_image_inline() {
+    let stash = open(&[("backend", "memory".into())]).await;
+    let png = b64(PNG);
+    let body = &png[..png.len() - 4];
+    let part = |payload: &str| {
+        obj(&[
+            ("type", "image_url".into()),
+            (
+                "image_url",
+                obj(&[("url", format!("data:image/png;base64,{payload}").into())]),
+            ),
+        ])
+    };
+    let content = Array::of3(
+        &part(&format!("{body}QR==")),
+        &part(&format!("{body}Zm9=")),
+        &part(&png),
+    );
+    let messages = Array::of2(
+        &obj(&[("role", "user".into()), ("content", content.into())]),
+        &obj(&[("role", "user".into()), ("content", "next".into())]),
+    );
+    let (out, report) = compact(&messages.into(), &stash, &[]).await;
+    let failures = Array::from(&get(&report, "failures"));
+    assert_eq!(failures.length(), 2);
+    for (i, failure) in failures.iter().enumerate() {
+        assert_eq!(get_str(&failure, "code"), "INVALID_DATA_URL");
+        assert_eq!(
+            get_str(&failure, "path"),
+            format!("messages[0].content[{i}]")
+        );
+    }
+    let kept = get(&out.get(0), "content");
+    let kept = Array::from(&kept);
+    assert_eq!(
+        get_str(&get(&kept.get(0), "image_url"), "url"),
+        format!("data:image/png;base64,{body}QR==")
+    );
+    assert_eq!(num(&report, "stashed"), 1.0);
+}
+
 pub async fn bad_stash_options_are_ctxpack_errors() {
     let err = compact_context(dootask().into(), obj(&[("stash", obj(&[]))]))
         .await
