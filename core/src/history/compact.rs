@@ -3,9 +3,9 @@
 //! committed them to the stash — replaces them with
 //! `[Picture:history_<md5>]`. It decides; it does no I/O.
 
-use crate::history::placeholder::{placeholder, split_placeholders, Segment};
 use crate::json_path::JsonPath;
 use crate::media::payload::{payload_facts, Payloads};
+use crate::messages::placeholder::{placeholder, split_placeholders, Segment};
 use crate::messages::walk::{for_each_image, for_each_text, rewrite_images};
 use crate::messages::{Content, ImageSource, Message, Part, Role};
 use std::collections::BTreeSet;

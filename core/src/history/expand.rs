@@ -2,10 +2,10 @@
 //! become image parts again — the exact original part when its template was
 //! kept, otherwise the canonical part of the format.
 
-use crate::history::placeholder::{placeholder, split_placeholders, Segment};
 use crate::json::Value;
 use crate::json_path::JsonPath;
 use crate::messages::image::{new_image_part, ImageTemplate};
+use crate::messages::placeholder::{placeholder, split_placeholders, Segment};
 use crate::messages::walk::for_each_text;
 use crate::messages::{Content, Format, ImageShape, Message, Part};
 use std::collections::{BTreeMap, BTreeSet};

@@ -108,7 +108,7 @@ async fn sanitize_tool_results<B: StashBackend>(
         if !target.changed {
             continue;
         }
-        for id in crate::history::placeholder::binary_marker_ids(&target.value) {
+        for id in crate::messages::placeholder::binary_marker_ids(&target.value) {
             written.insert(id);
         }
         let new_value = match slot.kind {
@@ -503,7 +503,7 @@ pub async fn history_image<B: StashBackend>(
     let text = |en: &str, zh: &str| {
         vec![dialect.text_part(if lang == Lang::Zh { zh } else { en }.to_owned())]
     };
-    let Some(md5) = crate::history::placeholder::parse_image_id(id) else {
+    let Some(md5) = crate::messages::placeholder::parse_image_id(id) else {
         return text("Invalid image id", "无效的图片标识符");
     };
     match read_verified(backend, &md5, now, payloads).await {

@@ -3,22 +3,21 @@
 //! tool give them back.
 //!
 //! The steps are pure and separately tested: [`compact`] plans and applies a
-//! compaction, [`expand`] restores placeholders, [`placeholder`] writes and
-//! finds the placeholder text, [`tool`] describes the tool. `flow` runs them
+//! compaction, [`expand`] restores placeholders (whose text
+//! [`crate::messages`] writes and finds), [`tool`] describes the tool. `flow` runs them
 //! end to end over any [`StashBackend`](crate::stash::StashBackend): write,
 //! wait for the commit, replace only what committed.
 
 pub(crate) mod compact;
 pub(crate) mod expand;
 mod flow;
-pub(crate) mod placeholder;
 pub(crate) mod tool;
 
+pub use crate::messages::{parse_image_id, placeholder};
 pub use compact::{CompactOptions, CompactReport, Failure};
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
 pub use flow::{
     compact_history, expand_history, history_image, stash_inline_images, tool_image_part, Lang,
     Outcome,
 };
-pub use placeholder::{parse_image_id, placeholder};
 pub use tool::{history_image_tool, Dialect, TOOL_DESCRIPTION, TOOL_NAME};

@@ -16,6 +16,7 @@ mod langchain;
 mod model;
 mod openai;
 mod part;
+pub(crate) mod placeholder;
 pub(crate) mod walk;
 
 pub use detect::detect_format;
@@ -24,3 +25,4 @@ pub use format::Format;
 pub use image::{ImagePart, ImageShape, ImageSource};
 pub use model::{decode_messages, Content, Message, Role};
 pub use part::{Part, ToolResultPart};
+pub use placeholder::{parse_image_id, placeholder};

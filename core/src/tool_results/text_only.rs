@@ -5,10 +5,10 @@
 //! `[Picture:history_<md5>]` (stash it first). And `has_multimedia`: whether
 //! a conversation holds anything a text-only model would need tools for.
 
-use crate::history::placeholder::{has_placeholder, placeholder};
 use crate::json::Value;
 use crate::markdown::parse_markdown_images;
 use crate::media::payload::Payloads;
+use crate::messages::placeholder::{has_placeholder, placeholder};
 use crate::messages::{Content, Format, ImageSource, Message, Part};
 
 /// The reference line for one image. `stored(md5)` says whether an inline
