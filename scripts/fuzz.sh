@@ -10,7 +10,7 @@ SECONDS_EACH="${FUZZ_SECONDS:-60}"
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
 status=0
-for target in markdown data_url messages sanitize json; do
+for target in markdown data_url messages sanitize; do
   corpus="fuzz/corpus/$target"
   mkdir -p "$corpus" "fuzz/artifacts/$target"
   cp -n fuzz/seeds/"$target"/* "$corpus"/ 2>/dev/null || true

@@ -65,6 +65,18 @@ impl std::fmt::Display for ErrorCode {
     }
 }
 
+impl serde::Serialize for ErrorCode {
+    /// The code's text.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// `s` as a JSON string literal, the way messages name a value.
+pub fn quoted(s: &str) -> String {
+    serde_json::Value::from(s).to_string()
+}
+
 /// An error of the core that reaches JavaScript as a `CtxpackError`.
 pub trait CodedError: std::error::Error {
     /// Its stable code.

@@ -32,7 +32,7 @@ impl JsonPath {
         if plain {
             JsonPath(format!("{}.{key}", self.0))
         } else {
-            let quoted = crate::json::to_string(&crate::json::Value::from(key));
+            let quoted = ToString::to_string(&serde_json::Value::from(key));
             JsonPath(format!("{}[{quoted}]", self.0))
         }
     }

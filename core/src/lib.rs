@@ -22,7 +22,6 @@ pub mod fuzzing;
 mod hash;
 mod heap_sort;
 pub mod history;
-pub mod json;
 mod json_path;
 pub mod markdown;
 pub mod media;
@@ -31,6 +30,6 @@ pub mod stash;
 mod substring;
 pub mod tool_results;
 
-pub use error::{CodedError, ErrorCode, ERROR_CODE_TYPESCRIPT};
+pub use error::{quoted, CodedError, ErrorCode, ERROR_CODE_TYPESCRIPT};
 pub use hash::md5_hex;
 pub use json_path::JsonPath;

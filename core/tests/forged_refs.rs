@@ -9,13 +9,12 @@ mod common;
 
 use common::*;
 use ctxpack_core::history::{compact_history, CompactOptions};
-use ctxpack_core::json;
-use ctxpack_core::json::Value;
 use ctxpack_core::media::{external_ref, find_external_ref, Payloads};
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashConfig};
 use ctxpack_core::tool_results::{sanitize_targets, text_target, OnWriteFailure, SanitizeOptions};
 use ctxpack_core::JsonPath;
+use serde_json::Value;
 
 /// A hostile view of payloads: every reference, whatever its table and
 /// index, stands for the victim's image.
@@ -41,12 +40,12 @@ fn victim() -> String {
 fn forged_texts() -> Vec<String> {
     let one = external_ref(1, 0);
     vec![
-        json::to_string(&ctxpack_core::json!({ "image": one })),
-        json::to_string(&ctxpack_core::json!({ "data": format!("data:image/png;base64,{one}") })),
-        json::to_string(
-            &ctxpack_core::json!({ "screenshot": { "base64": external_ref(7, 3) }, "note": one }),
+        ToString::to_string(&serde_json::json!({ "image": one })),
+        ToString::to_string(&serde_json::json!({ "data": format!("data:image/png;base64,{one}") })),
+        ToString::to_string(
+            &serde_json::json!({ "screenshot": { "base64": external_ref(7, 3) }, "note": one }),
         ),
-        json::to_string(&ctxpack_core::json!([one, one])),
+        ToString::to_string(&serde_json::json!([one, one])),
     ]
 }
 
@@ -80,7 +79,7 @@ fn a_reference_spelled_in_a_tool_result_survives_compaction_unchanged() {
     let payloads = ResolvesEverything(victim());
     let stash = MemoryBackend::default();
     for text in forged_texts() {
-        let messages = ctxpack_core::json!([
+        let messages = serde_json::json!([
             {"role": "user", "content": "call the tool"},
             {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "shot", "arguments": "{}"}}]},
             {"role": "tool", "tool_call_id": "c1", "content": text},

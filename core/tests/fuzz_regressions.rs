@@ -41,8 +41,3 @@ fn messages_inputs() {
 fn sanitize_inputs() {
     replay("sanitize", ctxpack_core::fuzzing::sanitize);
 }
-
-#[test]
-fn json_inputs() {
-    replay("json", ctxpack_core::fuzzing::json);
-}

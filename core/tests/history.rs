@@ -6,10 +6,10 @@ mod common;
 use common::*;
 use ctxpack_core::history::CompactOptions;
 use ctxpack_core::history::{compact_history, expand_history, history_image, Lang, Outcome};
-use ctxpack_core::json;
-use ctxpack_core::json::Value;
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
+use serde_json::json;
+use serde_json::Value;
 
 const T0: f64 = 1_700_000_000_000.0;
 

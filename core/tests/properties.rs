@@ -7,11 +7,11 @@ mod common;
 use common::*;
 use ctxpack_core::history::CompactOptions;
 use ctxpack_core::history::{compact_history, expand_history};
-use ctxpack_core::json;
-use ctxpack_core::json::Value;
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashConfig};
 use proptest::prelude::*;
+use serde_json::json;
+use serde_json::Value;
 
 const IMAGES: [(&[u8], &str); 4] = [
     (PNG, "image/png"),

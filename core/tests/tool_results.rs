@@ -6,11 +6,11 @@ mod common;
 use common::*;
 use ctxpack_core::history::CompactOptions;
 use ctxpack_core::history::{compact_history, history_image, Lang};
-use ctxpack_core::json;
-use ctxpack_core::json::Value;
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
 use ctxpack_core::ErrorCode;
+use serde_json::json;
+use serde_json::Value;
 
 fn big_png_b64() -> String {
     // A real PNG padded with a tEXt-free tail: the bytes start with the PNG magic.
@@ -70,7 +70,8 @@ fn openai_tool_message_json_string_is_sanitized_and_the_binary_is_fetchable() {
     ]);
     let stash = MemoryBackend::new();
     let out = run(&stash, &msgs, true);
-    let content: Value = json::from_str(out.messages[2]["content"].as_str().unwrap()).unwrap();
+    let content: Value =
+        serde_json::from_str(out.messages[2]["content"].as_str().unwrap()).unwrap();
     assert_eq!(content["metadata"]["imageBase64"], marker(&payload));
     assert_eq!(content["metadata"]["imagePath"], "/tmp/a.png");
     assert_eq!(out.messages[2]["tool_call_id"], "c1");
@@ -145,4 +146,62 @@ fn a_failed_write_keeps_the_payload_and_reports_it() {
         out.report.failures[0].path,
         "messages[0].content.metadata.imageBase64"
     );
+}
+
+/// Numbers in a tool result's JSON text come back exactly as they were read:
+/// subnormals, 17-digit decimals, the extremes of 64-bit integers and -0.
+#[test]
+fn numbers_in_a_sanitized_tool_result_text_survive_exactly() {
+    use ctxpack_core::tool_results::{
+        sanitize_targets, text_target, OnWriteFailure, SanitizeOptions,
+    };
+    let numbers = [
+        "5e-324",
+        "2.2250738585072014e-308",
+        "0.30000000000000004",
+        "1.7976931348623157e308",
+        "9007199254740993",
+        "18446744073709551615",
+        "-9223372036854775808",
+        "-0.0",
+        "123456789.12345679",
+    ];
+    let text = format!(
+        r#"{{"n":[{}],"image":"data:image/png;base64,{}"}}"#,
+        numbers.join(","),
+        big_png_b64()
+    );
+    let (target, was_json) = text_target(&text, ctxpack_core::JsonPath::root("result"));
+    let mut targets = [target];
+    let stash = MemoryBackend::default();
+    let report = block_on(sanitize_targets(
+        Some(&stash),
+        &StashConfig::default(),
+        1e12,
+        &mut targets,
+        &SanitizeOptions::default(),
+        OnWriteFailure::Filter,
+        &ctxpack_core::media::InMemory,
+    ));
+    assert_eq!(report.stashed, 1);
+    let [target] = targets;
+    let out = ctxpack_core::tool_results::target_text(target, was_json);
+    let parsed: Value = serde_json::from_str(&out).unwrap();
+    let back = parsed["n"].as_array().unwrap();
+    for (text, value) in numbers.iter().zip(back) {
+        // Integers exactly; floats bit for bit against the correctly
+        // rounded reading of the original text.
+        if let Ok(u) = text.parse::<u64>() {
+            assert_eq!(value.as_u64(), Some(u), "{text}");
+        } else if let Ok(i) = text.parse::<i64>() {
+            assert_eq!(value.as_i64(), Some(i), "{text}");
+        } else {
+            let expected: f64 = text.parse().unwrap();
+            assert_eq!(
+                value.as_f64().unwrap().to_bits(),
+                expected.to_bits(),
+                "{text}"
+            );
+        }
+    }
 }

@@ -12,9 +12,10 @@ use crate::CtxpackError;
 use ctxpack_core::history::CompactOptions;
 use ctxpack_core::history::{compact_history, expand_history, history_image, Outcome};
 use ctxpack_core::history::{history_image_tool, Dialect};
-use ctxpack_core::json::{ToJson, Value};
 use ctxpack_core::messages::Format;
 use js_sys::{Array, Object, Promise, Reflect};
+use serde::Serialize;
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -121,7 +122,7 @@ pub fn read_messages(
 }
 
 /// `{messages, report}`: changed messages converted, the rest the caller's own.
-fn result<R: ToJson>(
+fn result<R: Serialize>(
     original: &Array,
     outcome: Outcome<R>,
     table: &Table,

@@ -7,11 +7,11 @@ use crate::stash::call_backend;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::budget::{limits_of, Provider, RequestLimits};
-use ctxpack_core::json::Value;
 use ctxpack_core::messages::{decode_messages, Format};
 use ctxpack_core::tool_results::{has_multimedia, message_to_text_only};
 use ctxpack_core::JsonPath;
 use js_sys::Array;
+use serde_json::Value;
 use std::collections::BTreeSet;
 use wasm_bindgen::prelude::*;
 
@@ -163,7 +163,7 @@ pub fn provider_and_limits(opts: &Options) -> Result<(Provider, RequestLimits), 
     let provider = Provider::from_name(&name).ok_or_else(|| {
         CtxpackError::invalid_option(
             opts.path_of("provider"),
-            format!("unknown provider {}", ctxpack_core::json::quoted(&name)),
+            format!("unknown provider {}", ctxpack_core::quoted(&name)),
         )
     })?;
     let mut limits = limits_of(provider);

@@ -9,9 +9,10 @@ pub mod external;
 use self::external::Table;
 use crate::CtxpackError;
 use ctxpack_core::history::Lang;
-use ctxpack_core::json::{Map, Number, ToJson, Value};
 use ctxpack_core::messages::Format;
 use js_sys::{Array, ArrayBuffer, Function, JsString, Object, Reflect};
+use serde::Serialize;
+use serde_json::{Map, Number, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -83,8 +84,11 @@ fn well_formed(js: &JsString) -> bool {
     }
 }
 
+/// A JavaScript number as JSON: a whole number below 2^53 as an integer
+/// (`-0` stays a float, so its sign survives), anything else as a float.
 fn number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 && !(n == 0.0 && n.is_sign_negative())
+    {
         Value::Number(Number::from(n as i64))
     } else {
         Number::from_f64(n).map_or(Value::Null, Value::Number)
@@ -202,9 +206,13 @@ fn set_own(obj: &Object, key: &str, value: &JsValue) {
     }
 }
 
-/// A result as a JavaScript value (objects as plain objects).
-pub fn to_js<T: ToJson + ?Sized>(value: &T) -> JsValue {
-    to_js_kept(&value.to_json(), &Table::new())
+/// A result as a JavaScript value: serde's form of it, objects as plain
+/// objects, `None` as `null` (fields that are absent when `None` are
+/// skipped by their type).
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
 }
 
 /// The text argument, or `INVALID_ARGUMENT` at `path`.
@@ -304,7 +312,7 @@ impl Options {
                     self.path_of("lang"),
                     format!(
                         "unknown language {}; expected 'en' or 'zh'",
-                        ctxpack_core::json::quoted(&name)
+                        ctxpack_core::quoted(&name)
                     ),
                 )
             }),

@@ -103,7 +103,7 @@ impl IdbBackend {
                     StashErrorKind::Unavailable,
                     format!(
                         "database {} lacks the ctxpack object stores",
-                        ctxpack_core::json::quoted(&self.name)
+                        ctxpack_core::quoted(&self.name)
                     ),
                 ));
             }

@@ -298,7 +298,7 @@ impl Stash {
                     ),
                     "memory" => Backend::Memory(MapBackend::new()),
                     other => {
-                        let quoted = ctxpack_core::json::quoted(other);
+                        let quoted = ctxpack_core::quoted(other);
                         return Err(CtxpackError::invalid_option(
                             opts.path_of("backend"),
                             format!("unknown backend {quoted}; expected {BACKENDS}"),
@@ -446,12 +446,8 @@ async fn list(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
 async fn sweep(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
     inner.ensure_open()?;
     inner.meta_cache.clear();
-    let plan = ctxpack_core::stash::sweep(&inner.backend, &inner.config, inner.now()).await?;
-    Ok(to_js(&ctxpack_core::json!({
-        "expired": plan.expired.len(),
-        "evicted": plan.evicted.len(),
-        "bytes": plan.bytes_after
-    })))
+    let report = ctxpack_core::stash::sweep(&inner.backend, &inner.config, inner.now()).await?;
+    Ok(to_js(&report))
 }
 
 /// `Stash.clear`: removes every record.

@@ -3,7 +3,8 @@
 //! a raw 400.
 
 /// A context-length error, read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ContextLengthError {
     /// Tokens the request needed.
     pub requested: u64,
@@ -76,13 +77,6 @@ pub fn parse_context_length_error(text: &str) -> Option<ContextLengthError> {
         });
     }
     None
-}
-
-impl crate::json::ToJson for ContextLengthError {
-    /// `{requested, max, provider}`.
-    fn to_json(&self) -> crate::json::Value {
-        crate::json!({"requested": self.requested, "max": self.max, "provider": self.provider})
-    }
 }
 
 #[cfg(test)]

@@ -76,7 +76,8 @@ pub fn text_tokens(text: &str) -> u64 {
 }
 
 /// One image's account.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ImageEstimate {
     /// JSON path of the image part.
     pub path: String,
@@ -93,7 +94,8 @@ pub struct ImageEstimate {
 }
 
 /// A request's account.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct EstimateReport {
     /// The provider.
     pub provider: &'static str,
@@ -199,37 +201,6 @@ pub fn estimate(
         images,
         limits,
         exceeded,
-    }
-}
-
-impl crate::json::ToJson for ImageEstimate {
-    /// `{path, width, height, measured, bytes, tokens}`.
-    fn to_json(&self) -> crate::json::Value {
-        crate::json!({
-            "path": self.path.as_str(),
-            "width": self.width,
-            "height": self.height,
-            "measured": self.measured,
-            "bytes": self.bytes,
-            "tokens": self.tokens
-        })
-    }
-}
-
-impl crate::json::ToJson for EstimateReport {
-    /// The report's fields in camelCase.
-    fn to_json(&self) -> crate::json::Value {
-        crate::json!({
-            "provider": self.provider,
-            "imageCount": self.image_count,
-            "imageTokens": self.image_tokens,
-            "textTokens": self.text_tokens,
-            "totalTokens": self.total_tokens,
-            "requestBytes": self.request_bytes,
-            "images": self.images.to_json(),
-            "limits": self.limits.to_json(),
-            "exceeded": self.exceeded.clone()
-        })
     }
 }
 

@@ -40,7 +40,8 @@ impl Provider {
 }
 
 /// What one request may carry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RequestLimits {
     /// Images per request.
     pub max_images: Option<usize>,
@@ -75,15 +76,4 @@ pub fn limits_of(provider: Provider) -> RequestLimits {
             max_image_bytes: None,
             max_request_bytes: None,
         })
-}
-
-impl crate::json::ToJson for RequestLimits {
-    /// `{maxImages, maxImageBytes, maxRequestBytes}`, `null` where unlimited.
-    fn to_json(&self) -> crate::json::Value {
-        crate::json!({
-            "maxImages": self.max_images,
-            "maxImageBytes": self.max_image_bytes,
-            "maxRequestBytes": self.max_request_bytes
-        })
-    }
 }

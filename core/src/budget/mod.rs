@@ -4,10 +4,12 @@
 
 pub(crate) mod context_error;
 pub(crate) mod estimate;
+mod json_size;
 pub(crate) mod limits;
 mod request;
 
 pub use context_error::{parse_context_length_error, ContextLengthError};
 pub use estimate::{estimate, image_tokens, text_tokens, EstimateReport, ImageEstimate};
+pub use json_size::{json_len, json_len_with};
 pub use limits::{limits_of, Provider, RequestLimits, LIMITS};
 pub use request::request_bytes;

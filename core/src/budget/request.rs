@@ -2,9 +2,9 @@
 //! messages, each payload kept outside wasm memory counted at its real
 //! length.
 
-use crate::history::compact::json_len_with;
-use crate::json::Value;
+use super::json_size::json_len_with;
 use crate::media::payload::Payloads;
+use serde_json::Value;
 
 /// Bytes of `messages` serialized as one compact JSON array.
 pub fn request_bytes(messages: &[Value], payloads: &dyn Payloads) -> u64 {
@@ -21,10 +21,10 @@ mod tests {
     #[test]
     fn counts_the_array_as_json_text() {
         let messages = vec![
-            crate::json!({"role": "user", "content": "hi"}),
-            crate::json!({"role": "assistant", "content": "héllo"}),
+            serde_json::json!({"role": "user", "content": "hi"}),
+            serde_json::json!({"role": "assistant", "content": "héllo"}),
         ];
-        let text = crate::json::to_string(&Value::Array(messages.clone()));
+        let text = ToString::to_string(&Value::Array(messages.clone()));
         assert_eq!(request_bytes(&messages, &InMemory), text.len() as u64);
         assert_eq!(request_bytes(&[], &InMemory), 2);
     }

@@ -57,11 +57,13 @@ pub struct HistoryImage<'m> {
 }
 
 /// An image that stays inline, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Failure {
     /// JSON path of the image part.
     pub path: String,
     /// The image's md5, when it could be computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub md5: Option<String>,
     /// Stable code: `INVALID_DATA_URL` or a stash error code.
     pub code: crate::ErrorCode,
@@ -275,7 +277,8 @@ fn collapse(content: &mut Content) {
 }
 
 /// Counts and sizes a compaction reports.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CompactReport {
     /// The wire format read and written.
     pub format: &'static str,
@@ -316,72 +319,6 @@ pub struct CompactReport {
     /// False when the request exceeds the model's limits even after compaction.
     pub fits: bool,
     /// Why it does not fit, when it does not.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit_problem: Option<String>,
-}
-
-/// Size in bytes of `value` serialized as JSON, counting each payload kept
-/// outside wasm memory at its real length.
-pub fn json_len_with(value: &crate::json::Value, payloads: &dyn Payloads) -> u64 {
-    let mut len = crate::json::text_len(value);
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            crate::json::Value::String(s) => {
-                if let Some((before, _, _)) = crate::media::payload::find_external_ref(s) {
-                    let reference = &s[before.len()..];
-                    let escaped = crate::json::escaped_len(reference) as u64;
-                    len = len - escaped + payloads.text_len(s) as u64;
-                }
-            }
-            crate::json::Value::Array(items) => stack.extend(items),
-            crate::json::Value::Object(map) => stack.extend(map.values()),
-            _ => {}
-        }
-    }
-    len
-}
-
-impl crate::json::ToJson for Failure {
-    /// `{path, md5?, code, reason}`.
-    fn to_json(&self) -> crate::json::Value {
-        let mut m = crate::json::Map::new();
-        m.insert("path".into(), self.path.as_str().into());
-        if let Some(md5) = &self.md5 {
-            m.insert("md5".into(), md5.into());
-        }
-        m.insert("code".into(), self.code.as_str().into());
-        m.insert("reason".into(), self.reason.as_str().into());
-        crate::json::Value::Object(m)
-    }
-}
-
-impl crate::json::ToJson for CompactReport {
-    /// The report's fields in camelCase; `limitProblem` only when there is one.
-    fn to_json(&self) -> crate::json::Value {
-        let mut v = crate::json!({
-            "format": self.format,
-            "newestUserIndex": self.newest_user_index,
-            "stashed": self.stashed,
-            "deduplicated": self.deduplicated,
-            "written": self.written,
-            "kept": self.kept,
-            "urls": self.urls,
-            "failed": self.failed,
-            "refreshed": self.refreshed,
-            "missing": self.missing,
-            "bytesBefore": self.bytes_before,
-            "bytesAfter": self.bytes_after,
-            "failures": crate::json::ToJson::to_json(&self.failures),
-            "expired": self.expired,
-            "evicted": self.evicted,
-            "overBudget": self.over_budget,
-            "binariesStashed": self.binaries_stashed,
-            "limitStashed": self.limit_stashed,
-            "fits": self.fits
-        });
-        if let (Some(problem), Some(m)) = (&self.limit_problem, v.as_object_mut()) {
-            m.insert("limitProblem".into(), problem.into());
-        }
-        v
-    }
 }

@@ -2,12 +2,12 @@
 //! become image parts again — the exact original part when its template was
 //! kept, otherwise the canonical part of the format.
 
-use crate::json::Value;
 use crate::json_path::JsonPath;
 use crate::messages::image::{new_image_part, ImageTemplate};
 use crate::messages::placeholder::{placeholder, split_placeholders, Segment};
 use crate::messages::walk::for_each_text;
 use crate::messages::{Content, Format, ImageShape, Message, Part};
+use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// An original read back from the stash.
@@ -22,7 +22,8 @@ pub struct Restored {
 }
 
 /// A placeholder that stays, because its image is gone.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct MissingPlaceholder {
     /// The md5 id.
     pub id: String,
@@ -221,7 +222,8 @@ fn canonical_shape(format: Format) -> ImageShape {
 }
 
 /// Counts an expansion reports.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ExpandReport {
     /// The wire format.
     pub format: &'static str,
@@ -235,25 +237,4 @@ pub struct ExpandReport {
     pub bytes_before: u64,
     /// Serialized JSON size after, in bytes.
     pub bytes_after: u64,
-}
-
-impl crate::json::ToJson for MissingPlaceholder {
-    /// `{id, path}`.
-    fn to_json(&self) -> Value {
-        crate::json!({"id": self.id.as_str(), "path": self.path.as_str()})
-    }
-}
-
-impl crate::json::ToJson for ExpandReport {
-    /// `{format, restored, missing, corrupted, bytesBefore, bytesAfter}`.
-    fn to_json(&self) -> Value {
-        crate::json!({
-            "format": self.format,
-            "restored": self.restored,
-            "missing": crate::json::ToJson::to_json(&self.missing),
-            "corrupted": self.corrupted,
-            "bytesBefore": self.bytes_before,
-            "bytesAfter": self.bytes_after
-        })
-    }
 }

@@ -3,13 +3,13 @@
 //! refresh what the conversation references, sweep. And the reverse:
 //! expansion, and one image for the `get_history_image` tool.
 
+use crate::budget::json_len_with;
 use crate::history::compact::{
-    apply_compaction, json_len_with, plan_compaction, CompactOptions, CompactReport, Failure,
+    apply_compaction, plan_compaction, CompactOptions, CompactReport, Failure,
 };
 use crate::history::expand::{
     apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
 };
-use crate::json::Value;
 use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
 use crate::messages::image::ImageTemplate;
@@ -22,6 +22,7 @@ use crate::tool_results::binary_stash::{
 };
 use crate::tool_results::sanitize::{pointer_get, pointer_get_mut, SanitizeOptions, Seg};
 use crate::tool_results::slots::{raw_role, tool_result_slots, SlotKind};
+use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Messages after an operation: all of them, and which ones changed (an
@@ -521,7 +522,7 @@ pub async fn history_image<B: StashBackend>(
 pub fn tool_image_part(dialect: Format, mime: &str, payload: &str) -> Value {
     match dialect {
         Format::LangChain => {
-            let mut m = crate::json::Map::new();
+            let mut m = serde_json::Map::new();
             m.insert("type".into(), "image".into());
             m.insert("mime_type".into(), mime.into());
             m.insert("base64".into(), payload.into());

@@ -1,7 +1,7 @@
 //! The `get_history_image` tool definition, in each dialect a model API
 //! expects.
 
-use crate::json::{Map, Value};
+use serde_json::{Map, Value};
 
 /// The tool's name.
 pub const TOOL_NAME: &str = "get_history_image";
@@ -41,7 +41,7 @@ impl Dialect {
 const SCHEMA: &str = r#"{"type":"object","properties":{"image_md5":{"type":"string","description":"The image id from a [Picture:history_<md5>] placeholder: 'history_<md5>' or the bare 32-hex md5."}},"required":["image_md5"],"additionalProperties":false}"#;
 
 fn schema() -> Value {
-    crate::json::from_str(SCHEMA).unwrap_or_default()
+    serde_json::from_str::<serde_json::Value>(SCHEMA).unwrap_or_default()
 }
 
 /// `{name, description, <schema_key>: schema}`.
@@ -70,7 +70,7 @@ pub fn history_image_tool(dialect: Dialect) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
+    use serde_json::json;
 
     #[test]
     fn definitions_are_exactly_these() {

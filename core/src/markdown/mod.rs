@@ -51,21 +51,25 @@ pub use multimodal::{
 };
 
 /// One image found in markdown text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct MarkdownImage {
     /// The image description as plain text (nested markup flattened).
     pub alt: String,
     /// The destination with escapes and entities decoded.
     pub url: String,
     /// The title, when the image has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// UTF-16 offset of the `!` that starts the image.
     pub start: usize,
     /// UTF-16 offset just past the image's last character.
     pub end: usize,
     /// Byte offset of the start, for slicing the Rust string.
+    #[serde(skip)]
     pub byte_start: usize,
     /// Byte offset of the end, for slicing the Rust string.
+    #[serde(skip)]
     pub byte_end: usize,
 }
 
@@ -141,21 +145,6 @@ impl<'a> Utf16Cursor<'a> {
             .sum::<usize>();
         self.byte = byte;
         self.utf16
-    }
-}
-
-impl crate::json::ToJson for MarkdownImage {
-    /// `{alt, url, title?, start, end}` (offsets in UTF-16 code units).
-    fn to_json(&self) -> crate::json::Value {
-        let mut v = crate::json!({"alt": self.alt.as_str(), "url": self.url.as_str()});
-        if let (Some(title), Some(m)) = (&self.title, v.as_object_mut()) {
-            m.insert("title".into(), title.into());
-        }
-        if let Some(m) = v.as_object_mut() {
-            m.insert("start".into(), self.start.into());
-            m.insert("end".into(), self.end.into());
-        }
-        v
     }
 }
 

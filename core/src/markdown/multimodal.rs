@@ -3,10 +3,10 @@
 //! this module validates what came back, decides MIME types and builds the
 //! parts.
 
-use crate::json::Value;
 use crate::markdown::MarkdownImage;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
+use serde_json::Value;
 
 use crate::media::base64_payload::{decode_prefix, decoded_len};
 use crate::media::data_url::DataUrl;
@@ -164,7 +164,8 @@ fn looks_like_text(head: &[u8]) -> bool {
 }
 
 /// One image of the text that could not be resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct MissingImage {
     /// The image's destination.
     pub url: String,
@@ -179,7 +180,8 @@ pub struct MissingImage {
 }
 
 /// A MIME type that was declared one way and turned out another.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct MimeCorrection {
     /// The image's destination (data URLs are shortened).
     pub url: String,
@@ -190,22 +192,26 @@ pub struct MimeCorrection {
 }
 
 /// What one resolved image turned out to be.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ImageInfo {
     /// The image's destination (data URLs are shortened).
     pub url: String,
     /// Its MIME type.
     pub mime: String,
     /// Width in pixels, when the header tells it.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub width: Option<u32>,
     /// Height in pixels, when the header tells it.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub height: Option<u32>,
     /// Size in bytes.
     pub bytes: usize,
 }
 
 /// The result of `toMultimodal`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct MultimodalContent {
     /// The ordered parts.
     pub content: Vec<Value>,
@@ -311,64 +317,11 @@ pub fn shorten(url: &str) -> String {
     }
 }
 
-impl crate::json::ToJson for MissingImage {
-    /// `{url, code, reason, start, end}`.
-    fn to_json(&self) -> Value {
-        crate::json!({
-            "url": self.url.as_str(),
-            "code": self.code,
-            "reason": self.reason.as_str(),
-            "start": self.start,
-            "end": self.end
-        })
-    }
-}
-
-impl crate::json::ToJson for MimeCorrection {
-    /// `{url, declared, actual}`.
-    fn to_json(&self) -> Value {
-        crate::json!({
-            "url": self.url.as_str(),
-            "declared": self.declared.as_str(),
-            "actual": self.actual.as_str()
-        })
-    }
-}
-
-impl crate::json::ToJson for ImageInfo {
-    /// `{url, mime, width?, height?, bytes}`.
-    fn to_json(&self) -> Value {
-        let mut m = crate::json::Map::new();
-        m.insert("url".into(), self.url.as_str().into());
-        m.insert("mime".into(), self.mime.as_str().into());
-        if let Some(w) = self.width {
-            m.insert("width".into(), w.into());
-        }
-        if let Some(h) = self.height {
-            m.insert("height".into(), h.into());
-        }
-        m.insert("bytes".into(), self.bytes.into());
-        Value::Object(m)
-    }
-}
-
-impl crate::json::ToJson for MultimodalContent {
-    /// `{content, images, missing, corrected}`.
-    fn to_json(&self) -> Value {
-        crate::json!({
-            "content": self.content.to_json(),
-            "images": self.images.to_json(),
-            "missing": self.missing.to_json(),
-            "corrected": self.corrected.to_json()
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
     use crate::markdown::parse_markdown_images;
+    use serde_json::json;
 
     const PNG_1X1: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 

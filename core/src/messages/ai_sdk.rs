@@ -5,9 +5,9 @@
 use super::model::PartKind;
 use super::part::ToolResultSlot;
 use super::{ImageShape, MessageError};
-use crate::json::{Map, Value};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
+use serde_json::{Map, Value};
 
 /// Decides what an AI SDK content part is.
 pub(super) fn classify(

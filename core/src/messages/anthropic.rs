@@ -4,8 +4,8 @@
 use super::model::{require_str, PartKind};
 use super::part::ToolResultSlot;
 use super::{ImageShape, MessageError};
-use crate::json::{Map, Value};
 use crate::json_path::JsonPath;
+use serde_json::{Map, Value};
 
 /// Decides what an Anthropic content block is.
 pub(super) fn classify(

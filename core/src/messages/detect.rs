@@ -1,7 +1,7 @@
 //! Telling the wire format from the messages themselves.
 
 use super::Format;
-use crate::json::Value;
+use serde_json::Value;
 
 /// The format of `messages`, from the first decisive evidence: tuples are
 /// LangChain; part and field names tell OpenAI, Anthropic and the AI SDK
@@ -54,7 +54,7 @@ fn part_evidence(part: &Value) -> Option<Format> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
+    use serde_json::json;
 
     #[test]
     fn detects_each_format() {

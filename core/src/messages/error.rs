@@ -16,7 +16,7 @@ pub enum MessageError {
     /// The format name given in the options is not one ctxpack knows.
     #[error(
         "{path}: unknown format {}; expected openai, langchain, anthropic or ai-sdk",
-        crate::json::quoted(name)
+        crate::quoted(name)
     )]
     UnknownFormat {
         /// JSON path of the option.

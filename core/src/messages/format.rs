@@ -43,7 +43,7 @@ impl Format {
     }
 
     /// A text content part in this format.
-    pub fn text_part(self, text: String) -> crate::json::Value {
+    pub fn text_part(self, text: String) -> serde_json::Value {
         super::Part::text(text).into_wire()
     }
 }

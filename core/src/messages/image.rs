@@ -1,8 +1,8 @@
 //! Image parts, read in place: where each format keeps the image and its
 //! MIME type, and how to write a new one.
 
-use crate::json::{Map, Value};
 use crate::media::data_url::{format_data_url, is_data_url, DataUrl};
+use serde_json::{Map, Value};
 
 /// Where an image part keeps its image, one variant per wire shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -201,12 +201,12 @@ impl ImageTemplate {
         if let Some(mime) = &self.declared_mime {
             obj.insert("declared_mime".into(), mime.as_str().into());
         }
-        crate::json::to_string(&Value::Object(obj))
+        ToString::to_string(&Value::Object(obj))
     }
 
     /// Reads what [`ImageTemplate::to_json_text`] wrote; `None` for anything else.
     pub fn from_json_text(text: &str) -> Option<ImageTemplate> {
-        let Value::Object(mut obj) = crate::json::from_str(text).ok()? else {
+        let Value::Object(mut obj) = serde_json::from_str::<serde_json::Value>(text).ok()? else {
             return None;
         };
         let Value::Object(wire) = obj.remove("wire")? else {
@@ -316,7 +316,7 @@ pub fn new_image_part(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
+    use serde_json::json;
 
     fn part(v: Value, shape: ImageShape) -> ImagePart {
         ImagePart {

@@ -6,8 +6,8 @@
 
 use super::model::{require_str, PartKind};
 use super::{ImageShape, MessageError};
-use crate::json::{Map, Value};
 use crate::json_path::JsonPath;
+use serde_json::{Map, Value};
 
 /// Decides what a LangChain content part is.
 pub(super) fn classify(

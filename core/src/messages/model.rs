@@ -2,8 +2,8 @@
 
 use super::part::{Part, ToolResultPart, ToolResultSlot};
 use super::{detect_format, Format, ImagePart, MessageError};
-use crate::json::{Map, Value};
 use crate::json_path::JsonPath;
+use serde_json::{Map, Value};
 
 /// Who said a message, across formats (`human` and `user` are both [`Role::User`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -315,14 +315,14 @@ pub(super) fn require_str<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
+    use serde_json::json;
 
     fn round_trip(format: Format, v: Value) {
         let (_, msgs) =
             decode_messages(vec![v.clone()], Some(format), &JsonPath::root("messages")).unwrap();
         let back: Vec<Value> = msgs.into_iter().map(Message::into_wire).collect();
         assert_eq!(back, vec![v.clone()]);
-        assert_eq!(crate::json::to_string(&back[0]), crate::json::to_string(&v));
+        assert_eq!(ToString::to_string(&back[0]), ToString::to_string(&v));
     }
 
     #[test]

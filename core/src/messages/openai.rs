@@ -3,8 +3,8 @@
 
 use super::model::{require_str, PartKind};
 use super::{ImageShape, MessageError};
-use crate::json::{Map, Value};
 use crate::json_path::JsonPath;
+use serde_json::{Map, Value};
 
 /// Decides what an OpenAI content part is.
 pub(super) fn classify(

@@ -2,7 +2,7 @@
 
 use super::model::Content;
 use super::ImagePart;
-use crate::json::{Map, Value};
+use serde_json::{Map, Value};
 
 /// One element of a message's content array.
 #[derive(Debug, Clone, PartialEq)]

@@ -49,13 +49,13 @@ pub fn split_placeholders(text: &str) -> Vec<Segment<'_>> {
 }
 
 /// The md5 ids of `[Binary:history_<md5> …]` markers anywhere in `value`.
-pub fn binary_marker_ids(value: &crate::json::Value) -> Vec<String> {
+pub fn binary_marker_ids(value: &serde_json::Value) -> Vec<String> {
     const MARK: &str = "[Binary:history_";
     let mut out = Vec::new();
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
-            crate::json::Value::String(s) => {
+            serde_json::Value::String(s) => {
                 let mut rest = s.as_str();
                 while let Some(at) = rest.find(MARK) {
                     let id = rest[at + MARK.len()..].get(..32).unwrap_or("");
@@ -65,8 +65,8 @@ pub fn binary_marker_ids(value: &crate::json::Value) -> Vec<String> {
                     rest = &rest[at + MARK.len()..];
                 }
             }
-            crate::json::Value::Array(items) => stack.extend(items),
-            crate::json::Value::Object(map) => stack.extend(map.values()),
+            serde_json::Value::Array(items) => stack.extend(items),
+            serde_json::Value::Object(map) => stack.extend(map.values()),
             _ => {}
         }
     }

@@ -59,7 +59,7 @@ fn rewrite_content(
         for slot in parts.iter_mut() {
             match slot {
                 Part::Image(_) => {
-                    let part = std::mem::replace(slot, Part::Other(crate::json::Value::Null));
+                    let part = std::mem::replace(slot, Part::Other(serde_json::Value::Null));
                     *slot = f(*ordinal, part);
                     *ordinal += 1;
                 }

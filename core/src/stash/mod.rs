@@ -16,5 +16,6 @@ pub use error::{StashError, StashErrorKind};
 pub use memory::MemoryBackend;
 pub use policy::{
     list_by_recency, plan_maintenance, read_verified, sweep, Lookup, Maintenance, StashConfig,
+    SweepReport,
 };
 pub use record::{NewRecord, RecordMeta, StoredRecord};

@@ -111,20 +111,35 @@ pub fn plan_maintenance(
     out
 }
 
+/// What `Stash.sweep` removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct SweepReport {
+    /// Records past their expiry.
+    pub expired: usize,
+    /// Records evicted to fit the byte budget.
+    pub evicted: usize,
+    /// Stored bytes after the sweep.
+    pub bytes: u64,
+}
+
 /// Removes expired records, then the least recently used above the byte
 /// budget (`Stash.sweep`); nothing is protected. Returns what was removed.
 pub async fn sweep<B: StashBackend>(
     backend: &B,
     config: &StashConfig,
     now: f64,
-) -> Result<Maintenance, StashError> {
+) -> Result<SweepReport, StashError> {
     let metas = backend.list_meta().await?;
     let plan = plan_maintenance(&metas, now, config, &BTreeSet::new());
     let doomed: Vec<String> = plan.expired.iter().chain(&plan.evicted).cloned().collect();
     if !doomed.is_empty() {
         backend.delete_records(&doomed).await?;
     }
-    Ok(plan)
+    Ok(SweepReport {
+        expired: plan.expired.len(),
+        evicted: plan.evicted.len(),
+        bytes: plan.bytes_after,
+    })
 }
 
 /// Every record's metadata, most recently used first, ties by id

@@ -5,12 +5,12 @@
 //! as `[BINARY_DATA_FILTERED: <size>]`, or keep it and report why.
 
 use crate::history::compact::Failure;
-use crate::json::Value;
 use crate::json_path::JsonPath;
 use crate::stash::{NewRecord, StashBackend, StashConfig};
 use crate::tool_results::sanitize::{
     filtered_marker, find_binaries, replace_binaries, stashed_marker, SanitizeOptions,
 };
+use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What to do with a payload whose stash write failed.
@@ -23,7 +23,8 @@ pub enum OnWriteFailure {
 }
 
 /// What a sanitization did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct BinaryReport {
     /// Payloads replaced by a stashed marker.
     pub stashed: usize,
@@ -159,7 +160,7 @@ pub async fn sanitize_targets<B: StashBackend>(
 pub fn text_target(text: &str, path: JsonPath) -> (Target, bool) {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        if let Ok(v) = crate::json::from_str(text) {
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
             return (
                 Target {
                     value: v,
@@ -186,17 +187,6 @@ pub fn text_target(text: &str, path: JsonPath) -> (Target, bool) {
 pub fn target_text(target: Target, was_json: bool) -> String {
     match (target.value, was_json) {
         (Value::String(s), false) => s,
-        (v, _) => crate::json::to_string(&v),
-    }
-}
-
-impl crate::json::ToJson for BinaryReport {
-    /// `{stashed, filtered, failures}`.
-    fn to_json(&self) -> Value {
-        crate::json!({
-            "stashed": self.stashed,
-            "filtered": self.filtered,
-            "failures": crate::json::ToJson::to_json(&self.failures)
-        })
+        (v, _) => ToString::to_string(&v),
     }
 }

@@ -7,14 +7,14 @@
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 
-use crate::json;
-use crate::json::Value;
 use crate::media::base64_payload::{decode_prefix, decoded_len};
 use crate::media::data_url::format_data_url;
 use crate::media::mime::{mime_from_extension, sniff_mime};
 use crate::media::type_names::{friendly_type_name, human_size, kind_of_mime, BinaryKind};
 use crate::messages::image::new_image_part;
 use crate::messages::Format;
+use serde_json::json;
+use serde_json::Value;
 
 /// What an artifact holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +54,8 @@ pub struct Capabilities {
 }
 
 /// Where an artifact went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Routing {
     /// A text part: the text itself, or a description.
     Text,
@@ -65,7 +66,8 @@ pub enum Routing {
 }
 
 /// The routing decision and the part to send.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RouteResult {
     /// `text`, or the binary kind: `image`, `audio`, `video`, `document`, `other`.
     pub content_type: &'static str,
@@ -78,7 +80,8 @@ pub struct RouteResult {
 }
 
 /// Facts about a routed artifact (never its payload).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RouteMetadata {
     /// The artifact id.
     pub id: String,
@@ -246,28 +249,6 @@ pub fn describe(filename: &str, id: &str, mime: &str, size: u64, zh: bool) -> St
             "[Cannot read] {filename} (artifact:{id})\nType: {name}, size: {}\nThe current model cannot read this kind of file. Consider creating an agent with the matching capability to handle it.",
             human_size(size)
         )
-    }
-}
-
-impl crate::json::ToJson for RouteResult {
-    /// `{contentType, routing, part, metadata: {id, filename, mimeType, size}}`.
-    fn to_json(&self) -> Value {
-        let routing = match self.routing {
-            Routing::Text => "text",
-            Routing::Image => "image",
-            Routing::File => "file",
-        };
-        json!({
-            "contentType": self.content_type,
-            "routing": routing,
-            "part": &self.part,
-            "metadata": {
-                "id": self.metadata.id.as_str(),
-                "filename": self.metadata.filename.as_str(),
-                "mimeType": self.metadata.mime_type.as_str(),
-                "size": self.metadata.size
-            }
-        })
     }
 }
 

@@ -5,12 +5,12 @@
 //! its id. Long prose, code, JSON, hex digests, JWTs and minified JS are left
 //! alone.
 
-use crate::json::Value;
 use crate::json_path::JsonPath;
 use crate::media::base64_payload::{check_base64, decode_prefix, decoded_len};
 use crate::media::data_url::{is_data_url, DataUrl};
 use crate::media::payload::{InMemory, Payloads};
 use crate::media::sniff_mime;
+use serde_json::Value;
 
 /// Fields known to carry binary payloads, whatever their length.
 pub const KNOWN_BINARY_FIELDS: &[&str] = &[
@@ -294,9 +294,9 @@ pub fn filter_value(mut root: Value, options: &SanitizeOptions) -> (Value, usize
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
     use base64::engine::general_purpose::STANDARD;
     use base64::Engine as _;
+    use serde_json::json;
 
     fn binary_b64(n: usize) -> String {
         let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
@@ -350,7 +350,7 @@ mod tests {
         let prose = "The quick brown fox jumps over the lazy dog. ".repeat(400);
         let code = "fn main() { let x = vec![1, 2, 3]; println!(\"{:?}\", x); }\n".repeat(300);
         let json_text =
-            crate::json::to_string(&json!({"a": [1, 2, {"b": "c".repeat(50)}]})).repeat(200);
+            ToString::to_string(&json!({"a": [1, 2, {"b": "c".repeat(50)}]})).repeat(200);
         let hex = "0123456789abcdef".repeat(1000);
         let jwt = format!(
             "eyJhbGciOiJIUzI1NiJ9.{}.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",

@@ -3,9 +3,9 @@
 //! string, an Anthropic `tool_result` block, a LangChain `["tool", …]` tuple,
 //! an AI SDK `text` output) and the structured values (AI SDK `json` output).
 
-use crate::json::Value;
 use crate::messages::{Format, Role};
 use crate::tool_results::sanitize::Seg;
+use serde_json::Value;
 
 /// How a slot holds its tool result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +127,7 @@ pub fn tool_result_slots(format: Format, message: &Value) -> Vec<Slot> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
+    use serde_json::json;
 
     #[test]
     fn finds_slots_in_every_format() {

@@ -5,11 +5,11 @@
 //! `[Picture:history_<md5>]` (stash it first). And `has_multimedia`: whether
 //! a conversation holds anything a text-only model would need tools for.
 
-use crate::json::Value;
 use crate::markdown::parse_markdown_images;
 use crate::media::payload::Payloads;
 use crate::messages::placeholder::{has_placeholder, placeholder};
 use crate::messages::{Content, Format, ImageSource, Message, Part};
+use serde_json::Value;
 
 /// The reference line for one image. `stored(md5)` says whether an inline
 /// image's original is in the stash; one that is not is described, never
@@ -82,7 +82,7 @@ pub fn message_to_text_only(
     } else {
         parts.push(Part::Text(match format.text_part(refs.join("\n")) {
             Value::Object(m) => m,
-            _ => crate::json::Map::new(),
+            _ => serde_json::Map::new(),
         }));
     }
     true
@@ -123,9 +123,9 @@ fn content_has_multimedia(content: &Content) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
     use crate::json_path::JsonPath;
     use crate::messages::decode_messages;
+    use serde_json::json;
 
     fn msgs(v: Value) -> Vec<Message> {
         decode_messages(v.as_array().unwrap().clone(), None, &JsonPath::root("m"))
