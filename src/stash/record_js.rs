@@ -34,34 +34,14 @@ pub fn record_to_js(r: &NewRecord<'_>, table: &Table) -> JsValue {
     o.into()
 }
 
-/// The meta object of a record.
+/// The meta object of a record (serde's form of [`RecordMeta`]).
 pub fn meta_to_js(m: &RecordMeta) -> JsValue {
-    let o = Object::new();
-    set(&o, "id", &JsValue::from_str(&m.id));
-    set(&o, "size", &JsValue::from_f64(m.size as f64));
-    set(&o, "storedBytes", &JsValue::from_f64(m.stored_bytes as f64));
-    set(&o, "mime", &JsValue::from_str(&m.mime));
-    set(&o, "createdAt", &JsValue::from_f64(m.created_at));
-    set(&o, "expiresAt", &JsValue::from_f64(m.expires_at));
-    set(&o, "lastUsedAt", &JsValue::from_f64(m.last_used_at));
-    o.into()
+    crate::convert::to_js(m)
 }
 
 /// Reads a meta object; `None` when it is not one.
 pub fn meta_from_js(v: &JsValue) -> Option<RecordMeta> {
-    if !v.is_object() {
-        return None;
-    }
-    let num = |k: &str| get(v, k).as_f64();
-    Some(RecordMeta {
-        id: get(v, "id").as_string()?,
-        size: num("size").unwrap_or(0.0).max(0.0) as u64,
-        stored_bytes: num("storedBytes").unwrap_or(0.0).max(0.0) as u64,
-        mime: get(v, "mime").as_string().unwrap_or_default(),
-        created_at: num("createdAt").unwrap_or(0.0),
-        expires_at: num("expiresAt").unwrap_or(0.0),
-        last_used_at: num("lastUsedAt").unwrap_or(0.0),
-    })
+    serde_wasm_bindgen::from_value(v.clone()).ok()
 }
 
 /// Reads an image object; `None` when it is not one (which reads as missing).

@@ -66,20 +66,29 @@ pub struct StoredRecord {
 
 /// The bookkeeping of one record, kept apart from the payload so listing,
 /// refreshing and evicting never load images.
-#[derive(Debug, Clone, PartialEq)]
+/// Its stored form (and `Stash.list`'s) is an object in camelCase; a field
+/// missing from a stored object reads as zero or empty.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RecordMeta {
     /// The record's id.
     pub id: String,
     /// Decoded size of the image in bytes.
+    #[serde(default)]
     pub size: u64,
     /// Length of the base64 payload text (what the stash actually holds).
+    #[serde(default)]
     pub stored_bytes: u64,
     /// MIME type, for listings.
+    #[serde(default)]
     pub mime: String,
     /// When the record was first written (ms since the epoch).
+    #[serde(default)]
     pub created_at: f64,
     /// When it expires unless referenced again (ms since the epoch).
+    #[serde(default)]
     pub expires_at: f64,
     /// When a compaction, expansion or tool call last referenced it.
+    #[serde(default)]
     pub last_used_at: f64,
 }
