@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 #![cfg(target_arch = "wasm32")]
 
+mod allocator;
 pub mod api;
 mod convert;
 mod error;
@@ -20,8 +21,3 @@ mod promise;
 pub mod stash;
 
 pub use error::CtxpackError;
-
-/// The wasm build's allocator: Talc, which is smaller (about 7 KB less
-/// module) and faster than the standard library's default dlmalloc.
-#[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
