@@ -3,7 +3,7 @@
 //   dist/bundler  ES module importing the .wasm (Vite, webpack)
 //   dist/node     CommonJS for `require`, with an ES module wrapper for `import`
 // Each .wasm is shrunk with Binaryen's wasm-opt -Oz (the npm `binaryen` package).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -12,12 +12,39 @@ import { gzipSync } from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
-const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+// Tools' standard output goes to our standard error: `npm pack --json` runs
+// this script (prepack) and its own standard output must stay JSON.
+const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 2, 'inherit'] });
 const quiet = process.argv.includes('--quiet');
 const log = (...a) => { if (!quiet) console.error('[build]', ...a); };
+const fail = (msg) => {
+  console.error(`[build] ${msg}`);
+  process.exit(1);
+};
 
-run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown', ...(quiet ? ['--quiet'] : [])]);
-const wasm = path.join(root, 'target/wasm32-unknown-unknown/release/ctxpack.wasm');
+/** Compiles the wasm crate and returns the path of its .wasm, as cargo reports
+ * it: the target directory may be anywhere (`CARGO_TARGET_DIR`, a workspace's
+ * target, `build.target-dir` in a cargo config). */
+function compile() {
+  const args = ['build', '--release', '--lib', '-p', 'ctxpack', '--target', 'wasm32-unknown-unknown',
+    '--message-format=json-render-diagnostics', ...(quiet ? ['--quiet'] : [])];
+  const r = spawnSync('cargo', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 });
+  if (r.error) fail(`could not run cargo: ${r.error.message}`);
+  if (r.status !== 0) fail(`cargo build failed (${r.signal ?? `exit ${r.status}`})`);
+  const wasm = [];
+  for (const line of r.stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const msg = JSON.parse(line);
+    if (msg.reason === 'compiler-artifact' && msg.target?.name === 'ctxpack') {
+      wasm.push(...msg.filenames.filter((f) => f.endsWith('.wasm')));
+    }
+  }
+  if (wasm.length !== 1) fail(`expected one ctxpack .wasm from cargo, got ${wasm.length ? wasm.join(', ') : 'none'}`);
+  return wasm[0];
+}
+
+const wasm = compile();
+log(`compiled ${wasm}`);
 
 const flavours = [
   ['web', 'web'],
