@@ -43,6 +43,14 @@ function compile() {
   return wasm[0];
 }
 
+// Binaryen from npm (version 132): Debian's wasm-opt 108 breaks the
+// externref table that wasm-bindgen emits for rustc's reference-types output.
+// WASM_OPT names another wasm-opt to use instead.
+const wasmOpt = process.env.WASM_OPT || path.join(root, 'node_modules/.bin/wasm-opt');
+if (!existsSync(wasmOpt)) {
+  fail(`wasm-opt not found at ${wasmOpt}: run \`npm ci\` (it comes from the npm \`binaryen\` package) or set WASM_OPT`);
+}
+
 const wasm = compile();
 log(`compiled ${wasm}`);
 
@@ -51,14 +59,10 @@ const flavours = [
   ['bundler', 'bundler'],
   ['node', 'nodejs'],
 ];
-// Binaryen from npm (version 132): Debian's wasm-opt 108 breaks the
-// externref table that wasm-bindgen emits for rustc's reference-types output.
-const wasmOpt = path.join(root, 'node_modules/.bin/wasm-opt');
-const hasWasmOpt = existsSync(wasmOpt);
 
 /** wasm-opt -Oz in place. Binaryen's npm build runs under Node and has been
- * seen to crash (SIGSEGV) now and then: retry, and if it keeps failing keep
- * the unoptimized module, which behaves the same, only larger. */
+ * seen to crash (SIGSEGV) now and then: retry, and if it keeps failing stop
+ * the build, so that an unoptimized module is never shipped. */
 function optimize(file) {
   // --converge repeats the passes while they still shrink the module; the
   // producers and target-features sections are notes for linkers, read by
@@ -66,28 +70,28 @@ function optimize(file) {
   const args = ['-Oz', '--converge', '--strip-producers', '--strip-target-features',
     '--enable-bulk-memory', '--enable-sign-ext', '--enable-nontrapping-float-to-int',
     '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', file, '-o', `${file}.opt`];
-  for (let attempt = 1; attempt <= 3; attempt++) {
+  const attempts = 3;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
       execFileSync(wasmOpt, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
       renameSync(`${file}.opt`, file);
-      return true;
+      return;
     } catch (e) {
-      console.error(`[build] wasm-opt failed (attempt ${attempt}): ${e.signal ?? e.status}`);
+      console.error(`[build] wasm-opt failed (attempt ${attempt} of ${attempts}): ${e.signal ?? (e.status != null ? `exit ${e.status}` : e.message)}`);
     }
   }
-  rmSync(`${file}.opt`, { force: true });
-  console.error('[build] keeping the unoptimized wasm');
-  return false;
+  // Leave no half-built package behind for `npm pack` or the tests to pick up.
+  rmSync(dist, { recursive: true, force: true });
+  fail(`wasm-opt failed ${attempts} times on ${path.relative(root, file)}; no package was built`);
 }
 
-const optimized = {};
 rmSync(dist, { recursive: true, force: true });
 for (const [dir, target] of flavours) {
   const out = path.join(dist, dir);
   mkdirSync(out, { recursive: true });
   run('wasm-bindgen', [wasm, '--target', target, '--out-dir', out, '--out-name', 'ctxpack']);
   const bg = path.join(out, 'ctxpack_bg.wasm');
-  optimized[dir] = hasWasmOpt && optimize(bg);
+  optimize(bg);
 }
 
 // dist/node is CommonJS whatever the root package says.
@@ -113,6 +117,6 @@ for (const f of ['file-stash.js', 'file-stash.mjs', 'file-stash.d.ts']) {
 writeFileSync(path.join(dist, 'node/file-stash.d.mts'), `export * from './file-stash.js';\n`);
 
 const bytes = readFileSync(path.join(dist, 'web/ctxpack_bg.wasm'));
-const sizes = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, wasmOpt: optimized.web };
+const sizes = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, wasmOpt: true };
 writeFileSync(path.join(dist, 'sizes.json'), JSON.stringify(sizes) + '\n');
-log(`wasm: ${(sizes.raw / 1024).toFixed(1)} KiB raw, ${(sizes.gzip / 1024).toFixed(1)} KiB gzipped${hasWasmOpt ? '' : ' (no wasm-opt)'}`);
+log(`wasm: ${(sizes.raw / 1024).toFixed(1)} KiB raw, ${(sizes.gzip / 1024).toFixed(1)} KiB gzipped`);
