@@ -25,8 +25,8 @@ before(() => {
 
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the tarball holds the builds, the bin and the README — no sources', () => {
-  for (const f of ['dist/web/ctxpack.js', 'dist/web/ctxpack_bg.wasm', 'dist/bundler/ctxpack.js', 'dist/node/ctxpack.js', 'dist/node/index.mjs', 'dist/node/file-stash.js', 'bin/ctxpack.cjs', 'README.md', 'package.json']) {
+test('the tarball holds the builds, the bin, the README and the license — no sources', () => {
+  for (const f of ['dist/web/ctxpack.js', 'dist/web/ctxpack_bg.wasm', 'dist/bundler/ctxpack.js', 'dist/node/ctxpack.js', 'dist/node/index.mjs', 'dist/node/file-stash.js', 'bin/ctxpack.cjs', 'README.md', 'LICENSE', 'package.json']) {
     assert.ok(tarball.files.includes(f), f);
   }
   assert.ok(!tarball.files.some((f) => f.startsWith('src/') || f.startsWith('tests/') || f.startsWith('target/')));
