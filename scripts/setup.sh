@@ -1,8 +1,22 @@
 #!/usr/bin/env bash
-# Installs everything the build and the tests need, skipping what is present.
-# Safe to run repeatedly: on a machine that has it all, it takes seconds.
+# Installs what is missing, skipping what is present. Safe to run repeatedly:
+# on a machine that has it all, it takes seconds.
+#   scripts/setup.sh          what the build and the demo need (`npm start`):
+#                             the wasm32 target, wasm-bindgen, the npm packages;
+#                             Rust, Node and npm are all it asks of the machine
+#   scripts/setup.sh --test   that, and what only the tests need (`npm test`):
+#                             rustfmt and clippy, wasm-pack, and Debian's
+#                             Chromium and chromedriver (through apt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+FOR_TESTS=0
+for arg in "$@"; do
+  case "$arg" in
+    --test) FOR_TESTS=1 ;;
+    *) printf '[setup] unknown argument: %s (usage: scripts/setup.sh [--test])\n' "$arg" >&2; exit 2 ;;
+  esac
+done
 
 WASM_BINDGEN_VERSION="$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml | head -n1)"
 WASM_PACK_VERSION="0.15.1"
@@ -15,29 +29,31 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-if ! rustup component list --installed 2>/dev/null | grep -q '^clippy'; then
-  rustup component add clippy rustfmt || true
-fi
-
 if ! { command -v wasm-bindgen >/dev/null && wasm-bindgen --version | grep -q " ${WASM_BINDGEN_VERSION}$"; }; then
   log "installing wasm-bindgen-cli ${WASM_BINDGEN_VERSION}"
   cargo install wasm-bindgen-cli --version "${WASM_BINDGEN_VERSION}" --force
 fi
 
-if ! command -v wasm-pack >/dev/null; then
-  log "installing wasm-pack ${WASM_PACK_VERSION}"
-  cargo install wasm-pack --version "${WASM_PACK_VERSION}"
-fi
+if [ "$FOR_TESTS" -eq 1 ]; then
+  if ! rustup component list --installed 2>/dev/null | grep -q '^clippy'; then
+    rustup component add clippy rustfmt || true
+  fi
 
-APT_NEEDED=()
-[ -x /usr/bin/chromium ] || APT_NEEDED+=(chromium)
-[ -x /usr/bin/chromedriver ] || APT_NEEDED+=(chromium-driver)
-if [ "${#APT_NEEDED[@]}" -gt 0 ]; then
-  log "installing Debian packages: ${APT_NEEDED[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${APT_NEEDED[@]}" >/dev/null
+  if ! command -v wasm-pack >/dev/null; then
+    log "installing wasm-pack ${WASM_PACK_VERSION}"
+    cargo install wasm-pack --version "${WASM_PACK_VERSION}"
+  fi
+
+  APT_NEEDED=()
+  [ -x /usr/bin/chromium ] || APT_NEEDED+=(chromium)
+  [ -x /usr/bin/chromedriver ] || APT_NEEDED+=(chromium-driver)
+  if [ "${#APT_NEEDED[@]}" -gt 0 ]; then
+    log "installing Debian packages: ${APT_NEEDED[*]}"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${APT_NEEDED[@]}" >/dev/null
+  fi
 fi
 
 # Binaryen's wasm-opt comes from npm (`binaryen`, a devDependency): Debian's

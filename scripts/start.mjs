@@ -1,5 +1,6 @@
-// `npm start`: installs what is missing, builds the package, and serves the
-// demo page on localhost.
+// `npm start`: installs what the build is missing (Rust, Node and npm are all
+// it needs; the browser and the other test tools are `npm test`'s), builds the
+// package, and serves the demo page on localhost.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,7 @@
-// `npm test`: sets up what is missing, then runs every check and test suite in
-// order and ends with one summary line of counts. Exits non-zero on any failure.
+// `npm test`: sets up what is missing (`scripts/setup.sh --test`: the build's
+// tools and the tests' own, Chromium among them), then runs every check and
+// test suite in order and ends with one summary line of counts. Exits non-zero
+// on any failure.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -44,7 +46,7 @@ const jsTests = readdirSync(path.join(root, 'tests/js'))
   .map((f) => path.join('tests/js', f));
 
 const steps = [
-  ['setup', 'bash', ['scripts/setup.sh'], null],
+  ['setup', 'bash', ['scripts/setup.sh', '--test'], null],
   ['cargo fmt', 'cargo', ['fmt', '--all', '--', '--check'], null],
   ['clippy (native)', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'], null],
   ['clippy (wasm32)', 'cargo', ['clippy', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'], null],

@@ -1,39 +1,54 @@
 // `npm pack`, install the tarball into an empty project, and use it the ways
 // apps do: require, import, ctxpack/node, the web build's files, and the bin.
-import test, { after, before } from 'node:test';
+// Twice: from this checkout as built (`npm test` builds it first, so its pack
+// skips the prepack build), and from a fresh `git clone` of it, with no dist/
+// and CARGO_TARGET_DIR elsewhere, where `npm pack` has to build the package
+// itself. The clone holds the committed HEAD, not uncommitted changes.
+import test, { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../scripts/serve.mjs';
 
-let dir;
-let tarball;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+// The tools the machine's setup installed (scripts/setup.sh puts them there).
+const env = { ...process.env, PATH: `${path.join(os.homedir(), '.cargo/bin')}${path.delimiter}${process.env.PATH}` };
+let dir;
 
 before(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-pack-'));
-  const out = execFileSync(npm, ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const [info] = JSON.parse(out);
-  tarball = { path: path.join(dir, info.filename), files: info.files.map((f) => f.path), size: info.size };
-  const app = path.join(dir, 'app');
-  execFileSync('mkdir', ['-p', app]);
-  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--offline', tarball.path], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
 });
-
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the tarball holds the builds, the bin and the README — no sources', () => {
-  for (const f of ['dist/web/ctxpack.js', 'dist/web/ctxpack_bg.wasm', 'dist/bundler/ctxpack.js', 'dist/node/ctxpack.js', 'dist/node/index.mjs', 'dist/node/file-stash.js', 'bin/ctxpack.cjs', 'README.md', 'package.json']) {
-    assert.ok(tarball.files.includes(f), f);
-  }
-  assert.ok(!tarball.files.some((f) => f.startsWith('src/') || f.startsWith('tests/') || f.startsWith('target/')));
-});
+/** `npm pack` in `cwd` into `dest`: the tarball's path and file list. */
+function pack(cwd, dest, { ignoreScripts = false, extraEnv = {} } = {}) {
+  mkdirSync(dest, { recursive: true });
+  const r = spawnSync(npm, ['pack', '--json', '--pack-destination', dest, ...(ignoreScripts ? ['--ignore-scripts'] : [])], {
+    cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', maxBuffer: 1 << 28,
+  });
+  assert.equal(r.status, 0, `npm pack failed in ${cwd}:\n${r.stderr.slice(-4000)}`);
+  const [info] = JSON.parse(r.stdout);
+  return { path: path.join(dest, info.filename), files: info.files.map((f) => f.path), stderr: r.stderr };
+}
 
-test('an empty project requires, imports and runs it', () => {
-  const app = path.join(dir, 'app');
+/** A new empty project with the tarball installed, offline. */
+function install(tarball, app) {
+  mkdirSync(app, { recursive: true });
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function checkFiles(files) {
+  for (const f of ['dist/web/ctxpack.js', 'dist/web/ctxpack_bg.wasm', 'dist/bundler/ctxpack.js', 'dist/bundler/ctxpack_bg.wasm', 'dist/node/ctxpack.js', 'dist/node/ctxpack_bg.wasm', 'dist/node/index.mjs', 'dist/node/file-stash.js', 'bin/ctxpack.cjs', 'README.md', 'LICENSE', 'package.json']) {
+    assert.ok(files.includes(f), f);
+  }
+  assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('core/') || f.startsWith('tests/') || f.startsWith('target/') || f.startsWith('scripts/')), files.join(' '));
+}
+
+/** require, import, ctxpack/node, the web build's files and the bin, in `app`. */
+function checkApp(app) {
   writeFileSync(path.join(app, 'cjs.cjs'), `
     const { parseMarkdownImages, Stash, compactContext } = require('ctxpack');
     const { fileStash } = require('ctxpack/node');
@@ -55,7 +70,77 @@ test('an empty project requires, imports and runs it', () => {
   const web = path.join(app, 'node_modules/ctxpack/dist/web');
   assert.ok(existsSync(path.join(web, 'ctxpack_bg.wasm')));
   assert.match(readFileSync(path.join(web, 'ctxpack.js'), 'utf8'), /__wbg_init as default/);
+  assert.ok(existsSync(path.join(app, 'node_modules/ctxpack/LICENSE')));
   const bin = spawnSync(path.join(app, 'node_modules/.bin/ctxpack'), ['--help'], { encoding: 'utf8' });
   assert.equal(bin.status, 0);
   assert.match(bin.stdout, /ctxpack compact/);
+}
+
+describe('npm pack of this checkout, as built', () => {
+  let tarball;
+  before(() => {
+    assert.ok(existsSync(path.join(ROOT, 'dist/web/ctxpack_bg.wasm')), 'no dist/: run `npm run build` first');
+    tarball = pack(ROOT, path.join(dir, 'here'), { ignoreScripts: true });
+    install(tarball.path, path.join(dir, 'here/app'));
+  });
+
+  test('the tarball holds the builds, the bin, the README and the license — no sources', () => {
+    checkFiles(tarball.files);
+  });
+
+  test('an empty project requires, imports and runs it', () => {
+    checkApp(path.join(dir, 'here/app'));
+  });
+});
+
+// The cargo target folder this checkout uses (CARGO_TARGET_DIR, a cargo
+// config, or target/): the clone builds there too, outside the clone, which is
+// the case at hand, and reuses the compiled dependencies.
+function targetDir() {
+  const r = spawnSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout).target_directory;
+}
+
+const isGit = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() === 'true';
+
+describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, nothing built', { skip: isGit ? false : 'not a git checkout' }, () => {
+  let clone;
+  let target;
+  before(() => {
+    clone = path.join(dir, 'clone');
+    execFileSync('git', ['clone', '--quiet', ROOT, clone], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The npm packages are the checkout's (Binaryen's wasm-opt among them).
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(clone, 'node_modules'), 'dir');
+    target = targetDir();
+    assert.ok(!path.resolve(target).startsWith(clone + path.sep));
+  });
+
+  test('npm pack builds dist/ itself, and the tarball installs into an empty project and runs', { timeout: 30 * 60_000 }, () => {
+    assert.ok(!existsSync(path.join(clone, 'dist')), 'a fresh clone has no dist/');
+    const tarball = pack(clone, path.join(dir, 'clone-pack'), { extraEnv: { CARGO_TARGET_DIR: target } });
+    assert.match(tarball.stderr, /prepack/);
+    assert.ok(!existsSync(path.join(clone, 'target')), 'cargo built in CARGO_TARGET_DIR, not in the clone');
+    assert.ok(existsSync(path.join(clone, 'dist/web/ctxpack_bg.wasm')));
+    checkFiles(tarball.files);
+    const app = path.join(dir, 'clone-pack/app');
+    install(tarball.path, app);
+    checkApp(app);
+  });
+
+  test('a wasm-opt that keeps failing, or is missing, fails the build and leaves no dist/', { timeout: 10 * 60_000 }, () => {
+    const failing = path.join(dir, 'failing-wasm-opt');
+    writeFileSync(failing, '#!/bin/sh\nexit 3\n', { mode: 0o755 });
+    const build = (wasmOpt) => spawnSync(process.execPath, ['scripts/build.mjs', '--quiet'], {
+      cwd: clone, env: { ...env, CARGO_TARGET_DIR: target, WASM_OPT: wasmOpt }, encoding: 'utf8', maxBuffer: 1 << 28,
+    });
+    const r = build(failing);
+    assert.notEqual(r.status, 0);
+    assert.equal(r.stderr.match(/wasm-opt failed \(attempt \d of 3\)/g)?.length, 3, r.stderr);
+    assert.match(r.stderr, /no package was built/);
+    assert.ok(!existsSync(path.join(clone, 'dist')), 'no half-built dist/ is left');
+    const missing = build(path.join(dir, 'no-such-wasm-opt'));
+    assert.notEqual(missing.status, 0);
+    assert.match(missing.stderr, /wasm-opt not found/);
+  });
 });

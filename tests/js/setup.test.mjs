@@ -1,0 +1,62 @@
+// scripts/setup.sh in two parts: plain, what `npm start` needs (Rust, Node and
+// npm only: no apt, no browser); with --test, what `npm test` needs on top.
+// Runs the script against stand-ins for rustup, cargo, npm, apt-get and sudo
+// that only record their calls, so nothing is installed or changed.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from '../../scripts/serve.mjs';
+
+let dir;
+before(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-setup-'));
+  const bin = path.join(dir, 'bin');
+  mkdirSync(bin);
+  const stub = (name, body = '') => {
+    writeFileSync(path.join(bin, name), `#!/bin/sh\necho "${name} $*" >> "$SETUP_CALLS"\n${body}\nexit 0\n`);
+    chmodSync(path.join(bin, name), 0o755);
+  };
+  stub('rustup', 'case "$*" in "target list --installed") echo wasm32-unknown-unknown ;; esac');
+  stub('wasm-bindgen', 'echo "wasm-bindgen 0"');
+  for (const name of ['cargo', 'npm', 'apt-get', 'sudo', 'wasm-pack']) stub(name);
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function setup(...args) {
+  const calls = path.join(dir, `calls-${args.join('') || 'plain'}`);
+  writeFileSync(calls, '');
+  const r = spawnSync('bash', ['-x', 'scripts/setup.sh', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin`, HOME: dir, SETUP_CALLS: calls },
+  });
+  return { status: r.status, trace: r.stderr, calls: readFileSync(calls, 'utf8') };
+}
+
+test('plain setup (npm start) neither looks for nor installs a browser', () => {
+  const r = setup();
+  assert.equal(r.status, 0, r.trace);
+  assert.doesNotMatch(r.trace, /chromium/);
+  assert.doesNotMatch(r.calls, /apt-get|sudo|wasm-pack|clippy/);
+});
+
+test('setup --test (npm test) checks for Chromium and chromedriver', () => {
+  const r = setup('--test');
+  assert.equal(r.status, 0, r.trace);
+  assert.match(r.trace, /\/usr\/bin\/chromium/);
+  assert.match(r.trace, /\/usr\/bin\/chromedriver/);
+});
+
+test('npm start runs the plain setup, npm test the one with --test', () => {
+  const start = readFileSync(path.join(ROOT, 'scripts/start.mjs'), 'utf8');
+  const tests = readFileSync(path.join(ROOT, 'scripts/test.mjs'), 'utf8');
+  assert.match(start, /\['scripts\/setup\.sh'\]/);
+  assert.match(tests, /\['scripts\/setup\.sh', '--test'\]/);
+});
+
+test('setup refuses an unknown argument', () => {
+  assert.equal(setup('--nope').status, 2);
+});
