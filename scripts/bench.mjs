@@ -19,7 +19,7 @@ import { gzipSync } from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.env.BENCH_RUNS || 5);
-execFileSync('bash', ['scripts/setup.sh'], { cwd: root, stdio: 'inherit' });
+execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
 execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
 
 const { serve } = await import('./serve.mjs');
