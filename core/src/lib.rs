@@ -20,6 +20,8 @@ mod error;
 #[doc(hidden)]
 pub mod fuzzing;
 mod hash;
+// Unused since markdown parsing moved to pulldown-cmark; to be removed.
+#[allow(dead_code)]
 mod heap_sort;
 pub mod history;
 pub mod json;
@@ -28,6 +30,8 @@ pub mod markdown;
 pub mod media;
 pub mod messages;
 pub mod stash;
+// Unused since markdown parsing moved to pulldown-cmark; to be removed.
+#[allow(dead_code)]
 mod substring;
 pub mod tool_results;
 
