@@ -20,14 +20,12 @@ mod error;
 #[doc(hidden)]
 pub mod fuzzing;
 mod hash;
-mod heap_sort;
 pub mod history;
 mod json_path;
 pub mod markdown;
 pub mod media;
 pub mod messages;
 pub mod stash;
-mod substring;
 pub mod tool_results;
 
 pub use error::{quoted, CodedError, ErrorCode, ERROR_CODE_TYPESCRIPT};

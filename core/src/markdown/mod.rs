@@ -1,64 +1,27 @@
 //! CommonMark image extraction: finds `![alt](url "title")` and
-//! reference-style images in user text, so code spans, fenced and indented
-//! code, HTML, escapes and entities follow the spec rather than a regex.
-//!
-//! This is a small scanner written for this one job (a full CommonMark
-//! parser costs far more in the WebAssembly build). It reproduces what
-//! pulldown-cmark 0.13 reports for images, which a differential property
-//! test checks on generated documents:
-//!
-//! - `blocks` splits the text into blocks and keeps the inline content of
-//!   paragraphs and headings, with each line's source offset, and collects
-//!   reference definitions;
-//! - `inlines` runs the bracket algorithm over each block with code spans,
-//!   raw HTML, autolinks, escapes and character references (`entities`)
-//!   taking precedence as the spec says, and flattens each image's
-//!   description to plain text the way pulldown-cmark's events spell it.
-//!
-//! Known differences from pulldown-cmark, all outside everyday chat text:
-//!
-//! - a lone carriage return (not followed by a line feed) does not end a
-//!   line for block structure, so a code fence or a reference definition
-//!   ended by one is read differently (pulldown-cmark itself is not
-//!   consistent about lone carriage returns);
-//! - reference labels are case-folded for ASCII, Latin-1, Greek and
-//!   Cyrillic letters and the sharp s only (full Unicode case folding needs
-//!   tables larger than this scanner), so `[ǅ]` and `[ǆ]`, for example, do
-//!   not match each other as they do in pulldown-cmark;
-//! - named character references are the 253 of HTML 4 (and `&apos;`), not
-//!   all 2,125 of HTML5, so `&check;` stays literal text (see `entities`).
-//!
-//! The generated documents in the differential test avoid all three. Where
-//! pulldown-cmark departs from the spec, this scanner follows the spec: raw
-//! inline HTML (`<!a`, `<b`) left open at the end of a line inside a block
-//! quote is not closed by the next line's `>` marker, which belongs to the
-//! container and not to the paragraph's text. Work is
-//! linear in the input apart from logarithmic lookups: code span closers,
-//! raw HTML terminators, link openers, emphasis delimiters and blank lines
-//! under deep nesting each have a guard against rescanning, and the test
-//! runs a few hundred kilobytes of each pathological pattern.
+//! reference-style images in user text with pulldown-cmark, so code spans,
+//! fenced and indented code, HTML, escapes and entities follow the spec
+//! rather than a regex.
 
-mod blocks;
-mod entities;
-mod inlines;
-mod links;
 pub(crate) mod multimodal;
-mod punctuation;
 
 pub use multimodal::{
     build_parts, resolve_bytes, resolve_data_url, shorten, source_kind, ImageInfo, MimeCorrection,
     MissingImage, MultimodalContent, PartOptions, ResolveError, ResolvedImage, SourceKind,
 };
 
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
 /// One image found in markdown text.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MarkdownImage {
-    /// The image description as plain text (nested markup flattened).
+    /// The image description as plain text: the text of nested markup
+    /// (emphasis, links, code spans, images) with line breaks as `\n`.
     pub alt: String,
     /// The destination with escapes and entities decoded.
     pub url: String,
-    /// The title, when the image has one.
+    /// The title, when the image has a non-empty one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// UTF-16 offset of the `!` that starts the image.
@@ -73,38 +36,70 @@ pub struct MarkdownImage {
     pub byte_end: usize,
 }
 
-/// Every top-level image in `text`, in document order. An image inside
-/// another image's description is part of that description, not its own entry.
+/// Every top-level image in `text`, in document order, images inside links
+/// included. An image inside another image's description is part of that
+/// description, not its own entry.
 pub fn parse_markdown_images(text: &str) -> Vec<MarkdownImage> {
-    if !crate::substring::contains(text, "![") {
+    if !text.contains("![") {
         return Vec::new();
     }
-    let (blocks, definitions) = blocks::parse_blocks(text);
     let mut images = Vec::new();
     let mut offsets = Utf16Cursor::new(text);
-    let mut last_end = 0;
-    for block in &blocks {
-        for found in inlines::find_images(block, text, &definitions) {
-            let byte_start = block.source_offset(found.start);
-            let byte_end = block.source_offset(found.end.saturating_sub(1)) + 1;
-            let in_order = last_end <= byte_start
-                && byte_start < byte_end
-                && byte_end <= text.len()
-                && text.is_char_boundary(byte_start)
-                && text.is_char_boundary(byte_end);
-            if !in_order {
-                continue;
+    // The outermost image being read, and how many images deep the parser is.
+    let mut open: Option<MarkdownImage> = None;
+    let mut depth = 0usize;
+    for (event, range) in Parser::new_ext(text, Options::empty()).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Image {
+                dest_url, title, ..
+            }) => {
+                depth += 1;
+                if depth == 1 {
+                    open = Some(MarkdownImage {
+                        alt: String::new(),
+                        url: dest_url.into_string(),
+                        title: (!title.is_empty()).then(|| title.into_string()),
+                        start: 0,
+                        end: 0,
+                        byte_start: range.start,
+                        byte_end: range.end,
+                    });
+                }
             }
-            last_end = byte_end;
-            images.push(MarkdownImage {
-                alt: found.alt,
-                url: found.target.url,
-                title: (!found.target.title.is_empty()).then_some(found.target.title),
-                start: offsets.utf16_at(byte_start),
-                end: offsets.utf16_at(byte_end),
-                byte_start,
-                byte_end,
-            });
+            Event::End(TagEnd::Image) => {
+                depth = depth.saturating_sub(1);
+                if depth > 0 {
+                    continue;
+                }
+                let Some(mut image) = open.take() else {
+                    continue;
+                };
+                // Slicing the text by these offsets must not panic, whatever
+                // the parser reported.
+                let last_end = images.last().map_or(0, |i: &MarkdownImage| i.byte_end);
+                let (byte_start, byte_end) = (image.byte_start, image.byte_end);
+                let in_order = last_end <= byte_start
+                    && byte_start < byte_end
+                    && byte_end <= text.len()
+                    && text.is_char_boundary(byte_start)
+                    && text.is_char_boundary(byte_end);
+                if in_order {
+                    image.start = offsets.utf16_at(byte_start);
+                    image.end = offsets.utf16_at(byte_end);
+                    images.push(image);
+                }
+            }
+            Event::Text(t) | Event::Code(t) | Event::InlineHtml(t) => {
+                if let Some(image) = open.as_mut() {
+                    image.alt.push_str(&t);
+                }
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                if let Some(image) = open.as_mut() {
+                    image.alt.push('\n');
+                }
+            }
+            _ => {}
         }
     }
     images
