@@ -10,7 +10,7 @@ pub use multimodal::{
     MissingImage, MultimodalContent, PartOptions, ResolveError, ResolvedImage, SourceKind,
 };
 
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 
 /// One image found in markdown text.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -51,7 +51,10 @@ pub fn parse_markdown_images(text: &str) -> Vec<MarkdownImage> {
     for (event, range) in Parser::new_ext(text, Options::empty()).into_offset_iter() {
         match event {
             Event::Start(Tag::Image {
-                dest_url, title, ..
+                link_type,
+                dest_url,
+                title,
+                ..
             }) => {
                 depth += 1;
                 if depth == 1 {
@@ -62,7 +65,7 @@ pub fn parse_markdown_images(text: &str) -> Vec<MarkdownImage> {
                         start: 0,
                         end: 0,
                         byte_start: range.start,
-                        byte_end: range.end,
+                        byte_end: image_end(text, link_type, range.start, range.end),
                     });
                 }
             }
@@ -103,6 +106,21 @@ pub fn parse_markdown_images(text: &str) -> Vec<MarkdownImage> {
         }
     }
     images
+}
+
+/// The byte offset just past an image whose source range pulldown-cmark
+/// reports as `start..end`. For a collapsed reference (`![label][]`)
+/// pulldown-cmark 0.13 ends the range after the label, leaving out the `[]`
+/// (pulldown-cmark issue 1077); it is added back here. A label cannot end
+/// with an unescaped `[`, so a range already ending with `][]` is whole.
+fn image_end(text: &str, link_type: LinkType, start: usize, end: usize) -> usize {
+    let source = text.get(start..end).unwrap_or_default();
+    let after = text.get(end..).unwrap_or_default();
+    if link_type == LinkType::Collapsed && !source.ends_with("][]") && after.starts_with("[]") {
+        end + 2
+    } else {
+        end
+    }
 }
 
 /// Converts byte offsets into UTF-16 offsets, walking forward from the last
@@ -221,5 +239,15 @@ mod tests {
             urls("![1](a.png) and [![2](b.png)](link) ![3](c.png)"),
             vec!["a.png", "b.png", "c.png"]
         );
+    }
+
+    #[test]
+    fn a_collapsed_reference_image_spans_its_empty_brackets() {
+        let text = "see ![a][] here\n\n[a]: x.png";
+        let imgs = parse_markdown_images(text);
+        assert_eq!(imgs.len(), 1);
+        assert_eq!(&text[imgs[0].byte_start..imgs[0].byte_end], "![a][]");
+        assert_eq!((imgs[0].start, imgs[0].end), (4, 10));
+        assert_eq!(imgs[0].url, "x.png");
     }
 }
