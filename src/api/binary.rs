@@ -62,29 +62,26 @@ export interface RouteResult {
 export function routeArtifact(artifact: Artifact, capabilities: Capabilities, options?: { lang?: "en" | "zh"; format?: Format }): RouteResult;
 "#;
 
-/// `sanitizeToolResult`'s options as JavaScript gives them.
-#[derive(Default, serde::Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-struct SanitizeOptionsJs {
-    threshold_bytes: Option<f64>,
-    fields: Option<Vec<String>>,
-}
-
 fn sanitize_options(opts: &crate::convert::Options) -> Result<SanitizeOptions, CtxpackError> {
-    let given: SanitizeOptionsJs = opts.parse()?;
-    let threshold = match given.threshold_bytes {
-        None => DEFAULT_THRESHOLD_BYTES,
-        Some(n) if n.is_finite() && n >= 0.0 => n as usize,
-        Some(_) => {
-            return Err(CtxpackError::invalid_option(
-                opts.path_of("thresholdBytes"),
-                "expected a non-negative number",
-            ))
+    let threshold = opts
+        .number("thresholdBytes")?
+        .map_or(DEFAULT_THRESHOLD_BYTES, |n| n as usize);
+    let fields_value = opts.get("fields");
+    let mut extra_fields = Vec::new();
+    if !fields_value.is_undefined() && !fields_value.is_null() {
+        let arr = crate::convert::array_arg(&fields_value, &opts.path_of("fields"))?;
+        for (i, f) in arr.iter().enumerate() {
+            extra_fields.push(f.as_string().ok_or_else(|| {
+                CtxpackError::invalid_option(
+                    format!("{}[{i}]", opts.path_of("fields")),
+                    format!("expected a string, got {}", js_type(&f)),
+                )
+            })?);
         }
-    };
+    }
     Ok(SanitizeOptions {
         threshold_bytes: threshold,
-        extra_fields: given.fields.unwrap_or_default(),
+        extra_fields,
     })
 }
 

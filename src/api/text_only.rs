@@ -130,30 +130,25 @@ pub fn has_multimedia_js(
     Ok(has_multimedia(&decoded))
 }
 
-/// The `limits` option as JavaScript gives it.
-#[derive(Default, serde::Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-struct LimitsJs {
-    limits: Option<LimitOverrides>,
-}
-
-/// Limits that override a provider's.
-#[derive(Default, serde::Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-struct LimitOverrides {
-    max_images: Option<u32>,
-    max_image_bytes: Option<u64>,
-    max_request_bytes: Option<u64>,
-}
-
 fn limits_option(opts: &Options, base: RequestLimits) -> Result<RequestLimits, CtxpackError> {
-    let Some(l) = opts.parse::<LimitsJs>()?.limits else {
+    let v = opts.get("limits");
+    if v.is_undefined() || v.is_null() {
         return Ok(base);
-    };
+    }
+    let l = options_arg(Some(&v), &opts.path_of("limits"))?;
     Ok(RequestLimits {
-        max_images: l.max_images.map(|n| n as usize).or(base.max_images),
-        max_image_bytes: l.max_image_bytes.or(base.max_image_bytes),
-        max_request_bytes: l.max_request_bytes.or(base.max_request_bytes),
+        max_images: l
+            .number("maxImages")?
+            .map(|n| n as usize)
+            .or(base.max_images),
+        max_image_bytes: l
+            .number("maxImageBytes")?
+            .map(|n| n as u64)
+            .or(base.max_image_bytes),
+        max_request_bytes: l
+            .number("maxRequestBytes")?
+            .map(|n| n as u64)
+            .or(base.max_request_bytes),
     })
 }
 

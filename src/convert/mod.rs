@@ -11,10 +11,8 @@ use crate::CtxpackError;
 use ctxpack_core::history::Lang;
 use ctxpack_core::messages::Format;
 use js_sys::{Array, ArrayBuffer, Function, JsString, Object, Reflect};
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
-use serde_path_to_error::Segment;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -319,31 +317,6 @@ impl Options {
                 )
             }),
         }
-    }
-
-    /// The options object read with serde into `T` (fields it does not name
-    /// are ignored); a value of the wrong type is `INVALID_OPTION` at its
-    /// JSON path, e.g. `options.fields[1]`. Absent options read as
-    /// `T::default()`.
-    pub fn parse<T: DeserializeOwned + Default>(&self) -> Result<T, CtxpackError> {
-        let Some(obj) = &self.obj else {
-            return Ok(T::default());
-        };
-        let de = serde_wasm_bindgen::Deserializer::from(obj.clone());
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let mut path = self.path.clone();
-            for segment in e.path().iter() {
-                match segment {
-                    Segment::Map { key } => {
-                        path.push('.');
-                        path.push_str(key);
-                    }
-                    Segment::Seq { index } => path.push_str(&format!("[{index}]")),
-                    Segment::Enum { .. } | Segment::Unknown => {}
-                }
-            }
-            CtxpackError::invalid_option(path, e.into_inner().to_string())
-        })
     }
 
     /// An optional boolean option.
