@@ -25,6 +25,7 @@ mod json_path;
 pub mod markdown;
 pub mod media;
 pub mod messages;
+mod number;
 pub mod stash;
 pub mod tool_results;
 

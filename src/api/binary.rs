@@ -66,10 +66,8 @@ fn sanitize_options(opts: &crate::convert::Options) -> Result<SanitizeOptions, C
     let threshold = opts
         .number("thresholdBytes")?
         .map_or(DEFAULT_THRESHOLD_BYTES, |n| n as usize);
-    let fields_value = opts.get("fields");
     let mut extra_fields = Vec::new();
-    if !fields_value.is_undefined() && !fields_value.is_null() {
-        let arr = crate::convert::array_arg(&fields_value, &opts.path_of("fields"))?;
+    if let Some(arr) = opts.array("fields")? {
         for (i, f) in arr.iter().enumerate() {
             extra_fields.push(f.as_string().ok_or_else(|| {
                 CtxpackError::invalid_option(

@@ -131,11 +131,9 @@ pub fn has_multimedia_js(
 }
 
 fn limits_option(opts: &Options, base: RequestLimits) -> Result<RequestLimits, CtxpackError> {
-    let v = opts.get("limits");
-    if v.is_undefined() || v.is_null() {
+    let Some(l) = opts.object("limits")? else {
         return Ok(base);
-    }
-    let l = options_arg(Some(&v), &opts.path_of("limits"))?;
+    };
     Ok(RequestLimits {
         max_images: l
             .number("maxImages")?

@@ -319,6 +319,39 @@ impl Options {
         }
     }
 
+    /// An optional nested options object (`INVALID_OPTION` when it is not one).
+    pub fn object(&self, key: &str) -> Result<Option<Options>, CtxpackError> {
+        let v = self.get(key);
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        if !v.is_object() || Array::is_array(&v) {
+            return Err(CtxpackError::invalid_option(
+                self.path_of(key),
+                format!("expected an object, got {}", js_type(&v)),
+            ));
+        }
+        Ok(Some(Options {
+            obj: Some(v),
+            path: self.path_of(key),
+        }))
+    }
+
+    /// An optional array option (`INVALID_OPTION` when it is not one).
+    pub fn array(&self, key: &str) -> Result<Option<Array>, CtxpackError> {
+        let v = self.get(key);
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        if !Array::is_array(&v) {
+            return Err(CtxpackError::invalid_option(
+                self.path_of(key),
+                format!("expected an array, got {}", js_type(&v)),
+            ));
+        }
+        Ok(Some(v.unchecked_into()))
+    }
+
     /// An optional boolean option.
     pub fn bool(&self, key: &str) -> Result<Option<bool>, CtxpackError> {
         let v = self.get(key);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import {
   Stash, compactContext, expandContext, getHistoryImage, toTextOnly, hasMultimedia, estimate, detectFormat,
-  sanitizeToolResult, toMultimodal, parseMarkdownImages, CtxpackError,
+  sanitizeToolResult, toMultimodal, parseMarkdownImages, parseContextLengthError, CtxpackError,
 } from 'ctxpack';
 import { makeImage } from '../fixtures/make.mjs';
 
@@ -53,6 +53,17 @@ test('wrong shapes in every format are INVALID_MESSAGE with the path', async () 
   await expectError(() => compactContext([], { stash, keepRecentImages: -1 }), 'INVALID_OPTION', 'options.keepRecentImages');
   await expectError(() => compactContext([], { stash, keepRecentImages: 1.5 }), 'INVALID_OPTION', 'options.keepRecentImages');
   await expectError(() => toMultimodal(undefined), 'INVALID_ARGUMENT', 'text');
+  // Counts beyond 2^53 come back as numbers, not as an error.
+  const huge = parseContextLengthError('maximum context length is 9007199254740993 tokens. However, you requested 18446744073709551615 tokens');
+  assert.deepEqual(huge, { requested: 18446744073709551615, max: 9007199254740992, provider: 'openai' });
+  assert.equal(estimate([], { provider: 'openai', limits: { maxRequestBytes: 1e300 } }).limits.maxRequestBytes, 18446744073709551615);
+  // Nested options name the bad value's path.
+  await expectError(() => sanitizeToolResult({}, { thresholdBytes: 'big' }), 'INVALID_OPTION', 'options.thresholdBytes');
+  await expectError(() => sanitizeToolResult({}, { thresholdBytes: -1 }), 'INVALID_OPTION', 'options.thresholdBytes');
+  await expectError(() => sanitizeToolResult({}, { fields: ['a', 2] }), 'INVALID_OPTION', 'options.fields[1]');
+  await expectError(() => sanitizeToolResult({}, { fields: 'a' }), 'INVALID_OPTION', 'options.fields');
+  await expectError(() => estimate([], { provider: 'openai', limits: { maxImages: 'many' } }), 'INVALID_OPTION', 'options.limits.maxImages');
+  await expectError(() => estimate([], { provider: 'openai', limits: 5 }), 'INVALID_OPTION', 'options.limits');
   await expectError(() => parseMarkdownImages({}), 'INVALID_ARGUMENT', 'text');
 });
 

@@ -7,8 +7,10 @@
 #[serde(rename_all = "camelCase")]
 pub struct ContextLengthError {
     /// Tokens the request needed.
+    #[serde(serialize_with = "crate::number::u64_as_number")]
     pub requested: u64,
     /// Tokens the model accepts.
+    #[serde(serialize_with = "crate::number::u64_as_number")]
     pub max: u64,
     /// Whose wording it was: `openai` (also DeepSeek, vLLM, OpenRouter…), `anthropic`, `gemini`.
     pub provider: &'static str,

@@ -46,8 +46,10 @@ pub struct RequestLimits {
     /// Images per request.
     pub max_images: Option<usize>,
     /// Bytes per image (decoded).
+    #[serde(serialize_with = "crate::number::opt_u64_as_number")]
     pub max_image_bytes: Option<u64>,
     /// Bytes per request body.
+    #[serde(serialize_with = "crate::number::opt_u64_as_number")]
     pub max_request_bytes: Option<u64>,
 }
 

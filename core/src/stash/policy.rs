@@ -119,6 +119,7 @@ pub struct SweepReport {
     /// Records evicted to fit the byte budget.
     pub evicted: usize,
     /// Stored bytes after the sweep.
+    #[serde(serialize_with = "crate::number::u64_as_number")]
     pub bytes: u64,
 }
 
