@@ -150,10 +150,14 @@ fn every_object_format_round_trips_exactly() {
         assert_eq!(out.report.format, format.name());
         assert_eq!(out.report.stashed, 1, "{format:?}");
         let id = md5(&b64(JPEG));
-        assert_eq!(
-            out.messages[1]["content"][0],
-            json!({"type":"text","text": format!("[Picture:history_{id}]")})
-        );
+        // The placeholder keeps the image part's cache breakpoint and provider options.
+        let mut placeholder = json!({"type":"text","text": format!("[Picture:history_{id}]")});
+        for key in ["cache_control", "providerOptions"] {
+            if let Some(v) = input[1]["content"][0].get(key) {
+                placeholder[key] = v.clone();
+            }
+        }
+        assert_eq!(out.messages[1]["content"][0], placeholder, "{format:?}");
         assert_eq!(out.messages[1]["name"], "ann");
         assert_eq!(out.messages[5], input[5], "newest user message untouched");
         let text = Value::Array(out.messages[..5].to_vec()).to_string();
@@ -497,10 +501,22 @@ fn dootask_example_collapses_exactly_in_every_format() {
             },
         );
         let mut expected = input.clone();
+        let id = md5(&b64(JPEG));
+        // A part holding a cache breakpoint or provider options is not
+        // folded into a string: that would drop them.
+        let image = &input[1]["content"][0];
+        let carried = ["cache_control", "providerOptions"]
+            .iter()
+            .find(|k| image.get(**k).is_some());
         *expected
             .get_mut(1)
             .and_then(|m| m.get_mut("content"))
-            .unwrap() = json!(format!("[Picture:history_{}] 这是什么？", md5(&b64(JPEG))));
+            .unwrap() = match carried {
+            None => json!(format!("[Picture:history_{id}] 这是什么？")),
+            Some(key) => {
+                json!([{"type":"text","text":format!("[Picture:history_{id}]"), *key: image[*key]}, {"type":"text","text":"这是什么？"}])
+            }
+        };
         assert_eq!(Value::Array(out.messages.clone()), expected, "{format:?}");
         assert_eq!(
             Value::Array(expand(&stash, &out.messages).messages),

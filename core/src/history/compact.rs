@@ -6,9 +6,10 @@
 use crate::json_path::JsonPath;
 use crate::media::payload::{payload_facts, Payloads};
 use crate::messages::placeholder::{placeholder, split_placeholders, Segment};
-use crate::messages::walk::{for_each_image, for_each_text, rewrite_images};
-use crate::messages::{Content, ImageSource, Message, Part, Role};
-use std::collections::BTreeSet;
+use crate::messages::image::ImageTemplate;
+use crate::messages::walk::{for_each_image, for_each_item, for_each_text, rewrite_images, Item};
+use crate::messages::{Content, ImagePart, ImageSource, Message, Part, Role};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Options of a compaction.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -50,8 +51,8 @@ pub struct HistoryImage<'m> {
     pub size: u64,
     /// Length of the base64 text in bytes.
     pub text_len: u64,
-    /// The part without its payload, as JSON, for an exact restore.
-    pub template: Option<String>,
+    /// The part without its payload, for an exact restore.
+    pub template: Option<ImageTemplate>,
     /// True when an earlier image in this plan has the same md5.
     pub duplicate: bool,
 }
@@ -209,7 +210,7 @@ pub fn plan_compaction<'m>(
         let size = facts.decoded_len as u64;
         bytes += facts.len as u64;
         let duplicate = !hashed.insert(md5.clone());
-        let template = img.template().map(|t| t.to_json_text());
+        let template = img.template();
         plan.images.push(HistoryImage {
             message,
             ordinal,
@@ -226,6 +227,78 @@ pub fn plan_compaction<'m>(
     }
     plan
 }
+
+/// The template of every occurrence of each image the plan stashes, in
+/// document order, as the text its record keeps: an image stashed now
+/// brings its own template; a placeholder already in the conversation takes
+/// the next of the templates its record held before (`earlier`), or, when
+/// those are unknown, the nearest template stashed now.
+pub fn occurrence_templates(
+    messages: &[Message],
+    plan: &Plan<'_>,
+    earlier: &BTreeMap<String, Vec<ImageTemplate>>,
+) -> BTreeMap<String, Option<String>> {
+    let mut by_position: BTreeMap<(usize, usize), (&str, Option<&ImageTemplate>)> =
+        BTreeMap::new();
+    for img in &plan.images {
+        by_position.insert((img.message, img.ordinal), (&img.md5, img.template.as_ref()));
+    }
+    let wanted: BTreeSet<&str> = plan.images.iter().map(|i| i.md5.as_str()).collect();
+    let mut lists: BTreeMap<&str, Vec<Option<&ImageTemplate>>> = BTreeMap::new();
+    let mut used: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, m) in messages.iter().enumerate() {
+        for_each_item(m, &mut |item| match item {
+            Item::Image(ordinal) => {
+                if let Some((md5, t)) = by_position.get(&(i, ordinal)) {
+                    lists.entry(md5).or_default().push(*t);
+                }
+            }
+            Item::Text(text) => {
+                for seg in split_placeholders(text) {
+                    let Segment::Placeholder(id) = seg else {
+                        continue;
+                    };
+                    let Some(md5) = wanted.get(id.as_str()) else {
+                        continue;
+                    };
+                    let n = used.entry(id.clone()).or_insert(0);
+                    let old = earlier.get(&id).and_then(|l| l.get(*n).or(l.last()));
+                    *n += 1;
+                    lists.entry(md5).or_default().push(old);
+                }
+            }
+        });
+    }
+    lists
+        .into_iter()
+        .map(|(md5, list)| {
+            let first = list.iter().flatten().next().copied();
+            let full: Vec<ImageTemplate> = list
+                .into_iter()
+                .filter_map(|t| t.or(first).cloned())
+                .collect();
+            (md5.to_owned(), ImageTemplate::list_to_json_text(&full))
+        })
+        .collect()
+}
+
+/// The text part a placeholder takes an image part's place with. It keeps
+/// the image part's cache breakpoint (`cache_control`) and provider options
+/// (`providerOptions`), so prompt caching sees the same breakpoints.
+fn placeholder_part(image: &Part, id: &str) -> Part {
+    let mut part = Part::text(placeholder(id));
+    if let (Part::Image(ImagePart { wire, .. }), Part::Text(fields)) = (image, &mut part) {
+        for key in CARRIED_KEYS {
+            if let Some(v) = wire.get(*key) {
+                fields.insert((*key).to_owned(), v.clone());
+            }
+        }
+    }
+    part
+}
+
+/// Fields of an image part its placeholder keeps.
+const CARRIED_KEYS: &[&str] = &["cache_control", "providerOptions"];
 
 /// Replaces each image named in `replacements` ((message, image ordinal),
 /// md5) with its placeholder. Returns, per message, whether it changed. With
@@ -249,7 +322,10 @@ pub fn apply_compaction(
         rewrite_images(message, &mut |ordinal, part| match group
             .binary_search_by_key(&ordinal, |r| r.0 .1)
         {
-            Ok(i) => group.get(i).map_or(part, |r| Part::text(placeholder(&r.1))),
+            Ok(i) => match group.get(i) {
+                Some(r) => placeholder_part(&part, &r.1),
+                None => part,
+            },
             Err(_) => part,
         });
         if collapse_text {

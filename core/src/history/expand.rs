@@ -1,9 +1,12 @@
 //! Reversing compaction: placeholders whose originals the stash still holds
-//! become image parts again — the exact original part when its template was
-//! kept, otherwise the canonical part of the format.
+//! become image parts again — each occurrence the exact part it replaced
+//! when its template was kept (whatever format the messages now look like),
+//! otherwise the canonical part of the format. The n-th placeholder of an
+//! image, in document order, takes the n-th template the record holds.
 
 use crate::json_path::JsonPath;
 use crate::messages::image::{new_image_part, ImageTemplate};
+use serde_json::Map;
 use crate::messages::placeholder::{placeholder, split_placeholders, Segment};
 use crate::messages::walk::for_each_text;
 use crate::messages::{Content, Format, ImageShape, Message, Part};
@@ -17,8 +20,9 @@ pub struct Restored {
     pub mime: String,
     /// Base64 payload.
     pub payload: String,
-    /// The original part without its payload, when it was kept.
-    pub template: Option<ImageTemplate>,
+    /// The original parts without their payload, one per occurrence in
+    /// document order (empty when none was kept).
+    pub templates: Vec<ImageTemplate>,
 }
 
 /// A placeholder that stays, because its image is gone.
@@ -81,23 +85,34 @@ pub fn apply_expansion(
     format: Format,
     restored: &BTreeMap<String, Restored>,
 ) -> Vec<bool> {
+    let mut seen = BTreeMap::new();
+    let mut expansion = Expansion {
+        format,
+        restored,
+        seen: &mut seen,
+    };
     messages
         .iter_mut()
-        .map(|m| expand_content(&mut m.content, format, restored))
+        .map(|m| expand_content(&mut m.content, &mut expansion))
         .collect()
 }
 
-fn expand_content(
-    content: &mut Content,
+/// What an expansion needs while it walks: the format, the originals, and
+/// how many placeholders of each image it has passed.
+struct Expansion<'a> {
     format: Format,
-    restored: &BTreeMap<String, Restored>,
-) -> bool {
+    restored: &'a BTreeMap<String, Restored>,
+    seen: &'a mut BTreeMap<String, usize>,
+}
+
+fn expand_content(content: &mut Content, x: &mut Expansion<'_>) -> bool {
+    let restored = x.restored;
     match content {
         Content::Text(text) => {
             if !mentions_restorable(text, restored) {
                 return false;
             }
-            let parts = split_text(text, format, restored, true);
+            let parts = split_text(text, x, true, Map::new());
             *content = Content::Parts(parts);
             true
         }
@@ -106,17 +121,22 @@ fn expand_content(
             let old = std::mem::take(parts);
             for part in old {
                 match part {
-                    Part::Text(_)
-                        if part
-                            .as_text()
+                    Part::Text(mut fields)
+                        if fields
+                            .get("text")
+                            .and_then(Value::as_str)
                             .is_some_and(|t| mentions_restorable(t, restored)) =>
                     {
-                        let text = part.as_text().unwrap_or_default().to_owned();
-                        parts.extend(split_text(&text, format, restored, false));
+                        let text = match fields.remove("text") {
+                            Some(Value::String(t)) => t,
+                            _ => String::new(),
+                        };
+                        fields.remove("type");
+                        parts.extend(split_text(&text, x, false, fields));
                         changed = true;
                     }
                     Part::ToolResult(mut t) => {
-                        changed |= expand_content(&mut t.content, format, restored);
+                        changed |= expand_content(&mut t.content, x);
                         parts.push(Part::ToolResult(t));
                     }
                     other => parts.push(other),
@@ -140,13 +160,12 @@ enum Piece {
 }
 
 /// Splits a text into text and image parts. `collapsed` strings lose the one
-/// space that folding put between a placeholder and its neighbours.
-fn split_text(
-    text: &str,
-    format: Format,
-    restored: &BTreeMap<String, Restored>,
-    collapsed: bool,
-) -> Vec<Part> {
+/// space that folding put between a placeholder and its neighbours. `extra`
+/// holds the text part's other fields (a cache breakpoint, provider
+/// options): a part that was one placeholder gives them up, since the
+/// image's own part carries its own; otherwise the last text keeps them.
+fn split_text(text: &str, x: &mut Expansion<'_>, collapsed: bool, extra: Map<String, Value>) -> Vec<Part> {
+    let restored = x.restored;
     let mut pieces: Vec<Piece> = Vec::new();
     for seg in split_placeholders(text) {
         let piece = match seg {
@@ -174,42 +193,44 @@ fn split_text(
             }
         }
     }
-    pieces
+    let mut parts: Vec<Part> = pieces
         .into_iter()
         .filter_map(|p| match p {
             Piece::Text(t) if t.is_empty() => None,
             Piece::Text(t) => Some(Part::text(t)),
-            Piece::Image(id) => restored.get(&id).map(|r| image_part(format, r)),
+            Piece::Image(id) => {
+                let n = x.seen.entry(id.clone()).or_insert(0);
+                let occurrence = *n;
+                *n += 1;
+                restored
+                    .get(&id)
+                    .map(|r| image_part(x.format, r, occurrence))
+            }
         })
-        .collect()
+        .collect();
+    if !extra.is_empty() {
+        if let Some(Part::Text(fields)) = parts.iter_mut().rev().find(|p| matches!(p, Part::Text(_))) {
+            fields.extend(extra);
+        }
+    }
+    parts
 }
 
-fn image_part(format: Format, r: &Restored) -> Part {
-    let value = match &r.template {
-        Some(t) if shape_fits(format, t.shape) => Value::Object(t.fill(&r.mime, &r.payload)),
-        _ => new_image_part(format, &r.mime, &r.payload, None),
-    };
-    let shape = match &r.template {
-        Some(t) if shape_fits(format, t.shape) => t.shape,
-        _ => canonical_shape(format),
+/// The image part for the `occurrence`-th placeholder of `r`'s image: its own
+/// template (the last one when the record holds fewer), else the canonical
+/// part of `format`.
+fn image_part(format: Format, r: &Restored, occurrence: usize) -> Part {
+    let template = r.templates.get(occurrence).or(r.templates.last());
+    let (value, shape) = match template {
+        Some(t) => (Value::Object(t.fill(&r.mime, &r.payload)), t.shape),
+        None => (
+            new_image_part(format, &r.mime, &r.payload, None),
+            canonical_shape(format),
+        ),
     };
     match value {
         Value::Object(wire) => Part::Image(crate::messages::ImagePart { wire, shape }),
         other => Part::Other(other),
-    }
-}
-
-/// True when a part of `shape` belongs in messages of `format`.
-pub fn shape_fits(format: Format, shape: ImageShape) -> bool {
-    use ImageShape::*;
-    match format {
-        Format::OpenAi => matches!(shape, ImageUrlObject),
-        Format::Anthropic => matches!(shape, AnthropicBase64),
-        Format::AiSdk => matches!(shape, AiSdkImage | AiSdkData),
-        Format::LangChain => matches!(
-            shape,
-            ImageUrlObject | ImageUrlString | LangChainData | LangChainBase64
-        ),
     }
 }
 

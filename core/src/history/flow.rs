@@ -5,7 +5,8 @@
 
 use crate::budget::json_len_with;
 use crate::history::compact::{
-    apply_compaction, plan_compaction, CompactOptions, CompactReport, Failure,
+    apply_compaction, occurrence_templates, plan_compaction, CompactOptions, CompactReport,
+    Failure,
 };
 use crate::history::expand::{
     apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
@@ -227,6 +228,23 @@ pub async fn compact_history<B: StashBackend>(
     let expires_at = now + config.ttl_ms;
     let mut all_metas = BTreeMap::new();
     all_metas.extend(metas.into_iter().map(|m| (m.id.clone(), m)));
+    // An image stashed again while earlier placeholders of it remain keeps
+    // the shapes those placeholders stand for.
+    let mut earlier = BTreeMap::new();
+    for img in plan.images.iter().filter(|i| !i.duplicate) {
+        if all_metas.contains_key(&img.md5) && plan.referenced.contains(&img.md5) {
+            if let Ok(Some(rec)) = backend.get_record(&img.md5).await {
+                let list = rec
+                    .part
+                    .as_deref()
+                    .map(ImageTemplate::list_from_json_text)
+                    .unwrap_or_default();
+                earlier.insert(img.md5.clone(), list);
+            }
+        }
+    }
+    let mut templates = occurrence_templates(&messages, &plan, &earlier);
+    drop(earlier);
     let records: Vec<NewRecord<'_>> = plan
         .images
         .iter()
@@ -238,7 +256,7 @@ pub async fn compact_history<B: StashBackend>(
                 img.payload,
                 img.size,
                 img.text_len,
-                img.template.clone(),
+                templates.remove(&img.md5).flatten(),
                 now,
                 config.ttl_ms,
             );
@@ -390,13 +408,17 @@ async fn restore_all<B: StashBackend>(
     for id in ids {
         match read_verified(backend, id, now, payloads).await {
             Ok(Lookup::Found(rec)) => {
-                let template = rec.part.as_deref().and_then(ImageTemplate::from_json_text);
+                let templates = rec
+                    .part
+                    .as_deref()
+                    .map(ImageTemplate::list_from_json_text)
+                    .unwrap_or_default();
                 restored.insert(
                     id.clone(),
                     Restored {
                         mime: rec.mime,
                         payload: rec.payload,
-                        template,
+                        templates,
                     },
                 );
             }

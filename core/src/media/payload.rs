@@ -13,16 +13,134 @@ use crate::media::base64_payload::{check_base64, decode_prefix, decoded_len, Bas
 
 const START: &str = "\u{0}ctxpack\u{1}";
 
+/// What a kept JavaScript value is, as its reference says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeptKind {
+    /// A string: a long payload, or caller text that must stay in JavaScript.
+    Text,
+    /// Binary data, read as the base64 text of its bytes.
+    Bytes(BytesKind),
+    /// Any other value (a `URL`, a date, a class instance): passed through.
+    Opaque,
+}
+
+/// The JavaScript type of a binary value, so a restored image comes back as
+/// the same kind of value it was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BytesKind {
+    /// A `Uint8Array`.
+    Uint8Array,
+    /// A Node.js `Buffer`.
+    Buffer,
+    /// An `ArrayBuffer`.
+    ArrayBuffer,
+}
+
+impl BytesKind {
+    /// The one-letter tag of this kind inside a reference.
+    fn tag(self) -> char {
+        match self {
+            BytesKind::Uint8Array => 'u',
+            BytesKind::Buffer => 'b',
+            BytesKind::ArrayBuffer => 'a',
+        }
+    }
+
+    fn from_tag(tag: &str) -> Option<BytesKind> {
+        Some(match tag {
+            "u" => BytesKind::Uint8Array,
+            "b" => BytesKind::Buffer,
+            "a" => BytesKind::ArrayBuffer,
+            _ => return None,
+        })
+    }
+
+    /// The JavaScript type name (`"Uint8Array"`, `"Buffer"`, `"ArrayBuffer"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BytesKind::Uint8Array => "Uint8Array",
+            BytesKind::Buffer => "Buffer",
+            BytesKind::ArrayBuffer => "ArrayBuffer",
+        }
+    }
+
+    /// The kind named by [`BytesKind::name`].
+    pub fn from_name(name: &str) -> Option<BytesKind> {
+        Some(match name {
+            "Uint8Array" => BytesKind::Uint8Array,
+            "Buffer" => BytesKind::Buffer,
+            "ArrayBuffer" => BytesKind::ArrayBuffer,
+            _ => return None,
+        })
+    }
+}
+
 /// The reference that stands for payload `index` of table `table`.
 pub fn external_ref(table: u32, index: u32) -> String {
     format!("{START}{table}\u{1}{index}\u{0}")
 }
 
-/// Reads a reference made by [`external_ref`]: `(table, index)`.
-pub fn parse_external_ref(s: &str) -> Option<(u32, u32)> {
+/// The reference that stands for value `index` of table `table`, a value of
+/// `kind` (a string reference is [`external_ref`]).
+pub fn kept_ref(table: u32, index: u32, kind: KeptKind) -> String {
+    match kind {
+        KeptKind::Text => external_ref(table, index),
+        KeptKind::Bytes(b) => format!("{START}{table}\u{1}{index}\u{1}{}\u{0}", b.tag()),
+        KeptKind::Opaque => format!("{START}{table}\u{1}{index}\u{1}o\u{0}"),
+    }
+}
+
+/// Reads a whole reference: `(table, index, kind)`.
+pub fn parse_kept_ref(s: &str) -> Option<(u32, u32, KeptKind)> {
     let rest = s.strip_prefix(START)?.strip_suffix('\u{0}')?;
-    let (t, i) = rest.split_once('\u{1}')?;
-    Some((t.parse().ok()?, i.parse().ok()?))
+    let mut fields = rest.split('\u{1}');
+    let table = fields.next()?.parse().ok()?;
+    let index = fields.next()?.parse().ok()?;
+    let kind = match fields.next() {
+        None => KeptKind::Text,
+        Some("o") => KeptKind::Opaque,
+        Some(tag) => KeptKind::Bytes(BytesKind::from_tag(tag)?),
+    };
+    if fields.next().is_some() {
+        return None;
+    }
+    Some((table, index, kind))
+}
+
+/// Reads a reference made by [`external_ref`] or [`kept_ref`]: `(table, index)`.
+pub fn parse_external_ref(s: &str) -> Option<(u32, u32)> {
+    parse_kept_ref(s).map(|(t, i, _)| (t, i))
+}
+
+/// The kind of value `s` stands for, when `s` is a whole reference.
+pub fn kept_kind(s: &str) -> Option<KeptKind> {
+    parse_kept_ref(s).map(|(_, _, k)| k)
+}
+
+/// Marks a literal base64 payload that is to become binary data of a kind.
+const BYTES_LITERAL: &str = "\u{0}ctxpack\u{1}=\u{1}";
+
+/// A value the boundary turns into binary data of `kind` holding the bytes
+/// of base64 `payload`: the payload's own reference retagged when it is
+/// one, else the payload text itself, marked.
+pub fn bytes_value(kind: BytesKind, payload: &str) -> String {
+    match parse_kept_ref(payload) {
+        Some((t, i, KeptKind::Text | KeptKind::Bytes(_))) => kept_ref(t, i, KeptKind::Bytes(kind)),
+        _ => format!("{BYTES_LITERAL}{}\u{1}{payload}\u{0}", kind.tag()),
+    }
+}
+
+/// Reads what [`bytes_value`] wrote for a literal payload: `(kind, base64)`.
+pub fn parse_bytes_literal(s: &str) -> Option<(BytesKind, &str)> {
+    let rest = s.strip_prefix(BYTES_LITERAL)?.strip_suffix('\u{0}')?;
+    let (tag, payload) = rest.split_once('\u{1}')?;
+    Some((BytesKind::from_tag(tag)?, payload))
+}
+
+/// The base64 payload a value of [`bytes_value`] or a bytes reference
+/// stands for, when it is held in memory (a literal); `None` otherwise.
+pub fn literal_bytes_payload(s: &str) -> Option<&str> {
+    parse_bytes_literal(s).map(|(_, p)| p)
 }
 
 /// Finds the reference that ends `s` (a whole reference, or a data URL whose
@@ -175,6 +293,36 @@ mod tests {
             Some(("data:image/png;base64,", 7, 42))
         );
         assert_eq!(parse_external_ref("plain"), None);
+    }
+
+    #[test]
+    fn kept_references_carry_their_kind() {
+        for kind in [
+            KeptKind::Text,
+            KeptKind::Opaque,
+            KeptKind::Bytes(BytesKind::Uint8Array),
+            KeptKind::Bytes(BytesKind::Buffer),
+            KeptKind::Bytes(BytesKind::ArrayBuffer),
+        ] {
+            let r = kept_ref(4, 9, kind);
+            assert_eq!(parse_kept_ref(&r), Some((4, 9, kind)));
+            assert_eq!(find_external_ref(&r), Some(("", 4, 9)));
+            assert!(!r.contains(':'));
+        }
+        assert_eq!(parse_kept_ref("\u{0}ctxpack\u{1}1\u{1}2\u{1}z\u{0}"), None);
+        assert_eq!(parse_kept_ref("\u{0}ctxpack\u{1}1\u{1}2\u{1}u\u{1}u\u{0}"), None);
+        for kind in [BytesKind::Uint8Array, BytesKind::Buffer, BytesKind::ArrayBuffer] {
+            assert_eq!(BytesKind::from_name(kind.name()), Some(kind));
+            // A referenced payload keeps its reference, retagged.
+            assert_eq!(
+                kept_kind(&bytes_value(kind, &external_ref(2, 3))),
+                Some(KeptKind::Bytes(kind))
+            );
+            // A payload in memory is carried as a literal.
+            let lit = bytes_value(kind, "aGVsbG8=");
+            assert_eq!(parse_bytes_literal(&lit), Some((kind, "aGVsbG8=")));
+            assert_eq!(parse_kept_ref(&lit), None);
+        }
     }
 
     #[test]

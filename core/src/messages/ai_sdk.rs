@@ -1,6 +1,9 @@
-//! Vercel AI SDK `ModelMessage`: `{type:'image', image, mediaType?}`,
-//! `{type:'file', data, mediaType}`, and `tool-result` parts whose
-//! `output: {type:'content', value:[…]}` holds `text` and `media` parts.
+//! Vercel AI SDK `ModelMessage`, versions 6 and 7: `{type:'image', image,
+//! mediaType?}`, `{type:'file', data, mediaType}` where `mediaType` may be
+//! just `image` or `image/*` and `data` may be tagged (`{type:'data', data}`;
+//! the `url` and `reference` forms are not inline and pass through), and
+//! `tool-result` parts whose `output: {type:'content', value:[…]}` holds
+//! `text`, `file`, `image-data`, `file-data` and `media` parts.
 
 use super::model::PartKind;
 use super::part::ToolResultSlot;
@@ -8,6 +11,12 @@ use super::{ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
+
+/// True for a media type that names an image: a full `image/…` type, or AI
+/// SDK 7's top-level `image` (and its equivalent `image/*`).
+pub(super) fn is_image_media_type(media_type: &str) -> bool {
+    media_type == "image" || media_type == "image/*" || is_image_mime(media_type)
+}
 
 /// Decides what an AI SDK content part is.
 pub(super) fn classify(
@@ -29,14 +38,27 @@ pub(super) fn classify(
             }
             PartKind::Image(ImageShape::AiSdkImage)
         }
-        Some("file") | Some("media") if media_type.is_some_and(is_image_mime) => {
-            if !part.contains_key("data") {
-                return Err(MessageError::invalid(
-                    &path.key("data"),
-                    "a file part needs `data`",
-                ));
+        Some("file") | Some("media") | Some("image-data") | Some("file-data")
+            if media_type.is_some_and(is_image_media_type) =>
+        {
+            match part.get("data") {
+                None => {
+                    return Err(MessageError::invalid(
+                        &path.key("data"),
+                        "a file part needs `data`",
+                    ))
+                }
+                Some(Value::Object(tagged)) => {
+                    match tagged.get("type").and_then(Value::as_str) {
+                        Some("data") if tagged.contains_key("data") => {
+                            PartKind::Image(ImageShape::AiSdkTaggedData)
+                        }
+                        // `url`, `reference`, `text`: nothing inline.
+                        _ => PartKind::Other,
+                    }
+                }
+                Some(_) => PartKind::Image(ImageShape::AiSdkData),
             }
-            PartKind::Image(ImageShape::AiSdkData)
         }
         Some("tool-result") => {
             let is_content = part

@@ -40,6 +40,10 @@ fn part_evidence(part: &Value) -> Option<Format> {
         "tool_use" | "tool_result" | "document" | "thinking" | "redacted_thinking"
         | "server_tool_use" => Some(Format::Anthropic),
         "image" if map.contains_key("image") => Some(Format::AiSdk),
+        // LangChain JS standard blocks and LangChain's own image blocks.
+        "image" if map.contains_key("mimeType") || map.contains_key("source_type") => {
+            Some(Format::LangChain)
+        }
         "file"
             if map.contains_key("data")
                 && (map.contains_key("mediaType") || map.contains_key("mimeType")) =>
@@ -77,6 +81,18 @@ mod tests {
                 json!({"role":"user","content":[{"type":"image","image":"AAAA","mediaType":"image/png"}]})
             ]),
             Format::AiSdk
+        );
+        assert_eq!(
+            detect_format(&[
+                json!({"role":"user","content":[{"type":"file","mediaType":"image","data":{"type":"data","data":"AAAA"}}]})
+            ]),
+            Format::AiSdk
+        );
+        assert_eq!(
+            detect_format(&[
+                json!({"role":"user","content":[{"type":"image","data":"AAAA","mimeType":"image/png"}]})
+            ]),
+            Format::LangChain
         );
         assert_eq!(
             detect_format(&[json!({"role":"user","content":"hi"})]),

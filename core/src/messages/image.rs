@@ -2,6 +2,7 @@
 //! MIME type, and how to write a new one.
 
 use crate::media::data_url::{format_data_url, is_data_url, DataUrl};
+use crate::media::payload::{bytes_value, kept_kind, BytesKind, KeptKind};
 use serde_json::{Map, Value};
 
 /// Where an image part keeps its image, one variant per wire shape.
@@ -17,8 +18,13 @@ pub enum ImageShape {
     AnthropicUrl,
     /// `{type:'image', image, mediaType?}` — AI SDK; `image` is a URL, a data URL or base64.
     AiSdkImage,
-    /// `{type:'file' | 'media', data, mediaType:'image/…'}` — AI SDK.
+    /// `{type:'file' | 'media' | 'image-data' | 'file-data', data, mediaType:'image/…'}` — AI SDK;
+    /// `data` is base64, a data URL or bytes.
     AiSdkData,
+    /// `{type:'file', mediaType:'image…', data:{type:'data', data}}` — AI SDK 7 tagged file data.
+    AiSdkTaggedData,
+    /// `{type:'image', data, mimeType}` — LangChain JS standard block, MCP image content.
+    DataMimeType,
     /// `{type:'image', source_type:'base64', data, mime_type}` — LangChain.
     LangChainData,
     /// `{type:'image', base64, mime_type}` — LangChain standard block, the dootask tool result.
@@ -28,13 +34,15 @@ pub enum ImageShape {
 }
 
 /// Every shape with the name it is stored under.
-const SHAPE_NAMES: [(ImageShape, &str); 9] = [
+const SHAPE_NAMES: [(ImageShape, &str); 11] = [
     (ImageShape::ImageUrlObject, "ImageUrlObject"),
     (ImageShape::ImageUrlString, "ImageUrlString"),
     (ImageShape::AnthropicBase64, "AnthropicBase64"),
     (ImageShape::AnthropicUrl, "AnthropicUrl"),
     (ImageShape::AiSdkImage, "AiSdkImage"),
     (ImageShape::AiSdkData, "AiSdkData"),
+    (ImageShape::AiSdkTaggedData, "AiSdkTaggedData"),
+    (ImageShape::DataMimeType, "DataMimeType"),
     (ImageShape::LangChainData, "LangChainData"),
     (ImageShape::LangChainBase64, "LangChainBase64"),
     (ImageShape::LangChainUrl, "LangChainUrl"),
@@ -57,18 +65,26 @@ impl ImageShape {
             .map(|(shape, _)| *shape)
     }
 
-    /// (object holding the value, key of the value, key of the MIME type).
-    fn keys(self) -> (Option<&'static str>, &'static str, Option<&'static str>) {
-        match self {
+    /// Where the value and its MIME type are.
+    fn keys(self) -> Keys {
+        let (container, value, mime) = match self {
             ImageShape::ImageUrlObject => (Some("image_url"), "url", None),
             ImageShape::ImageUrlString => (None, "image_url", None),
             ImageShape::AnthropicBase64 => (Some("source"), "data", Some("media_type")),
             ImageShape::AnthropicUrl => (Some("source"), "url", None),
             ImageShape::AiSdkImage => (None, "image", Some("mediaType")),
             ImageShape::AiSdkData => (None, "data", Some("mediaType")),
+            ImageShape::AiSdkTaggedData => (Some("data"), "data", Some("mediaType")),
+            ImageShape::DataMimeType => (None, "data", Some("mimeType")),
             ImageShape::LangChainData => (None, "data", Some("mime_type")),
             ImageShape::LangChainBase64 => (None, "base64", Some("mime_type")),
             ImageShape::LangChainUrl => (None, "url", None),
+        };
+        Keys {
+            container,
+            value,
+            mime,
+            mime_outside: self == ImageShape::AiSdkTaggedData,
         }
     }
 
@@ -78,10 +94,24 @@ impl ImageShape {
             self,
             ImageShape::AnthropicBase64
                 | ImageShape::AiSdkData
+                | ImageShape::AiSdkTaggedData
+                | ImageShape::DataMimeType
                 | ImageShape::LangChainData
                 | ImageShape::LangChainBase64
         )
     }
+}
+
+/// Where a shape keeps its value and MIME type.
+struct Keys {
+    /// The object holding the value, when it is not the part itself.
+    container: Option<&'static str>,
+    /// The key of the value.
+    value: &'static str,
+    /// The key of the MIME type.
+    mime: Option<&'static str>,
+    /// True when the MIME type is on the part, not in the container.
+    mime_outside: bool,
 }
 
 /// What an image part points at.
@@ -128,7 +158,7 @@ pub struct ImagePart {
 
 impl ImagePart {
     fn container(&self) -> Option<&Map<String, Value>> {
-        match self.shape.keys().0 {
+        match self.shape.keys().container {
             Some(key) => self.wire.get(key)?.as_object(),
             None => Some(&self.wire),
         }
@@ -136,22 +166,29 @@ impl ImagePart {
 
     /// Reads what the part points at, without copying it.
     pub fn source(&self) -> ImageSource<'_> {
-        let (_, value_key, mime_key) = self.shape.keys();
+        let keys = self.shape.keys();
         let Some(c) = self.container() else {
             return ImageSource::Opaque;
         };
-        let Some(value) = c.get(value_key).and_then(Value::as_str) else {
+        let Some(value) = c.get(keys.value).and_then(Value::as_str) else {
             return ImageSource::Opaque;
         };
+        match kept_kind(value) {
+            Some(KeptKind::Opaque) => return ImageSource::Opaque,
+            Some(KeptKind::Bytes(_)) | Some(KeptKind::Text) | None => {}
+        }
         if is_data_url(value) {
             return ImageSource::DataUrl(value);
         }
-        let mime = mime_key.and_then(|k| {
-            c.get(k)
-                .or_else(|| c.get("mimeType"))
+        let mime_map = if keys.mime_outside { &self.wire } else { c };
+        let mime = keys.mime.and_then(|k| {
+            mime_map
+                .get(k)
+                .or_else(|| mime_map.get("mimeType"))
                 .and_then(Value::as_str)
         });
-        if self.shape.always_base64() || (mime_key.is_some() && !value.contains(':')) {
+        let bytes = matches!(kept_kind(value), Some(KeptKind::Bytes(_)));
+        if bytes || self.shape.always_base64() || (keys.mime.is_some() && !value.contains(':')) {
             ImageSource::Base64 { mime, data: value }
         } else {
             ImageSource::Url(value)
@@ -161,16 +198,25 @@ impl ImagePart {
     /// The part with its payload emptied: a small template that [`ImagePart::fill`]
     /// turns back into the same part. Returns `None` for non-inline images.
     pub fn template(&self) -> Option<ImageTemplate> {
-        let as_data_url = matches!(self.source(), ImageSource::DataUrl(_));
-        let (declared, _) = self.source().inline()?;
+        let source = self.source();
+        let as_data_url = matches!(source, ImageSource::DataUrl(_));
+        let bytes = match source {
+            ImageSource::Base64 { data, .. } => match kept_kind(data) {
+                Some(KeptKind::Bytes(kind)) => Some(kind),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (declared, _) = source.inline()?;
         let declared_mime = declared.map(str::to_owned);
-        let (container, value_key, _) = self.shape.keys();
-        let wire = self.wire.clone_without(container, value_key);
+        let keys = self.shape.keys();
+        let wire = self.wire.clone_without(keys.container, keys.value);
         Some(ImageTemplate {
             wire,
             shape: self.shape,
             as_data_url,
             declared_mime,
+            bytes,
         })
     }
 }
@@ -187,6 +233,9 @@ pub struct ImageTemplate {
     /// The MIME type the part declared, when it had one (restored as
     /// written, even where the bytes say otherwise).
     pub declared_mime: Option<String>,
+    /// The JavaScript type of the payload when it was binary data rather
+    /// than base64 text; restored as that type.
+    pub bytes: Option<BytesKind>,
 }
 
 impl ImageTemplate {
@@ -201,12 +250,45 @@ impl ImageTemplate {
         if let Some(mime) = &self.declared_mime {
             obj.insert("declared_mime".into(), mime.as_str().into());
         }
+        if let Some(kind) = self.bytes {
+            obj.insert("bytes".into(), kind.name().into());
+        }
         ToString::to_string(&Value::Object(obj))
+    }
+
+    /// The templates of every occurrence of one image, as the JSON text a
+    /// stash record keeps: one template's text alone, or an array of them.
+    pub fn list_to_json_text(templates: &[ImageTemplate]) -> Option<String> {
+        match templates {
+            [] => None,
+            [one] => Some(one.to_json_text()),
+            many => Some(format!(
+                "[{}]",
+                many.iter()
+                    .map(ImageTemplate::to_json_text)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            )),
+        }
+    }
+
+    /// Reads what [`ImageTemplate::list_to_json_text`] wrote; templates that
+    /// do not read are left out.
+    pub fn list_from_json_text(text: &str) -> Vec<ImageTemplate> {
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Array(items)) => items.into_iter().filter_map(Self::from_value).collect(),
+            Ok(one) => Self::from_value(one).into_iter().collect(),
+            Err(_) => Vec::new(),
+        }
     }
 
     /// Reads what [`ImageTemplate::to_json_text`] wrote; `None` for anything else.
     pub fn from_json_text(text: &str) -> Option<ImageTemplate> {
-        let Value::Object(mut obj) = serde_json::from_str::<serde_json::Value>(text).ok()? else {
+        Self::from_value(serde_json::from_str::<Value>(text).ok()?)
+    }
+
+    fn from_value(value: Value) -> Option<ImageTemplate> {
+        let Value::Object(mut obj) = value else {
             return None;
         };
         let Value::Object(wire) = obj.remove("wire")? else {
@@ -217,38 +299,42 @@ impl ImageTemplate {
             Some(Value::String(mime)) => Some(mime),
             Some(_) => return None,
         };
+        let bytes = match obj.remove("bytes") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(name)) => Some(BytesKind::from_name(&name)?),
+            Some(_) => return None,
+        };
         Some(ImageTemplate {
             wire,
             shape: ImageShape::from_name(obj.get("shape")?.as_str()?)?,
             as_data_url: obj.get("as_data_url")?.as_bool()?,
             declared_mime,
+            bytes,
         })
     }
 
-    /// The original part again, with `mime` and `payload` put back.
+    /// The original part again, with `payload` put back (as a data URL of
+    /// `mime` when the part held one, as binary data when it held bytes).
+    /// The part's own MIME field is in the template already.
     pub fn fill(&self, mime: &str, payload: &str) -> Map<String, Value> {
         let mime = self.declared_mime.as_deref().unwrap_or(mime);
         let mut wire = self.wire.clone();
-        let (container, value_key, mime_key) = self.shape.keys();
-        let target = match container {
+        let keys = self.shape.keys();
+        let target = match keys.container {
             Some(key) => match wire.get_mut(key).and_then(Value::as_object_mut) {
                 Some(obj) => obj,
                 None => return wire,
             },
             None => &mut wire,
         };
-        if self.as_data_url {
-            target.insert(value_key.into(), format_data_url(mime, payload).into());
+        let value = if self.as_data_url {
+            format_data_url(mime, payload)
+        } else if let Some(kind) = self.bytes {
+            bytes_value(kind, payload)
         } else {
-            target.insert(value_key.into(), payload.into());
-            if let Some(k) = mime_key {
-                if target.contains_key("mimeType") && !target.contains_key(k) {
-                    target.insert("mimeType".into(), mime.into());
-                } else {
-                    target.insert(k.into(), mime.into());
-                }
-            }
-        }
+            payload.to_owned()
+        };
+        target.insert(keys.value.into(), value.into());
         wire
     }
 }
@@ -391,6 +477,18 @@ mod tests {
                 json!({"type":"image","base64":"AAAA","mime_type":"image/png"}),
                 ImageShape::LangChainBase64,
             ),
+            (
+                json!({"type":"file","mediaType":"image","data":{"type":"data","data":"AAAA"},"filename":"a.png"}),
+                ImageShape::AiSdkTaggedData,
+            ),
+            (
+                json!({"type":"image","data":"AAAA","mimeType":"image/png"}),
+                ImageShape::DataMimeType,
+            ),
+            (
+                json!({"type":"image","image":"AAAA"}),
+                ImageShape::AiSdkImage,
+            ),
         ];
         for (v, shape) in cases {
             let p = part(v.clone(), shape);
@@ -412,6 +510,7 @@ mod tests {
             shape: ImageShape::AnthropicBase64,
             as_data_url: false,
             declared_mime: Some("image/gif".into()),
+            bytes: None,
         };
         let stored = r#"{"wire":{"type":"image","source":{"type":"base64","media_type":"image/gif","data":""}},"shape":"AnthropicBase64","as_data_url":false,"declared_mime":"image/gif"}"#;
         assert_eq!(t.to_json_text(), stored);

@@ -1,8 +1,9 @@
 //! LangChain message tuples, as the dootask backend receives them:
 //! `["human" | "ai" | "assistant" | "system" | "tool", content]`, where content
 //! parts are OpenAI-style (`image_url` as an object or a string) or LangChain
-//! image blocks (`{type:'image', source_type, data | url, mime_type}` and
-//! `{type:'image', base64, mime_type}`).
+//! image blocks (`{type:'image', source_type, data | url, mime_type}`,
+//! `{type:'image', base64, mime_type}` and LangChain JS's standard
+//! `{type:'image', data, mimeType}`).
 
 use super::model::{require_str, PartKind};
 use super::{ImageShape, MessageError};
@@ -30,7 +31,10 @@ pub(super) fn classify(
             }
         },
         Some("image") => {
-            if part.contains_key("base64") {
+            if part.contains_key("mimeType") && part.get("data").is_some_and(Value::is_string) {
+                // LangChain JS 1.x standard block; `url` and `fileId` forms pass through.
+                PartKind::Image(ImageShape::DataMimeType)
+            } else if part.contains_key("base64") {
                 require_str(part, "base64", path, "an image block")?;
                 PartKind::Image(ImageShape::LangChainBase64)
             } else {

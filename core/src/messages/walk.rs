@@ -95,3 +95,44 @@ fn walk_text(content: &Content, path: &JsonPath, f: &mut dyn FnMut(&JsonPath, &s
         Content::Absent | Content::Null => {}
     }
 }
+
+/// A text or an image, as [`for_each_item`] meets them.
+pub enum Item<'m> {
+    /// A string content or a text part's text.
+    Text(&'m str),
+    /// An image part, by its ordinal among the message's images.
+    Image(usize),
+}
+
+/// Calls `f` for every text and image of `message` in document order (the
+/// order of [`for_each_text`] and [`for_each_image`] together), so what a
+/// placeholder replaced and what was already a placeholder can be told
+/// apart by position.
+pub fn for_each_item<'m>(message: &'m Message, f: &mut dyn FnMut(Item<'m>)) {
+    let mut ordinal = 0;
+    walk_items(&message.content, &mut ordinal, f);
+}
+
+fn walk_items<'m>(content: &'m Content, ordinal: &mut usize, f: &mut dyn FnMut(Item<'m>)) {
+    match content {
+        Content::Text(s) => f(Item::Text(s)),
+        Content::Parts(parts) => {
+            for part in parts {
+                match part {
+                    Part::Text(_) => {
+                        if let Some(t) = part.as_text() {
+                            f(Item::Text(t));
+                        }
+                    }
+                    Part::Image(_) => {
+                        f(Item::Image(*ordinal));
+                        *ordinal += 1;
+                    }
+                    Part::ToolResult(t) => walk_items(&t.content, ordinal, f),
+                    Part::Other(_) => {}
+                }
+            }
+        }
+        Content::Absent | Content::Null => {}
+    }
+}
