@@ -102,8 +102,7 @@ fn an_ai_sdk_conversation_expands_in_its_own_shapes_whatever_is_detected() {
     let stash = MemoryBackend::new();
     let compacted = compact(&stash, &input);
     assert_eq!(
-        compacted[0]["content"][0]["providerOptions"],
-        input[0]["content"][0]["providerOptions"],
+        compacted[0]["content"][0]["providerOptions"], input[0]["content"][0]["providerOptions"],
         "the placeholder keeps the breakpoint"
     );
     assert_eq!(Value::Array(expand(&stash, &compacted)), input);
@@ -113,7 +112,9 @@ fn an_ai_sdk_conversation_expands_in_its_own_shapes_whatever_is_detected() {
 fn a_repeated_image_comes_back_in_each_occurrences_own_shape() {
     let url = data_url("image/png", PNG);
     let turn = |detail: Option<&str>| match detail {
-        Some(d) => json!({"role":"user","content":[{"type":"image_url","image_url":{"url":url,"detail":d}}]}),
+        Some(d) => {
+            json!({"role":"user","content":[{"type":"image_url","image_url":{"url":url,"detail":d}}]})
+        }
         None => json!({"role":"user","content":[{"type":"image_url","image_url":{"url":url}}]}),
     };
     let full = json!([
@@ -139,7 +140,13 @@ fn a_repeated_image_comes_back_in_each_occurrences_own_shape() {
     let mut history = compact(&stash, &first);
     history.push(json!({"role":"assistant","content":"two"}));
     history.push(json!({"role":"user","content":"compare them"}));
-    let compacted = compact_with(&stash, &Value::Array(history), &ctxpack_core::media::InMemory, T0 + 5.0).messages;
+    let compacted = compact_with(
+        &stash,
+        &Value::Array(history),
+        &ctxpack_core::media::InMemory,
+        T0 + 5.0,
+    )
+    .messages;
     assert_eq!(Value::Array(expand(&stash, &compacted)), full);
 }
 

@@ -6,9 +6,10 @@
 //! [`Payloads`] when it must (hashing, one at a time); writing it to the
 //! stash or returning it uses the JavaScript value, never a copy.
 
+use super::bytes::{from_base64, to_base64};
 use ctxpack_core::media::{
-    check_base64, external_ref, facts_of_text, find_external_ref, parse_external_ref,
-    split_external_refs, PayloadFacts, Payloads, Piece,
+    check_base64, facts_of_text, find_external_ref, kept_ref, parse_bytes_literal, parse_kept_ref,
+    split_external_refs, KeptKind, PayloadFacts, Payloads, Piece,
 };
 use js_sys::{Function, JsString, Reflect};
 use std::cell::{Cell, RefCell};
@@ -24,7 +25,14 @@ thread_local! {
 /// text can never reach another call's values.
 pub struct Table {
     id: u32,
-    values: RefCell<Vec<JsValue>>,
+    values: RefCell<Vec<Kept>>,
+}
+
+/// One kept value, with the base64 text of its bytes once read.
+struct Kept {
+    value: JsValue,
+    kind: KeptKind,
+    text: Option<JsString>,
 }
 
 impl Table {
@@ -41,11 +49,21 @@ impl Table {
         }
     }
 
-    /// Keeps `value` and returns the reference that stands for it.
+    /// Keeps the string `value` and returns the reference that stands for it.
     pub fn keep(&self, value: JsValue) -> String {
+        self.keep_as(value, KeptKind::Text)
+    }
+
+    /// Keeps `value`, a value of `kind`, and returns the reference that
+    /// stands for it.
+    pub fn keep_as(&self, value: JsValue, kind: KeptKind) -> String {
         let mut values = self.values.borrow_mut();
-        values.push(value);
-        external_ref(self.id, (values.len() - 1) as u32)
+        values.push(Kept {
+            value,
+            kind,
+            text: None,
+        });
+        kept_ref(self.id, (values.len() - 1) as u32, kind)
     }
 
     /// The value kept as `(table, index)`, when this table made it.
@@ -53,7 +71,30 @@ impl Table {
         if table != self.id {
             return None;
         }
-        self.values.borrow().get(index as usize).cloned()
+        self.values
+            .borrow()
+            .get(index as usize)
+            .map(|k| k.value.clone())
+    }
+
+    /// The text kept as `(table, index)`: the string itself, or the base64
+    /// text of kept bytes (read once, then remembered). `None` for other values.
+    fn text(&self, table: u32, index: u32) -> Option<JsString> {
+        if table != self.id {
+            return None;
+        }
+        let mut values = self.values.borrow_mut();
+        let kept = values.get_mut(index as usize)?;
+        match kept.kind {
+            KeptKind::Text => kept.value.clone().dyn_into().ok(),
+            KeptKind::Bytes(_) => {
+                if kept.text.is_none() {
+                    kept.text = Some(to_base64(&kept.value));
+                }
+                kept.text.clone()
+            }
+            KeptKind::Opaque => None,
+        }
     }
 
     /// The JavaScript value for a string that holds references made by this
@@ -64,8 +105,16 @@ impl Table {
         if !s.contains('\u{0}') {
             return None;
         }
-        if let Some((t, i)) = parse_external_ref(s) {
-            return self.get(t, i);
+        if let Some((t, i, kind)) = parse_kept_ref(s) {
+            let value = self.get(t, i)?;
+            return Some(match kind {
+                // Base64 text that is to become binary data again.
+                KeptKind::Bytes(k) if value.is_string() => from_base64(&value, k),
+                _ => value,
+            });
+        }
+        if let Some((kind, text)) = parse_bytes_literal(s) {
+            return Some(from_base64(&JsValue::from_str(text), kind));
         }
         let mut out = JsString::from("");
         let mut found = false;
@@ -85,11 +134,11 @@ impl Table {
         found.then(|| out.into())
     }
 
-    /// The kept value a payload string (a reference, or a data URL whose
-    /// payload is one) stands for.
-    fn payload(&self, s: &str) -> Option<JsValue> {
+    /// The text a payload string (a reference, or a data URL whose payload
+    /// is one) stands for: a kept string, or the base64 text of kept bytes.
+    pub fn payload(&self, s: &str) -> Option<JsValue> {
         let (_, t, i) = find_external_ref(s)?;
-        self.get(t, i)
+        self.text(t, i).map(Into::into)
     }
 }
 

@@ -4,11 +4,13 @@
 //! Reading is bounded in depth; writing never lets a `__proto__` key touch a
 //! prototype.
 
+mod bytes;
 pub mod external;
 
 use self::external::Table;
 use crate::CtxpackError;
 use ctxpack_core::history::Lang;
+use ctxpack_core::media::KeptKind;
 use ctxpack_core::messages::Format;
 use js_sys::{Array, ArrayBuffer, Function, JsString, Object, Reflect};
 use serde::Serialize;
@@ -164,8 +166,13 @@ fn read(
         }
         return Ok(Value::Object(map));
     }
-    // Bytes, dates, URLs, class instances, big integers: kept as they are.
-    Ok(Value::String(table.keep(value.clone())))
+    // Bytes (read as base64 when an image needs them), dates, URLs, class
+    // instances, big integers: kept as they are.
+    let kind = match bytes::bytes_kind(value) {
+        Some(b) => KeptKind::Bytes(b),
+        None => KeptKind::Opaque,
+    };
+    Ok(Value::String(table.keep_as(value.clone(), kind)))
 }
 
 /// Writes JSON back as JavaScript, references of `table` resolved to the

@@ -23,7 +23,7 @@ pub fn record_to_js(r: &NewRecord<'_>, table: &Table) -> JsValue {
     set(&o, "id", &JsValue::from_str(&r.id));
     set(&o, "mime", &JsValue::from_str(&r.mime));
     let data = table
-        .resolve(r.payload)
+        .payload(r.payload)
         .unwrap_or_else(|| JsValue::from_str(r.payload));
     set(&o, "data", &data);
     set(&o, "size", &JsValue::from_f64(r.meta.size as f64));

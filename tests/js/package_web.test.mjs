@@ -92,3 +92,49 @@ test('in a page, long payloads are checked in wasm: any non-base64 character, AS
   assert.equal(out.last, `[Picture:history_${md5}]`);
   assert.deepEqual(out.ids, [md5]);
 });
+
+test('bytes in the page: stashed in IndexedDB as their image, restored as the same kind of value (native and fallback codecs)', async () => {
+  const png = (await makeImage('png', 24, 18, 81)).toString('base64');
+  const result = await page.evaluate(async (b64) => {
+    const { Stash, compactContext, expandContext } = window.ctxpack;
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const run = async () => {
+      const stash = await Stash.open({ name: `bytes-${crypto.randomUUID()}` });
+      const messages = [
+        { role: 'user', content: [{ type: 'file', data: bytes, mediaType: 'image/png' }, { type: 'image', image: bytes.buffer.slice(0), mediaType: 'image/png' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+        { role: 'user', content: [{ type: 'text', text: 'again' }] },
+      ];
+      const { messages: compacted, report } = await compactContext(messages, { stash });
+      const { messages: expanded } = await expandContext(compacted, { stash });
+      const [a, b] = expanded[0].content;
+      const same = (x) => x.length === bytes.length && x.every((v, i) => v === bytes[i]);
+      const out = {
+        stashed: report.stashed,
+        text: compacted[0].content[0].text,
+        u8: a.data instanceof Uint8Array && same(a.data),
+        ab: b.image instanceof ArrayBuffer && same(new Uint8Array(b.image)),
+      };
+      await stash.clear();
+      return out;
+    };
+    const native = await run();
+    // Without the engine's base64 methods the module's own codec is used.
+    const { toBase64 } = Uint8Array.prototype;
+    const { fromBase64 } = Uint8Array;
+    delete Uint8Array.prototype.toBase64;
+    delete Uint8Array.fromBase64;
+    try {
+      return { native, fallback: await run(), hadNative: typeof toBase64 === 'function' };
+    } finally {
+      Uint8Array.prototype.toBase64 = toBase64;
+      Uint8Array.fromBase64 = fromBase64;
+    }
+  }, png);
+  const { createHash } = await import('node:crypto');
+  const id = createHash('md5').update(png).digest('hex');
+  for (const r of [result.native, result.fallback]) {
+    assert.deepEqual(r, { stashed: 2, text: `[Picture:history_${id}]`, u8: true, ab: true });
+  }
+  assert.ok(result.hadNative, 'this Chromium has Uint8Array.prototype.toBase64');
+});

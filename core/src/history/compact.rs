@@ -5,11 +5,11 @@
 
 use crate::json_path::JsonPath;
 use crate::media::payload::{payload_facts, Payloads};
-use crate::messages::placeholder::{placeholder, split_placeholders, Segment};
 use crate::messages::image::ImageTemplate;
+use crate::messages::placeholder::{placeholder, split_placeholders, Segment};
 use crate::messages::walk::{for_each_image, for_each_item, for_each_text, rewrite_images, Item};
 use crate::messages::{Content, ImagePart, ImageSource, Message, Part, Role};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// Options of a compaction.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -229,28 +229,38 @@ pub fn plan_compaction<'m>(
 }
 
 /// The template of every occurrence of each image the plan stashes, in
-/// document order, as the text its record keeps: an image stashed now
-/// brings its own template; a placeholder already in the conversation takes
-/// the next of the templates its record held before (`earlier`), or, when
-/// those are unknown, the nearest template stashed now.
+/// document order, as the text its record keeps (one entry per image of the
+/// plan, `None` where no template was kept): an image stashed now brings its
+/// own template; a placeholder already in the conversation takes the next of
+/// the templates its record held before (`earlier`), or, when those are
+/// unknown, the first template stashed now.
 pub fn occurrence_templates(
     messages: &[Message],
     plan: &Plan<'_>,
-    earlier: &BTreeMap<String, Vec<ImageTemplate>>,
-) -> BTreeMap<String, Option<String>> {
-    let mut by_position: BTreeMap<(usize, usize), (&str, Option<&ImageTemplate>)> =
-        BTreeMap::new();
+    earlier: &[(String, Vec<ImageTemplate>)],
+) -> Vec<Option<String>> {
+    // Per image id: the templates met so far, and how many earlier
+    // placeholders were passed. Few ids, so a list is enough.
+    let mut lists: Vec<(&str, Vec<Option<&ImageTemplate>>, usize)> = Vec::new();
     for img in &plan.images {
-        by_position.insert((img.message, img.ordinal), (&img.md5, img.template.as_ref()));
+        if !lists.iter().any(|l| l.0 == img.md5) {
+            lists.push((&img.md5, Vec::new(), 0));
+        }
     }
-    let wanted: BTreeSet<&str> = plan.images.iter().map(|i| i.md5.as_str()).collect();
-    let mut lists: BTreeMap<&str, Vec<Option<&ImageTemplate>>> = BTreeMap::new();
-    let mut used: BTreeMap<String, usize> = BTreeMap::new();
+    let mut next_image = 0;
     for (i, m) in messages.iter().enumerate() {
         for_each_item(m, &mut |item| match item {
             Item::Image(ordinal) => {
-                if let Some((md5, t)) = by_position.get(&(i, ordinal)) {
-                    lists.entry(md5).or_default().push(*t);
+                // The plan's images are in document order too.
+                let Some(img) = plan.images.get(next_image) else {
+                    return;
+                };
+                if (img.message, img.ordinal) != (i, ordinal) {
+                    return;
+                }
+                next_image += 1;
+                if let Some(l) = lists.iter_mut().find(|l| l.0 == img.md5) {
+                    l.1.push(img.template.as_ref());
                 }
             }
             Item::Text(text) => {
@@ -258,26 +268,37 @@ pub fn occurrence_templates(
                     let Segment::Placeholder(id) = seg else {
                         continue;
                     };
-                    let Some(md5) = wanted.get(id.as_str()) else {
+                    let Some(l) = lists.iter_mut().find(|l| l.0 == id) else {
                         continue;
                     };
-                    let n = used.entry(id.clone()).or_insert(0);
-                    let old = earlier.get(&id).and_then(|l| l.get(*n).or(l.last()));
-                    *n += 1;
-                    lists.entry(md5).or_default().push(old);
+                    let old = earlier
+                        .iter()
+                        .find(|e| e.0 == id)
+                        .and_then(|e| e.1.get(l.2).or(e.1.last()));
+                    l.2 += 1;
+                    l.1.push(old);
                 }
             }
         });
     }
-    lists
+    let texts: Vec<(&str, Option<String>)> = lists
         .into_iter()
-        .map(|(md5, list)| {
+        .map(|(md5, list, _)| {
             let first = list.iter().flatten().next().copied();
             let full: Vec<ImageTemplate> = list
                 .into_iter()
                 .filter_map(|t| t.or(first).cloned())
                 .collect();
-            (md5.to_owned(), ImageTemplate::list_to_json_text(&full))
+            (md5, ImageTemplate::list_to_json_text(&full))
+        })
+        .collect();
+    plan.images
+        .iter()
+        .map(|img| {
+            texts
+                .iter()
+                .find(|t| t.0 == img.md5)
+                .and_then(|t| t.1.clone())
         })
         .collect()
 }

@@ -6,10 +6,10 @@
 
 use crate::json_path::JsonPath;
 use crate::messages::image::{new_image_part, ImageTemplate};
-use serde_json::Map;
 use crate::messages::placeholder::{placeholder, split_placeholders, Segment};
 use crate::messages::walk::for_each_text;
 use crate::messages::{Content, Format, ImageShape, Message, Part};
+use serde_json::Map;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -85,7 +85,7 @@ pub fn apply_expansion(
     format: Format,
     restored: &BTreeMap<String, Restored>,
 ) -> Vec<bool> {
-    let mut seen = BTreeMap::new();
+    let mut seen = Vec::new();
     let mut expansion = Expansion {
         format,
         restored,
@@ -102,7 +102,7 @@ pub fn apply_expansion(
 struct Expansion<'a> {
     format: Format,
     restored: &'a BTreeMap<String, Restored>,
-    seen: &'a mut BTreeMap<String, usize>,
+    seen: &'a mut Vec<(String, usize)>,
 }
 
 fn expand_content(content: &mut Content, x: &mut Expansion<'_>) -> bool {
@@ -164,7 +164,12 @@ enum Piece {
 /// holds the text part's other fields (a cache breakpoint, provider
 /// options): a part that was one placeholder gives them up, since the
 /// image's own part carries its own; otherwise the last text keeps them.
-fn split_text(text: &str, x: &mut Expansion<'_>, collapsed: bool, extra: Map<String, Value>) -> Vec<Part> {
+fn split_text(
+    text: &str,
+    x: &mut Expansion<'_>,
+    collapsed: bool,
+    extra: Map<String, Value>,
+) -> Vec<Part> {
     let restored = x.restored;
     let mut pieces: Vec<Piece> = Vec::new();
     for seg in split_placeholders(text) {
@@ -199,9 +204,16 @@ fn split_text(text: &str, x: &mut Expansion<'_>, collapsed: bool, extra: Map<Str
             Piece::Text(t) if t.is_empty() => None,
             Piece::Text(t) => Some(Part::text(t)),
             Piece::Image(id) => {
-                let n = x.seen.entry(id.clone()).or_insert(0);
-                let occurrence = *n;
-                *n += 1;
+                let occurrence = match x.seen.iter_mut().find(|s| s.0 == id) {
+                    Some(s) => {
+                        s.1 += 1;
+                        s.1 - 1
+                    }
+                    None => {
+                        x.seen.push((id.clone(), 1));
+                        0
+                    }
+                };
                 restored
                     .get(&id)
                     .map(|r| image_part(x.format, r, occurrence))
@@ -209,7 +221,9 @@ fn split_text(text: &str, x: &mut Expansion<'_>, collapsed: bool, extra: Map<Str
         })
         .collect();
     if !extra.is_empty() {
-        if let Some(Part::Text(fields)) = parts.iter_mut().rev().find(|p| matches!(p, Part::Text(_))) {
+        if let Some(Part::Text(fields)) =
+            parts.iter_mut().rev().find(|p| matches!(p, Part::Text(_)))
+        {
             fields.extend(extra);
         }
     }

@@ -5,8 +5,7 @@
 
 use crate::budget::json_len_with;
 use crate::history::compact::{
-    apply_compaction, occurrence_templates, plan_compaction, CompactOptions, CompactReport,
-    Failure,
+    apply_compaction, occurrence_templates, plan_compaction, CompactOptions, CompactReport, Failure,
 };
 use crate::history::expand::{
     apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
@@ -230,7 +229,7 @@ pub async fn compact_history<B: StashBackend>(
     all_metas.extend(metas.into_iter().map(|m| (m.id.clone(), m)));
     // An image stashed again while earlier placeholders of it remain keeps
     // the shapes those placeholders stand for.
-    let mut earlier = BTreeMap::new();
+    let mut earlier = Vec::new();
     for img in plan.images.iter().filter(|i| !i.duplicate) {
         if all_metas.contains_key(&img.md5) && plan.referenced.contains(&img.md5) {
             if let Ok(Some(rec)) = backend.get_record(&img.md5).await {
@@ -239,24 +238,25 @@ pub async fn compact_history<B: StashBackend>(
                     .as_deref()
                     .map(ImageTemplate::list_from_json_text)
                     .unwrap_or_default();
-                earlier.insert(img.md5.clone(), list);
+                earlier.push((img.md5.clone(), list));
             }
         }
     }
-    let mut templates = occurrence_templates(&messages, &plan, &earlier);
+    let templates = occurrence_templates(&messages, &plan, &earlier);
     drop(earlier);
     let records: Vec<NewRecord<'_>> = plan
         .images
         .iter()
-        .filter(|img| !img.duplicate)
-        .map(|img| {
+        .zip(templates)
+        .filter(|(img, _)| !img.duplicate)
+        .map(|(img, template)| {
             let mut r = NewRecord::new(
                 img.md5.clone(),
                 img.mime.clone(),
                 img.payload,
                 img.size,
                 img.text_len,
-                templates.remove(&img.md5).flatten(),
+                template,
                 now,
                 config.ttl_ms,
             );

@@ -25,6 +25,16 @@ pub enum Base64Problem {
     StrayBits(usize),
 }
 
+/// The standard padded base64 text of `bytes`.
+pub fn encode_base64(bytes: &[u8]) -> String {
+    STANDARD.encode(bytes)
+}
+
+/// The bytes of standard padded base64 `text`, or `None` when it is not that.
+pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    STANDARD.decode(text).ok()
+}
+
 /// Characters decoded per step of [`check_base64`]: whole groups of four,
 /// so the decoded bytes fit a small buffer on the stack.
 const CHECK_CHUNK: usize = 8 * 1024;

@@ -8,14 +8,15 @@ pub(crate) mod mime;
 pub(crate) mod payload;
 pub(crate) mod type_names;
 
-pub use base64_payload::{check_base64, decode_prefix, decoded_len, Base64Problem};
+pub use base64_payload::{
+    check_base64, decode_base64, decode_prefix, decoded_len, encode_base64, Base64Problem,
+};
 pub use data_url::{DataUrl, DataUrlError};
 pub use dimensions::{image_dimensions, Dimensions};
 pub use mime::{mime_from_extension, sniff_mime};
 pub use payload::{
     bytes_value, external_ref, facts_of_text, find_external_ref, kept_kind, kept_ref,
-    literal_bytes_payload, parse_bytes_literal, parse_external_ref, parse_kept_ref,
-    payload_facts, split_external_refs, stored_mime, BytesKind, InMemory, KeptKind,
-    PayloadFacts, Payloads, Piece,
+    literal_bytes_payload, parse_bytes_literal, parse_external_ref, parse_kept_ref, payload_facts,
+    split_external_refs, stored_mime, BytesKind, InMemory, KeptKind, PayloadFacts, Payloads, Piece,
 };
 pub use type_names::kind_of_mime;

@@ -310,8 +310,15 @@ mod tests {
             assert!(!r.contains(':'));
         }
         assert_eq!(parse_kept_ref("\u{0}ctxpack\u{1}1\u{1}2\u{1}z\u{0}"), None);
-        assert_eq!(parse_kept_ref("\u{0}ctxpack\u{1}1\u{1}2\u{1}u\u{1}u\u{0}"), None);
-        for kind in [BytesKind::Uint8Array, BytesKind::Buffer, BytesKind::ArrayBuffer] {
+        assert_eq!(
+            parse_kept_ref("\u{0}ctxpack\u{1}1\u{1}2\u{1}u\u{1}u\u{0}"),
+            None
+        );
+        for kind in [
+            BytesKind::Uint8Array,
+            BytesKind::Buffer,
+            BytesKind::ArrayBuffer,
+        ] {
             assert_eq!(BytesKind::from_name(kind.name()), Some(kind));
             // A referenced payload keeps its reference, retagged.
             assert_eq!(
