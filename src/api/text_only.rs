@@ -19,9 +19,10 @@ use wasm_bindgen::prelude::*;
 const TEXT_ONLY_TS: &'static str = r#"
 /**
  * For a text-only model: image parts become `![图片N](url)` references
- * appended to the message text. An inline image is referenced by its
- * placeholder `[Picture:history_<md5>]` — with `stash`, it is written to the
- * stash first (and returns a Promise); without, stash it yourself first.
+ * appended to the message text. With `stash`, an inline image is written to
+ * the stash first and referenced by its placeholder `[Picture:history_<md5>]`
+ * (and a Promise is returned); without, it is described (type and size), so
+ * no placeholder ever names an image the stash does not hold.
  */
 export function toTextOnly<M>(messages: readonly M[], options?: { format?: Format }): M[];
 export function toTextOnly<M>(messages: readonly M[], options: { stash: Stash; format?: Format }): Promise<M[]>;
@@ -94,7 +95,9 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
     let table = Table::new();
     let (array, values) = read(&messages, &table)?;
     if stash_value.is_undefined() || stash_value.is_null() {
-        return convert(&array, values, format, &|_| true, &table);
+        // Nothing is known to be stashed: inline images are described, never
+        // named by a placeholder the tool could not answer.
+        return convert(&array, values, format, &|_| false, &table);
     }
     let stash = stash_from_js(&stash_value, &opts.path_of("stash"))?;
     let promise = to_promise(Box::pin(async move {

@@ -117,15 +117,37 @@ test('toTextOnly and hasMultimedia', async () => {
   assert.equal(hasMultimedia(messages), true);
   assert.equal(hasMultimedia([{ role: 'user', content: 'code: `![x](y.png)`' }]), false);
   assert.equal(hasMultimedia([{ role: 'user', content: 'see ![x](y.png)' }]), true);
-  const out = toTextOnly(messages);
-  assert.equal(out[0].content, `这张图片是什么?\n\n![图片1](https://cdn.test/a.png)\n\n[Picture:history_${md5(b64)}]`);
-  assert.equal(out[1], messages[1]);
+  // Without a stash nothing is known to be stored: the inline image is described.
+  const described = toTextOnly(messages);
+  assert.match(described[0].content, /^这张图片是什么\?\n\n!\[图片1\]\(https:\/\/cdn\.test\/a\.png\)\n\n\[图片2: image\/jpeg [0-9.]+ [KM]?B, not stored\]$/);
+  assert.equal(described[1], messages[1]);
   const stash = await Stash.open({ backend: 'memory' });
-  const viaStash = await toTextOnly(messages, { stash });
-  assert.deepEqual(viaStash, out);
+  const out = await toTextOnly(messages, { stash });
+  assert.equal(out[0].content, `这张图片是什么?\n\n![图片1](https://cdn.test/a.png)\n\n[Picture:history_${md5(b64)}]`);
   const [part] = await getHistoryImage(stash, md5(b64));
   assert.equal(part.image_url.url, `data:image/jpeg;base64,${b64}`);
   assert.equal(hasMultimedia(out), true, 'placeholders count');
+});
+
+test('toTextOnly after compactContext names only what the stash holds', async () => {
+  const old = (await makeImage('png', 20, 20, 3)).toString('base64');
+  const fresh = (await makeImage('jpeg', 20, 20, 4)).toString('base64');
+  const messages = [
+    { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${old}` } }] },
+    { role: 'assistant', content: 'a chart' },
+    { role: 'user', content: [{ type: 'text', text: 'and this one?' }, { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${fresh}` } }] },
+  ];
+  const stash = await Stash.open({ backend: 'memory' });
+  const { messages: compacted } = await compactContext(messages, { stash });
+  const text = toTextOnly(compacted);
+  assert.equal(text[0].content[0].text, `[Picture:history_${md5(old)}]`, 'the stashed history image keeps its placeholder');
+  assert.ok(!text[2].content.includes(md5(fresh)), 'the newest image was never stashed: no placeholder names it');
+  assert.match(text[2].content, /\[图片1: image\/jpeg .*not stored\]/);
+  // With the stash, the newest image is written first, and the tool finds it.
+  const viaStash = await toTextOnly(compacted, { stash });
+  assert.ok(viaStash[2].content.endsWith(`[Picture:history_${md5(fresh)}]`));
+  const [part] = await getHistoryImage(stash, md5(fresh));
+  assert.equal(part.image_url.url, `data:image/jpeg;base64,${fresh}`);
 });
 
 test('estimate reads real dimensions and applies each provider rule', async () => {

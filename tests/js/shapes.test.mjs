@@ -187,3 +187,31 @@ test('LangChain JS standard image blocks are compacted; url and fileId blocks ar
   assert.deepEqual(compacted[0].content.slice(1), messages[0].content.slice(1));
   assert.deepEqual((await expandContext(compacted, { stash })).messages, messages);
 });
+
+test('sanitizeToolResult keeps an MCP CallToolResult valid: image and audio blocks become text blocks, a blob becomes text', async () => {
+  const { CallToolResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const { sanitizeToolResult } = await import('ctxpack');
+  const png = (await makeImage('png', 160, 120, 82)).toString('base64');
+  assert.ok(png.length > 10 * 1024);
+  const result = {
+    content: [
+      { type: 'text', text: 'Screenshot taken' },
+      { type: 'image', data: png, mimeType: 'image/png', annotations: { audience: ['assistant'] } },
+      { type: 'resource', resource: { uri: 'file:///tmp/shot.png', mimeType: 'image/png', blob: png } },
+    ],
+    isError: false,
+  };
+  CallToolResultSchema.parse(result);
+  const stash = await Stash.open({ backend: 'memory' });
+  for (const options of [{ stash }, {}]) {
+    const clean = await sanitizeToolResult(result, options);
+    const parsed = CallToolResultSchema.parse(clean);
+    assert.ok(!JSON.stringify(parsed).includes(png.slice(0, 200)));
+    assert.equal(clean.content[1].type, 'text');
+    assert.match(clean.content[1].text, options.stash ? /^\[Binary:history_[0-9a-f]{32} image\/png / : /^\[BINARY_DATA_FILTERED: /);
+    assert.deepEqual(clean.content[1].annotations, { audience: ['assistant'] });
+    assert.equal(clean.content[2].resource.uri, 'file:///tmp/shot.png');
+    assert.equal(clean.content[2].resource.blob, undefined);
+    assert.match(clean.content[2].resource.text, /^\[(Binary|BINARY)/);
+  }
+});

@@ -267,16 +267,62 @@ fn kb(size: u64) -> String {
     format!("{}KB", crate::media::type_names::one_decimal(size, 1024))
 }
 
-/// Replaces each string at a pointer with its marker. Returns how many were replaced.
+/// Replaces each string at a pointer with its marker. Returns how many were
+/// replaced. A payload that is an MCP content block's own (`{type:'image' |
+/// 'audio', data, mimeType}`) takes its block with it: the block becomes a
+/// text block holding the marker, since an image block whose `data` is not
+/// base64 is invalid. An embedded resource's `blob` becomes its `text`.
 pub fn replace_binaries(root: &mut Value, replacements: Vec<(Vec<Seg>, String)>) -> usize {
     let mut n = 0;
     for (pointer, marker) in replacements {
+        if let Some((Seg::Key(key), parent)) = pointer.split_last() {
+            if let Some(Value::Object(block)) = pointer_get_mut(root, parent) {
+                if let Some(text_block) = mcp_text_block(block, key, &marker) {
+                    *block = text_block;
+                    n += 1;
+                    continue;
+                }
+            }
+        }
         if let Some(slot) = pointer_get_mut(root, &pointer) {
             *slot = Value::String(marker);
             n += 1;
         }
     }
     n
+}
+
+/// What an MCP block becomes once its payload under `key` is replaced by
+/// `marker`; `None` when the block is not one whose payload is its own.
+fn mcp_text_block(
+    block: &serde_json::Map<String, Value>,
+    key: &str,
+    marker: &str,
+) -> Option<serde_json::Map<String, Value>> {
+    let kind = block.get("type").and_then(Value::as_str);
+    let mut out = serde_json::Map::new();
+    match key {
+        "data" if matches!(kind, Some("image" | "audio")) && block.contains_key("mimeType") => {
+            out.insert("type".into(), "text".into());
+            out.insert("text".into(), marker.into());
+            for keep in ["annotations", "_meta"] {
+                if let Some(v) = block.get(keep) {
+                    out.insert(keep.into(), v.clone());
+                }
+            }
+        }
+        "blob" if block.get("uri").is_some_and(Value::is_string) => {
+            for (k, v) in block {
+                if k == "blob" {
+                    out.insert("text".into(), marker.into());
+                } else {
+                    out.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        _ => return None,
+    }
+    Some(out)
 }
 
 /// Sanitizes without a stash: every binary payload becomes
@@ -409,6 +455,29 @@ mod tests {
         while let Value::Array(mut items) = v {
             v = items.pop().unwrap_or(Value::Null);
         }
+    }
+
+    #[test]
+    fn mcp_blocks_become_valid_text_blocks() {
+        let img = binary_b64(16384);
+        let result = json!({"content":[
+            {"type":"text","text":"shot"},
+            {"type":"image","data":img,"mimeType":"image/png","annotations":{"priority":1}},
+            {"type":"audio","data":img,"mimeType":"audio/wav"},
+            {"type":"resource","resource":{"uri":"file:///a.png","mimeType":"image/png","blob":img}}
+        ],"isError":false});
+        let (out, n) = filter_value(result, &SanitizeOptions::default());
+        assert_eq!(n, 3);
+        let marker = filtered_marker(16384);
+        assert_eq!(
+            out,
+            json!({"content":[
+                {"type":"text","text":"shot"},
+                {"type":"text","text":marker,"annotations":{"priority":1}},
+                {"type":"text","text":marker},
+                {"type":"resource","resource":{"uri":"file:///a.png","mimeType":"image/png","text":marker}}
+            ],"isError":false})
+        );
     }
 
     #[test]
