@@ -116,6 +116,13 @@ for (const f of ['file-stash.js', 'file-stash.mjs', 'file-stash.d.ts']) {
 }
 writeFileSync(path.join(dist, 'node/file-stash.d.mts'), `export * from './file-stash.js';\n`);
 
+// Adapters for client libraries (`ctxpack/ai-sdk`, `ctxpack/langchain`): plain
+// ES modules over the public API, each library an optional peer dependency.
+mkdirSync(path.join(dist, 'adapters'), { recursive: true });
+for (const f of ['ai-sdk.mjs', 'ai-sdk.d.ts', 'langchain.mjs', 'langchain.d.ts']) {
+  copyFileSync(path.join(root, 'js/adapters', f), path.join(dist, 'adapters', f));
+}
+
 const bytes = readFileSync(path.join(dist, 'web/ctxpack_bg.wasm'));
 const sizes = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, wasmOpt: true };
 writeFileSync(path.join(dist, 'sizes.json'), JSON.stringify(sizes) + '\n');

@@ -1,0 +1,137 @@
+// The adapters as apps use them, each library's loop run for real with only
+// the model mocked: `ctxpack/ai-sdk` (middleware, tool) under the AI SDK 7's
+// generateText with MockLanguageModelV4, and `ctxpack/langchain` (agent
+// middleware, tool) under LangChain's createAgent with its fake model.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { generateText, stepCountIs, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { createAgent } from 'langchain';
+import { fakeModel } from '@langchain/core/testing';
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { Stash } from 'ctxpack';
+import * as aiSdk from 'ctxpack/ai-sdk';
+import * as lc from 'ctxpack/langchain';
+import { makeImage } from '../fixtures/make.mjs';
+
+const md5 = (s) => createHash('md5').update(s).digest('hex');
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+
+/** A mock model answering each call with the next of `replies` (content arrays). */
+function scriptedModel(replies) {
+  let n = 0;
+  return new MockLanguageModelV4({
+    doGenerate: async () => ({
+      content: replies[Math.min(n++, replies.length - 1)],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage,
+      warnings: [],
+    }),
+  });
+}
+
+/** The base64 of a prompt file part's data. */
+function base64Of(data) {
+  if (data?.type === 'data') return base64Of(data.data);
+  return typeof data === 'string' ? data : Buffer.from(data).toString('base64');
+}
+
+async function conversation() {
+  const old = (await makeImage('png', 64, 48, 90)).toString('base64');
+  const fresh = (await makeImage('jpeg', 40, 30, 91)).toString('base64');
+  const messages = [
+    { role: 'user', content: [{ type: 'file', mediaType: 'image/png', data: { type: 'data', data: old } }, { type: 'text', text: 'what is this chart?' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'sales by month' }] },
+    { role: 'user', content: [{ type: 'image', image: fresh, mediaType: 'image/jpeg' }, { type: 'text', text: 'compare with the first chart' }] },
+  ];
+  return { old, fresh, messages };
+}
+
+test('ai-sdk: the middleware compacts every prompt; the tool gives the model the original image back', async () => {
+  const { old, fresh, messages } = await conversation();
+  const stash = await Stash.open({ backend: 'memory' });
+  const reports = [];
+  const inner = scriptedModel([
+    [{ type: 'tool-call', toolCallId: 'call-1', toolName: aiSdk.HISTORY_IMAGE_TOOL, input: JSON.stringify({ image_md5: `history_${md5(old)}` }) }],
+    [{ type: 'text', text: 'the first chart is higher' }],
+  ]);
+  const model = wrapLanguageModel({ model: inner, middleware: aiSdk.ctxpackMiddleware({ stash, onReport: (r) => reports.push(r) }) });
+  const result = await generateText({
+    model,
+    messages,
+    tools: { [aiSdk.HISTORY_IMAGE_TOOL]: aiSdk.historyImageTool({ stash }) },
+    stopWhen: stepCountIs(3),
+  });
+  assert.equal(result.text, 'the first chart is higher');
+  const [first, second] = inner.doGenerateCalls.map((c) => c.prompt);
+  // First call: the older image is a placeholder, the newest one intact.
+  assert.equal(first[0].content[0].text, `[Picture:history_${md5(old)}]`);
+  assert.equal(base64Of(first[2].content[0].data), fresh);
+  assert.ok(!JSON.stringify(first).includes(old.slice(0, 100)));
+  assert.equal(reports[0].stashed, 1);
+  // Second call: the tool result carries the original image as a file the model receives.
+  const toolMessage = second.find((m) => m.role === 'tool');
+  const output = toolMessage.content[0].output;
+  assert.equal(output.type, 'content');
+  const file = output.value.find((p) => p.type === 'file');
+  assert.equal(file.mediaType, 'image/png');
+  assert.equal(base64Of(file.data), old);
+});
+
+test('ai-sdk: an expired id answers with text the model can act on', async () => {
+  const stash = await Stash.open({ backend: 'memory' });
+  const out = await aiSdk.historyImageOutput(stash, { image_md5: '0'.repeat(32) });
+  assert.equal(out.found, false);
+  assert.match(out.message, /not found or expired.*share the image again/i);
+  const declared = aiSdk.historyImageTool();
+  assert.equal(declared.execute, undefined, 'without a stash the tool is declared for a client to answer');
+  const modelOutput = await declared.toModelOutput({ toolCallId: 'x', input: { image_md5: 'x' }, output: out });
+  assert.deepEqual(modelOutput, { type: 'text', value: out.message });
+  assert.throws(() => aiSdk.ctxpackMiddleware({}), TypeError);
+});
+
+test('langchain: agent middleware compacts each model call; the tool returns a standard image block', async () => {
+  const { old, fresh } = await conversation();
+  const stash = await Stash.open({ backend: 'memory' });
+  const model = fakeModel()
+    .respondWithTools([{ name: 'get_history_image', args: { image_md5: md5(old) }, id: 'tc-1' }])
+    .respond(new AIMessage('the first chart is higher'));
+  const agent = createAgent({
+    model,
+    tools: [lc.historyImageTool({ stash })],
+    middleware: [lc.ctxpackMiddleware({ stash })],
+  });
+  const input = [
+    new HumanMessage({ content: [{ type: 'image', mimeType: 'image/png', data: old }, { type: 'text', text: 'what is this chart?' }] }),
+    new AIMessage('sales by month'),
+    new HumanMessage({ content: [{ type: 'image', mimeType: 'image/jpeg', data: fresh }, { type: 'text', text: 'compare with the first chart' }] }),
+  ];
+  const result = await agent.invoke({ messages: input });
+  assert.equal(result.messages.at(-1).content, 'the first chart is higher');
+  const [first, second] = model.calls.map((c) => c.messages);
+  assert.ok(first[0] instanceof HumanMessage);
+  assert.deepEqual(first[0].content[0], { type: 'text', text: `[Picture:history_${md5(old)}]` });
+  assert.equal(first[2].content[0].data, fresh, 'the newest image is sent as it is');
+  assert.equal(result.messages[0].content[0].data, old, "the agent's state keeps the original");
+  const toolMessage = second.find((m) => m instanceof ToolMessage);
+  assert.equal(toolMessage.tool_call_id, 'tc-1');
+  const image = toolMessage.content.find((b) => b.type === 'image');
+  assert.deepEqual(image, { type: 'image', mimeType: 'image/png', data: old });
+});
+
+test('langchain: compactMessages keeps unchanged messages and rebuilds changed ones in their own class', async () => {
+  const { old } = await conversation();
+  const stash = await Stash.open({ backend: 'memory' });
+  const tool = new ToolMessage({ content: [{ type: 'image', mimeType: 'image/png', data: old }], tool_call_id: 'shot-1', name: 'screenshot' });
+  const ai = new AIMessage({ content: '', tool_calls: [{ id: 'shot-1', name: 'screenshot', args: {} }] });
+  const messages = [new HumanMessage('take a screenshot'), ai, tool, new AIMessage('done'), new HumanMessage('thanks')];
+  const { messages: out, report } = await lc.compactMessages(messages, { stash });
+  assert.equal(report.stashed, 1);
+  assert.equal(out[0], messages[0]);
+  assert.equal(out[1], ai);
+  assert.ok(out[2] instanceof ToolMessage);
+  assert.equal(out[2].tool_call_id, 'shot-1');
+  assert.equal(out[2].name, 'screenshot');
+  assert.deepEqual(out[2].content, [{ type: 'text', text: `[Picture:history_${md5(old)}]` }]);
+});
