@@ -20,6 +20,11 @@ test('the consumer type-checks against the generated declarations', () => {
   assert.equal(status, 0, out);
 });
 
+test('an app using the adapters type-checks against them and the libraries\' own types', () => {
+  const { status, out } = check(path.join(dir, 'tsconfig.adapters.json'));
+  assert.equal(status, 0, out);
+});
+
 test('misuse is rejected on exactly the marked lines', () => {
   const cfg = path.join(dir, 'tsconfig.misuse.json');
   const base = JSON.parse(readFileSync(path.join(dir, 'tsconfig.json'), 'utf8'));

@@ -1,0 +1,24 @@
+// An app using the adapters, type-checked against their declarations and the
+// libraries' own types.
+import { generateText, wrapLanguageModel, type LanguageModel, type UIMessage } from 'ai';
+import { createAgent } from 'langchain';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { Stash, type CompactReport } from 'ctxpack';
+import { compactUIMessages, ctxpackMiddleware, historyImageOutput, historyImageTool, type HistoryImageOutput } from 'ctxpack/ai-sdk';
+import * as lc from 'ctxpack/langchain';
+
+export async function aiSdkApp(base: Exclude<LanguageModel, string>, ui: UIMessage[]): Promise<string> {
+  const stash = await Stash.open({ backend: 'memory' });
+  const reports: CompactReport[] = [];
+  const model = wrapLanguageModel({ model: base as Parameters<typeof wrapLanguageModel>[0]['model'], middleware: ctxpackMiddleware({ stash, keepRecentImages: 1, onReport: (r) => reports.push(r) }) });
+  const { text } = await generateText({ model, prompt: 'hi', tools: { get_history_image: historyImageTool({ stash }) } });
+  const compacted: UIMessage[] = await compactUIMessages(ui, { stash });
+  const out: HistoryImageOutput = await historyImageOutput(stash, { image_md5: 'history_x' });
+  return out.found ? out.mediaType + compacted.length : out.message + text;
+}
+
+export async function langchainApp(model: BaseChatModel) {
+  const stash = await Stash.open({ backend: 'memory' });
+  const agent = createAgent({ model, tools: [lc.historyImageTool({ stash })], middleware: [lc.ctxpackMiddleware({ stash })] });
+  return agent;
+}
