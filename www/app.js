@@ -1,8 +1,9 @@
 // The ctxpack demo: a chat frontend that compacts its context before every
 // send. Plain ES modules and the web build with its explicit init.
 import init, {
-  Stash, toMultimodal, compactContext, expandContext, getHistoryImage, estimate, CtxpackError,
+  Stash, toMultimodal, compactContext, expandContext, getHistoryImage, answerHistoryImageCall, estimate, CtxpackError,
 } from '../dist/web/ctxpack.js';
+import { APIS } from './formats.js';
 
 await init();
 
@@ -130,6 +131,9 @@ function display(messages) {
       const b64 = v.slice(v.indexOf(',') + 1);
       return `${v.slice(0, v.indexOf(',') + 1)}${b64.slice(0, 24)}… (${kb(b64Size(b64))} inline)`;
     }
+    if (typeof v === 'string' && v.length > 200 && /^[A-Za-z0-9+/]+=*$/.test(v)) {
+      return `${v.slice(0, 24)}… (${kb(b64Size(v))} of base64 inline)`;
+    }
     return v;
   }, 2);
 }
@@ -138,13 +142,21 @@ function placeholdersIn(messages) {
   return [...new Set([...JSON.stringify(messages).matchAll(/\[Picture:history_([0-9a-f]{32})\]/g)].map((m) => m[1]))];
 }
 
+/** The API the payload panel shows. */
+const api = () => APIS[$('provider').value] ?? APIS.openai;
+
 async function refresh() {
   renderConversation();
-  const provider = $('provider').value;
+  const { provider } = api();
+  const format = $('provider').value;
+  // The estimate reads the request as held (OpenAI shape); the payload is
+  // compacted in the chosen API's own shape.
   const before = estimate(conversation, { provider });
-  const { messages, report } = await compactContext(conversation, { stash });
+  const held = conversation.map(api().build);
+  const { messages, report } = await compactContext(held, { stash, format });
   lastPayload = messages;
-  const after = estimate(messages, { provider });
+  const { messages: compactedHeld } = await compactContext(conversation, { stash });
+  const after = estimate(compactedHeld, { provider });
   $('bytes-before').textContent = kb(report.bytesBefore);
   $('bytes-after').textContent = kb(report.bytesAfter);
   $('images-before').textContent = before.imageCount;
@@ -189,11 +201,17 @@ async function playTool() {
   if (!id) return;
   const call = { name: 'get_history_image', arguments: { image_md5: `history_${id}` } };
   const parts = await getHistoryImage(stash, call.arguments.image_md5);
+  // What the app appends so the model sees the image, in the chosen API's shape.
+  const format = $('provider').value;
+  const answer = await answerHistoryImageCall(stash, api().call(call.arguments.image_md5), { format });
   const box = $('tool-result');
   box.replaceChildren();
   const pre = document.createElement('pre');
   pre.textContent = `→ ${call.name}(${JSON.stringify(call.arguments)})\n← ${display(parts)}`;
-  box.append(pre);
+  const reply = document.createElement('pre');
+  reply.id = 'tool-answer';
+  reply.textContent = `${api().label}: messages that answer the call\n${display(answer)}`;
+  box.append(pre, reply);
   if (parts[0]?.type === 'image_url') {
     const img = document.createElement('img');
     img.id = 'tool-image';

@@ -95,6 +95,28 @@ test('playing get_history_image returns the original bytes', async () => {
   await page.screenshot({ path: path.join(shots, 'demo-tool.png'), fullPage: true });
 });
 
+test('the API selector shows the request and the tool answer in that API\'s shape', async () => {
+  const shapes = {
+    anthropic: { payload: '"media_type"', answer: '"tool_result"' },
+    gemini: { payload: '"inlineData"', answer: '"functionResponse"' },
+    'openai-responses': { payload: '"input_text"', answer: '"function_call_output"' },
+    'ai-sdk': { payload: '"mediaType"', answer: '"tool-result"' },
+    langchain: { payload: '"mimeType"', answer: '"tool_call_id"' },
+    openai: { payload: '"image_url"', answer: '"tool_call_id"' },
+  };
+  for (const [api, want] of Object.entries(shapes)) {
+    await page.selectOption('#provider', api);
+    await page.waitForFunction((w) => document.querySelector('#payload').textContent.includes(w), want.payload);
+    const payload = await page.evaluate(() => window.ctxDemo.payload);
+    assert.ok(JSON.stringify(payload).includes(`[Picture:history_${md5(chart)}]`), `${api}: the oldest image is a placeholder`);
+    await page.selectOption('#tool-id', md5(jpeg));
+    await page.click('#play-tool');
+    await page.waitForSelector('#tool-answer');
+    const answer = await page.textContent('#tool-answer');
+    assert.ok(answer.includes(want.answer), `${api}: ${answer.slice(0, 300)}`);
+  }
+});
+
 test('the page fits a narrow window', async () => {
   await page.setViewportSize({ width: 420, height: 800 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
