@@ -197,7 +197,7 @@ fn split_text(text: &str, x: &mut Expansion<'_>, collapsed: bool, extra: Map<Str
         .into_iter()
         .filter_map(|p| match p {
             Piece::Text(t) if t.is_empty() => None,
-            Piece::Text(t) => Some(Part::text(t)),
+            Piece::Text(t) => Some(Part::text_in(x.format, t)),
             Piece::Image(id) => {
                 let n = x.seen.entry(id.clone()).or_insert(0);
                 let occurrence = *n;
@@ -239,6 +239,7 @@ fn canonical_shape(format: Format) -> ImageShape {
         Format::OpenAi | Format::LangChain => ImageShape::ImageUrlObject,
         Format::Anthropic => ImageShape::AnthropicBase64,
         Format::AiSdk => ImageShape::AiSdkImage,
+        other => crate::messages::canonical::canonical_shape(other),
     }
 }
 

@@ -31,10 +31,12 @@ pub enum ImageShape {
     LangChainBase64,
     /// `{type:'image', source_type:'url', url}` — LangChain.
     LangChainUrl,
+    /// `{type:'file', mediaType:'image/…', url}` — AI SDK UIMessage; `url` is a data URL or a URL.
+    UiFileUrl,
 }
 
 /// Every shape with the name it is stored under.
-const SHAPE_NAMES: [(ImageShape, &str); 11] = [
+const SHAPE_NAMES: [(ImageShape, &str); 12] = [
     (ImageShape::ImageUrlObject, "ImageUrlObject"),
     (ImageShape::ImageUrlString, "ImageUrlString"),
     (ImageShape::AnthropicBase64, "AnthropicBase64"),
@@ -46,6 +48,7 @@ const SHAPE_NAMES: [(ImageShape, &str); 11] = [
     (ImageShape::LangChainData, "LangChainData"),
     (ImageShape::LangChainBase64, "LangChainBase64"),
     (ImageShape::LangChainUrl, "LangChainUrl"),
+    (ImageShape::UiFileUrl, "UiFileUrl"),
 ];
 
 impl ImageShape {
@@ -79,6 +82,7 @@ impl ImageShape {
             ImageShape::LangChainData => (None, "data", Some("mime_type")),
             ImageShape::LangChainBase64 => (None, "base64", Some("mime_type")),
             ImageShape::LangChainUrl => (None, "url", None),
+            ImageShape::UiFileUrl => (None, "url", Some("mediaType")),
         };
         Keys {
             container,
@@ -395,6 +399,7 @@ pub fn new_image_part(
             m.insert("image".into(), payload.into());
             m.insert("mediaType".into(), mime.into());
         }
+        Format::UiMessage => return super::canonical::image_part(format, mime, payload, detail),
     }
     Value::Object(m)
 }
@@ -488,6 +493,10 @@ mod tests {
             (
                 json!({"type":"image","image":"AAAA"}),
                 ImageShape::AiSdkImage,
+            ),
+            (
+                json!({"type":"file","mediaType":"image/png","filename":"a.png","url":"data:image/png;base64,AAAA","providerMetadata":{"p":{}}}),
+                ImageShape::UiFileUrl,
             ),
         ];
         for (v, shape) in cases {
