@@ -37,12 +37,20 @@ fn compact<B: StashBackend>(b: &B, msgs: &[Value]) -> Outcome<CompactReport> {
 }
 
 fn expand<B: StashBackend>(b: &B, msgs: &[Value]) -> Outcome<ExpandReport> {
+    expand_as(b, msgs, None)
+}
+
+fn expand_as<B: StashBackend>(
+    b: &B,
+    msgs: &[Value],
+    format: Option<Format>,
+) -> Outcome<ExpandReport> {
     block_on(expand_history(
         b,
         &StashConfig::default(),
         T0 + 1.0,
         msgs.to_vec(),
-        None,
+        format,
         &ctxpack_core::media::InMemory,
     ))
     .unwrap()
@@ -192,4 +200,72 @@ fn ui_message_collapse_keeps_parts_an_array() {
         out.messages[0]["parts"],
         json!([{"type":"text","text": format!("{} 这是什么？", placeholder(PNG))}])
     );
+}
+
+#[test]
+fn openai_responses_items_with_images_in_messages_and_tool_outputs() {
+    let input = vec![
+        json!({"role":"developer","content":"You are helpful."}),
+        json!({"role":"user","content":[
+            {"type":"input_text","text":"这是什么？"},
+            {"type":"input_image","image_url": data_url("image/jpeg", JPEG),"detail":"high",
+             "prompt_cache_breakpoint":{"mode":"explicit"}},
+            {"type":"input_image","file_id":"file-abc","detail":"auto"},
+            {"type":"input_image","image_url":"https://x.test/cat.png","detail":"auto"}
+        ],"type":"message"}),
+        json!({"type":"reasoning","id":"rs_1","summary":[],"encrypted_content":"gAAAA"}),
+        json!({"type":"function_call","call_id":"c1","name":"screenshot","arguments":"{}","id":"fc_1","status":"completed"}),
+        json!({"type":"function_call_output","call_id":"c1","output":[
+            {"type":"input_text","text":"the screen"},
+            {"type":"input_image","image_url": data_url("image/gif", GIF),"detail":"low"}
+        ]}),
+        json!({"type":"message","role":"assistant","id":"msg_1","status":"completed",
+               "content":[{"type":"output_text","text":"一只猫","annotations":[]}]}),
+        json!({"role":"user","content":[
+            {"type":"input_image","image_url": data_url("image/png", PNG),"detail":"auto"},
+            {"type":"input_text","text":"这张新图呢？"}
+        ]}),
+        json!({"type":"function_call_output","call_id":"c2","output":[
+            {"type":"input_image","image_url": data_url("image/webp", WEBP),"detail":"auto"}
+        ]}),
+    ];
+    let out = round_trip(Format::OpenAiResponses, &input, 6, 2, &[JPEG, GIF]);
+    assert_eq!(
+        out[1]["content"][1],
+        json!({"type":"input_text","text": placeholder(JPEG),"prompt_cache_breakpoint":{"mode":"explicit"}}),
+        "the placeholder keeps the cache breakpoint"
+    );
+    assert_eq!(
+        out[4]["output"][1],
+        json!({"type":"input_text","text": placeholder(GIF)})
+    );
+    assert_eq!(out[2], input[2]);
+    assert_eq!(out[3], input[3]);
+}
+
+#[test]
+fn openai_responses_collapsed_text_expands_into_input_parts() {
+    let input = vec![
+        json!({"role":"user","content":[
+            {"type":"input_image","image_url": data_url("image/png", PNG),"detail":"auto"},
+            {"type":"input_text","text":"这是什么？"}
+        ]}),
+        json!({"role":"user","content":"?"}),
+    ];
+    let stash = MemoryBackend::new();
+    let out = compact_opts(
+        &stash,
+        &input,
+        CompactOptions {
+            collapse_text: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        out.messages[0]["content"],
+        json!(format!("{} 这是什么？", placeholder(PNG)))
+    );
+    // Folded into strings, the messages no longer say their format: it is given.
+    let back = expand_as(&stash, &out.messages, Some(Format::OpenAiResponses));
+    assert_eq!(back.messages, input);
 }

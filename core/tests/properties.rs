@@ -63,6 +63,9 @@ fn image_part(format: Format, i: usize, extra: bool) -> Value {
         }
         Format::AiSdk => json!({"type":"image","image":b64(bytes),"mediaType":mime}),
         Format::UiMessage => json!({"type":"file","mediaType":mime,"url":data_url(mime, bytes)}),
+        Format::OpenAiResponses => {
+            json!({"type":"input_image","image_url":data_url(mime, bytes),"detail":"auto"})
+        }
     };
     if let (true, Some(obj)) = (extra, v.as_object_mut()) {
         obj.insert("x_extra".into(), json!({"keep": [1, 2]}));
@@ -112,6 +115,7 @@ fn format_strategy() -> impl Strategy<Value = Format> {
         Just(Format::Anthropic),
         Just(Format::AiSdk),
         Just(Format::UiMessage),
+        Just(Format::OpenAiResponses),
     ]
 }
 
@@ -176,6 +180,8 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
             Just("image_url".to_owned()),
             Just("image".to_owned()),
             Just("tool_result".to_owned()),
+            Just("function_call_output".to_owned()),
+            Just("input_image".to_owned()),
             Just("data:image/png;base64,iVBORw0KGgo=".to_owned()),
             Just("data:image/png;base64,@@".to_owned()),
             Just("[Picture:history_0123456789abcdef0123456789abcdef]".to_owned()),

@@ -303,6 +303,8 @@ const CARRIED_KEYS: &[&str] = &[
     "providerOptions",
     // UIMessage: what becomes `providerOptions` in model messages.
     "providerMetadata",
+    // OpenAI Responses.
+    "prompt_cache_breakpoint",
 ];
 
 /// Replaces each image named in `replacements` ((message, image ordinal),

@@ -22,6 +22,11 @@ pub fn image_part(format: Format, mime: &str, payload: &str, detail: Option<&str
             m.insert("mediaType".into(), mime.into());
             m.insert("url".into(), format_data_url(mime, payload).into());
         }
+        Format::OpenAiResponses => {
+            m.insert("type".into(), "input_image".into());
+            m.insert("image_url".into(), format_data_url(mime, payload).into());
+            m.insert("detail".into(), detail.unwrap_or("auto").into());
+        }
         Format::OpenAi | Format::LangChain | Format::Anthropic | Format::AiSdk => {
             m.insert("type".into(), "image_url".into());
             let mut inner = Map::new();
@@ -42,6 +47,7 @@ pub fn canonical_shape(format: Format) -> ImageShape {
         Format::Anthropic => ImageShape::AnthropicBase64,
         Format::AiSdk => ImageShape::AiSdkImage,
         Format::UiMessage => ImageShape::UiFileUrl,
+        Format::OpenAiResponses => ImageShape::ResponsesInputImage,
     }
 }
 
@@ -62,6 +68,7 @@ pub fn native_shapes(format: Format) -> &'static [ImageShape] {
         Format::Anthropic => &[AnthropicBase64, AnthropicUrl],
         Format::AiSdk => &[AiSdkImage, AiSdkData, AiSdkTaggedData],
         Format::UiMessage => &[UiFileUrl],
+        Format::OpenAiResponses => &[ResponsesInputImage],
     }
 }
 

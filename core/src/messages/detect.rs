@@ -25,6 +25,13 @@ fn shape_evidence(message: &Value) -> Option<Format> {
     if let Some(Value::Array(parts)) = map.get("parts") {
         return parts_evidence(map, parts);
     }
+    if map
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(super::openai_responses::is_item_type)
+    {
+        return Some(Format::OpenAiResponses);
+    }
     None
 }
 
@@ -51,19 +58,29 @@ fn evidence(message: &Value) -> Option<Format> {
     {
         return Some(Format::OpenAi);
     }
-    if map.get("role").and_then(Value::as_str) == Some("developer") {
-        return Some(Format::OpenAi);
+    let from_parts = map
+        .get("content")
+        .and_then(Value::as_array)
+        .and_then(|parts| parts.iter().find_map(part_evidence));
+    if from_parts.is_some() {
+        return from_parts;
     }
-    map.get("content")?
-        .as_array()?
-        .iter()
-        .find_map(part_evidence)
+    // A Responses message may say what it is.
+    if map.get("type").and_then(Value::as_str) == Some("message") {
+        return Some(Format::OpenAiResponses);
+    }
+    // `developer` is OpenAI's, Chat Completions and Responses alike: no
+    // evidence either way (and OpenAI is what is left when nothing decides).
+    None
 }
 
 fn part_evidence(part: &Value) -> Option<Format> {
     let map = part.as_object()?;
     match map.get("type")?.as_str()? {
         "image_url" | "input_audio" | "refusal" => Some(Format::OpenAi),
+        "input_text" | "input_image" | "input_file" | "output_text" => {
+            Some(Format::OpenAiResponses)
+        }
         "file" if map.contains_key("file") => Some(Format::OpenAi),
         "image" if map.contains_key("source") => Some(Format::Anthropic),
         "tool_use" | "tool_result" | "document" | "thinking" | "redacted_thinking"
@@ -137,6 +154,23 @@ mod tests {
         assert_eq!(
             detect_format(&[json!({"id":"m1","role":"assistant","parts":[]})]),
             Format::UiMessage
+        );
+        assert_eq!(
+            detect_format(&[
+                json!({"type":"function_call","call_id":"c","name":"f","arguments":"{}"})
+            ]),
+            Format::OpenAiResponses
+        );
+        assert_eq!(
+            detect_format(&[
+                json!({"role":"developer","content":"be brief"}),
+                json!({"role":"user","content":[{"type":"input_text","text":"hi"}]})
+            ]),
+            Format::OpenAiResponses
+        );
+        assert_eq!(
+            detect_format(&[json!({"role":"user","content":"hi","type":"message"})]),
+            Format::OpenAiResponses
         );
         // An OpenAI-looking message first does not outvote a UIMessage.
         assert_eq!(

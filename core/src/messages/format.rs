@@ -15,25 +15,30 @@ pub enum Format {
     AiSdk,
     /// Vercel AI SDK `UIMessage`: `{id, role, parts}` with `text`, `file` and tool parts.
     UiMessage,
+    /// OpenAI Responses input items: messages with `input_text` and
+    /// `input_image` parts, `function_call`, `function_call_output` and others.
+    OpenAiResponses,
 }
 
 /// Every format with its name and the other names it is accepted under.
-const NAMES: [(Format, &str, &[&str]); 5] = [
+const NAMES: [(Format, &str, &[&str]); 6] = [
     (Format::OpenAi, "openai", &[]),
     (Format::LangChain, "langchain", &[]),
     (Format::Anthropic, "anthropic", &[]),
     (Format::AiSdk, "ai-sdk", &["aisdk", "vercel"]),
     (Format::UiMessage, "ui-message", &["uimessage"]),
+    (Format::OpenAiResponses, "openai-responses", &["responses"]),
 ];
 
 impl Format {
     /// Every format, in the order of their names in error messages.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::OpenAi,
         Format::LangChain,
         Format::Anthropic,
         Format::AiSdk,
         Format::UiMessage,
+        Format::OpenAiResponses,
     ];
 
     /// The name used in options and reports.
@@ -80,6 +85,10 @@ mod tests {
             assert_eq!(Format::from_name(f.name(), "o.format"), Ok(f));
         }
         assert_eq!(Format::from_name("vercel", "o"), Ok(Format::AiSdk));
+        assert_eq!(
+            Format::from_name("responses", "o"),
+            Ok(Format::OpenAiResponses)
+        );
         assert!(Format::from_name("nope", "o").is_err());
     }
 }

@@ -16,6 +16,7 @@ pub(crate) mod image;
 mod langchain;
 mod model;
 mod openai;
+mod openai_responses;
 mod part;
 pub(crate) mod placeholder;
 mod ui_message;

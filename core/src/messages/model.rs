@@ -110,6 +110,7 @@ impl Message {
     pub fn decode(format: Format, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
         match format {
             Format::UiMessage => return super::ui_message::decode(value, path),
+            Format::OpenAiResponses => return super::openai_responses::decode(value, path),
             Format::OpenAi | Format::LangChain | Format::Anthropic | Format::AiSdk => {}
         }
         match value {
@@ -372,6 +373,7 @@ pub(super) fn decode_part(
         Format::Anthropic => super::anthropic::classify(&map, path)?,
         Format::AiSdk => super::ai_sdk::classify(&map, path)?,
         Format::UiMessage => super::ui_message::classify(&map, path)?,
+        Format::OpenAiResponses => super::openai_responses::classify(&map, path)?,
     };
     Ok(match kind {
         PartKind::Text => {

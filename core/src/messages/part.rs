@@ -75,6 +75,7 @@ fn text_type(format: Format) -> Option<&'static str> {
         | Format::Anthropic
         | Format::AiSdk
         | Format::UiMessage => Some("text"),
+        Format::OpenAiResponses => Some("input_text"),
     }
 }
 
