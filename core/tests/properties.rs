@@ -62,6 +62,10 @@ fn image_part(format: Format, i: usize, extra: bool) -> Value {
             json!({"type":"image","source":{"type":"base64","media_type":mime,"data":b64(bytes)}})
         }
         Format::AiSdk => json!({"type":"image","image":b64(bytes),"mediaType":mime}),
+        Format::UiMessage => json!({"type":"file","mediaType":mime,"url":data_url(mime, bytes)}),
+        Format::OpenAiResponses => {
+            json!({"type":"input_image","image_url":data_url(mime, bytes),"detail":"auto"})
+        }
     };
     if let (true, Some(obj)) = (extra, v.as_object_mut()) {
         obj.insert("x_extra".into(), json!({"keep": [1, 2]}));
@@ -71,14 +75,16 @@ fn image_part(format: Format, i: usize, extra: bool) -> Value {
 
 fn render(format: Format, msgs: &[GenMessage]) -> Vec<Value> {
     msgs.iter()
-        .map(|m| {
+        .enumerate()
+        .map(|(i, m)| {
             let content = match &m.parts {
+                None if !format.has_string_content() => json!([text_part(format, &m.text)]),
                 None => Value::String(m.text.clone()),
                 Some(parts) => Value::Array(
                     parts
                         .iter()
                         .map(|p| match p {
-                            GenPart::Text(t) => json!({"type":"text","text": t}),
+                            GenPart::Text(t) => text_part(format, t),
                             GenPart::Image(i, extra) => image_part(format, *i, *extra),
                         })
                         .collect(),
@@ -87,6 +93,9 @@ fn render(format: Format, msgs: &[GenMessage]) -> Vec<Value> {
             if format == Format::LangChain {
                 let role = ["system", "human", "ai"][m.role];
                 json!([role, content])
+            } else if format == Format::UiMessage {
+                let role = ["system", "user", "assistant"][m.role];
+                json!({"id": i.to_string(), "role": role, "parts": content, "meta": m.role})
             } else {
                 let role = ["system", "user", "assistant"][m.role];
                 json!({"role": role, "content": content, "meta": m.role})
@@ -95,12 +104,18 @@ fn render(format: Format, msgs: &[GenMessage]) -> Vec<Value> {
         .collect()
 }
 
+fn text_part(format: Format, text: &str) -> Value {
+    Format::text_part(format, text.to_owned())
+}
+
 fn format_strategy() -> impl Strategy<Value = Format> {
     prop_oneof![
         Just(Format::OpenAi),
         Just(Format::LangChain),
         Just(Format::Anthropic),
-        Just(Format::AiSdk)
+        Just(Format::AiSdk),
+        Just(Format::UiMessage),
+        Just(Format::OpenAiResponses),
     ]
 }
 
@@ -165,6 +180,8 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
             Just("image_url".to_owned()),
             Just("image".to_owned()),
             Just("tool_result".to_owned()),
+            Just("function_call_output".to_owned()),
+            Just("input_image".to_owned()),
             Just("data:image/png;base64,iVBORw0KGgo=".to_owned()),
             Just("data:image/png;base64,@@".to_owned()),
             Just("[Picture:history_0123456789abcdef0123456789abcdef]".to_owned()),
@@ -187,6 +204,8 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
             Just("mediaType".to_owned()),
             Just("output".to_owned()),
             Just("value".to_owned()),
+            Just("parts".to_owned()),
+            Just("mimeType".to_owned()),
             "[a-z]{1,4}",
         ];
         prop_oneof![

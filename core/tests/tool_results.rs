@@ -116,6 +116,13 @@ fn every_format_is_covered_and_the_newest_turn_is_not() {
             {"role":"tool","content":[{"type":"tool-result","toolCallId":"d","toolName":"gen","output":{"type":"text","value": payload}}]},
             {"role":"user","content":"next"}
         ]),
+        json!([
+            {"role":"user","content":"go"},
+            {"type":"function_call","call_id":"c","name":"gen","arguments":"{}"},
+            {"type":"function_call_output","call_id":"c","output": json_text},
+            {"type":"function_call_output","call_id":"d","output":[{"type":"input_text","text": json_text}]},
+            {"role":"user","content":"next"}
+        ]),
     ];
     for msgs in cases {
         let out = run(&MemoryBackend::new(), &msgs, true);

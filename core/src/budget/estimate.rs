@@ -136,6 +136,7 @@ pub fn estimate(
                 .wire
                 .get("image_url")
                 .and_then(|u| u.get("detail"))
+                .or_else(|| img.wire.get("detail"))
                 .and_then(|d| d.as_str())
                 == Some("low");
             let (dims, bytes) = match img.source() {

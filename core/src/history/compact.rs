@@ -8,7 +8,7 @@ use crate::media::payload::{payload_facts, Payloads};
 use crate::messages::image::ImageTemplate;
 use crate::messages::placeholder::{placeholder, split_placeholders, Segment};
 use crate::messages::walk::{for_each_image, for_each_item, for_each_text, rewrite_images, Item};
-use crate::messages::{Content, ImagePart, ImageSource, Message, Part, Role};
+use crate::messages::{Content, Format, ImagePart, ImageSource, Message, Part, Role};
 use std::collections::BTreeSet;
 
 /// Options of a compaction.
@@ -306,8 +306,8 @@ pub fn occurrence_templates(
 /// The text part a placeholder takes an image part's place with. It keeps
 /// the image part's cache breakpoint (`cache_control`) and provider options
 /// (`providerOptions`), so prompt caching sees the same breakpoints.
-fn placeholder_part(image: &Part, id: &str) -> Part {
-    let mut part = Part::text(placeholder(id));
+fn placeholder_part(format: Format, image: &Part, id: &str) -> Part {
+    let mut part = Part::text_in(format, placeholder(id));
     if let (Part::Image(ImagePart { wire, .. }), Part::Text(fields)) = (image, &mut part) {
         for key in CARRIED_KEYS {
             if let Some(v) = wire.get(*key) {
@@ -319,7 +319,14 @@ fn placeholder_part(image: &Part, id: &str) -> Part {
 }
 
 /// Fields of an image part its placeholder keeps.
-const CARRIED_KEYS: &[&str] = &["cache_control", "providerOptions"];
+const CARRIED_KEYS: &[&str] = &[
+    "cache_control",
+    "providerOptions",
+    // UIMessage: what becomes `providerOptions` in model messages.
+    "providerMetadata",
+    // OpenAI Responses.
+    "prompt_cache_breakpoint",
+];
 
 /// Replaces each image named in `replacements` ((message, image ordinal),
 /// md5) with its placeholder. Returns, per message, whether it changed. With
@@ -340,11 +347,12 @@ pub fn apply_compaction(
         let Some(message) = messages.get_mut(m) else {
             continue;
         };
+        let format = message.format();
         rewrite_images(message, &mut |ordinal, part| match group
             .binary_search_by_key(&ordinal, |r| r.0 .1)
         {
             Ok(i) => match group.get(i) {
-                Some(r) => placeholder_part(&part, &r.1),
+                Some(r) => placeholder_part(format, &part, &r.1),
                 None => part,
             },
             Err(_) => part,

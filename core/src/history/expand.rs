@@ -202,7 +202,7 @@ fn split_text(
         .into_iter()
         .filter_map(|p| match p {
             Piece::Text(t) if t.is_empty() => None,
-            Piece::Text(t) => Some(Part::text(t)),
+            Piece::Text(t) => Some(Part::text_in(x.format, t)),
             Piece::Image(id) => {
                 let occurrence = match x.seen.iter_mut().find(|s| s.0 == id) {
                     Some(s) => {
@@ -253,6 +253,7 @@ fn canonical_shape(format: Format) -> ImageShape {
         Format::OpenAi | Format::LangChain => ImageShape::ImageUrlObject,
         Format::Anthropic => ImageShape::AnthropicBase64,
         Format::AiSdk => ImageShape::AiSdkImage,
+        other => crate::messages::canonical::canonical_shape(other),
     }
 }
 

@@ -1,13 +1,49 @@
 //! Telling the wire format from the messages themselves.
 
 use super::Format;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-/// The format of `messages`, from the first decisive evidence: tuples are
-/// LangChain; part and field names tell OpenAI, Anthropic and the AI SDK
-/// apart. Messages that are all plain strings read as OpenAI.
+/// The format of `messages`. The shape of a message decides first, in any
+/// message: tuples are LangChain, `parts` are a UIMessage's. Then the
+/// first decisive evidence: part and field names tell OpenAI, Anthropic
+/// and the AI SDK apart. Messages that are all plain strings read as OpenAI.
 pub fn detect_format(messages: &[Value]) -> Format {
-    messages.iter().find_map(evidence).unwrap_or(Format::OpenAi)
+    messages
+        .iter()
+        .find_map(shape_evidence)
+        .or_else(|| messages.iter().find_map(evidence))
+        .unwrap_or(Format::OpenAi)
+}
+
+/// What the shape of a message alone says: where it keeps its content.
+fn shape_evidence(message: &Value) -> Option<Format> {
+    let map = match message {
+        Value::Array(_) => return Some(Format::LangChain),
+        Value::Object(map) => map,
+        _ => return None,
+    };
+    if let Some(Value::Array(parts)) = map.get("parts") {
+        return parts_evidence(map, parts);
+    }
+    if map
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(super::openai_responses::is_item_type)
+    {
+        return Some(Format::OpenAiResponses);
+    }
+    None
+}
+
+/// Whose `parts` these are: UIMessage parts all have a `type`.
+fn parts_evidence(message: &Map<String, Value>, parts: &[Value]) -> Option<Format> {
+    let typed = |p: &Value| p.get("type").is_some_and(Value::is_string);
+    match parts.first() {
+        Some(first) if typed(first) => Some(Format::UiMessage),
+        Some(_) => None,
+        None if message.contains_key("id") => Some(Format::UiMessage),
+        None => None,
+    }
 }
 
 fn evidence(message: &Value) -> Option<Format> {
@@ -22,19 +58,29 @@ fn evidence(message: &Value) -> Option<Format> {
     {
         return Some(Format::OpenAi);
     }
-    if map.get("role").and_then(Value::as_str) == Some("developer") {
-        return Some(Format::OpenAi);
+    let from_parts = map
+        .get("content")
+        .and_then(Value::as_array)
+        .and_then(|parts| parts.iter().find_map(part_evidence));
+    if from_parts.is_some() {
+        return from_parts;
     }
-    map.get("content")?
-        .as_array()?
-        .iter()
-        .find_map(part_evidence)
+    // A Responses message may say what it is.
+    if map.get("type").and_then(Value::as_str) == Some("message") {
+        return Some(Format::OpenAiResponses);
+    }
+    // `developer` is OpenAI's, Chat Completions and Responses alike: no
+    // evidence either way (and OpenAI is what is left when nothing decides).
+    None
 }
 
 fn part_evidence(part: &Value) -> Option<Format> {
     let map = part.as_object()?;
     match map.get("type")?.as_str()? {
         "image_url" | "input_audio" | "refusal" => Some(Format::OpenAi),
+        "input_text" | "input_image" | "input_file" | "output_text" => {
+            Some(Format::OpenAiResponses)
+        }
         "file" if map.contains_key("file") => Some(Format::OpenAi),
         "image" if map.contains_key("source") => Some(Format::Anthropic),
         "tool_use" | "tool_result" | "document" | "thinking" | "redacted_thinking"
@@ -99,5 +145,37 @@ mod tests {
             Format::OpenAi
         );
         assert_eq!(detect_format(&[]), Format::OpenAi);
+    }
+
+    #[test]
+    fn a_message_shape_decides_before_part_names() {
+        let ui = json!({"id":"m2","role":"user","parts":[{"type":"text","text":"hi"}]});
+        assert_eq!(detect_format(std::slice::from_ref(&ui)), Format::UiMessage);
+        assert_eq!(
+            detect_format(&[json!({"id":"m1","role":"assistant","parts":[]})]),
+            Format::UiMessage
+        );
+        assert_eq!(
+            detect_format(&[
+                json!({"type":"function_call","call_id":"c","name":"f","arguments":"{}"})
+            ]),
+            Format::OpenAiResponses
+        );
+        assert_eq!(
+            detect_format(&[
+                json!({"role":"developer","content":"be brief"}),
+                json!({"role":"user","content":[{"type":"input_text","text":"hi"}]})
+            ]),
+            Format::OpenAiResponses
+        );
+        assert_eq!(
+            detect_format(&[json!({"role":"user","content":"hi","type":"message"})]),
+            Format::OpenAiResponses
+        );
+        // An OpenAI-looking message first does not outvote a UIMessage.
+        assert_eq!(
+            detect_format(&[json!({"role":"system","content":"x","tool_calls":[]}), ui]),
+            Format::UiMessage
+        );
     }
 }

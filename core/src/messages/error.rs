@@ -15,7 +15,7 @@ pub enum MessageError {
     },
     /// The format name given in the options is not one ctxpack knows.
     #[error(
-        "{path}: unknown format {}; expected openai, langchain, anthropic or ai-sdk",
+        "{path}: unknown format {}; expected openai, langchain, anthropic, ai-sdk, ui-message, openai-responses, gemini, mcp or ollama",
         crate::quoted(name)
     )]
     UnknownFormat {

@@ -13,37 +13,82 @@ pub enum Format {
     Anthropic,
     /// Vercel AI SDK `ModelMessage`: `image`, `file`, `tool-call` and `tool-result` parts.
     AiSdk,
+    /// Vercel AI SDK `UIMessage`: `{id, role, parts}` with `text`, `file` and tool parts.
+    UiMessage,
+    /// OpenAI Responses input items: messages with `input_text` and
+    /// `input_image` parts, `function_call`, `function_call_output` and others.
+    OpenAiResponses,
 }
 
+/// Every format with its name and the other names it is accepted under.
+const NAMES: [(Format, &str, &[&str]); 6] = [
+    (Format::OpenAi, "openai", &[]),
+    (Format::LangChain, "langchain", &[]),
+    (Format::Anthropic, "anthropic", &[]),
+    (Format::AiSdk, "ai-sdk", &["aisdk", "vercel"]),
+    (Format::UiMessage, "ui-message", &["uimessage"]),
+    (Format::OpenAiResponses, "openai-responses", &["responses"]),
+];
+
 impl Format {
+    /// Every format, in the order of their names in error messages.
+    pub const ALL: [Format; 6] = [
+        Format::OpenAi,
+        Format::LangChain,
+        Format::Anthropic,
+        Format::AiSdk,
+        Format::UiMessage,
+        Format::OpenAiResponses,
+    ];
+
     /// The name used in options and reports.
     pub fn name(self) -> &'static str {
-        match self {
-            Format::OpenAi => "openai",
-            Format::LangChain => "langchain",
-            Format::Anthropic => "anthropic",
-            Format::AiSdk => "ai-sdk",
-        }
+        NAMES
+            .iter()
+            .find(|(f, _, _)| *f == self)
+            .map_or("", |(_, name, _)| name)
     }
 
     /// Parses a format name as given in options (`path` names the option).
     pub fn from_name(name: &str, path: &str) -> Result<Self, MessageError> {
-        Ok(match name {
-            "openai" => Format::OpenAi,
-            "langchain" => Format::LangChain,
-            "anthropic" => Format::Anthropic,
-            "ai-sdk" | "aisdk" | "vercel" => Format::AiSdk,
-            _ => {
-                return Err(MessageError::UnknownFormat {
-                    path: path.to_owned(),
-                    name: name.to_owned(),
-                })
-            }
-        })
+        NAMES
+            .iter()
+            .find(|(_, n, aliases)| *n == name || aliases.contains(&name))
+            .map(|(f, _, _)| *f)
+            .ok_or_else(|| MessageError::UnknownFormat {
+                path: path.to_owned(),
+                name: name.to_owned(),
+            })
     }
 
-    /// A text content part in this format.
+    /// A text content part in this format: `{type:'text', text}`, Responses
+    /// `{type:'input_text', text}`, Gemini `{text}`.
     pub fn text_part(self, text: String) -> serde_json::Value {
-        super::Part::text(text).into_wire()
+        super::Part::text_in(self, text).into_wire()
+    }
+
+    /// True when a message's content may be one plain string. Where it may
+    /// not (UIMessage and Gemini `parts`, MCP blocks), text written as one
+    /// string goes back as one text part.
+    pub fn has_string_content(self) -> bool {
+        !matches!(self, Format::UiMessage)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back() {
+        for f in Format::ALL {
+            assert_eq!(Format::from_name(f.name(), "o.format"), Ok(f));
+        }
+        assert_eq!(Format::from_name("vercel", "o"), Ok(Format::AiSdk));
+        assert_eq!(
+            Format::from_name("responses", "o"),
+            Ok(Format::OpenAiResponses)
+        );
+        assert!(Format::from_name("nope", "o").is_err());
     }
 }

@@ -31,10 +31,14 @@ pub enum ImageShape {
     LangChainBase64,
     /// `{type:'image', source_type:'url', url}` — LangChain.
     LangChainUrl,
+    /// `{type:'file', mediaType:'image/…', url}` — AI SDK UIMessage; `url` is a data URL or a URL.
+    UiFileUrl,
+    /// `{type:'input_image', image_url, detail}` — OpenAI Responses; `image_url` is a data URL or a URL.
+    ResponsesInputImage,
 }
 
 /// Every shape with the name it is stored under.
-const SHAPE_NAMES: [(ImageShape, &str); 11] = [
+const SHAPE_NAMES: [(ImageShape, &str); 13] = [
     (ImageShape::ImageUrlObject, "ImageUrlObject"),
     (ImageShape::ImageUrlString, "ImageUrlString"),
     (ImageShape::AnthropicBase64, "AnthropicBase64"),
@@ -46,6 +50,8 @@ const SHAPE_NAMES: [(ImageShape, &str); 11] = [
     (ImageShape::LangChainData, "LangChainData"),
     (ImageShape::LangChainBase64, "LangChainBase64"),
     (ImageShape::LangChainUrl, "LangChainUrl"),
+    (ImageShape::UiFileUrl, "UiFileUrl"),
+    (ImageShape::ResponsesInputImage, "ResponsesInputImage"),
 ];
 
 impl ImageShape {
@@ -79,6 +85,8 @@ impl ImageShape {
             ImageShape::LangChainData => (None, "data", Some("mime_type")),
             ImageShape::LangChainBase64 => (None, "base64", Some("mime_type")),
             ImageShape::LangChainUrl => (None, "url", None),
+            ImageShape::UiFileUrl => (None, "url", Some("mediaType")),
+            ImageShape::ResponsesInputImage => (None, "image_url", None),
         };
         Keys {
             container,
@@ -395,6 +403,9 @@ pub fn new_image_part(
             m.insert("image".into(), payload.into());
             m.insert("mediaType".into(), mime.into());
         }
+        Format::UiMessage | Format::OpenAiResponses => {
+            return super::canonical::image_part(format, mime, payload, detail)
+        }
     }
     Value::Object(m)
 }
@@ -488,6 +499,14 @@ mod tests {
             (
                 json!({"type":"image","image":"AAAA"}),
                 ImageShape::AiSdkImage,
+            ),
+            (
+                json!({"type":"file","mediaType":"image/png","filename":"a.png","url":"data:image/png;base64,AAAA","providerMetadata":{"p":{}}}),
+                ImageShape::UiFileUrl,
+            ),
+            (
+                json!({"type":"input_image","image_url":"data:image/png;base64,AAAA","detail":"low","prompt_cache_breakpoint":{"mode":"explicit"}}),
+                ImageShape::ResponsesInputImage,
             ),
         ];
         for (v, shape) in cases {

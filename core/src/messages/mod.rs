@@ -8,6 +8,7 @@
 
 mod ai_sdk;
 mod anthropic;
+pub(crate) mod canonical;
 mod detect;
 mod error;
 mod format;
@@ -15,10 +16,13 @@ pub(crate) mod image;
 mod langchain;
 mod model;
 mod openai;
+mod openai_responses;
 mod part;
 pub(crate) mod placeholder;
+mod ui_message;
 pub(crate) mod walk;
 
+pub use canonical::native_shapes;
 pub use detect::detect_format;
 pub use error::MessageError;
 pub use format::Format;

@@ -12,7 +12,7 @@ pub enum Role {
     System,
     /// `user`, `human`.
     User,
-    /// `assistant`, `ai`.
+    /// `assistant`, `ai`, Gemini's `model`.
     Assistant,
     /// `tool`, `function`.
     Tool,
@@ -25,7 +25,7 @@ impl Role {
     pub fn from_name(name: &str) -> Role {
         match name {
             "user" | "human" => Role::User,
-            "assistant" | "ai" => Role::Assistant,
+            "assistant" | "ai" | "model" => Role::Assistant,
             "system" | "developer" => Role::System,
             "tool" | "function" => Role::Tool,
             _ => Role::Other,
@@ -62,9 +62,10 @@ impl Content {
 
 /// Where a message keeps its content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Slot {
-    /// The `content` key of an object message.
-    Key,
+pub(super) enum Slot {
+    /// A string or an array of parts under this key of an object message:
+    /// `content`, UIMessage and Gemini `parts`, a Responses tool output's `output`.
+    Key(&'static str),
     /// Index 1 of a LangChain tuple.
     TupleIndex,
 }
@@ -77,13 +78,41 @@ pub struct Message {
     pub role: Role,
     /// What was said.
     pub content: Content,
+    format: Format,
     wire: Value,
     slot: Slot,
 }
 
 impl Message {
+    /// A message of `format` whose content, lifted out of `wire`, goes back to `slot`.
+    pub(super) fn lifted(
+        format: Format,
+        role: Role,
+        content: Content,
+        wire: Value,
+        slot: Slot,
+    ) -> Message {
+        Message {
+            role,
+            content,
+            format,
+            wire,
+            slot,
+        }
+    }
+
+    /// The wire format the message was read in, and is written back in.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
     /// Reads one message of `format` at `path`.
     pub fn decode(format: Format, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+        match format {
+            Format::UiMessage => return super::ui_message::decode(value, path),
+            Format::OpenAiResponses => return super::openai_responses::decode(value, path),
+            Format::OpenAi | Format::LangChain | Format::Anthropic | Format::AiSdk => {}
+        }
         match value {
             Value::Array(mut items) if format == Format::LangChain || !items.is_empty() => {
                 if items.len() != 2 {
@@ -109,12 +138,13 @@ impl Message {
                 if matches!(content, Content::Absent) {
                     return Err(MessageError::invalid(&path.index(1), "content is missing"));
                 }
-                Ok(Message {
+                Ok(Message::lifted(
+                    format,
                     role,
                     content,
-                    wire: Value::Array(items),
-                    slot: Slot::TupleIndex,
-                })
+                    Value::Array(items),
+                    Slot::TupleIndex,
+                ))
             }
             Value::Object(mut map) => {
                 let role = match map.get("role") {
@@ -138,12 +168,13 @@ impl Message {
                     }
                     None => Content::Absent,
                 };
-                Ok(Message {
+                Ok(Message::lifted(
+                    format,
                     role,
                     content,
-                    wire: Value::Object(map),
-                    slot: Slot::Key,
-                })
+                    Value::Object(map),
+                    Slot::Key("content"),
+                ))
             }
             other => Err(MessageError::invalid(
                 path,
@@ -159,28 +190,104 @@ impl Message {
     /// `messages[0].content`, or `messages[0][1]` for a tuple.
     pub fn content_path(&self, base: &JsonPath) -> JsonPath {
         match self.slot {
-            Slot::Key => base.key("content"),
+            Slot::Key(key) => base.key(key),
             Slot::TupleIndex => base.index(1),
         }
     }
 
+    /// The JSON path of the `index`-th part of this message's content, as it
+    /// was read, given the message's own path: `messages[0].content[2]`, an
+    /// MCP message's single block `messages[0].content`, an Ollama image
+    /// `messages[0].images[1]`.
+    pub fn part_path(&self, base: &JsonPath, index: usize) -> JsonPath {
+        self.content_path(base).index(index)
+    }
+
+    /// The JSON path of the text of the `index`-th part, when that part is a
+    /// text part: `messages[0].content[2].text`, or an Ollama message's
+    /// `messages[0].content`.
+    pub fn text_path(&self, base: &JsonPath, index: usize) -> JsonPath {
+        self.part_path(base, index).key("text")
+    }
+
     /// Back to the wire value, with the content in its original place.
     pub fn into_wire(self) -> Value {
+        let format = self.format;
         let mut wire = self.wire;
-        if let Some(content) = self.content.into_wire() {
+        let content = match self.content {
+            // Where content cannot be one string, folded text is one text part.
+            Content::Text(text) if !format.has_string_content() => {
+                Content::Parts(vec![Part::text_in(format, text)])
+            }
+            other => other,
+        };
+        if let Some(content) = content.into_wire() {
             match (&mut wire, self.slot) {
                 (Value::Array(items), Slot::TupleIndex) => {
                     if let Some(slot) = items.get_mut(1) {
                         *slot = content;
                     }
                 }
-                (Value::Object(map), Slot::Key) => {
-                    map.insert("content".into(), content);
+                (Value::Object(map), Slot::Key(key)) => {
+                    map.insert(key.into(), content);
                 }
                 _ => {}
             }
         }
         wire
+    }
+}
+
+/// The object a message must be, or an `INVALID_MESSAGE` saying what it is instead.
+pub(super) fn message_object(
+    value: Value,
+    path: &JsonPath,
+) -> Result<Map<String, Value>, MessageError> {
+    match value {
+        Value::Object(map) => Ok(map),
+        other => Err(MessageError::invalid(
+            path,
+            format!("a message is an object, not {}", kind_of(&other)),
+        )),
+    }
+}
+
+/// The role of an object message: `None` when it has no `role`, an
+/// `INVALID_MESSAGE` when the role is not a string.
+pub(super) fn optional_role(
+    map: &Map<String, Value>,
+    path: &JsonPath,
+) -> Result<Option<Role>, MessageError> {
+    match map.get("role") {
+        None => Ok(None),
+        Some(Value::String(r)) => Ok(Some(Role::from_name(r))),
+        Some(_) => Err(MessageError::invalid(
+            &path.key("role"),
+            "role must be a string",
+        )),
+    }
+}
+
+/// The role of an object message that must have one.
+pub(super) fn required_role(
+    map: &Map<String, Value>,
+    path: &JsonPath,
+) -> Result<Role, MessageError> {
+    optional_role(map, path)?
+        .ok_or_else(|| MessageError::invalid(path, "a message needs a string `role`"))
+}
+
+/// Lifts the content under `key` out of `map` (leaving `null` in its
+/// place) and reads it: a string, `null`, or an array of parts.
+pub(super) fn take_content(
+    format: Format,
+    map: &mut Map<String, Value>,
+    key: &str,
+    path: &JsonPath,
+) -> Result<Content, MessageError> {
+    match map.get_mut(key) {
+        Some(slot) => decode_content(format, std::mem::take(slot), &path.key(key)),
+        None => Ok(Content::Absent),
     }
 }
 
@@ -244,7 +351,12 @@ pub(super) enum PartKind {
     Other,
 }
 
-fn decode_part(format: Format, value: Value, path: &JsonPath) -> Result<Part, MessageError> {
+/// Reads one content part of `format` at `path`.
+pub(super) fn decode_part(
+    format: Format,
+    value: Value,
+    path: &JsonPath,
+) -> Result<Part, MessageError> {
     let mut map = match value {
         Value::Object(map) => map,
         Value::String(_) if format == Format::LangChain => return Ok(Part::Other(value)),
@@ -260,6 +372,8 @@ fn decode_part(format: Format, value: Value, path: &JsonPath) -> Result<Part, Me
         Format::LangChain => super::langchain::classify(&map, path)?,
         Format::Anthropic => super::anthropic::classify(&map, path)?,
         Format::AiSdk => super::ai_sdk::classify(&map, path)?,
+        Format::UiMessage => super::ui_message::classify(&map, path)?,
+        Format::OpenAiResponses => super::openai_responses::classify(&map, path)?,
     };
     Ok(match kind {
         PartKind::Text => {
@@ -273,19 +387,16 @@ fn decode_part(format: Format, value: Value, path: &JsonPath) -> Result<Part, Me
         }
         PartKind::Image(shape) => Part::Image(ImagePart { wire: map, shape }),
         PartKind::ToolResult(slot) => {
-            let (nested, nested_path) = match slot {
-                ToolResultSlot::Content => (
-                    map.get_mut("content").map(std::mem::take),
-                    path.key("content"),
-                ),
-                ToolResultSlot::OutputValue => (
-                    map.get_mut("output")
-                        .and_then(Value::as_object_mut)
-                        .and_then(|o| o.get_mut("value"))
-                        .map(std::mem::take),
-                    path.key("output").key("value"),
-                ),
+            let nested = match slot {
+                ToolResultSlot::Content => map.get_mut("content").map(std::mem::take),
+                ToolResultSlot::Parts => map.get_mut("parts").map(std::mem::take),
+                ToolResultSlot::OutputValue => map
+                    .get_mut("output")
+                    .and_then(Value::as_object_mut)
+                    .and_then(|o| o.get_mut("value"))
+                    .map(std::mem::take),
             };
+            let nested_path = slot.path(path);
             let content = match nested {
                 Some(v) => decode_content(format, v, &nested_path)?,
                 None => Content::Absent,

@@ -1,7 +1,8 @@
 //! Content parts of the neutral model.
 
 use super::model::Content;
-use super::ImagePart;
+use super::{Format, ImagePart};
+use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// One element of a message's content array.
@@ -23,6 +24,17 @@ impl Part {
     pub fn text(text: String) -> Part {
         let mut m = Map::new();
         m.insert("type".into(), "text".into());
+        m.insert("text".into(), text.into());
+        Part::Text(m)
+    }
+
+    /// A new plain text part in the shape `format` writes: `{type:'text',
+    /// text}`, Responses `{type:'input_text', text}`, Gemini `{text}`.
+    pub fn text_in(format: Format, text: String) -> Part {
+        let mut m = Map::new();
+        if let Some(kind) = text_type(format) {
+            m.insert("type".into(), kind.into());
+        }
         m.insert("text".into(), text.into());
         Part::Text(m)
     }
@@ -55,6 +67,18 @@ impl Part {
     }
 }
 
+/// The `type` of a text part in `format`, if it has one.
+fn text_type(format: Format) -> Option<&'static str> {
+    match format {
+        Format::OpenAi
+        | Format::LangChain
+        | Format::Anthropic
+        | Format::AiSdk
+        | Format::UiMessage => Some("text"),
+        Format::OpenAiResponses => Some("input_text"),
+    }
+}
+
 /// Where a tool result keeps its nested content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolResultSlot {
@@ -62,6 +86,19 @@ pub enum ToolResultSlot {
     Content,
     /// The `output.value` field (AI SDK).
     OutputValue,
+    /// The `parts` field (a UIMessage `steering-message` part).
+    Parts,
+}
+
+impl ToolResultSlot {
+    /// The JSON path of the nested content, given the tool result's own path.
+    pub fn path(self, part: &JsonPath) -> JsonPath {
+        match self {
+            ToolResultSlot::Content => part.key("content"),
+            ToolResultSlot::OutputValue => part.key("output").key("value"),
+            ToolResultSlot::Parts => part.key("parts"),
+        }
+    }
 }
 
 /// A tool result block with its nested content lifted out.
@@ -84,6 +121,9 @@ impl ToolResultPart {
             match self.slot {
                 ToolResultSlot::Content => {
                     wire.insert("content".into(), content);
+                }
+                ToolResultSlot::Parts => {
+                    wire.insert("parts".into(), content);
                 }
                 ToolResultSlot::OutputValue => {
                     if let Some(out) = wire.get_mut("output").and_then(Value::as_object_mut) {

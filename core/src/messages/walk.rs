@@ -15,7 +15,7 @@ pub fn for_each_image<'m>(
     let mut ordinal = 0;
     walk_content(
         &message.content,
-        &message.content_path(base),
+        &|i| message.part_path(base, i),
         &mut ordinal,
         f,
     );
@@ -23,7 +23,7 @@ pub fn for_each_image<'m>(
 
 fn walk_content<'m>(
     content: &'m Content,
-    path: &JsonPath,
+    path_of: &dyn Fn(usize) -> JsonPath,
     ordinal: &mut usize,
     f: &mut dyn FnMut(usize, &JsonPath, &'m ImagePart),
 ) {
@@ -31,11 +31,12 @@ fn walk_content<'m>(
         for (i, part) in parts.iter().enumerate() {
             match part {
                 Part::Image(img) => {
-                    f(*ordinal, &path.index(i), img);
+                    f(*ordinal, &path_of(i), img);
                     *ordinal += 1;
                 }
                 Part::ToolResult(t) => {
-                    walk_content(&t.content, &path.index(i).key("content"), ordinal, f)
+                    let nested = t.slot.path(&path_of(i));
+                    walk_content(&t.content, &|j| nested.index(j), ordinal, f)
                 }
                 _ => {}
             }
@@ -73,7 +74,25 @@ fn rewrite_content(
 /// Calls `f(path, text)` for every text in `message`: a string content, and
 /// every text part (nested tool results included).
 pub fn for_each_text(message: &Message, base: &JsonPath, f: &mut dyn FnMut(&JsonPath, &str)) {
-    walk_text(&message.content, &message.content_path(base), f);
+    match &message.content {
+        Content::Text(s) => f(&message.content_path(base), s),
+        Content::Parts(parts) => {
+            for (i, part) in parts.iter().enumerate() {
+                match part {
+                    Part::Text(_) => {
+                        if let Some(t) = part.as_text() {
+                            f(&message.text_path(base, i), t);
+                        }
+                    }
+                    Part::ToolResult(t) => {
+                        walk_text(&t.content, &t.slot.path(&message.part_path(base, i)), f)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Content::Absent | Content::Null => {}
+    }
 }
 
 fn walk_text(content: &Content, path: &JsonPath, f: &mut dyn FnMut(&JsonPath, &str)) {
@@ -87,7 +106,7 @@ fn walk_text(content: &Content, path: &JsonPath, f: &mut dyn FnMut(&JsonPath, &s
                             f(&path.index(i).key("text"), t);
                         }
                     }
-                    Part::ToolResult(t) => walk_text(&t.content, &path.index(i).key("content"), f),
+                    Part::ToolResult(t) => walk_text(&t.content, &t.slot.path(&path.index(i)), f),
                     _ => {}
                 }
             }

@@ -218,7 +218,9 @@ pub fn route_artifact(
 
 /// A file part in `format`: OpenAI `{type:'file', file:{filename, file_data}}`,
 /// Anthropic `document` block for PDFs (and plain text for nothing else),
-/// AI SDK `{type:'file', data, mediaType, filename}`.
+/// AI SDK `{type:'file', data, mediaType, filename}`, UIMessage `{type:'file',
+/// mediaType, filename, url:'data:…'}`, Responses `{type:'input_file',
+/// filename, file_data:'data:…'}`.
 pub fn file_part(format: Format, filename: &str, mime: &str, payload: &str) -> Value {
     match format {
         Format::OpenAi | Format::LangChain => json!({
@@ -233,6 +235,17 @@ pub fn file_part(format: Format, filename: &str, mime: &str, payload: &str) -> V
         Format::AiSdk => {
             json!({ "type": "file", "data": payload, "mediaType": mime, "filename": filename })
         }
+        Format::OpenAiResponses => json!({
+            "type": "input_file",
+            "filename": filename,
+            "file_data": format_data_url(mime, payload)
+        }),
+        Format::UiMessage => json!({
+            "type": "file",
+            "mediaType": mime,
+            "filename": filename,
+            "url": format_data_url(mime, payload)
+        }),
     }
 }
 

@@ -1,7 +1,8 @@
 //! Where tool results keep their payloads in each wire format, found on the
 //! raw messages: the texts that may hold JSON (an OpenAI `role:'tool'`
 //! string, an Anthropic `tool_result` block, a LangChain `["tool", …]` tuple,
-//! an AI SDK `text` output) and the structured values (AI SDK `json` output).
+//! an AI SDK `text` output, a Responses `function_call_output` string or
+//! `input_text` part) and the structured values (AI SDK `json` output).
 
 use crate::messages::{Format, Role};
 use crate::tool_results::sanitize::Seg;
@@ -38,8 +39,48 @@ fn key(k: &str) -> Seg {
     Seg::Key(k.to_owned())
 }
 
+/// The `text` slots of the parts in `parts` whose `type` is `kind`, under `base`.
+fn typed_text_parts(parts: &[Value], base: &[Seg], kind: &str, out: &mut Vec<Slot>) {
+    for (i, p) in parts.iter().enumerate() {
+        if p.get("type").and_then(Value::as_str) == Some(kind)
+            && p.get("text").is_some_and(Value::is_string)
+        {
+            let mut pointer = base.to_vec();
+            pointer.extend([Seg::Index(i), key("text")]);
+            out.push(Slot {
+                pointer,
+                kind: SlotKind::Text,
+            });
+        }
+    }
+}
+
+/// A Responses tool output item's `output`: a string, or `input_text` parts.
+fn responses_output_slots(item: &Value) -> Vec<Slot> {
+    let mut out = Vec::new();
+    let is_output = matches!(
+        item.get("type").and_then(Value::as_str),
+        Some("function_call_output" | "custom_tool_call_output")
+    );
+    let base = [key("output")];
+    match item.get("output") {
+        Some(Value::String(_)) if is_output => out.push(Slot {
+            pointer: base.to_vec(),
+            kind: SlotKind::Text,
+        }),
+        Some(Value::Array(parts)) if is_output => {
+            typed_text_parts(parts, &base, "input_text", &mut out)
+        }
+        _ => {}
+    }
+    out
+}
+
 /// The tool-result slots of one raw message of `format`.
 pub fn tool_result_slots(format: Format, message: &Value) -> Vec<Slot> {
+    if format == Format::OpenAiResponses {
+        return responses_output_slots(message);
+    }
     let mut out = Vec::new();
     let role = raw_role(message);
     let (content, content_seg) = match message {
@@ -53,15 +94,7 @@ pub fn tool_result_slots(format: Format, message: &Value) -> Vec<Slot> {
         kind: SlotKind::Text,
     };
     let text_parts = |parts: &Vec<Value>, base: &[Seg], out: &mut Vec<Slot>| {
-        for (i, p) in parts.iter().enumerate() {
-            if p.get("type").and_then(Value::as_str) == Some("text")
-                && p.get("text").is_some_and(Value::is_string)
-            {
-                let mut ptr = base.to_vec();
-                ptr.extend([Seg::Index(i), key("text")]);
-                out.push(text(ptr));
-            }
-        }
+        typed_text_parts(parts, base, "text", out)
     };
     let base = vec![content_seg];
     match format {
@@ -165,5 +198,20 @@ mod tests {
             tool_result_slots(Format::AiSdk, &ai)[0].kind,
             SlotKind::Structured
         );
+        let responses = json!({"type":"function_call_output","call_id":"c","output":"{}"});
+        assert_eq!(
+            tool_result_slots(Format::OpenAiResponses, &responses)[0].pointer,
+            vec![key("output")]
+        );
+        let listed = json!({"type":"function_call_output","call_id":"c","output":[{"type":"input_image","image_url":"x"},{"type":"input_text","text":"{}"}]});
+        assert_eq!(
+            tool_result_slots(Format::OpenAiResponses, &listed)[0].pointer,
+            vec![key("output"), Seg::Index(1), key("text")]
+        );
+        assert!(tool_result_slots(
+            Format::OpenAiResponses,
+            &json!({"role":"user","content":"{}"})
+        )
+        .is_empty());
     }
 }

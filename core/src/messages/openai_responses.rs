@@ -1,0 +1,166 @@
+//! OpenAI Responses input items. A message `{role, content, type?:'message'}`
+//! holds a string or `input_text`, `input_image` (`image_url` a data URL or
+//! a URL, `detail`) and `input_file` parts; a `function_call_output` or
+//! `custom_tool_call_output` item holds its `output` the same way (a string
+//! or a list of those parts), and its images are history images like any
+//! other. Every other item (`function_call`, `reasoning`, `item_reference`,
+//! …), with or without a `role`, passes through untouched. A placeholder
+//! takes an image's place as `{type:'input_text', text}`.
+
+use super::model::{message_object, optional_role, take_content, Content, PartKind, Slot};
+use super::{Format, ImageShape, Message, MessageError, Role};
+use crate::json_path::JsonPath;
+use serde_json::{Map, Value};
+
+/// Item types whose `output` holds content parts.
+const TOOL_OUTPUTS: [&str; 2] = ["function_call_output", "custom_tool_call_output"];
+
+/// Reads one input item: a message's `content`, a tool output's `output`,
+/// nothing of any other item.
+pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+    let mut map = message_object(value, path)?;
+    let role = optional_role(&map, path)?;
+    let item_type = map.get("type").and_then(Value::as_str);
+    let (role, key) = match (item_type, role) {
+        (Some(t), _) if TOOL_OUTPUTS.contains(&t) => (Role::Tool, Some("output")),
+        (None | Some("message"), Some(role)) => (role, Some("content")),
+        (_, role) => (role.unwrap_or(Role::Other), None),
+    };
+    let content = match key {
+        Some(key) => take_content(Format::OpenAiResponses, &mut map, key, path)?,
+        None => Content::Absent,
+    };
+    Ok(Message::lifted(
+        Format::OpenAiResponses,
+        role,
+        content,
+        Value::Object(map),
+        Slot::Key(key.unwrap_or("content")),
+    ))
+}
+
+/// True for an item type a message of another format never has at its top
+/// level: any Responses item but a plain message.
+pub(super) fn is_item_type(item_type: &str) -> bool {
+    item_type != "message"
+}
+
+/// Decides what a content part of a message or a tool output is.
+pub(super) fn classify(
+    part: &Map<String, Value>,
+    path: &JsonPath,
+) -> Result<PartKind, MessageError> {
+    Ok(match part.get("type").and_then(Value::as_str) {
+        Some("input_text") => PartKind::Text,
+        Some("input_image") => match part.get("image_url") {
+            Some(Value::String(_)) => PartKind::Image(ImageShape::ResponsesInputImage),
+            // An uploaded file's `file_id`: nothing inline.
+            None | Some(Value::Null) => PartKind::Other,
+            Some(_) => {
+                return Err(MessageError::invalid(
+                    &path.key("image_url"),
+                    "an input_image part's `image_url` is a string",
+                ))
+            }
+        },
+        _ => PartKind::Other,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::messages::decode_messages;
+    use crate::messages::walk::for_each_image;
+    use serde_json::json;
+
+    fn read(values: Vec<Value>) -> Result<Vec<Message>, MessageError> {
+        decode_messages(
+            values,
+            Some(Format::OpenAiResponses),
+            &JsonPath::root("input"),
+        )
+        .map(|(_, m)| m)
+    }
+
+    #[test]
+    fn reads_messages_and_tool_outputs_and_passes_other_items() {
+        let items = vec![
+            json!({"role":"user","content":[{"type":"input_text","text":"hi"},{"type":"input_image","image_url":"data:image/png;base64,AAAA","detail":"high"},{"type":"input_image","file_id":"file-1","detail":"auto"}],"type":"message"}),
+            json!({"type":"function_call","call_id":"c1","name":"shot","arguments":"{}","id":"fc_1","status":"completed"}),
+            json!({"type":"function_call_output","call_id":"c1","output":[{"type":"input_text","text":"done"},{"type":"input_image","image_url":"data:image/gif;base64,R0lG","detail":"low"}]}),
+            json!({"type":"function_call_output","call_id":"c2","output":"{\"ok\":true}"}),
+            json!({"type":"reasoning","id":"rs_1","summary":[],"content":[{"type":"reasoning_text","text":"…"}]}),
+            json!({"type":"item_reference","id":"msg_1"}),
+            json!({"role":"assistant","content":"ok","phase":"final_answer"}),
+        ];
+        let msgs = read(items.clone()).unwrap();
+        let roles: Vec<Role> = msgs.iter().map(|m| m.role).collect();
+        assert_eq!(
+            roles,
+            [
+                Role::User,
+                Role::Other,
+                Role::Tool,
+                Role::Tool,
+                Role::Other,
+                Role::Other,
+                Role::Assistant
+            ]
+        );
+        let mut seen = Vec::new();
+        for (i, m) in msgs.iter().enumerate() {
+            for_each_image(m, &JsonPath::root("input").index(i), &mut |_, p, img| {
+                seen.push((
+                    p.to_string(),
+                    img.source().inline().map(|(m, d)| (m, d.to_owned())),
+                ));
+            });
+        }
+        assert_eq!(
+            seen,
+            vec![
+                (
+                    "input[0].content[1]".into(),
+                    Some((Some("image/png"), "AAAA".into()))
+                ),
+                (
+                    "input[2].output[1]".into(),
+                    Some((Some("image/gif"), "R0lG".into()))
+                ),
+            ]
+        );
+        let back: Vec<Value> = msgs.into_iter().map(Message::into_wire).collect();
+        assert_eq!(back, items);
+        assert_eq!(
+            Value::Array(back).to_string(),
+            Value::Array(items).to_string()
+        );
+    }
+
+    #[test]
+    fn refuses_wrong_shapes_with_their_paths() {
+        let err = |v| match read(vec![v]) {
+            Err(MessageError::InvalidMessage { path, .. }) => path,
+            other => format!("{other:?}"),
+        };
+        assert_eq!(err(json!("hi")), "input[0]");
+        assert_eq!(err(json!({"role":7,"content":"x"})), "input[0].role");
+        assert_eq!(
+            err(json!({"role":"user","content":{"a":1}})),
+            "input[0].content"
+        );
+        assert_eq!(
+            err(
+                json!({"role":"user","content":[{"type":"input_image","image_url":3,"detail":"auto"}]})
+            ),
+            "input[0].content[0].image_url"
+        );
+        assert_eq!(
+            err(
+                json!({"type":"function_call_output","call_id":"c","output":[{"type":"input_text"}]})
+            ),
+            "input[0].output[0].text"
+        );
+    }
+}

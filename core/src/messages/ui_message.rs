@@ -1,0 +1,147 @@
+//! Vercel AI SDK `UIMessage`, what `useChat` holds in the browser:
+//! `{id, role, parts, metadata?}` with `{type:'text', text}` parts, `{type:'file',
+//! mediaType, url, filename?, providerMetadata?}` parts (an image when
+//! `mediaType` is `image` or `image/…`; `url` is a data URL or a hosted URL),
+//! and tool parts (`tool-<name>`, `dynamic-tool`) whose inputs and outputs
+//! pass through untouched. A placeholder takes a file part's place as
+//! `{type:'text', text}`. An experimental `steering-message` part's own
+//! `parts` are read like the message's.
+
+use super::model::{message_object, required_role, take_content, PartKind, Slot};
+use super::part::ToolResultSlot;
+use super::{Format, ImageShape, Message, MessageError};
+use crate::json_path::JsonPath;
+use serde_json::{Map, Value};
+
+/// Reads one UIMessage: its `parts` are its content.
+pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+    let mut map = message_object(value, path)?;
+    let role = required_role(&map, path)?;
+    if let Some(parts) = map.get("parts") {
+        if !parts.is_array() {
+            return Err(MessageError::invalid(
+                &path.key("parts"),
+                "`parts` is an array of parts",
+            ));
+        }
+    }
+    let content = take_content(Format::UiMessage, &mut map, "parts", path)?;
+    Ok(Message::lifted(
+        Format::UiMessage,
+        role,
+        content,
+        Value::Object(map),
+        Slot::Key("parts"),
+    ))
+}
+
+/// Decides what a UIMessage part is.
+pub(super) fn classify(
+    part: &Map<String, Value>,
+    path: &JsonPath,
+) -> Result<PartKind, MessageError> {
+    Ok(match part.get("type").and_then(Value::as_str) {
+        Some("text") => PartKind::Text,
+        Some("file")
+            if part
+                .get("mediaType")
+                .and_then(Value::as_str)
+                .is_some_and(super::ai_sdk::is_image_media_type) =>
+        {
+            match part.get("url") {
+                Some(Value::String(_)) => PartKind::Image(ImageShape::UiFileUrl),
+                _ => {
+                    return Err(MessageError::invalid(
+                        &path.key("url"),
+                        "a file part needs a string `url`",
+                    ))
+                }
+            }
+        }
+        Some("steering-message") if part.get("parts").is_some_and(Value::is_array) => {
+            PartKind::ToolResult(ToolResultSlot::Parts)
+        }
+        _ => PartKind::Other,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::messages::walk::for_each_image;
+    use crate::messages::{decode_messages, Content};
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<Vec<Message>, MessageError> {
+        decode_messages(vec![v], Some(Format::UiMessage), &JsonPath::root("m")).map(|(_, m)| m)
+    }
+
+    #[test]
+    fn reads_files_in_place_and_round_trips() {
+        let v = json!({"id":"m1","role":"user","parts":[
+            {"type":"text","text":"look","state":"done"},
+            {"type":"file","mediaType":"image/png","filename":"a.png","url":"data:image/png;base64,AAAA","providerMetadata":{"x":{}}},
+            {"type":"file","mediaType":"application/pdf","url":"data:application/pdf;base64,JVBE"},
+            {"type":"file","mediaType":"image/jpeg","url":"https://x.test/a.jpg"},
+            {"type":"tool-shot","toolCallId":"c","state":"output-available","input":{},"output":{"url":"data:image/png;base64,AAAA"}},
+            {"type":"steering-message","id":"s","parts":[{"type":"file","mediaType":"image","url":"data:image/gif;base64,R0lG"}]}
+        ],"metadata":{"n":1}});
+        let msgs = read(v.clone()).unwrap();
+        let mut seen = Vec::new();
+        for_each_image(&msgs[0], &JsonPath::root("m").index(0), &mut |_, p, i| {
+            seen.push((
+                p.to_string(),
+                i.source().inline().map(|(m, d)| (m, d.to_owned())),
+            ));
+        });
+        assert_eq!(
+            seen,
+            vec![
+                (
+                    "m[0].parts[1]".into(),
+                    Some((Some("image/png"), "AAAA".into()))
+                ),
+                ("m[0].parts[3]".into(), None),
+                (
+                    "m[0].parts[5].parts[0]".into(),
+                    Some((Some("image/gif"), "R0lG".into()))
+                ),
+            ]
+        );
+        let back: Vec<Value> = msgs.into_iter().map(Message::into_wire).collect();
+        assert_eq!(back, vec![v.clone()]);
+        assert_eq!(back[0].to_string(), v.to_string());
+    }
+
+    #[test]
+    fn refuses_wrong_shapes_with_their_paths() {
+        let err = |v| match read(v) {
+            Err(MessageError::InvalidMessage { path, .. }) => path,
+            other => format!("{other:?}"),
+        };
+        assert_eq!(err(json!({"id":"1","parts":[]})), "m[0]");
+        assert_eq!(
+            err(json!({"id":"1","role":"user","parts":"hi"})),
+            "m[0].parts"
+        );
+        assert_eq!(
+            err(json!({"id":"1","role":"user","parts":[{"type":"file","mediaType":"image/png"}]})),
+            "m[0].parts[0].url"
+        );
+        assert_eq!(
+            err(json!({"id":"1","role":"user","parts":[{"type":"text"}]})),
+            "m[0].parts[0].text"
+        );
+    }
+
+    #[test]
+    fn folded_text_goes_back_as_one_text_part() {
+        let mut msgs =
+            read(json!({"id":"1","role":"user","parts":[{"type":"text","text":"a"}]})).unwrap();
+        msgs[0].content = Content::Text("a b".into());
+        assert_eq!(
+            msgs.remove(0).into_wire(),
+            json!({"id":"1","role":"user","parts":[{"type":"text","text":"a b"}]})
+        );
+    }
+}

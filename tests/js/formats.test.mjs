@@ -1,0 +1,191 @@
+// The formats beyond OpenAI, Anthropic, AI SDK ModelMessage and LangChain,
+// each in a realistic conversation with real images: compaction stashes the
+// history images, expansion gives back exactly the input, and what both
+// return passes the SDK's own validator (a runtime schema, or the SDK's
+// TypeScript types under `tsc --strict`).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { compactContext, expandContext, detectFormat, Stash } from 'ctxpack';
+import { validateUIMessages } from 'ai';
+import { makeImage } from '../fixtures/make.mjs';
+import { ROOT } from '../../scripts/serve.mjs';
+
+const b64 = (buf) => Buffer.from(buf).toString('base64');
+const dataUrl = (mime, buf) => `data:${mime};base64,${b64(buf)}`;
+const md5 = (text) => createHash('md5').update(text).digest('hex');
+const placeholder = (buf) => `[Picture:history_${md5(b64(buf))}]`;
+
+/**
+ * Type-checks `values` (name → JSON) as literals of `type`, imported from
+ * `module`, under `tsc --strict`: what the SDK's own types accept.
+ */
+function typecheck(module, type, values) {
+  const dir = mkdtempSync(path.join(ROOT, 'tests/ts/formats-'));
+  try {
+    const lines = [`import type { ${type} } from '${module}';`];
+    for (const [name, value] of Object.entries(values)) {
+      lines.push(`export const ${name}: ${type} = ${JSON.stringify(value, null, 1)};`);
+    }
+    writeFileSync(path.join(dir, 'check.ts'), lines.join('\n') + '\n');
+    const compilerOptions = {
+      target: 'es2022',
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: [],
+      lib: ['es2022', 'dom'],
+    };
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['check.ts'] }));
+    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+    const r = spawnSync(process.execPath, [tsc, '-p', dir, '--pretty', 'false'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, (r.stdout + r.stderr).slice(0, 4000));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Compacts and expands `messages` with a memory stash, checking what every format guarantees. */
+async function roundTrip(format, messages, { stashed, newest }) {
+  assert.equal(detectFormat(messages), format);
+  const before = structuredClone(messages);
+  const stash = await Stash.open({ backend: 'memory' });
+  const compacted = await compactContext(messages, { stash });
+  assert.equal(compacted.report.format, format);
+  assert.equal(compacted.report.stashed, stashed, JSON.stringify(compacted.report.failures));
+  assert.equal(compacted.report.newestUserIndex, newest);
+  assert.deepEqual(compacted.messages.slice(newest), messages.slice(newest), 'the newest turn is untouched');
+  assert.ok(compacted.report.bytesAfter < compacted.report.bytesBefore);
+  const again = await compactContext(compacted.messages, { stash });
+  assert.deepEqual(again.messages, compacted.messages, 'compaction is idempotent');
+  assert.equal(again.report.stashed, 0);
+  const expanded = await expandContext(compacted.messages, { stash });
+  assert.equal(expanded.report.format, format);
+  assert.deepEqual(expanded.report.missing, []);
+  assert.deepEqual(expanded.messages, messages, 'expand(compact(x)) == x');
+  assert.equal(JSON.stringify(expanded.messages), JSON.stringify(messages), 'key order is kept');
+  assert.deepEqual(messages, before, "the caller's messages are not mutated");
+  return { compacted: compacted.messages, expanded: expanded.messages };
+}
+
+test('ui-message: useChat messages with image file parts and tool parts', async () => {
+  const photo = await makeImage('jpeg', 320, 240, 7);
+  const chart = await makeImage('png', 200, 120, 8);
+  const shot = await makeImage('png', 64, 64, 9);
+  const messages = [
+    {
+      id: 'msg-1',
+      role: 'user',
+      parts: [
+        { type: 'file', mediaType: 'image/jpeg', filename: 'photo.jpg', url: dataUrl('image/jpeg', photo) },
+        { type: 'text', text: '这是什么？' },
+      ],
+      metadata: { createdAt: 1714000000000 },
+    },
+    {
+      id: 'msg-2',
+      role: 'assistant',
+      parts: [
+        { type: 'step-start' },
+        {
+          type: 'tool-screenshot',
+          toolCallId: 'call-1',
+          state: 'output-available',
+          input: { region: 'top-right' },
+          output: { url: dataUrl('image/png', shot) },
+        },
+        { type: 'text', text: '这是一只猫，右上角是一个花瓶。', state: 'done' },
+      ],
+    },
+    {
+      id: 'msg-3',
+      role: 'user',
+      parts: [
+        {
+          type: 'file',
+          mediaType: 'image/png',
+          url: dataUrl('image/png', chart),
+          providerMetadata: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+        },
+        { type: 'file', mediaType: 'image/png', url: 'https://example.com/logo.png' },
+        { type: 'text', text: '这张新图呢？' },
+      ],
+    },
+  ];
+  await validateUIMessages({ messages });
+  await assert.rejects(
+    validateUIMessages({ messages: [{ id: 'x', role: 'user', parts: [{ type: 'file', mediaType: 'image/png', url: 1 }] }] }),
+    'the validator is a real one',
+  );
+  const { compacted, expanded } = await roundTrip('ui-message', messages, { stashed: 1, newest: 2 });
+  assert.deepEqual(compacted[0].parts[0], { type: 'text', text: placeholder(photo) });
+  assert.deepEqual(compacted[1], messages[1], 'tool outputs are passed through');
+  await validateUIMessages({ messages: compacted });
+  await validateUIMessages({ messages: expanded });
+
+  // An older image with provider metadata: the placeholder keeps it.
+  const later = [
+    ...messages,
+    { id: 'msg-4', role: 'assistant', parts: [{ type: 'text', text: '一张柱状图。' }] },
+    { id: 'msg-5', role: 'user', parts: [{ type: 'text', text: '谢谢' }] },
+  ];
+  const { compacted: c2 } = await roundTrip('ui-message', later, { stashed: 2, newest: 4 });
+  assert.deepEqual(c2[2].parts[0], {
+    type: 'text',
+    text: placeholder(chart),
+    providerMetadata: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+  });
+  assert.equal(c2[2].parts[1].url, 'https://example.com/logo.png');
+  await validateUIMessages({ messages: c2 });
+});
+
+test('openai-responses: input items with images in messages and function call outputs', async () => {
+  const photo = await makeImage('jpeg', 320, 240, 11);
+  const screen = await makeImage('png', 160, 100, 12);
+  const chart = await makeImage('png', 200, 120, 13);
+  const input = [
+    { role: 'developer', content: 'You are a helpful assistant.' },
+    {
+      role: 'user',
+      content: [
+        { type: 'input_text', text: '这是什么？' },
+        { type: 'input_image', image_url: dataUrl('image/jpeg', photo), detail: 'high' },
+      ],
+    },
+    { type: 'function_call', call_id: 'call_1', name: 'screenshot', arguments: '{"region":"top-right"}', id: 'fc_1', status: 'completed' },
+    {
+      type: 'function_call_output',
+      call_id: 'call_1',
+      output: [
+        { type: 'input_text', text: 'Screenshot of the top right corner.' },
+        { type: 'input_image', image_url: dataUrl('image/png', screen), detail: 'low' },
+      ],
+    },
+    {
+      type: 'message',
+      role: 'assistant',
+      id: 'msg_1',
+      status: 'completed',
+      content: [{ type: 'output_text', text: '这是一只猫，右上角是一个花瓶。', annotations: [] }],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'input_image', image_url: dataUrl('image/png', chart), detail: 'auto' },
+        { type: 'input_image', file_id: 'file-abc123', detail: 'auto' },
+        { type: 'input_text', text: '这张新图呢？' },
+      ],
+      type: 'message',
+    },
+  ];
+  const { compacted, expanded } = await roundTrip('openai-responses', input, { stashed: 2, newest: 5 });
+  assert.deepEqual(compacted[1].content[1], { type: 'input_text', text: placeholder(photo) });
+  assert.deepEqual(compacted[3].output[1], { type: 'input_text', text: placeholder(screen) });
+  assert.deepEqual(compacted[2], input[2]);
+  typecheck('openai/resources/responses/responses', 'ResponseInput', { input, compacted, expanded });
+});
