@@ -230,7 +230,8 @@ pub fn plan_compaction<'m>(
 
 /// The template of every occurrence of each image the plan stashes, in
 /// document order, as the text its record keeps (one entry per image of the
-/// plan, `None` where no template was kept): an image stashed now brings its
+/// plan, on the first image of each md5; `None` elsewhere and where no
+/// template was kept): an image stashed now brings its
 /// own template; a placeholder already in the conversation takes the next of
 /// the templates its record held before (`earlier`), or, when those are
 /// unknown, the first template stashed now.
@@ -281,24 +282,31 @@ pub fn occurrence_templates(
             }
         });
     }
-    let texts: Vec<(&str, Option<String>)> = lists
+    let mut texts: Vec<(&str, Option<String>)> = lists
         .into_iter()
         .map(|(md5, list, _)| {
             let first = list.iter().flatten().next().copied();
-            let full: Vec<ImageTemplate> = list
+            let mut full: Vec<ImageTemplate> = list
                 .into_iter()
                 .filter_map(|t| t.or(first).cloned())
                 .collect();
+            // Occurrences past the list take its last template: a run of
+            // equal templates at the end is kept once.
+            while full.len() > 1 && full[full.len() - 1] == full[full.len() - 2] {
+                full.pop();
+            }
             (md5, ImageTemplate::list_to_json_text(&full))
         })
         .collect();
+    // Each image's text goes to its first occurrence in the plan (the one
+    // written); a repeated image is not written again and gets none.
     plan.images
         .iter()
         .map(|img| {
             texts
-                .iter()
+                .iter_mut()
                 .find(|t| t.0 == img.md5)
-                .and_then(|t| t.1.clone())
+                .and_then(|t| t.1.take())
         })
         .collect()
 }
