@@ -123,6 +123,13 @@ fn every_format_is_covered_and_the_newest_turn_is_not() {
             {"type":"function_call_output","call_id":"d","output":[{"type":"input_text","text": json_text}]},
             {"role":"user","content":"next"}
         ]),
+        json!([
+            {"role":"user","parts":[{"text":"go"}]},
+            {"role":"model","parts":[{"functionCall":{"name":"gen","args":{}}}]},
+            {"role":"user","parts":[{"functionResponse":{"name":"gen","response": tool_result_json(&payload)}}]},
+            {"role":"model","parts":[{"text":"done"}]},
+            {"role":"user","parts":[{"text":"next"}]}
+        ]),
     ];
     for msgs in cases {
         let out = run(&MemoryBackend::new(), &msgs, true);

@@ -20,13 +20,14 @@ const md5 = (text) => createHash('md5').update(text).digest('hex');
 const placeholder = (buf) => `[Picture:history_${md5(b64(buf))}]`;
 
 /**
- * Type-checks `values` (name → JSON) as literals of `type`, imported from
- * `module`, under `tsc --strict`: what the SDK's own types accept.
+ * Type-checks `values` (name → JSON) as literals of `type` (`name` imported
+ * from `module`, or an array of it with `name[]`) under `tsc --strict`: what
+ * the SDK's own types accept.
  */
 function typecheck(module, type, values) {
   const dir = mkdtempSync(path.join(ROOT, 'tests/ts/formats-'));
   try {
-    const lines = [`import type { ${type} } from '${module}';`];
+    const lines = [`import type { ${type.replace(/\[\]$/, '')} } from '${module}';`];
     for (const [name, value] of Object.entries(values)) {
       lines.push(`export const ${name}: ${type} = ${JSON.stringify(value, null, 1)};`);
     }
@@ -188,4 +189,46 @@ test('openai-responses: input items with images in messages and function call ou
   assert.deepEqual(compacted[3].output[1], { type: 'input_text', text: placeholder(screen) });
   assert.deepEqual(compacted[2], input[2]);
   typecheck('openai/resources/responses/responses', 'ResponseInput', { input, compacted, expanded });
+});
+
+test('gemini: contents with inline images, a function call and its response', async () => {
+  const photo = await makeImage('jpeg', 320, 240, 21);
+  const screen = await makeImage('png', 160, 100, 22);
+  const chart = await makeImage('png', 200, 120, 23);
+  const contents = [
+    {
+      role: 'user',
+      parts: [
+        { text: '这是什么？' },
+        { inlineData: { mimeType: 'image/jpeg', data: b64(photo) } },
+      ],
+    },
+    { role: 'model', parts: [{ functionCall: { id: 'fc-1', name: 'screenshot', args: { region: 'top-right' } } }] },
+    {
+      role: 'user',
+      parts: [
+        {
+          functionResponse: {
+            id: 'fc-1',
+            name: 'screenshot',
+            response: { output: 'captured' },
+            parts: [{ inlineData: { mimeType: 'image/png', data: b64(screen) } }],
+          },
+        },
+      ],
+    },
+    { role: 'model', parts: [{ text: '这是一只猫，右上角是一个花瓶。' }] },
+    {
+      role: 'user',
+      parts: [
+        { inlineData: { mimeType: 'image/png', data: b64(chart) } },
+        { fileData: { mimeType: 'image/png', fileUri: 'gs://example-bucket/logo.png' } },
+        { text: '这张新图呢？' },
+      ],
+    },
+  ];
+  const { compacted, expanded } = await roundTrip('gemini', contents, { stashed: 1, newest: 4 });
+  assert.deepEqual(compacted[0].parts[1], { text: placeholder(photo) });
+  assert.deepEqual(compacted[2], contents[2], 'a function response keeps its media');
+  typecheck('@google/genai', 'Content[]', { contents, compacted, expanded });
 });

@@ -4,7 +4,8 @@ use super::Format;
 use serde_json::{Map, Value};
 
 /// The format of `messages`. The shape of a message decides first, in any
-/// message: tuples are LangChain, `parts` are a UIMessage's. Then the
+/// message: tuples are LangChain, `parts` are a UIMessage's or Gemini's,
+/// a top-level item `type` is a Responses item's. Then the
 /// first decisive evidence: part and field names tell OpenAI, Anthropic
 /// and the AI SDK apart. Messages that are all plain strings read as OpenAI.
 pub fn detect_format(messages: &[Value]) -> Format {
@@ -25,6 +26,9 @@ fn shape_evidence(message: &Value) -> Option<Format> {
     if let Some(Value::Array(parts)) = map.get("parts") {
         return parts_evidence(map, parts);
     }
+    if is_gemini_role(map) {
+        return Some(Format::Gemini);
+    }
     if map
         .get("type")
         .and_then(Value::as_str)
@@ -35,15 +39,24 @@ fn shape_evidence(message: &Value) -> Option<Format> {
     None
 }
 
-/// Whose `parts` these are: UIMessage parts all have a `type`.
+/// Whose `parts` these are: UIMessage parts all have a `type`, Gemini
+/// parts none (they say what they are by their one field).
 fn parts_evidence(message: &Map<String, Value>, parts: &[Value]) -> Option<Format> {
-    let typed = |p: &Value| p.get("type").is_some_and(Value::is_string);
     match parts.first() {
-        Some(first) if typed(first) => Some(Format::UiMessage),
+        Some(Value::Object(first)) if first.get("type").is_some_and(Value::is_string) => {
+            Some(Format::UiMessage)
+        }
+        Some(Value::Object(_)) => Some(Format::Gemini),
         Some(_) => None,
         None if message.contains_key("id") => Some(Format::UiMessage),
+        None if is_gemini_role(message) => Some(Format::Gemini),
         None => None,
     }
+}
+
+/// Gemini's name for the assistant.
+fn is_gemini_role(message: &Map<String, Value>) -> bool {
+    message.get("role").and_then(Value::as_str) == Some("model")
 }
 
 fn evidence(message: &Value) -> Option<Format> {
@@ -171,6 +184,14 @@ mod tests {
         assert_eq!(
             detect_format(&[json!({"role":"user","content":"hi","type":"message"})]),
             Format::OpenAiResponses
+        );
+        assert_eq!(
+            detect_format(&[json!({"role":"user","parts":[{"text":"hi"}]})]),
+            Format::Gemini
+        );
+        assert_eq!(
+            detect_format(&[json!({"role":"model","parts":[]})]),
+            Format::Gemini
         );
         // An OpenAI-looking message first does not outvote a UIMessage.
         assert_eq!(

@@ -18,27 +18,32 @@ pub enum Format {
     /// OpenAI Responses input items: messages with `input_text` and
     /// `input_image` parts, `function_call`, `function_call_output` and others.
     OpenAiResponses,
+    /// Google Gemini `Content`: `{role, parts}` with `{text}`, `{inlineData}`,
+    /// `{functionCall}` and `{functionResponse}` parts.
+    Gemini,
 }
 
 /// Every format with its name and the other names it is accepted under.
-const NAMES: [(Format, &str, &[&str]); 6] = [
+const NAMES: [(Format, &str, &[&str]); 7] = [
     (Format::OpenAi, "openai", &[]),
     (Format::LangChain, "langchain", &[]),
     (Format::Anthropic, "anthropic", &[]),
     (Format::AiSdk, "ai-sdk", &["aisdk", "vercel"]),
     (Format::UiMessage, "ui-message", &["uimessage"]),
     (Format::OpenAiResponses, "openai-responses", &["responses"]),
+    (Format::Gemini, "gemini", &["google"]),
 ];
 
 impl Format {
     /// Every format, in the order of their names in error messages.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::OpenAi,
         Format::LangChain,
         Format::Anthropic,
         Format::AiSdk,
         Format::UiMessage,
         Format::OpenAiResponses,
+        Format::Gemini,
     ];
 
     /// The name used in options and reports.
@@ -71,7 +76,7 @@ impl Format {
     /// not (UIMessage and Gemini `parts`, MCP blocks), text written as one
     /// string goes back as one text part.
     pub fn has_string_content(self) -> bool {
-        !matches!(self, Format::UiMessage)
+        !matches!(self, Format::UiMessage | Format::Gemini)
     }
 }
 

@@ -12,6 +12,7 @@ pub(crate) mod canonical;
 mod detect;
 mod error;
 mod format;
+mod gemini;
 pub(crate) mod image;
 mod langchain;
 mod model;

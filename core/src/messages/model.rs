@@ -111,6 +111,7 @@ impl Message {
         match format {
             Format::UiMessage => return super::ui_message::decode(value, path),
             Format::OpenAiResponses => return super::openai_responses::decode(value, path),
+            Format::Gemini => return super::gemini::decode(value, path),
             Format::OpenAi | Format::LangChain | Format::Anthropic | Format::AiSdk => {}
         }
         match value {
@@ -374,6 +375,7 @@ pub(super) fn decode_part(
         Format::AiSdk => super::ai_sdk::classify(&map, path)?,
         Format::UiMessage => super::ui_message::classify(&map, path)?,
         Format::OpenAiResponses => super::openai_responses::classify(&map, path)?,
+        Format::Gemini => super::gemini::classify(&map, path)?,
     };
     Ok(match kind {
         PartKind::Text => {
@@ -390,6 +392,11 @@ pub(super) fn decode_part(
             let nested = match slot {
                 ToolResultSlot::Content => map.get_mut("content").map(std::mem::take),
                 ToolResultSlot::Parts => map.get_mut("parts").map(std::mem::take),
+                ToolResultSlot::FunctionResponseParts => map
+                    .get_mut("functionResponse")
+                    .and_then(Value::as_object_mut)
+                    .and_then(|f| f.get_mut("parts"))
+                    .map(std::mem::take),
                 ToolResultSlot::OutputValue => map
                     .get_mut("output")
                     .and_then(Value::as_object_mut)
@@ -397,10 +404,13 @@ pub(super) fn decode_part(
                     .map(std::mem::take),
             };
             let nested_path = slot.path(path);
-            let content = match nested {
+            let mut content = match nested {
                 Some(v) => decode_content(format, v, &nested_path)?,
                 None => Content::Absent,
             };
+            if slot == ToolResultSlot::FunctionResponseParts {
+                super::gemini::pin_function_response_images(&mut content);
+            }
             Part::ToolResult(ToolResultPart {
                 wire: map,
                 content,

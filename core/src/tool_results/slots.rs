@@ -2,7 +2,8 @@
 //! raw messages: the texts that may hold JSON (an OpenAI `role:'tool'`
 //! string, an Anthropic `tool_result` block, a LangChain `["tool", …]` tuple,
 //! an AI SDK `text` output, a Responses `function_call_output` string or
-//! `input_text` part) and the structured values (AI SDK `json` output).
+//! `input_text` part) and the structured values (AI SDK `json` output, a
+//! Gemini `functionResponse.response`).
 
 use crate::messages::{Format, Role};
 use crate::tool_results::sanitize::Seg;
@@ -76,10 +77,37 @@ fn responses_output_slots(item: &Value) -> Vec<Slot> {
     out
 }
 
+/// The `response` of every `functionResponse` part of a Gemini `Content`.
+fn gemini_response_slots(content: &Value) -> Vec<Slot> {
+    let Some(Value::Array(parts)) = content.get("parts") else {
+        return Vec::new();
+    };
+    parts
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| {
+            p.get("functionResponse")
+                .and_then(|f| f.get("response"))
+                .is_some()
+        })
+        .map(|(i, _)| Slot {
+            pointer: vec![
+                key("parts"),
+                Seg::Index(i),
+                key("functionResponse"),
+                key("response"),
+            ],
+            kind: SlotKind::Structured,
+        })
+        .collect()
+}
+
 /// The tool-result slots of one raw message of `format`.
 pub fn tool_result_slots(format: Format, message: &Value) -> Vec<Slot> {
-    if format == Format::OpenAiResponses {
-        return responses_output_slots(message);
+    match format {
+        Format::OpenAiResponses => return responses_output_slots(message),
+        Format::Gemini => return gemini_response_slots(message),
+        _ => {}
     }
     let mut out = Vec::new();
     let role = raw_role(message);
@@ -207,6 +235,19 @@ mod tests {
         assert_eq!(
             tool_result_slots(Format::OpenAiResponses, &listed)[0].pointer,
             vec![key("output"), Seg::Index(1), key("text")]
+        );
+        let gemini = json!({"role":"user","parts":[{"text":"x"},{"functionResponse":{"name":"f","response":{"output":"{}"}}}]});
+        assert_eq!(
+            tool_result_slots(Format::Gemini, &gemini),
+            vec![Slot {
+                pointer: vec![
+                    key("parts"),
+                    Seg::Index(1),
+                    key("functionResponse"),
+                    key("response")
+                ],
+                kind: SlotKind::Structured
+            }]
         );
         assert!(tool_result_slots(
             Format::OpenAiResponses,
