@@ -317,3 +317,40 @@ fn gemini_text_around_a_typed_placeholder_stays_gemini_text() {
         json!([{"text":"see "},{"inlineData":{"mimeType":"image/png","data": b64(PNG)}},{"text":" here"}])
     );
 }
+
+#[test]
+fn mcp_sampling_messages_with_single_blocks_resources_and_tool_results() {
+    let input = vec![
+        json!({"role":"user","content":{"type":"image","data": b64(JPEG),"mimeType":"image/jpeg",
+               "annotations":{"audience":["user"],"priority":0.5}}}),
+        json!({"role":"assistant","content":{"type":"text","text":"一只猫"}}),
+        json!({"role":"user","content":[
+            {"type":"audio","data":"UklGRiQAAABXQVZF","mimeType":"audio/wav"},
+            {"type":"text","text":"and this sound?"}
+        ],"_meta":{"turn":2}}),
+        json!({"role":"assistant","content":{"type":"tool_use","id":"t1","name":"screenshot","input":{"region":"top-right"}}}),
+        json!({"role":"user","content":[{"type":"tool_result","toolUseId":"t1","content":[
+            {"type":"text","text":"captured"},
+            {"type":"image","data": b64(GIF),"mimeType":"image/gif"},
+            {"type":"resource","resource":{"uri":"file:///shot.webp","mimeType":"image/webp","blob": b64(WEBP)}},
+            {"type":"resource","resource":{"uri":"file:///notes.txt","mimeType":"text/plain","text":"notes"}}
+        ],"isError":false}]}),
+        json!({"role":"assistant","content":{"type":"text","text":"右上角是一个花瓶。"}}),
+        json!({"role":"user","content":{"type":"image","data": b64(PNG),"mimeType":"image/png"}}),
+    ];
+    let out = round_trip(Format::Mcp, &input, 6, 3, &[JPEG, GIF, WEBP]);
+    assert_eq!(
+        out[0]["content"],
+        json!({"type":"text","text": placeholder(JPEG)}),
+        "one block stays one block"
+    );
+    assert_eq!(out[2], input[2], "audio is not an image");
+    assert_eq!(
+        out[4]["content"][0]["content"][2],
+        json!({"type":"text","text": placeholder(WEBP)})
+    );
+    assert_eq!(
+        out[4]["content"][0]["content"][3],
+        input[4]["content"][0]["content"][3]
+    );
+}

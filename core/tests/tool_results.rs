@@ -130,6 +130,12 @@ fn every_format_is_covered_and_the_newest_turn_is_not() {
             {"role":"model","parts":[{"text":"done"}]},
             {"role":"user","parts":[{"text":"next"}]}
         ]),
+        json!([
+            {"role":"user","content":{"type":"text","text":"go"}},
+            {"role":"assistant","content":{"type":"tool_use","id":"t","name":"gen","input":{}}},
+            {"role":"user","content":[{"type":"tool_result","toolUseId":"t","content":[{"type":"text","text": json_text}],"structuredContent": tool_result_json(&payload)}]},
+            {"role":"user","content":{"type":"text","text":"next"}}
+        ]),
     ];
     for msgs in cases {
         let out = run(&MemoryBackend::new(), &msgs, true);

@@ -33,6 +33,11 @@ pub fn image_part(format: Format, mime: &str, payload: &str, detail: Option<&str
             blob.insert("data".into(), payload.into());
             m.insert("inlineData".into(), Value::Object(blob));
         }
+        Format::Mcp => {
+            m.insert("type".into(), "image".into());
+            m.insert("data".into(), payload.into());
+            m.insert("mimeType".into(), mime.into());
+        }
         Format::OpenAi | Format::LangChain | Format::Anthropic | Format::AiSdk => {
             m.insert("type".into(), "image_url".into());
             let mut inner = Map::new();
@@ -55,6 +60,7 @@ pub fn canonical_shape(format: Format) -> ImageShape {
         Format::UiMessage => ImageShape::UiFileUrl,
         Format::OpenAiResponses => ImageShape::ResponsesInputImage,
         Format::Gemini => ImageShape::GeminiInlineData,
+        Format::Mcp => ImageShape::DataMimeType,
     }
 }
 
@@ -77,6 +83,7 @@ pub fn native_shapes(format: Format) -> &'static [ImageShape] {
         Format::UiMessage => &[UiFileUrl],
         Format::OpenAiResponses => &[ResponsesInputImage],
         Format::Gemini => &[GeminiInlineData, GeminiFunctionResponseBlob],
+        Format::Mcp => &[DataMimeType, McpResourceBlob],
     }
 }
 

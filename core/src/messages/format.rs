@@ -21,10 +21,13 @@ pub enum Format {
     /// Google Gemini `Content`: `{role, parts}` with `{text}`, `{inlineData}`,
     /// `{functionCall}` and `{functionResponse}` parts.
     Gemini,
+    /// MCP sampling messages: `{role, content}` where content is one block
+    /// or an array of `text`, `image`, `audio`, `resource` and `tool_result` blocks.
+    Mcp,
 }
 
 /// Every format with its name and the other names it is accepted under.
-const NAMES: [(Format, &str, &[&str]); 7] = [
+const NAMES: [(Format, &str, &[&str]); 8] = [
     (Format::OpenAi, "openai", &[]),
     (Format::LangChain, "langchain", &[]),
     (Format::Anthropic, "anthropic", &[]),
@@ -32,11 +35,12 @@ const NAMES: [(Format, &str, &[&str]); 7] = [
     (Format::UiMessage, "ui-message", &["uimessage"]),
     (Format::OpenAiResponses, "openai-responses", &["responses"]),
     (Format::Gemini, "gemini", &["google"]),
+    (Format::Mcp, "mcp", &[]),
 ];
 
 impl Format {
     /// Every format, in the order of their names in error messages.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::OpenAi,
         Format::LangChain,
         Format::Anthropic,
@@ -44,6 +48,7 @@ impl Format {
         Format::UiMessage,
         Format::OpenAiResponses,
         Format::Gemini,
+        Format::Mcp,
     ];
 
     /// The name used in options and reports.
@@ -76,7 +81,7 @@ impl Format {
     /// not (UIMessage and Gemini `parts`, MCP blocks), text written as one
     /// string goes back as one text part.
     pub fn has_string_content(self) -> bool {
-        !matches!(self, Format::UiMessage | Format::Gemini)
+        !matches!(self, Format::UiMessage | Format::Gemini | Format::Mcp)
     }
 }
 

@@ -40,10 +40,12 @@ pub enum ImageShape {
     /// `{inlineData:{mimeType, data}}` inside a Gemini `functionResponse.parts`,
     /// where no text can take its place: it stays inline.
     GeminiFunctionResponseBlob,
+    /// `{type:'resource', resource:{uri, mimeType:'image/…', blob}}` — MCP embedded resource.
+    McpResourceBlob,
 }
 
 /// Every shape with the name it is stored under.
-const SHAPE_NAMES: [(ImageShape, &str); 15] = [
+const SHAPE_NAMES: [(ImageShape, &str); 16] = [
     (ImageShape::ImageUrlObject, "ImageUrlObject"),
     (ImageShape::ImageUrlString, "ImageUrlString"),
     (ImageShape::AnthropicBase64, "AnthropicBase64"),
@@ -62,6 +64,7 @@ const SHAPE_NAMES: [(ImageShape, &str); 15] = [
         ImageShape::GeminiFunctionResponseBlob,
         "GeminiFunctionResponseBlob",
     ),
+    (ImageShape::McpResourceBlob, "McpResourceBlob"),
 ];
 
 impl ImageShape {
@@ -100,6 +103,7 @@ impl ImageShape {
             ImageShape::GeminiInlineData | ImageShape::GeminiFunctionResponseBlob => {
                 (Some("inlineData"), "data", Some("mimeType"))
             }
+            ImageShape::McpResourceBlob => (Some("resource"), "blob", Some("mimeType")),
         };
         Keys {
             container,
@@ -121,6 +125,7 @@ impl ImageShape {
                 | ImageShape::LangChainBase64
                 | ImageShape::GeminiInlineData
                 | ImageShape::GeminiFunctionResponseBlob
+                | ImageShape::McpResourceBlob
         )
     }
 
@@ -424,7 +429,7 @@ pub fn new_image_part(
             m.insert("image".into(), payload.into());
             m.insert("mediaType".into(), mime.into());
         }
-        Format::UiMessage | Format::OpenAiResponses | Format::Gemini => {
+        Format::UiMessage | Format::OpenAiResponses | Format::Gemini | Format::Mcp => {
             return super::canonical::image_part(format, mime, payload, detail)
         }
     }
@@ -532,6 +537,10 @@ mod tests {
             (
                 json!({"inlineData":{"mimeType":"image/png","data":"AAAA","displayName":"a.png"},"mediaResolution":{"level":"MEDIA_RESOLUTION_LOW"}}),
                 ImageShape::GeminiInlineData,
+            ),
+            (
+                json!({"type":"resource","resource":{"uri":"file:///a.png","mimeType":"image/png","blob":"AAAA"},"annotations":{"priority":1}}),
+                ImageShape::McpResourceBlob,
             ),
         ];
         for (v, shape) in cases {

@@ -15,6 +15,7 @@ mod format;
 mod gemini;
 pub(crate) mod image;
 mod langchain;
+mod mcp;
 mod model;
 mod openai;
 mod openai_responses;

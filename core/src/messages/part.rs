@@ -74,7 +74,8 @@ fn text_type(format: Format) -> Option<&'static str> {
         | Format::LangChain
         | Format::Anthropic
         | Format::AiSdk
-        | Format::UiMessage => Some("text"),
+        | Format::UiMessage
+        | Format::Mcp => Some("text"),
         Format::OpenAiResponses => Some("input_text"),
         Format::Gemini => None,
     }

@@ -2,8 +2,9 @@
 //! raw messages: the texts that may hold JSON (an OpenAI `role:'tool'`
 //! string, an Anthropic `tool_result` block, a LangChain `["tool", …]` tuple,
 //! an AI SDK `text` output, a Responses `function_call_output` string or
-//! `input_text` part) and the structured values (AI SDK `json` output, a
-//! Gemini `functionResponse.response`).
+//! `input_text` part, an MCP `tool_result`'s `text` blocks) and the
+//! structured values (AI SDK `json` output, a Gemini
+//! `functionResponse.response`, an MCP `tool_result`'s `structuredContent`).
 
 use crate::messages::{Format, Role};
 use crate::tool_results::sanitize::Seg;
@@ -102,11 +103,46 @@ fn gemini_response_slots(content: &Value) -> Vec<Slot> {
         .collect()
 }
 
+/// The `text` blocks and `structuredContent` of every MCP `tool_result`
+/// block of a message (whose content is one block or an array).
+fn mcp_tool_result_slots(message: &Value) -> Vec<Slot> {
+    let blocks: Vec<(Vec<Seg>, &Value)> = match message.get("content") {
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (vec![key("content"), Seg::Index(i)], b))
+            .collect(),
+        Some(block @ Value::Object(_)) => vec![(vec![key("content")], block)],
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    for (base, block) in blocks {
+        if block.get("type").and_then(Value::as_str) != Some("tool_result") {
+            continue;
+        }
+        if let Some(Value::Array(inner)) = block.get("content") {
+            let mut content = base.clone();
+            content.push(key("content"));
+            typed_text_parts(inner, &content, "text", &mut out);
+        }
+        if block.get("structuredContent").is_some() {
+            let mut pointer = base;
+            pointer.push(key("structuredContent"));
+            out.push(Slot {
+                pointer,
+                kind: SlotKind::Structured,
+            });
+        }
+    }
+    out
+}
+
 /// The tool-result slots of one raw message of `format`.
 pub fn tool_result_slots(format: Format, message: &Value) -> Vec<Slot> {
     match format {
         Format::OpenAiResponses => return responses_output_slots(message),
         Format::Gemini => return gemini_response_slots(message),
+        Format::Mcp => return mcp_tool_result_slots(message),
         _ => {}
     }
     let mut out = Vec::new();
@@ -248,6 +284,20 @@ mod tests {
                 ],
                 kind: SlotKind::Structured
             }]
+        );
+        let mcp = json!({"role":"user","content":{"type":"tool_result","toolUseId":"t","content":[{"type":"text","text":"{}"}],"structuredContent":{"a":1}}});
+        assert_eq!(
+            tool_result_slots(Format::Mcp, &mcp),
+            vec![
+                Slot {
+                    pointer: vec![key("content"), key("content"), Seg::Index(0), key("text")],
+                    kind: SlotKind::Text
+                },
+                Slot {
+                    pointer: vec![key("content"), key("structuredContent")],
+                    kind: SlotKind::Structured
+                }
+            ]
         );
         assert!(tool_result_slots(
             Format::OpenAiResponses,
