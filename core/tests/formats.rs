@@ -269,3 +269,88 @@ fn openai_responses_collapsed_text_expands_into_input_parts() {
     let back = expand_as(&stash, &out.messages, Some(Format::OpenAiResponses));
     assert_eq!(back.messages, input);
 }
+
+#[test]
+fn gemini_contents_with_inline_images_function_calls_and_responses() {
+    let input = vec![
+        json!({"role":"user","parts":[
+            {"text":"这是什么？"},
+            {"inlineData":{"mimeType":"image/jpeg","data": b64(JPEG)},"mediaResolution":{"level":"MEDIA_RESOLUTION_HIGH"}},
+            {"inlineData":{"mimeType":"audio/wav","data":"UklGRiQAAABXQVZF"}},
+            {"fileData":{"mimeType":"image/png","fileUri":"gs://bucket/cat.png"}}
+        ]}),
+        json!({"role":"model","parts":[{"functionCall":{"name":"screenshot","args":{"region":"top-right"}}}]}),
+        json!({"role":"user","parts":[{"functionResponse":{"name":"screenshot","response":{"output":"ok"},
+            "parts":[{"inlineData":{"mimeType":"image/gif","data": b64(GIF)}}]}}]}),
+        json!({"role":"model","parts":[{"text":"一只猫","thoughtSignature":"c2ln"},{"inlineData":{"mimeType":"image/webp","data": b64(WEBP)}}]}),
+        json!({"role":"user","parts":[
+            {"inlineData":{"mimeType":"image/png","data": b64(PNG)}},
+            {"text":"这张新图呢？"}
+        ]}),
+    ];
+    // The function response's image stays: no text can stand in a FunctionResponsePart.
+    let out = round_trip(Format::Gemini, &input, 4, 2, &[JPEG, WEBP]);
+    assert_eq!(out[0]["parts"][1], json!({"text": placeholder(JPEG)}));
+    assert_eq!(
+        out[0]["parts"][2], input[0]["parts"][2],
+        "audio is not an image"
+    );
+    assert_eq!(out[2], input[2], "function response media stays inline");
+    assert_eq!(out[3]["parts"][1], json!({"text": placeholder(WEBP)}));
+    let report = compact(&MemoryBackend::new(), &input).report;
+    assert_eq!((report.kept, report.urls), (2, 0));
+}
+
+#[test]
+fn gemini_text_around_a_typed_placeholder_stays_gemini_text() {
+    let stash = MemoryBackend::new();
+    let input = vec![
+        json!({"role":"user","parts":[{"inlineData":{"mimeType":"image/png","data": b64(PNG)}}]}),
+        json!({"role":"user","parts":[{"text":"?"}]}),
+    ];
+    compact(&stash, &input);
+    let typed =
+        vec![json!({"role":"user","parts":[{"text": format!("see {} here", placeholder(PNG))}]})];
+    let back = expand(&stash, &typed);
+    assert_eq!(
+        back.messages[0]["parts"],
+        json!([{"text":"see "},{"inlineData":{"mimeType":"image/png","data": b64(PNG)}},{"text":" here"}])
+    );
+}
+
+#[test]
+fn mcp_sampling_messages_with_single_blocks_resources_and_tool_results() {
+    let input = vec![
+        json!({"role":"user","content":{"type":"image","data": b64(JPEG),"mimeType":"image/jpeg",
+               "annotations":{"audience":["user"],"priority":0.5}}}),
+        json!({"role":"assistant","content":{"type":"text","text":"一只猫"}}),
+        json!({"role":"user","content":[
+            {"type":"audio","data":"UklGRiQAAABXQVZF","mimeType":"audio/wav"},
+            {"type":"text","text":"and this sound?"}
+        ],"_meta":{"turn":2}}),
+        json!({"role":"assistant","content":{"type":"tool_use","id":"t1","name":"screenshot","input":{"region":"top-right"}}}),
+        json!({"role":"user","content":[{"type":"tool_result","toolUseId":"t1","content":[
+            {"type":"text","text":"captured"},
+            {"type":"image","data": b64(GIF),"mimeType":"image/gif"},
+            {"type":"resource","resource":{"uri":"file:///shot.webp","mimeType":"image/webp","blob": b64(WEBP)}},
+            {"type":"resource","resource":{"uri":"file:///notes.txt","mimeType":"text/plain","text":"notes"}}
+        ],"isError":false}]}),
+        json!({"role":"assistant","content":{"type":"text","text":"右上角是一个花瓶。"}}),
+        json!({"role":"user","content":{"type":"image","data": b64(PNG),"mimeType":"image/png"}}),
+    ];
+    let out = round_trip(Format::Mcp, &input, 6, 3, &[JPEG, GIF, WEBP]);
+    assert_eq!(
+        out[0]["content"],
+        json!({"type":"text","text": placeholder(JPEG)}),
+        "one block stays one block"
+    );
+    assert_eq!(out[2], input[2], "audio is not an image");
+    assert_eq!(
+        out[4]["content"][0]["content"][2],
+        json!({"type":"text","text": placeholder(WEBP)})
+    );
+    assert_eq!(
+        out[4]["content"][0]["content"][3],
+        input[4]["content"][0]["content"][3]
+    );
+}

@@ -66,6 +66,8 @@ fn image_part(format: Format, i: usize, extra: bool) -> Value {
         Format::OpenAiResponses => {
             json!({"type":"input_image","image_url":data_url(mime, bytes),"detail":"auto"})
         }
+        Format::Gemini => json!({"inlineData":{"mimeType":mime,"data":b64(bytes)}}),
+        Format::Mcp => json!({"type":"image","data":b64(bytes),"mimeType":mime}),
     };
     if let (true, Some(obj)) = (extra, v.as_object_mut()) {
         obj.insert("x_extra".into(), json!({"keep": [1, 2]}));
@@ -96,6 +98,17 @@ fn render(format: Format, msgs: &[GenMessage]) -> Vec<Value> {
             } else if format == Format::UiMessage {
                 let role = ["system", "user", "assistant"][m.role];
                 json!({"id": i.to_string(), "role": role, "parts": content, "meta": m.role})
+            } else if format == Format::Mcp {
+                // One block is written as itself, several as an array.
+                let content = match content {
+                    Value::Array(mut blocks) if blocks.len() == 1 => blocks.remove(0),
+                    other => other,
+                };
+                let role = ["assistant", "user", "assistant"][m.role];
+                json!({"role": role, "content": content, "_meta": {"n": m.role}})
+            } else if format == Format::Gemini {
+                let role = ["function", "user", "model"][m.role];
+                json!({"role": role, "parts": content})
             } else {
                 let role = ["system", "user", "assistant"][m.role];
                 json!({"role": role, "content": content, "meta": m.role})
@@ -116,6 +129,8 @@ fn format_strategy() -> impl Strategy<Value = Format> {
         Just(Format::AiSdk),
         Just(Format::UiMessage),
         Just(Format::OpenAiResponses),
+        Just(Format::Gemini),
+        Just(Format::Mcp),
     ]
 }
 
@@ -206,6 +221,10 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
             Just("value".to_owned()),
             Just("parts".to_owned()),
             Just("mimeType".to_owned()),
+            Just("inlineData".to_owned()),
+            Just("blob".to_owned()),
+            Just("resource".to_owned()),
+            Just("functionResponse".to_owned()),
             "[a-z]{1,4}",
         ];
         prop_oneof![

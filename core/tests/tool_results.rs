@@ -123,6 +123,19 @@ fn every_format_is_covered_and_the_newest_turn_is_not() {
             {"type":"function_call_output","call_id":"d","output":[{"type":"input_text","text": json_text}]},
             {"role":"user","content":"next"}
         ]),
+        json!([
+            {"role":"user","parts":[{"text":"go"}]},
+            {"role":"model","parts":[{"functionCall":{"name":"gen","args":{}}}]},
+            {"role":"user","parts":[{"functionResponse":{"name":"gen","response": tool_result_json(&payload)}}]},
+            {"role":"model","parts":[{"text":"done"}]},
+            {"role":"user","parts":[{"text":"next"}]}
+        ]),
+        json!([
+            {"role":"user","content":{"type":"text","text":"go"}},
+            {"role":"assistant","content":{"type":"tool_use","id":"t","name":"gen","input":{}}},
+            {"role":"user","content":[{"type":"tool_result","toolUseId":"t","content":[{"type":"text","text": json_text}],"structuredContent": tool_result_json(&payload)}]},
+            {"role":"user","content":{"type":"text","text":"next"}}
+        ]),
     ];
     for msgs in cases {
         let out = run(&MemoryBackend::new(), &msgs, true);

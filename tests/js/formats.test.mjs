@@ -11,6 +11,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { compactContext, expandContext, detectFormat, Stash } from 'ctxpack';
 import { validateUIMessages } from 'ai';
+import { SamplingMessageSchema, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { makeImage } from '../fixtures/make.mjs';
 import { ROOT } from '../../scripts/serve.mjs';
 
@@ -20,13 +21,14 @@ const md5 = (text) => createHash('md5').update(text).digest('hex');
 const placeholder = (buf) => `[Picture:history_${md5(b64(buf))}]`;
 
 /**
- * Type-checks `values` (name → JSON) as literals of `type`, imported from
- * `module`, under `tsc --strict`: what the SDK's own types accept.
+ * Type-checks `values` (name → JSON) as literals of `type` (`name` imported
+ * from `module`, or an array of it with `name[]`) under `tsc --strict`: what
+ * the SDK's own types accept.
  */
 function typecheck(module, type, values) {
   const dir = mkdtempSync(path.join(ROOT, 'tests/ts/formats-'));
   try {
-    const lines = [`import type { ${type} } from '${module}';`];
+    const lines = [`import type { ${type.replace(/\[\]$/, '')} } from '${module}';`];
     for (const [name, value] of Object.entries(values)) {
       lines.push(`export const ${name}: ${type} = ${JSON.stringify(value, null, 1)};`);
     }
@@ -188,4 +190,112 @@ test('openai-responses: input items with images in messages and function call ou
   assert.deepEqual(compacted[3].output[1], { type: 'input_text', text: placeholder(screen) });
   assert.deepEqual(compacted[2], input[2]);
   typecheck('openai/resources/responses/responses', 'ResponseInput', { input, compacted, expanded });
+});
+
+test('gemini: contents with inline images, a function call and its response', async () => {
+  const photo = await makeImage('jpeg', 320, 240, 21);
+  const screen = await makeImage('png', 160, 100, 22);
+  const chart = await makeImage('png', 200, 120, 23);
+  const contents = [
+    {
+      role: 'user',
+      parts: [
+        { text: '这是什么？' },
+        { inlineData: { mimeType: 'image/jpeg', data: b64(photo) } },
+      ],
+    },
+    { role: 'model', parts: [{ functionCall: { id: 'fc-1', name: 'screenshot', args: { region: 'top-right' } } }] },
+    {
+      role: 'user',
+      parts: [
+        {
+          functionResponse: {
+            id: 'fc-1',
+            name: 'screenshot',
+            response: { output: 'captured' },
+            parts: [{ inlineData: { mimeType: 'image/png', data: b64(screen) } }],
+          },
+        },
+      ],
+    },
+    { role: 'model', parts: [{ text: '这是一只猫，右上角是一个花瓶。' }] },
+    {
+      role: 'user',
+      parts: [
+        { inlineData: { mimeType: 'image/png', data: b64(chart) } },
+        { fileData: { mimeType: 'image/png', fileUri: 'gs://example-bucket/logo.png' } },
+        { text: '这张新图呢？' },
+      ],
+    },
+  ];
+  const { compacted, expanded } = await roundTrip('gemini', contents, { stashed: 1, newest: 4 });
+  assert.deepEqual(compacted[0].parts[1], { text: placeholder(photo) });
+  assert.deepEqual(compacted[2], contents[2], 'a function response keeps its media');
+  typecheck('@google/genai', 'Content[]', { contents, compacted, expanded });
+});
+
+/** Every message passes the MCP SDK's schema, and every tool result's content is a valid `CallToolResult`. */
+function validateMcp(messages) {
+  for (const [i, m] of messages.entries()) {
+    const r = SamplingMessageSchema.safeParse(m);
+    assert.ok(r.success, `messages[${i}]: ${r.error?.message}`);
+    for (const block of [m.content].flat()) {
+      if (block.type === 'tool_result') {
+        const t = CallToolResultSchema.safeParse({ content: block.content, isError: block.isError });
+        assert.ok(t.success, `messages[${i}] tool result: ${t.error?.message}`);
+      }
+    }
+  }
+}
+
+test('mcp: sampling messages with image blocks, audio, resources and tool results', async () => {
+  const photo = await makeImage('jpeg', 320, 240, 31);
+  const screen = await makeImage('png', 160, 100, 32);
+  const page = await makeImage('webp', 120, 90, 33);
+  const chart = await makeImage('png', 200, 120, 34);
+  const messages = [
+    { role: 'user', content: { type: 'image', data: b64(photo), mimeType: 'image/jpeg' } },
+    { role: 'assistant', content: { type: 'text', text: '这是一只猫。' } },
+    {
+      role: 'user',
+      content: [
+        { type: 'audio', data: 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=', mimeType: 'audio/wav' },
+        { type: 'text', text: '右上角是什么？' },
+      ],
+    },
+    { role: 'assistant', content: { type: 'tool_use', id: 'tool-1', name: 'screenshot', input: { region: 'top-right' } } },
+    {
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          toolUseId: 'tool-1',
+          content: [
+            { type: 'text', text: 'Captured the top right corner.' },
+            { type: 'image', data: b64(screen), mimeType: 'image/png', annotations: { audience: ['assistant'] } },
+            { type: 'resource', resource: { uri: 'file:///tmp/page.webp', mimeType: 'image/webp', blob: b64(page) } },
+          ],
+          isError: false,
+        },
+      ],
+    },
+    { role: 'assistant', content: { type: 'text', text: '右上角是一个花瓶。' } },
+    {
+      role: 'user',
+      content: [
+        { type: 'image', data: b64(chart), mimeType: 'image/png' },
+        { type: 'text', text: '这张新图呢？' },
+      ],
+      _meta: { requestId: 'r-7' },
+    },
+  ];
+  validateMcp(messages);
+  assert.equal(SamplingMessageSchema.safeParse({ role: 'user', content: { type: 'image', data: '@@', mimeType: 'image/png' } }).success, false, 'the schema is a real one');
+  const { compacted, expanded } = await roundTrip('mcp', messages, { stashed: 3, newest: 6 });
+  assert.deepEqual(compacted[0].content, { type: 'text', text: placeholder(photo) });
+  assert.deepEqual(compacted[2], messages[2], 'audio passes through');
+  assert.deepEqual(compacted[4].content[0].content[1], { type: 'text', text: placeholder(screen) });
+  assert.deepEqual(compacted[4].content[0].content[2], { type: 'text', text: placeholder(page) });
+  validateMcp(compacted);
+  validateMcp(expanded);
 });

@@ -27,6 +27,17 @@ pub fn image_part(format: Format, mime: &str, payload: &str, detail: Option<&str
             m.insert("image_url".into(), format_data_url(mime, payload).into());
             m.insert("detail".into(), detail.unwrap_or("auto").into());
         }
+        Format::Gemini => {
+            let mut blob = Map::new();
+            blob.insert("mimeType".into(), mime.into());
+            blob.insert("data".into(), payload.into());
+            m.insert("inlineData".into(), Value::Object(blob));
+        }
+        Format::Mcp => {
+            m.insert("type".into(), "image".into());
+            m.insert("data".into(), payload.into());
+            m.insert("mimeType".into(), mime.into());
+        }
         Format::OpenAi | Format::LangChain | Format::Anthropic | Format::AiSdk => {
             m.insert("type".into(), "image_url".into());
             let mut inner = Map::new();
@@ -48,6 +59,8 @@ pub fn canonical_shape(format: Format) -> ImageShape {
         Format::AiSdk => ImageShape::AiSdkImage,
         Format::UiMessage => ImageShape::UiFileUrl,
         Format::OpenAiResponses => ImageShape::ResponsesInputImage,
+        Format::Gemini => ImageShape::GeminiInlineData,
+        Format::Mcp => ImageShape::DataMimeType,
     }
 }
 
@@ -69,6 +82,8 @@ pub fn native_shapes(format: Format) -> &'static [ImageShape] {
         Format::AiSdk => &[AiSdkImage, AiSdkData, AiSdkTaggedData],
         Format::UiMessage => &[UiFileUrl],
         Format::OpenAiResponses => &[ResponsesInputImage],
+        Format::Gemini => &[GeminiInlineData, GeminiFunctionResponseBlob],
+        Format::Mcp => &[DataMimeType, McpResourceBlob],
     }
 }
 

@@ -3,14 +3,23 @@
 use super::Format;
 use serde_json::{Map, Value};
 
-/// The format of `messages`. The shape of a message decides first, in any
-/// message: tuples are LangChain, `parts` are a UIMessage's. Then the
-/// first decisive evidence: part and field names tell OpenAI, Anthropic
-/// and the AI SDK apart. Messages that are all plain strings read as OpenAI.
+/// The format of `messages`, from three kinds of evidence, each looked for
+/// in every message before the next:
+/// 1. the shape of a message: tuples are LangChain, `parts` are a
+///    UIMessage's (typed parts) or Gemini's (untyped), a top-level item
+///    `type` is a Responses item's, one content block object is MCP's;
+/// 2. a part only one format has: Responses `input_*` parts, MCP
+///    `tool_result` with `toolUseId` and `resource` blocks, LangChain image
+///    blocks by `url`, `fileId`, `source_type` or `base64`;
+/// 3. the first decisive part or field name, telling OpenAI, Anthropic, the
+///    AI SDK and MCP (`{type:'image', data, mimeType}`) apart.
+///
+/// Messages that are all plain strings read as OpenAI.
 pub fn detect_format(messages: &[Value]) -> Format {
     messages
         .iter()
         .find_map(shape_evidence)
+        .or_else(|| messages.iter().find_map(exclusive_evidence))
         .or_else(|| messages.iter().find_map(evidence))
         .unwrap_or(Format::OpenAi)
 }
@@ -25,6 +34,9 @@ fn shape_evidence(message: &Value) -> Option<Format> {
     if let Some(Value::Array(parts)) = map.get("parts") {
         return parts_evidence(map, parts);
     }
+    if is_gemini_role(map) {
+        return Some(Format::Gemini);
+    }
     if map
         .get("type")
         .and_then(Value::as_str)
@@ -32,18 +44,59 @@ fn shape_evidence(message: &Value) -> Option<Format> {
     {
         return Some(Format::OpenAiResponses);
     }
+    if map.get("content").is_some_and(Value::is_object) {
+        return Some(Format::Mcp);
+    }
     None
 }
 
-/// Whose `parts` these are: UIMessage parts all have a `type`.
+/// A part of `message` that only one format has.
+fn exclusive_evidence(message: &Value) -> Option<Format> {
+    message
+        .get("content")?
+        .as_array()?
+        .iter()
+        .find_map(exclusive_part)
+}
+
+fn exclusive_part(part: &Value) -> Option<Format> {
+    let map = part.as_object()?;
+    let has = |key: &str| map.contains_key(key);
+    match map.get("type")?.as_str()? {
+        "input_text" | "input_image" | "input_file" | "output_text" => {
+            Some(Format::OpenAiResponses)
+        }
+        "tool_result" if has("toolUseId") => Some(Format::Mcp),
+        "resource" | "resource_link" => Some(Format::Mcp),
+        "image"
+            if !has("source")
+                && !has("image")
+                && (has("url") || has("fileId") || has("source_type") || has("base64")) =>
+        {
+            Some(Format::LangChain)
+        }
+        _ => None,
+    }
+}
+
+/// Whose `parts` these are: UIMessage parts all have a `type`, Gemini
+/// parts none (they say what they are by their one field).
 fn parts_evidence(message: &Map<String, Value>, parts: &[Value]) -> Option<Format> {
-    let typed = |p: &Value| p.get("type").is_some_and(Value::is_string);
     match parts.first() {
-        Some(first) if typed(first) => Some(Format::UiMessage),
+        Some(Value::Object(first)) if first.get("type").is_some_and(Value::is_string) => {
+            Some(Format::UiMessage)
+        }
+        Some(Value::Object(_)) => Some(Format::Gemini),
         Some(_) => None,
         None if message.contains_key("id") => Some(Format::UiMessage),
+        None if is_gemini_role(message) => Some(Format::Gemini),
         None => None,
     }
+}
+
+/// Gemini's name for the assistant.
+fn is_gemini_role(message: &Map<String, Value>) -> bool {
+    message.get("role").and_then(Value::as_str) == Some("model")
 }
 
 fn evidence(message: &Value) -> Option<Format> {
@@ -78,14 +131,18 @@ fn part_evidence(part: &Value) -> Option<Format> {
     let map = part.as_object()?;
     match map.get("type")?.as_str()? {
         "image_url" | "input_audio" | "refusal" => Some(Format::OpenAi),
-        "input_text" | "input_image" | "input_file" | "output_text" => {
-            Some(Format::OpenAiResponses)
-        }
         "file" if map.contains_key("file") => Some(Format::OpenAi),
         "image" if map.contains_key("source") => Some(Format::Anthropic),
         "tool_use" | "tool_result" | "document" | "thinking" | "redacted_thinking"
         | "server_tool_use" => Some(Format::Anthropic),
         "image" if map.contains_key("image") => Some(Format::AiSdk),
+        // MCP image and audio content (LangChain JS writes the same block;
+        // its other image blocks are exclusive evidence).
+        "image" | "audio"
+            if map.contains_key("mimeType") && map.get("data").is_some_and(Value::is_string) =>
+        {
+            Some(Format::Mcp)
+        }
         // LangChain JS standard blocks and LangChain's own image blocks.
         "image" if map.contains_key("mimeType") || map.contains_key("source_type") => {
             Some(Format::LangChain)
@@ -138,6 +195,12 @@ mod tests {
             detect_format(&[
                 json!({"role":"user","content":[{"type":"image","data":"AAAA","mimeType":"image/png"}]})
             ]),
+            Format::Mcp
+        );
+        assert_eq!(
+            detect_format(&[
+                json!({"role":"user","content":[{"type":"image","data":"AAAA","mimeType":"image/png"},{"type":"image","url":"https://x.test/a.png"}]})
+            ]),
             Format::LangChain
         );
         assert_eq!(
@@ -171,6 +234,25 @@ mod tests {
         assert_eq!(
             detect_format(&[json!({"role":"user","content":"hi","type":"message"})]),
             Format::OpenAiResponses
+        );
+        assert_eq!(
+            detect_format(&[json!({"role":"user","parts":[{"text":"hi"}]})]),
+            Format::Gemini
+        );
+        assert_eq!(
+            detect_format(&[json!({"role":"model","parts":[]})]),
+            Format::Gemini
+        );
+        assert_eq!(
+            detect_format(&[json!({"role":"user","content":{"type":"text","text":"hi"}})]),
+            Format::Mcp
+        );
+        assert_eq!(
+            detect_format(&[
+                json!({"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}),
+                json!({"role":"user","content":[{"type":"tool_result","toolUseId":"t","content":[]}]})
+            ]),
+            Format::Mcp
         );
         // An OpenAI-looking message first does not outvote a UIMessage.
         assert_eq!(

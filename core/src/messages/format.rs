@@ -18,27 +18,37 @@ pub enum Format {
     /// OpenAI Responses input items: messages with `input_text` and
     /// `input_image` parts, `function_call`, `function_call_output` and others.
     OpenAiResponses,
+    /// Google Gemini `Content`: `{role, parts}` with `{text}`, `{inlineData}`,
+    /// `{functionCall}` and `{functionResponse}` parts.
+    Gemini,
+    /// MCP sampling messages: `{role, content}` where content is one block
+    /// or an array of `text`, `image`, `audio`, `resource` and `tool_result` blocks.
+    Mcp,
 }
 
 /// Every format with its name and the other names it is accepted under.
-const NAMES: [(Format, &str, &[&str]); 6] = [
+const NAMES: [(Format, &str, &[&str]); 8] = [
     (Format::OpenAi, "openai", &[]),
     (Format::LangChain, "langchain", &[]),
     (Format::Anthropic, "anthropic", &[]),
     (Format::AiSdk, "ai-sdk", &["aisdk", "vercel"]),
     (Format::UiMessage, "ui-message", &["uimessage"]),
     (Format::OpenAiResponses, "openai-responses", &["responses"]),
+    (Format::Gemini, "gemini", &["google"]),
+    (Format::Mcp, "mcp", &[]),
 ];
 
 impl Format {
     /// Every format, in the order of their names in error messages.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 8] = [
         Format::OpenAi,
         Format::LangChain,
         Format::Anthropic,
         Format::AiSdk,
         Format::UiMessage,
         Format::OpenAiResponses,
+        Format::Gemini,
+        Format::Mcp,
     ];
 
     /// The name used in options and reports.
@@ -71,7 +81,7 @@ impl Format {
     /// not (UIMessage and Gemini `parts`, MCP blocks), text written as one
     /// string goes back as one text part.
     pub fn has_string_content(self) -> bool {
-        !matches!(self, Format::UiMessage)
+        !matches!(self, Format::UiMessage | Format::Gemini | Format::Mcp)
     }
 }
 

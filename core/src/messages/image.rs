@@ -35,10 +35,17 @@ pub enum ImageShape {
     UiFileUrl,
     /// `{type:'input_image', image_url, detail}` — OpenAI Responses; `image_url` is a data URL or a URL.
     ResponsesInputImage,
+    /// `{inlineData:{mimeType, data}}` — Gemini.
+    GeminiInlineData,
+    /// `{inlineData:{mimeType, data}}` inside a Gemini `functionResponse.parts`,
+    /// where no text can take its place: it stays inline.
+    GeminiFunctionResponseBlob,
+    /// `{type:'resource', resource:{uri, mimeType:'image/…', blob}}` — MCP embedded resource.
+    McpResourceBlob,
 }
 
 /// Every shape with the name it is stored under.
-const SHAPE_NAMES: [(ImageShape, &str); 13] = [
+const SHAPE_NAMES: [(ImageShape, &str); 16] = [
     (ImageShape::ImageUrlObject, "ImageUrlObject"),
     (ImageShape::ImageUrlString, "ImageUrlString"),
     (ImageShape::AnthropicBase64, "AnthropicBase64"),
@@ -52,6 +59,12 @@ const SHAPE_NAMES: [(ImageShape, &str); 13] = [
     (ImageShape::LangChainUrl, "LangChainUrl"),
     (ImageShape::UiFileUrl, "UiFileUrl"),
     (ImageShape::ResponsesInputImage, "ResponsesInputImage"),
+    (ImageShape::GeminiInlineData, "GeminiInlineData"),
+    (
+        ImageShape::GeminiFunctionResponseBlob,
+        "GeminiFunctionResponseBlob",
+    ),
+    (ImageShape::McpResourceBlob, "McpResourceBlob"),
 ];
 
 impl ImageShape {
@@ -87,6 +100,10 @@ impl ImageShape {
             ImageShape::LangChainUrl => (None, "url", None),
             ImageShape::UiFileUrl => (None, "url", Some("mediaType")),
             ImageShape::ResponsesInputImage => (None, "image_url", None),
+            ImageShape::GeminiInlineData | ImageShape::GeminiFunctionResponseBlob => {
+                (Some("inlineData"), "data", Some("mimeType"))
+            }
+            ImageShape::McpResourceBlob => (Some("resource"), "blob", Some("mimeType")),
         };
         Keys {
             container,
@@ -106,7 +123,16 @@ impl ImageShape {
                 | ImageShape::DataMimeType
                 | ImageShape::LangChainData
                 | ImageShape::LangChainBase64
+                | ImageShape::GeminiInlineData
+                | ImageShape::GeminiFunctionResponseBlob
+                | ImageShape::McpResourceBlob
         )
+    }
+
+    /// False for shapes in a place where a text placeholder cannot stand
+    /// (a Gemini `functionResponse.parts` entry): such images stay inline.
+    pub fn replaceable_by_text(self) -> bool {
+        self != ImageShape::GeminiFunctionResponseBlob
     }
 }
 
@@ -403,7 +429,7 @@ pub fn new_image_part(
             m.insert("image".into(), payload.into());
             m.insert("mediaType".into(), mime.into());
         }
-        Format::UiMessage | Format::OpenAiResponses => {
+        Format::UiMessage | Format::OpenAiResponses | Format::Gemini | Format::Mcp => {
             return super::canonical::image_part(format, mime, payload, detail)
         }
     }
@@ -507,6 +533,14 @@ mod tests {
             (
                 json!({"type":"input_image","image_url":"data:image/png;base64,AAAA","detail":"low","prompt_cache_breakpoint":{"mode":"explicit"}}),
                 ImageShape::ResponsesInputImage,
+            ),
+            (
+                json!({"inlineData":{"mimeType":"image/png","data":"AAAA","displayName":"a.png"},"mediaResolution":{"level":"MEDIA_RESOLUTION_LOW"}}),
+                ImageShape::GeminiInlineData,
+            ),
+            (
+                json!({"type":"resource","resource":{"uri":"file:///a.png","mimeType":"image/png","blob":"AAAA"},"annotations":{"priority":1}}),
+                ImageShape::McpResourceBlob,
             ),
         ];
         for (v, shape) in cases {

@@ -66,6 +66,9 @@ pub(super) enum Slot {
     /// A string or an array of parts under this key of an object message:
     /// `content`, UIMessage and Gemini `parts`, a Responses tool output's `output`.
     Key(&'static str),
+    /// One part object, not an array, under this key (an MCP message's
+    /// single content block): written back as one object while it is one part.
+    SingleKey(&'static str),
     /// Index 1 of a LangChain tuple.
     TupleIndex,
 }
@@ -111,6 +114,8 @@ impl Message {
         match format {
             Format::UiMessage => return super::ui_message::decode(value, path),
             Format::OpenAiResponses => return super::openai_responses::decode(value, path),
+            Format::Gemini => return super::gemini::decode(value, path),
+            Format::Mcp => return super::mcp::decode(value, path),
             Format::OpenAi | Format::LangChain | Format::Anthropic | Format::AiSdk => {}
         }
         match value {
@@ -190,7 +195,7 @@ impl Message {
     /// `messages[0].content`, or `messages[0][1]` for a tuple.
     pub fn content_path(&self, base: &JsonPath) -> JsonPath {
         match self.slot {
-            Slot::Key(key) => base.key(key),
+            Slot::Key(key) | Slot::SingleKey(key) => base.key(key),
             Slot::TupleIndex => base.index(1),
         }
     }
@@ -200,7 +205,10 @@ impl Message {
     /// MCP message's single block `messages[0].content`, an Ollama image
     /// `messages[0].images[1]`.
     pub fn part_path(&self, base: &JsonPath, index: usize) -> JsonPath {
-        self.content_path(base).index(index)
+        match self.slot {
+            Slot::SingleKey(key) if index == 0 => base.key(key),
+            _ => self.content_path(base).index(index),
+        }
     }
 
     /// The JSON path of the text of the `index`-th part, when that part is a
@@ -221,14 +229,20 @@ impl Message {
             }
             other => other,
         };
-        if let Some(content) = content.into_wire() {
+        let content = match (content, self.slot) {
+            (Content::Parts(mut parts), Slot::SingleKey(_)) if parts.len() == 1 => {
+                parts.pop().map(Part::into_wire)
+            }
+            (content, _) => content.into_wire(),
+        };
+        if let Some(content) = content {
             match (&mut wire, self.slot) {
                 (Value::Array(items), Slot::TupleIndex) => {
                     if let Some(slot) = items.get_mut(1) {
                         *slot = content;
                     }
                 }
-                (Value::Object(map), Slot::Key(key)) => {
+                (Value::Object(map), Slot::Key(key) | Slot::SingleKey(key)) => {
                     map.insert(key.into(), content);
                 }
                 _ => {}
@@ -374,6 +388,8 @@ pub(super) fn decode_part(
         Format::AiSdk => super::ai_sdk::classify(&map, path)?,
         Format::UiMessage => super::ui_message::classify(&map, path)?,
         Format::OpenAiResponses => super::openai_responses::classify(&map, path)?,
+        Format::Gemini => super::gemini::classify(&map, path)?,
+        Format::Mcp => super::mcp::classify(&map, path)?,
     };
     Ok(match kind {
         PartKind::Text => {
@@ -390,6 +406,11 @@ pub(super) fn decode_part(
             let nested = match slot {
                 ToolResultSlot::Content => map.get_mut("content").map(std::mem::take),
                 ToolResultSlot::Parts => map.get_mut("parts").map(std::mem::take),
+                ToolResultSlot::FunctionResponseParts => map
+                    .get_mut("functionResponse")
+                    .and_then(Value::as_object_mut)
+                    .and_then(|f| f.get_mut("parts"))
+                    .map(std::mem::take),
                 ToolResultSlot::OutputValue => map
                     .get_mut("output")
                     .and_then(Value::as_object_mut)
@@ -397,10 +418,13 @@ pub(super) fn decode_part(
                     .map(std::mem::take),
             };
             let nested_path = slot.path(path);
-            let content = match nested {
+            let mut content = match nested {
                 Some(v) => decode_content(format, v, &nested_path)?,
                 None => Content::Absent,
             };
+            if slot == ToolResultSlot::FunctionResponseParts {
+                super::gemini::pin_function_response_images(&mut content);
+            }
             Part::ToolResult(ToolResultPart {
                 wire: map,
                 content,

@@ -74,8 +74,10 @@ fn text_type(format: Format) -> Option<&'static str> {
         | Format::LangChain
         | Format::Anthropic
         | Format::AiSdk
-        | Format::UiMessage => Some("text"),
+        | Format::UiMessage
+        | Format::Mcp => Some("text"),
         Format::OpenAiResponses => Some("input_text"),
+        Format::Gemini => None,
     }
 }
 
@@ -88,6 +90,8 @@ pub enum ToolResultSlot {
     OutputValue,
     /// The `parts` field (a UIMessage `steering-message` part).
     Parts,
+    /// The `functionResponse.parts` field (Gemini).
+    FunctionResponseParts,
 }
 
 impl ToolResultSlot {
@@ -97,6 +101,7 @@ impl ToolResultSlot {
             ToolResultSlot::Content => part.key("content"),
             ToolResultSlot::OutputValue => part.key("output").key("value"),
             ToolResultSlot::Parts => part.key("parts"),
+            ToolResultSlot::FunctionResponseParts => part.key("functionResponse").key("parts"),
         }
     }
 }
@@ -124,6 +129,14 @@ impl ToolResultPart {
                 }
                 ToolResultSlot::Parts => {
                     wire.insert("parts".into(), content);
+                }
+                ToolResultSlot::FunctionResponseParts => {
+                    if let Some(f) = wire
+                        .get_mut("functionResponse")
+                        .and_then(Value::as_object_mut)
+                    {
+                        f.insert("parts".into(), content);
+                    }
                 }
                 ToolResultSlot::OutputValue => {
                     if let Some(out) = wire.get_mut("output").and_then(Value::as_object_mut) {

@@ -220,7 +220,8 @@ pub fn route_artifact(
 /// Anthropic `document` block for PDFs (and plain text for nothing else),
 /// AI SDK `{type:'file', data, mediaType, filename}`, UIMessage `{type:'file',
 /// mediaType, filename, url:'data:…'}`, Responses `{type:'input_file',
-/// filename, file_data:'data:…'}`.
+/// filename, file_data:'data:…'}`, Gemini `{inlineData:{mimeType, data}}`,
+/// MCP `{type:'resource', resource:{uri, mimeType, blob}}` (the file name as `uri`).
 pub fn file_part(format: Format, filename: &str, mime: &str, payload: &str) -> Value {
     match format {
         Format::OpenAi | Format::LangChain => json!({
@@ -239,6 +240,13 @@ pub fn file_part(format: Format, filename: &str, mime: &str, payload: &str) -> V
             "type": "input_file",
             "filename": filename,
             "file_data": format_data_url(mime, payload)
+        }),
+        Format::Gemini => json!({
+            "inlineData": { "mimeType": mime, "data": payload }
+        }),
+        Format::Mcp => json!({
+            "type": "resource",
+            "resource": { "uri": filename, "mimeType": mime, "blob": payload }
         }),
         Format::UiMessage => json!({
             "type": "file",

@@ -2,7 +2,9 @@
 //! raw messages: the texts that may hold JSON (an OpenAI `role:'tool'`
 //! string, an Anthropic `tool_result` block, a LangChain `["tool", …]` tuple,
 //! an AI SDK `text` output, a Responses `function_call_output` string or
-//! `input_text` part) and the structured values (AI SDK `json` output).
+//! `input_text` part, an MCP `tool_result`'s `text` blocks) and the
+//! structured values (AI SDK `json` output, a Gemini
+//! `functionResponse.response`, an MCP `tool_result`'s `structuredContent`).
 
 use crate::messages::{Format, Role};
 use crate::tool_results::sanitize::Seg;
@@ -76,10 +78,72 @@ fn responses_output_slots(item: &Value) -> Vec<Slot> {
     out
 }
 
+/// The `response` of every `functionResponse` part of a Gemini `Content`.
+fn gemini_response_slots(content: &Value) -> Vec<Slot> {
+    let Some(Value::Array(parts)) = content.get("parts") else {
+        return Vec::new();
+    };
+    parts
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| {
+            p.get("functionResponse")
+                .and_then(|f| f.get("response"))
+                .is_some()
+        })
+        .map(|(i, _)| Slot {
+            pointer: vec![
+                key("parts"),
+                Seg::Index(i),
+                key("functionResponse"),
+                key("response"),
+            ],
+            kind: SlotKind::Structured,
+        })
+        .collect()
+}
+
+/// The `text` blocks and `structuredContent` of every MCP `tool_result`
+/// block of a message (whose content is one block or an array).
+fn mcp_tool_result_slots(message: &Value) -> Vec<Slot> {
+    let blocks: Vec<(Vec<Seg>, &Value)> = match message.get("content") {
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (vec![key("content"), Seg::Index(i)], b))
+            .collect(),
+        Some(block @ Value::Object(_)) => vec![(vec![key("content")], block)],
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    for (base, block) in blocks {
+        if block.get("type").and_then(Value::as_str) != Some("tool_result") {
+            continue;
+        }
+        if let Some(Value::Array(inner)) = block.get("content") {
+            let mut content = base.clone();
+            content.push(key("content"));
+            typed_text_parts(inner, &content, "text", &mut out);
+        }
+        if block.get("structuredContent").is_some() {
+            let mut pointer = base;
+            pointer.push(key("structuredContent"));
+            out.push(Slot {
+                pointer,
+                kind: SlotKind::Structured,
+            });
+        }
+    }
+    out
+}
+
 /// The tool-result slots of one raw message of `format`.
 pub fn tool_result_slots(format: Format, message: &Value) -> Vec<Slot> {
-    if format == Format::OpenAiResponses {
-        return responses_output_slots(message);
+    match format {
+        Format::OpenAiResponses => return responses_output_slots(message),
+        Format::Gemini => return gemini_response_slots(message),
+        Format::Mcp => return mcp_tool_result_slots(message),
+        _ => {}
     }
     let mut out = Vec::new();
     let role = raw_role(message);
@@ -207,6 +271,33 @@ mod tests {
         assert_eq!(
             tool_result_slots(Format::OpenAiResponses, &listed)[0].pointer,
             vec![key("output"), Seg::Index(1), key("text")]
+        );
+        let gemini = json!({"role":"user","parts":[{"text":"x"},{"functionResponse":{"name":"f","response":{"output":"{}"}}}]});
+        assert_eq!(
+            tool_result_slots(Format::Gemini, &gemini),
+            vec![Slot {
+                pointer: vec![
+                    key("parts"),
+                    Seg::Index(1),
+                    key("functionResponse"),
+                    key("response")
+                ],
+                kind: SlotKind::Structured
+            }]
+        );
+        let mcp = json!({"role":"user","content":{"type":"tool_result","toolUseId":"t","content":[{"type":"text","text":"{}"}],"structuredContent":{"a":1}}});
+        assert_eq!(
+            tool_result_slots(Format::Mcp, &mcp),
+            vec![
+                Slot {
+                    pointer: vec![key("content"), key("content"), Seg::Index(0), key("text")],
+                    kind: SlotKind::Text
+                },
+                Slot {
+                    pointer: vec![key("content"), key("structuredContent")],
+                    kind: SlotKind::Structured
+                }
+            ]
         );
         assert!(tool_result_slots(
             Format::OpenAiResponses,

@@ -1,0 +1,171 @@
+//! Google Gemini `Content`: `{role?, parts}` where `role` is `user` (also
+//! when absent, as the API reads it) or `model` (the assistant). Parts carry
+//! no `type`: `{text}`, `{inlineData:{mimeType, data}}` (an image when
+//! `mimeType` is `image/…`), `{fileData}`, `{functionCall}`,
+//! `{functionResponse:{name, response, parts?}}` and others, which pass
+//! through. A placeholder takes an image's place as `{text}`. Images inside
+//! a `functionResponse.parts` are read (estimates count them) but stay
+//! inline: a `FunctionResponsePart` holds media only, no text could stand
+//! in their place.
+
+use super::model::{message_object, optional_role, take_content, Content, PartKind, Slot};
+use super::part::ToolResultSlot;
+use super::{Format, ImageShape, Message, MessageError, Part, Role};
+use crate::json_path::JsonPath;
+use crate::media::mime::is_image_mime;
+use serde_json::{Map, Value};
+
+/// Reads one `Content`: its `parts` are its content.
+pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+    let mut map = message_object(value, path)?;
+    let role = optional_role(&map, path)?.unwrap_or(Role::User);
+    if map.get("parts").is_some_and(|p| !p.is_array()) {
+        return Err(MessageError::invalid(
+            &path.key("parts"),
+            "`parts` is an array of parts",
+        ));
+    }
+    let content = take_content(Format::Gemini, &mut map, "parts", path)?;
+    Ok(Message::lifted(
+        Format::Gemini,
+        role,
+        content,
+        Value::Object(map),
+        Slot::Key("parts"),
+    ))
+}
+
+/// Decides what a Gemini part is, by the field it carries.
+pub(super) fn classify(
+    part: &Map<String, Value>,
+    path: &JsonPath,
+) -> Result<PartKind, MessageError> {
+    if let Some(blob) = part.get("inlineData") {
+        let Some(blob) = blob.as_object() else {
+            return Err(MessageError::invalid(
+                &path.key("inlineData"),
+                "`inlineData` is an object {mimeType, data}",
+            ));
+        };
+        let image = blob
+            .get("mimeType")
+            .and_then(Value::as_str)
+            .is_some_and(is_image_mime);
+        return Ok(if image && blob.contains_key("data") {
+            PartKind::Image(ImageShape::GeminiInlineData)
+        } else {
+            PartKind::Other
+        });
+    }
+    let response_parts = part
+        .get("functionResponse")
+        .and_then(|f| f.get("parts"))
+        .is_some_and(Value::is_array);
+    if response_parts {
+        return Ok(PartKind::ToolResult(ToolResultSlot::FunctionResponseParts));
+    }
+    Ok(if part.contains_key("text") {
+        PartKind::Text
+    } else {
+        PartKind::Other
+    })
+}
+
+/// Marks the images of a `functionResponse.parts` as ones that stay inline.
+pub(super) fn pin_function_response_images(content: &mut Content) {
+    if let Content::Parts(parts) = content {
+        for part in parts {
+            if let Part::Image(img) = part {
+                if img.shape == ImageShape::GeminiInlineData {
+                    img.shape = ImageShape::GeminiFunctionResponseBlob;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::messages::decode_messages;
+    use crate::messages::walk::for_each_image;
+    use serde_json::json;
+
+    fn read(values: Vec<Value>) -> Result<Vec<Message>, MessageError> {
+        decode_messages(values, Some(Format::Gemini), &JsonPath::root("contents")).map(|(_, m)| m)
+    }
+
+    #[test]
+    fn reads_parts_by_their_field_and_round_trips() {
+        let contents = vec![
+            json!({"role":"user","parts":[
+                {"text":"这是什么？"},
+                {"inlineData":{"mimeType":"image/png","data":"AAAA"}},
+                {"inlineData":{"mimeType":"audio/wav","data":"UklG"}},
+                {"fileData":{"mimeType":"image/png","fileUri":"gs://b/a.png"}}
+            ]}),
+            json!({"role":"model","parts":[{"functionCall":{"name":"shot","args":{}}},{"text":"…","thought":true,"thoughtSignature":"c2ln"}]}),
+            json!({"parts":[{"functionResponse":{"name":"shot","response":{"ok":true},"parts":[{"inlineData":{"mimeType":"image/gif","data":"R0lG"}}]}}]}),
+        ];
+        let msgs = read(contents.clone()).unwrap();
+        assert_eq!(
+            msgs.iter().map(|m| m.role).collect::<Vec<_>>(),
+            [Role::User, Role::Assistant, Role::User]
+        );
+        let mut seen = Vec::new();
+        for (i, m) in msgs.iter().enumerate() {
+            for_each_image(m, &JsonPath::root("contents").index(i), &mut |_, p, img| {
+                seen.push((
+                    p.to_string(),
+                    img.shape,
+                    img.source().inline().map(|(m, d)| (m, d.to_owned())),
+                ));
+            });
+        }
+        assert_eq!(
+            seen,
+            vec![
+                (
+                    "contents[0].parts[1]".into(),
+                    ImageShape::GeminiInlineData,
+                    Some((Some("image/png"), "AAAA".into()))
+                ),
+                (
+                    "contents[2].parts[0].functionResponse.parts[0]".into(),
+                    ImageShape::GeminiFunctionResponseBlob,
+                    Some((Some("image/gif"), "R0lG".into()))
+                ),
+            ]
+        );
+        let back: Vec<Value> = msgs.into_iter().map(Message::into_wire).collect();
+        assert_eq!(back, contents);
+        assert_eq!(
+            Value::Array(back).to_string(),
+            Value::Array(contents).to_string()
+        );
+    }
+
+    #[test]
+    fn refuses_wrong_shapes_with_their_paths() {
+        let err = |v| match read(vec![v]) {
+            Err(MessageError::InvalidMessage { path, .. }) => path,
+            other => format!("{other:?}"),
+        };
+        assert_eq!(
+            err(json!({"role":"user","parts":"hi"})),
+            "contents[0].parts"
+        );
+        assert_eq!(
+            err(json!({"role":"user","parts":[{"text":5}]})),
+            "contents[0].parts[0].text"
+        );
+        assert_eq!(
+            err(json!({"role":"user","parts":[{"inlineData":"AAAA"}]})),
+            "contents[0].parts[0].inlineData"
+        );
+        assert_eq!(
+            err(json!({"role":"user","parts":[7]})),
+            "contents[0].parts[0]"
+        );
+    }
+}

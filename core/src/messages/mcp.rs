@@ -1,0 +1,171 @@
+//! MCP sampling messages `{role, content, _meta?}`, where `content` is one
+//! block or an array of blocks: `{type:'text', text}`, `{type:'image', data,
+//! mimeType}`, `{type:'audio', data, mimeType}` (not an image: it passes
+//! through), `{type:'resource', resource:{uri, mimeType, blob | text}}` (an
+//! image when it holds a `blob` of an `image/…` type), `{type:'tool_use'}`
+//! and `{type:'tool_result', toolUseId, content:[…]}`, whose blocks (those of
+//! a `CallToolResult`) are read like the message's. A placeholder takes an
+//! image's place as `{type:'text', text}`; a message whose content was one
+//! block keeps it one block.
+
+use super::model::{
+    decode_content, decode_part, kind_of, message_object, required_role, Content, PartKind, Slot,
+};
+use super::part::ToolResultSlot;
+use super::{Format, ImageShape, Message, MessageError};
+use crate::json_path::JsonPath;
+use crate::media::mime::is_image_mime;
+use serde_json::{Map, Value};
+
+/// Reads one sampling message.
+pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+    let mut map = message_object(value, path)?;
+    let role = required_role(&map, path)?;
+    let content_path = path.key("content");
+    let (content, slot) = match map.get_mut("content").map(std::mem::take) {
+        None => (Content::Absent, Slot::Key("content")),
+        Some(block @ Value::Object(_)) => (
+            Content::Parts(vec![decode_part(Format::Mcp, block, &content_path)?]),
+            Slot::SingleKey("content"),
+        ),
+        Some(blocks @ (Value::Array(_) | Value::Null)) => (
+            decode_content(Format::Mcp, blocks, &content_path)?,
+            Slot::Key("content"),
+        ),
+        Some(other) => {
+            return Err(MessageError::invalid(
+                &content_path,
+                format!(
+                    "content is one block or an array of blocks, not {}",
+                    kind_of(&other)
+                ),
+            ))
+        }
+    };
+    Ok(Message::lifted(
+        Format::Mcp,
+        role,
+        content,
+        Value::Object(map),
+        slot,
+    ))
+}
+
+/// Decides what a content block is. Blocks in shapes ctxpack does not read
+/// as images (an image without inline `data`, a text resource) pass through.
+pub(super) fn classify(
+    part: &Map<String, Value>,
+    _path: &JsonPath,
+) -> Result<PartKind, MessageError> {
+    Ok(match part.get("type").and_then(Value::as_str) {
+        Some("text") => PartKind::Text,
+        Some("image") if part.get("data").is_some_and(Value::is_string) => {
+            PartKind::Image(ImageShape::DataMimeType)
+        }
+        Some("resource") if is_image_blob(part.get("resource")) => {
+            PartKind::Image(ImageShape::McpResourceBlob)
+        }
+        Some("tool_result") if part.get("content").is_some_and(Value::is_array) => {
+            PartKind::ToolResult(ToolResultSlot::Content)
+        }
+        _ => PartKind::Other,
+    })
+}
+
+/// True for embedded resource contents holding an image as a `blob`.
+fn is_image_blob(resource: Option<&Value>) -> bool {
+    resource.is_some_and(|r| {
+        r.get("blob").is_some_and(Value::is_string)
+            && r.get("mimeType")
+                .and_then(Value::as_str)
+                .is_some_and(is_image_mime)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::messages::decode_messages;
+    use crate::messages::walk::for_each_image;
+    use serde_json::json;
+
+    fn read(values: Vec<Value>) -> Result<Vec<Message>, MessageError> {
+        decode_messages(values, Some(Format::Mcp), &JsonPath::root("messages")).map(|(_, m)| m)
+    }
+
+    #[test]
+    fn reads_single_blocks_arrays_resources_and_tool_results() {
+        let messages = vec![
+            json!({"role":"user","content":{"type":"image","data":"AAAA","mimeType":"image/png","annotations":{"audience":["user"]}}}),
+            json!({"role":"user","content":[
+                {"type":"text","text":"hi"},
+                {"type":"audio","data":"UklG","mimeType":"audio/wav"},
+                {"type":"resource","resource":{"uri":"file:///a.gif","mimeType":"image/gif","blob":"R0lG"}},
+                {"type":"resource","resource":{"uri":"file:///a.txt","mimeType":"text/plain","text":"x"}}
+            ]}),
+            json!({"role":"assistant","content":{"type":"tool_use","id":"t1","name":"shot","input":{}}}),
+            json!({"role":"user","content":[{"type":"tool_result","toolUseId":"t1","content":[{"type":"image","data":"UklG","mimeType":"image/webp"}],"isError":false}],"_meta":{"k":1}}),
+        ];
+        let msgs = read(messages.clone()).unwrap();
+        let mut seen = Vec::new();
+        for (i, m) in msgs.iter().enumerate() {
+            for_each_image(m, &JsonPath::root("messages").index(i), &mut |_, p, img| {
+                seen.push((
+                    p.to_string(),
+                    img.source().inline().map(|(m, d)| (m, d.to_owned())),
+                ));
+            });
+        }
+        assert_eq!(
+            seen,
+            vec![
+                (
+                    "messages[0].content".into(),
+                    Some((Some("image/png"), "AAAA".into()))
+                ),
+                (
+                    "messages[1].content[2]".into(),
+                    Some((Some("image/gif"), "R0lG".into()))
+                ),
+                (
+                    "messages[3].content[0].content[0]".into(),
+                    Some((Some("image/webp"), "UklG".into()))
+                ),
+            ]
+        );
+        let back: Vec<Value> = msgs.into_iter().map(Message::into_wire).collect();
+        assert_eq!(back, messages);
+        assert_eq!(
+            Value::Array(back).to_string(),
+            Value::Array(messages).to_string()
+        );
+    }
+
+    #[test]
+    fn refuses_wrong_shapes_with_their_paths() {
+        let err = |v| match read(vec![v]) {
+            Err(MessageError::InvalidMessage { path, .. }) => path,
+            other => format!("{other:?}"),
+        };
+        assert_eq!(
+            err(json!({"content":{"type":"text","text":"x"}})),
+            "messages[0]"
+        );
+        assert_eq!(
+            err(json!({"role":"user","content":7})),
+            "messages[0].content"
+        );
+        assert_eq!(
+            err(json!({"role":"user","content":"hi"})),
+            "messages[0].content"
+        );
+        assert_eq!(
+            err(json!({"role":"user","content":{"type":"text","text":1}})),
+            "messages[0].content.text"
+        );
+        assert_eq!(
+            err(json!({"role":"user","content":[1]})),
+            "messages[0].content[0]"
+        );
+    }
+}
