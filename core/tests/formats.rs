@@ -354,3 +354,87 @@ fn mcp_sampling_messages_with_single_blocks_resources_and_tool_results() {
         input[4]["content"][0]["content"][3]
     );
 }
+
+#[test]
+fn ollama_images_become_placeholder_lines_and_go_back_in_order() {
+    let input = vec![
+        json!({"role":"system","content":"You are helpful."}),
+        json!({"role":"user","content":"这两张图是什么？","images":[b64(JPEG), b64(GIF)]}),
+        json!({"role":"assistant","content":"","thinking":"look first","tool_calls":[{"function":{"name":"screenshot","arguments":{"region":"top-right"}}}]}),
+        json!({"role":"tool","tool_name":"screenshot","content":"","images":[b64(WEBP)]}),
+        json!({"role":"assistant","content":"一只猫和一个花瓶。"}),
+        json!({"role":"user","content":"这张新图呢？","images":[b64(PNG)]}),
+    ];
+    let out = round_trip(Format::Ollama, &input, 5, 3, &[JPEG, GIF, WEBP]);
+    assert_eq!(
+        out[1],
+        json!({"role":"user","content": format!("这两张图是什么？\n{}\n{}", placeholder(JPEG), placeholder(GIF)),"images":[]})
+    );
+    assert_eq!(
+        out[3],
+        json!({"role":"tool","tool_name":"screenshot","content": format!("\n{}", placeholder(WEBP)),"images":[]}),
+        "an image that was the whole message"
+    );
+}
+
+#[test]
+fn ollama_images_kept_inline_keep_their_place_among_restored_ones() {
+    let input = vec![
+        json!({"role":"user","content":"three","images":[b64(JPEG), "not base64!", b64(GIF), b64(WEBP)]}),
+        json!({"role":"user","content":"next"}),
+    ];
+    let stash = MemoryBackend::new();
+    // The broken image stays, the newest history image is kept on request.
+    let out = compact_opts(
+        &stash,
+        &input,
+        CompactOptions {
+            keep_recent_images: 1,
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        (out.report.stashed, out.report.failed, out.report.kept),
+        (2, 1, 1)
+    );
+    assert_eq!(
+        out.messages[0],
+        json!({"role":"user","content": format!("three\n{}\n{}", placeholder(JPEG), placeholder(GIF)),
+               "images":["not base64!", b64(WEBP)]})
+    );
+    assert_eq!(out.report.failures[0].path, "messages[0].images[1]");
+    assert_eq!(expand(&stash, &out.messages).messages, input);
+    // Compacting again stashes the rest; expansion still restores the order.
+    let again = compact(&stash, &out.messages);
+    assert_eq!(again.report.stashed, 1);
+    assert_eq!(
+        again.messages[0]["content"],
+        json!(format!(
+            "three\n{}\n{}\n{}",
+            placeholder(JPEG),
+            placeholder(GIF),
+            placeholder(WEBP)
+        ))
+    );
+    assert_eq!(again.messages[0]["images"], json!(["not base64!"]));
+    assert_eq!(expand(&stash, &again.messages).messages, input);
+}
+
+#[test]
+fn ollama_placeholder_typed_in_text_brings_its_image_into_images() {
+    let stash = MemoryBackend::new();
+    compact(
+        &stash,
+        &[
+            json!({"role":"user","content":"","images":[b64(PNG)]}),
+            json!({"role":"user","content":"?"}),
+        ],
+    );
+    // A message without `images` does not say it is Ollama's: the format is given.
+    let typed = vec![json!({"role":"user","content": format!("see {} here", placeholder(PNG))})];
+    let back = expand_as(&stash, &typed, Some(Format::Ollama));
+    assert_eq!(
+        back.messages[0],
+        json!({"role":"user","content":"see  here","images":[b64(PNG)]})
+    );
+}

@@ -38,6 +38,9 @@ pub fn image_part(format: Format, mime: &str, payload: &str, detail: Option<&str
             m.insert("data".into(), payload.into());
             m.insert("mimeType".into(), mime.into());
         }
+        Format::Ollama => {
+            m.insert("image".into(), payload.into());
+        }
         Format::OpenAi | Format::LangChain | Format::Anthropic | Format::AiSdk => {
             m.insert("type".into(), "image_url".into());
             let mut inner = Map::new();
@@ -61,6 +64,7 @@ pub fn canonical_shape(format: Format) -> ImageShape {
         Format::OpenAiResponses => ImageShape::ResponsesInputImage,
         Format::Gemini => ImageShape::GeminiInlineData,
         Format::Mcp => ImageShape::DataMimeType,
+        Format::Ollama => ImageShape::OllamaImage,
     }
 }
 
@@ -84,6 +88,7 @@ pub fn native_shapes(format: Format) -> &'static [ImageShape] {
         Format::OpenAiResponses => &[ResponsesInputImage],
         Format::Gemini => &[GeminiInlineData, GeminiFunctionResponseBlob],
         Format::Mcp => &[DataMimeType, McpResourceBlob],
+        Format::Ollama => &[OllamaImage],
     }
 }
 
@@ -105,7 +110,7 @@ mod tests {
             let part = ImagePart { wire, shape };
             assert_eq!(
                 part.source().inline(),
-                Some((Some("image/png"), "AAAA")),
+                Some(((format != Format::Ollama).then_some("image/png"), "AAAA")),
                 "{format:?}"
             );
         }
