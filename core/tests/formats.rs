@@ -438,3 +438,35 @@ fn ollama_placeholder_typed_in_text_brings_its_image_into_images() {
         json!({"role":"user","content":"see  here","images":[b64(PNG)]})
     );
 }
+
+#[test]
+fn ollama_images_and_parts_of_other_formats_do_not_mix() {
+    let stash = MemoryBackend::new();
+    // Stashed from OpenAI, restored into Ollama: an entry of `images`.
+    compact(
+        &stash,
+        &[
+            json!({"role":"user","content":[{"type":"image_url","image_url":{"url": data_url("image/png", PNG)}}]}),
+            json!({"role":"user","content":"?"}),
+        ],
+    );
+    let ollama =
+        vec![json!({"role":"user","content": format!("hi\n{}", placeholder(PNG)),"images":[]})];
+    assert_eq!(
+        expand(&stash, &ollama).messages[0],
+        json!({"role":"user","content":"hi","images":[b64(PNG)]})
+    );
+    // Stashed from Ollama, restored into OpenAI: the canonical part.
+    compact(
+        &stash,
+        &[
+            json!({"role":"user","content":"","images":[b64(GIF)]}),
+            json!({"role":"user","content":"?"}),
+        ],
+    );
+    let openai = vec![json!({"role":"user","content":[{"type":"text","text": placeholder(GIF)}]})];
+    assert_eq!(
+        expand(&stash, &openai).messages[0]["content"][0],
+        json!({"type":"image_url","image_url":{"url": data_url("image/gif", GIF)}})
+    );
+}

@@ -92,10 +92,35 @@ pub fn native_shapes(format: Format) -> &'static [ImageShape] {
     }
 }
 
+/// Whether a part stashed in `shape` can be written back as it was into a
+/// message of `format`. An Ollama image is an entry of `images`, not a part:
+/// it goes back only into an Ollama message, and an Ollama message takes no
+/// other shape (it gets the canonical `{image}` instead).
+pub fn restores_as_stashed(shape: ImageShape, format: Format) -> bool {
+    (shape == ImageShape::OllamaImage) == (format == Format::Ollama)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::messages::ImagePart;
+
+    #[test]
+    fn ollama_images_and_parts_do_not_mix() {
+        assert!(restores_as_stashed(ImageShape::OllamaImage, Format::Ollama));
+        assert!(!restores_as_stashed(
+            ImageShape::OllamaImage,
+            Format::OpenAi
+        ));
+        assert!(!restores_as_stashed(
+            ImageShape::ImageUrlObject,
+            Format::Ollama
+        ));
+        assert!(restores_as_stashed(
+            ImageShape::ImageUrlObject,
+            Format::Anthropic
+        ));
+    }
 
     #[test]
     fn every_canonical_part_reads_back_in_its_shape() {

@@ -109,8 +109,10 @@ fn split_appended(text: &str) -> (&str, Vec<String>) {
     let mut end = text.len();
     let mut ids = Vec::new();
     while let Some(line_start) = text[..end].rfind("\n[Picture:history_") {
-        match split_placeholders(&text[line_start + 1..end]).as_slice() {
-            [Segment::Placeholder(id)] => {
+        let line = &text[line_start + 1..end];
+        match split_placeholders(line).as_slice() {
+            // Exactly as compaction writes it (lowercase), so it is written back the same.
+            [Segment::Placeholder(id)] if placeholder(id) == line => {
                 ids.push(id.clone());
                 end = line_start;
             }
@@ -124,6 +126,19 @@ fn split_appended(text: &str) -> (&str, Vec<String>) {
 /// True for a text that is exactly one placeholder, as compaction writes it.
 fn is_placeholder_line(text: &str) -> bool {
     matches!(split_placeholders(text).as_slice(), [Segment::Placeholder(id)] if placeholder(id) == text)
+}
+
+/// The part `{image, index?}` an image part is in Ollama's messages; a part
+/// of another shape gives its inline payload (nothing for a URL).
+fn as_ollama_image(img: ImagePart) -> Map<String, Value> {
+    if img.shape == ImageShape::OllamaImage {
+        return img.wire;
+    }
+    let mut wire = Map::new();
+    if let Some((_, payload)) = img.source().inline() {
+        wire.insert("image".into(), payload.into());
+    }
+    wire
 }
 
 impl Layout {
@@ -166,7 +181,7 @@ impl Layout {
                     }
                     text.push_str(t);
                 }
-                Part::Image(img) => found.push(img.wire),
+                Part::Image(img) => found.push(as_ollama_image(img)),
                 Part::ToolResult(_) | Part::Other(_) => {}
             }
         }
@@ -176,7 +191,9 @@ impl Layout {
         let mut slots: Vec<Option<Value>> = vec![None; found.len()];
         let mut rest = Vec::new();
         for (k, mut wire) in found.into_iter().enumerate() {
-            let image = wire.remove("image").unwrap_or_default();
+            let Some(image) = wire.remove("image") else {
+                continue;
+            };
             let index = wire.get("index").and_then(Value::as_u64);
             match index.and_then(|i| usize::try_from(i).ok()) {
                 Some(i) if k < restored && slots.get(i).is_some_and(Option::is_none) => {
@@ -270,6 +287,8 @@ mod tests {
         );
         assert_eq!(ids, vec![B.to_owned(), A.to_owned()]);
         assert_eq!(split_appended("plain"), ("plain", vec![]));
+        let upper = format!("x\n{}", placeholder(&A.to_uppercase()));
+        assert_eq!(split_appended(&upper), (upper.as_str(), vec![]));
     }
 
     #[test]
