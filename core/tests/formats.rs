@@ -8,8 +8,10 @@ mod common;
 use common::*;
 use ctxpack_core::history::{compact_history, expand_history, CompactOptions, Outcome};
 use ctxpack_core::history::{CompactReport, ExpandReport};
-use ctxpack_core::messages::{detect_format, Format};
+use ctxpack_core::messages::{decode_messages, detect_format, Format};
 use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
+use ctxpack_core::tool_results::message_to_text_only;
+use ctxpack_core::JsonPath;
 use serde_json::{json, Value};
 
 const T0: f64 = 1_700_000_000_000.0;
@@ -469,4 +471,42 @@ fn ollama_images_and_parts_of_other_formats_do_not_mix() {
         expand(&stash, &openai).messages[0]["content"][0],
         json!({"type":"image_url","image_url":{"url": data_url("image/gif", GIF)}})
     );
+}
+
+#[test]
+fn text_only_conversion_keeps_each_format_valid() {
+    let png = b64(PNG);
+    let id = placeholder(PNG);
+    let cases = [
+        (
+            json!({"id":"1","role":"user","parts":[{"type":"text","text":"q"},{"type":"file","mediaType":"image/png","url": data_url("image/png", PNG)}]}),
+            json!({"id":"1","role":"user","parts":[{"type":"text","text": format!("q\n\n{id}")}]}),
+        ),
+        (
+            json!({"role":"user","content":[{"type":"input_text","text":"q"},{"type":"input_image","image_url": data_url("image/png", PNG),"detail":"auto"}]}),
+            json!({"role":"user","content": format!("q\n\n{id}")}),
+        ),
+        (
+            json!({"role":"user","parts":[{"text":"q"},{"inlineData":{"mimeType":"image/png","data": png}}]}),
+            json!({"role":"user","parts":[{"text":"q"},{"text": id}]}),
+        ),
+        (
+            json!({"role":"user","content":{"type":"image","data": png,"mimeType":"image/png"}}),
+            json!({"role":"user","content":{"type":"text","text": id}}),
+        ),
+        (
+            json!({"role":"user","content":"q","images":[png]}),
+            json!({"role":"user","content": format!("q\n\n{id}"),"images":[]}),
+        ),
+    ];
+    for (input, expected) in cases {
+        let (format, mut msgs) = decode_messages(vec![input], None, &JsonPath::root("m")).unwrap();
+        assert!(message_to_text_only(
+            &mut msgs[0],
+            format,
+            &|_| true,
+            &ctxpack_core::media::InMemory
+        ));
+        assert_eq!(msgs.remove(0).into_wire(), expected, "{format:?}");
+    }
 }

@@ -551,6 +551,10 @@ mod tests {
                 ImageShape::McpResourceBlob,
             ),
             (json!({"image":"AAAA","index":2}), ImageShape::OllamaImage),
+            (
+                json!({"inlineData":{"mimeType":"image/png","data":"AAAA"}}),
+                ImageShape::GeminiFunctionResponseBlob,
+            ),
         ];
         for (v, shape) in cases {
             let p = part(v.clone(), shape);
