@@ -8,8 +8,10 @@ mod common;
 use common::*;
 use ctxpack_core::history::{compact_history, expand_history, CompactOptions, Outcome};
 use ctxpack_core::history::{CompactReport, ExpandReport};
-use ctxpack_core::messages::{detect_format, Format};
+use ctxpack_core::messages::{decode_messages, detect_format, Format};
 use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
+use ctxpack_core::tool_results::message_to_text_only;
+use ctxpack_core::JsonPath;
 use serde_json::{json, Value};
 
 const T0: f64 = 1_700_000_000_000.0;
@@ -353,4 +355,158 @@ fn mcp_sampling_messages_with_single_blocks_resources_and_tool_results() {
         out[4]["content"][0]["content"][3],
         input[4]["content"][0]["content"][3]
     );
+}
+
+#[test]
+fn ollama_images_become_placeholder_lines_and_go_back_in_order() {
+    let input = vec![
+        json!({"role":"system","content":"You are helpful."}),
+        json!({"role":"user","content":"这两张图是什么？","images":[b64(JPEG), b64(GIF)]}),
+        json!({"role":"assistant","content":"","thinking":"look first","tool_calls":[{"function":{"name":"screenshot","arguments":{"region":"top-right"}}}]}),
+        json!({"role":"tool","tool_name":"screenshot","content":"","images":[b64(WEBP)]}),
+        json!({"role":"assistant","content":"一只猫和一个花瓶。"}),
+        json!({"role":"user","content":"这张新图呢？","images":[b64(PNG)]}),
+    ];
+    let out = round_trip(Format::Ollama, &input, 5, 3, &[JPEG, GIF, WEBP]);
+    assert_eq!(
+        out[1],
+        json!({"role":"user","content": format!("这两张图是什么？\n{}\n{}", placeholder(JPEG), placeholder(GIF)),"images":[]})
+    );
+    assert_eq!(
+        out[3],
+        json!({"role":"tool","tool_name":"screenshot","content": format!("\n{}", placeholder(WEBP)),"images":[]}),
+        "an image that was the whole message"
+    );
+}
+
+#[test]
+fn ollama_images_kept_inline_keep_their_place_among_restored_ones() {
+    let input = vec![
+        json!({"role":"user","content":"three","images":[b64(JPEG), "not base64!", b64(GIF), b64(WEBP)]}),
+        json!({"role":"user","content":"next"}),
+    ];
+    let stash = MemoryBackend::new();
+    // The broken image stays, the newest history image is kept on request.
+    let out = compact_opts(
+        &stash,
+        &input,
+        CompactOptions {
+            keep_recent_images: 1,
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        (out.report.stashed, out.report.failed, out.report.kept),
+        (2, 1, 1)
+    );
+    assert_eq!(
+        out.messages[0],
+        json!({"role":"user","content": format!("three\n{}\n{}", placeholder(JPEG), placeholder(GIF)),
+               "images":["not base64!", b64(WEBP)]})
+    );
+    assert_eq!(out.report.failures[0].path, "messages[0].images[1]");
+    assert_eq!(expand(&stash, &out.messages).messages, input);
+    // Compacting again stashes the rest; expansion still restores the order.
+    let again = compact(&stash, &out.messages);
+    assert_eq!(again.report.stashed, 1);
+    assert_eq!(
+        again.messages[0]["content"],
+        json!(format!(
+            "three\n{}\n{}\n{}",
+            placeholder(JPEG),
+            placeholder(GIF),
+            placeholder(WEBP)
+        ))
+    );
+    assert_eq!(again.messages[0]["images"], json!(["not base64!"]));
+    assert_eq!(expand(&stash, &again.messages).messages, input);
+}
+
+#[test]
+fn ollama_placeholder_typed_in_text_brings_its_image_into_images() {
+    let stash = MemoryBackend::new();
+    compact(
+        &stash,
+        &[
+            json!({"role":"user","content":"","images":[b64(PNG)]}),
+            json!({"role":"user","content":"?"}),
+        ],
+    );
+    // A message without `images` does not say it is Ollama's: the format is given.
+    let typed = vec![json!({"role":"user","content": format!("see {} here", placeholder(PNG))})];
+    let back = expand_as(&stash, &typed, Some(Format::Ollama));
+    assert_eq!(
+        back.messages[0],
+        json!({"role":"user","content":"see  here","images":[b64(PNG)]})
+    );
+}
+
+#[test]
+fn ollama_images_and_parts_of_other_formats_do_not_mix() {
+    let stash = MemoryBackend::new();
+    // Stashed from OpenAI, restored into Ollama: an entry of `images`.
+    compact(
+        &stash,
+        &[
+            json!({"role":"user","content":[{"type":"image_url","image_url":{"url": data_url("image/png", PNG)}}]}),
+            json!({"role":"user","content":"?"}),
+        ],
+    );
+    let ollama =
+        vec![json!({"role":"user","content": format!("hi\n{}", placeholder(PNG)),"images":[]})];
+    assert_eq!(
+        expand(&stash, &ollama).messages[0],
+        json!({"role":"user","content":"hi","images":[b64(PNG)]})
+    );
+    // Stashed from Ollama, restored into OpenAI: the canonical part.
+    compact(
+        &stash,
+        &[
+            json!({"role":"user","content":"","images":[b64(GIF)]}),
+            json!({"role":"user","content":"?"}),
+        ],
+    );
+    let openai = vec![json!({"role":"user","content":[{"type":"text","text": placeholder(GIF)}]})];
+    assert_eq!(
+        expand(&stash, &openai).messages[0]["content"][0],
+        json!({"type":"image_url","image_url":{"url": data_url("image/gif", GIF)}})
+    );
+}
+
+#[test]
+fn text_only_conversion_keeps_each_format_valid() {
+    let png = b64(PNG);
+    let id = placeholder(PNG);
+    let cases = [
+        (
+            json!({"id":"1","role":"user","parts":[{"type":"text","text":"q"},{"type":"file","mediaType":"image/png","url": data_url("image/png", PNG)}]}),
+            json!({"id":"1","role":"user","parts":[{"type":"text","text": format!("q\n\n{id}")}]}),
+        ),
+        (
+            json!({"role":"user","content":[{"type":"input_text","text":"q"},{"type":"input_image","image_url": data_url("image/png", PNG),"detail":"auto"}]}),
+            json!({"role":"user","content": format!("q\n\n{id}")}),
+        ),
+        (
+            json!({"role":"user","parts":[{"text":"q"},{"inlineData":{"mimeType":"image/png","data": png}}]}),
+            json!({"role":"user","parts":[{"text":"q"},{"text": id}]}),
+        ),
+        (
+            json!({"role":"user","content":{"type":"image","data": png,"mimeType":"image/png"}}),
+            json!({"role":"user","content":{"type":"text","text": id}}),
+        ),
+        (
+            json!({"role":"user","content":"q","images":[png]}),
+            json!({"role":"user","content": format!("q\n\n{id}"),"images":[]}),
+        ),
+    ];
+    for (input, expected) in cases {
+        let (format, mut msgs) = decode_messages(vec![input], None, &JsonPath::root("m")).unwrap();
+        assert!(message_to_text_only(
+            &mut msgs[0],
+            format,
+            &|_| true,
+            &ctxpack_core::media::InMemory
+        ));
+        assert_eq!(msgs.remove(0).into_wire(), expected, "{format:?}");
+    }
 }

@@ -68,6 +68,8 @@ fn image_part(format: Format, i: usize, extra: bool) -> Value {
         }
         Format::Gemini => json!({"inlineData":{"mimeType":mime,"data":b64(bytes)}}),
         Format::Mcp => json!({"type":"image","data":b64(bytes),"mimeType":mime}),
+        // An entry of `images` (see `render`).
+        Format::Ollama => return json!(b64(bytes)),
     };
     if let (true, Some(obj)) = (extra, v.as_object_mut()) {
         obj.insert("x_extra".into(), json!({"keep": [1, 2]}));
@@ -92,6 +94,9 @@ fn render(format: Format, msgs: &[GenMessage]) -> Vec<Value> {
                         .collect(),
                 ),
             };
+            if format == Format::Ollama {
+                return ollama_message(m);
+            }
             if format == Format::LangChain {
                 let role = ["system", "human", "ai"][m.role];
                 json!([role, content])
@@ -117,6 +122,23 @@ fn render(format: Format, msgs: &[GenMessage]) -> Vec<Value> {
         .collect()
 }
 
+/// An Ollama message: the texts as `content`, the images as `images`.
+fn ollama_message(m: &GenMessage) -> Value {
+    let role = ["system", "user", "assistant"][m.role];
+    let Some(parts) = &m.parts else {
+        return json!({"role": role, "content": m.text});
+    };
+    let mut text = String::new();
+    let mut images = Vec::new();
+    for p in parts {
+        match p {
+            GenPart::Text(t) => text.push_str(t),
+            GenPart::Image(i, _) => images.push(image_part(Format::Ollama, *i, false)),
+        }
+    }
+    json!({"role": role, "content": text, "images": images, "meta": m.role})
+}
+
 fn text_part(format: Format, text: &str) -> Value {
     Format::text_part(format, text.to_owned())
 }
@@ -131,6 +153,7 @@ fn format_strategy() -> impl Strategy<Value = Format> {
         Just(Format::OpenAiResponses),
         Just(Format::Gemini),
         Just(Format::Mcp),
+        Just(Format::Ollama),
     ]
 }
 
@@ -224,6 +247,7 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
             Just("inlineData".to_owned()),
             Just("blob".to_owned()),
             Just("resource".to_owned()),
+            Just("images".to_owned()),
             Just("functionResponse".to_owned()),
             "[a-z]{1,4}",
         ];

@@ -136,6 +136,12 @@ fn every_format_is_covered_and_the_newest_turn_is_not() {
             {"role":"user","content":[{"type":"tool_result","toolUseId":"t","content":[{"type":"text","text": json_text}],"structuredContent": tool_result_json(&payload)}]},
             {"role":"user","content":{"type":"text","text":"next"}}
         ]),
+        json!([
+            {"role":"user","content":"go","images":[]},
+            {"role":"assistant","content":"","tool_calls":[{"function":{"name":"gen","arguments":{}}}]},
+            {"role":"tool","tool_name":"gen","content": json_text},
+            {"role":"user","content":"next"}
+        ]),
     ];
     for msgs in cases {
         let out = run(&MemoryBackend::new(), &msgs, true);

@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
 /** A message wire format. */
-export type Format = "openai" | "langchain" | "anthropic" | "ai-sdk" | "ui-message" | "openai-responses" | "gemini" | "mcp";
+export type Format = "openai" | "langchain" | "anthropic" | "ai-sdk" | "ui-message" | "openai-responses" | "gemini" | "mcp" | "ollama";
 
 /** One image found in markdown text; offsets are UTF-16 code units, so `text.slice(start, end)` is the image's markdown. */
 export interface MarkdownImage {

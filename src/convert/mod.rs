@@ -26,7 +26,18 @@ pub const MAX_DEPTH: usize = 256;
 const EXTERNAL_MIN: u32 = 1024;
 
 /// Keys whose long base64 values stay in JavaScript.
-const PAYLOAD_KEYS: &[&str] = &["url", "data", "image", "base64", "file_data", "image_url"];
+const PAYLOAD_KEYS: &[&str] = &[
+    "url",
+    "data",
+    "image",
+    "base64",
+    "file_data",
+    "image_url",
+    // MCP resource contents.
+    "blob",
+    // Ollama: the entries of a message's `images` array.
+    "images",
+];
 
 /// Reads a JavaScript value as JSON, keeping long payloads and non-JSON
 /// values in `table`. `path` names the value for errors.
@@ -134,13 +145,15 @@ fn read(
     if Array::is_array(value) {
         let arr: &Array = value.unchecked_ref();
         let mut out = Vec::with_capacity(arr.length() as usize);
+        // Entries of an Ollama `images` array are payloads like keyed ones.
+        let item_key = key.filter(|k| *k == "images");
         for (i, item) in arr.iter().enumerate() {
             out.push(read(
                 &item,
                 &format!("{path}[{i}]"),
                 table,
                 depth + 1,
-                None,
+                item_key,
             )?);
         }
         return Ok(Value::Array(out));

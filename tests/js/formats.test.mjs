@@ -61,7 +61,9 @@ async function roundTrip(format, messages, { stashed, newest }) {
   assert.equal(compacted.report.format, format);
   assert.equal(compacted.report.stashed, stashed, JSON.stringify(compacted.report.failures));
   assert.equal(compacted.report.newestUserIndex, newest);
-  assert.deepEqual(compacted.messages.slice(newest), messages.slice(newest), 'the newest turn is untouched');
+  for (let i = newest; i < messages.length; i++) {
+    assert.equal(compacted.messages[i], messages[i], `messages[${i}] is the caller's own, untouched`);
+  }
   assert.ok(compacted.report.bytesAfter < compacted.report.bytesBefore);
   const again = await compactContext(compacted.messages, { stash });
   assert.deepEqual(again.messages, compacted.messages, 'compaction is idempotent');
@@ -298,4 +300,32 @@ test('mcp: sampling messages with image blocks, audio, resources and tool result
   assert.deepEqual(compacted[4].content[0].content[2], { type: 'text', text: placeholder(page) });
   validateMcp(compacted);
   validateMcp(expanded);
+});
+
+test('ollama: images outside content become placeholder lines and come back in order', async () => {
+  const photo = await makeImage('jpeg', 320, 240, 41);
+  const sketch = await makeImage('png', 90, 60, 42);
+  const screen = await makeImage('png', 160, 100, 43);
+  const chart = await makeImage('png', 200, 120, 44);
+  const messages = [
+    { role: 'system', content: 'You are a helpful assistant.' },
+    { role: 'user', content: '这两张图是什么？', images: [b64(photo), b64(sketch)] },
+    {
+      role: 'assistant',
+      content: '',
+      thinking: 'I should look at the corner.',
+      tool_calls: [{ function: { name: 'screenshot', arguments: { region: 'top-right' } } }],
+    },
+    { role: 'tool', tool_name: 'screenshot', content: '', images: [b64(screen)] },
+    { role: 'assistant', content: '一只猫和一张草图；右上角是一个花瓶。' },
+    { role: 'user', content: '这张新图呢？', images: [b64(chart)] },
+  ];
+  const { compacted, expanded } = await roundTrip('ollama', messages, { stashed: 3, newest: 5 });
+  assert.deepEqual(compacted[1], {
+    role: 'user',
+    content: `这两张图是什么？\n${placeholder(photo)}\n${placeholder(sketch)}`,
+    images: [],
+  });
+  assert.deepEqual(compacted[3], { role: 'tool', tool_name: 'screenshot', content: `\n${placeholder(screen)}`, images: [] });
+  typecheck('ollama', 'Message[]', { messages, compacted, expanded });
 });

@@ -120,9 +120,7 @@ pub fn plan_compaction<'m>(
             &mut |ordinal, path, img| match img.source() {
                 ImageSource::Url(_) | ImageSource::Opaque => plan.urls += 1,
                 source => {
-                    if i >= cutoff
-                        || source.inline().is_none()
-                        || !img.shape.replaceable_by_text()
+                    if i >= cutoff || source.inline().is_none() || !img.shape.replaceable_by_text()
                     {
                         plan.kept += 1;
                     } else {

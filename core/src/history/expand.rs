@@ -234,7 +234,11 @@ fn split_text(
 /// template (the last one when the record holds fewer), else the canonical
 /// part of `format`.
 fn image_part(format: Format, r: &Restored, occurrence: usize) -> Part {
-    let template = r.templates.get(occurrence).or(r.templates.last());
+    let template = r
+        .templates
+        .get(occurrence)
+        .or(r.templates.last())
+        .filter(|t| crate::messages::canonical::restores_as_stashed(t.shape, format));
     let (value, shape) = match template {
         Some(t) => (Value::Object(t.fill(&r.mime, &r.payload)), t.shape),
         None => (

@@ -38,6 +38,9 @@ pub fn image_part(format: Format, mime: &str, payload: &str, detail: Option<&str
             m.insert("data".into(), payload.into());
             m.insert("mimeType".into(), mime.into());
         }
+        Format::Ollama => {
+            m.insert("image".into(), payload.into());
+        }
         Format::OpenAi | Format::LangChain | Format::Anthropic | Format::AiSdk => {
             m.insert("type".into(), "image_url".into());
             let mut inner = Map::new();
@@ -61,6 +64,7 @@ pub fn canonical_shape(format: Format) -> ImageShape {
         Format::OpenAiResponses => ImageShape::ResponsesInputImage,
         Format::Gemini => ImageShape::GeminiInlineData,
         Format::Mcp => ImageShape::DataMimeType,
+        Format::Ollama => ImageShape::OllamaImage,
     }
 }
 
@@ -84,13 +88,39 @@ pub fn native_shapes(format: Format) -> &'static [ImageShape] {
         Format::OpenAiResponses => &[ResponsesInputImage],
         Format::Gemini => &[GeminiInlineData, GeminiFunctionResponseBlob],
         Format::Mcp => &[DataMimeType, McpResourceBlob],
+        Format::Ollama => &[OllamaImage],
     }
+}
+
+/// Whether a part stashed in `shape` can be written back as it was into a
+/// message of `format`. An Ollama image is an entry of `images`, not a part:
+/// it goes back only into an Ollama message, and an Ollama message takes no
+/// other shape (it gets the canonical `{image}` instead).
+pub fn restores_as_stashed(shape: ImageShape, format: Format) -> bool {
+    (shape == ImageShape::OllamaImage) == (format == Format::Ollama)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::messages::ImagePart;
+
+    #[test]
+    fn ollama_images_and_parts_do_not_mix() {
+        assert!(restores_as_stashed(ImageShape::OllamaImage, Format::Ollama));
+        assert!(!restores_as_stashed(
+            ImageShape::OllamaImage,
+            Format::OpenAi
+        ));
+        assert!(!restores_as_stashed(
+            ImageShape::ImageUrlObject,
+            Format::Ollama
+        ));
+        assert!(restores_as_stashed(
+            ImageShape::ImageUrlObject,
+            Format::Anthropic
+        ));
+    }
 
     #[test]
     fn every_canonical_part_reads_back_in_its_shape() {
@@ -105,7 +135,7 @@ mod tests {
             let part = ImagePart { wire, shape };
             assert_eq!(
                 part.source().inline(),
-                Some((Some("image/png"), "AAAA")),
+                Some(((format != Format::Ollama).then_some("image/png"), "AAAA")),
                 "{format:?}"
             );
         }

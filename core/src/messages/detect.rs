@@ -7,7 +7,8 @@ use serde_json::{Map, Value};
 /// in every message before the next:
 /// 1. the shape of a message: tuples are LangChain, `parts` are a
 ///    UIMessage's (typed parts) or Gemini's (untyped), a top-level item
-///    `type` is a Responses item's, one content block object is MCP's;
+///    `type` is a Responses item's, one content block object is MCP's, an
+///    `images` array (or a `tool_name`) is Ollama's;
 /// 2. a part only one format has: Responses `input_*` parts, MCP
 ///    `tool_result` with `toolUseId` and `resource` blocks, LangChain image
 ///    blocks by `url`, `fileId`, `source_type` or `base64`;
@@ -46,6 +47,9 @@ fn shape_evidence(message: &Value) -> Option<Format> {
     }
     if map.get("content").is_some_and(Value::is_object) {
         return Some(Format::Mcp);
+    }
+    if map.get("images").is_some_and(Value::is_array) || map.contains_key("tool_name") {
+        return Some(Format::Ollama);
     }
     None
 }
@@ -253,6 +257,17 @@ mod tests {
                 json!({"role":"user","content":[{"type":"tool_result","toolUseId":"t","content":[]}]})
             ]),
             Format::Mcp
+        );
+        assert_eq!(
+            detect_format(&[
+                json!({"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{}}}]}),
+                json!({"role":"user","content":"hi","images":["AAAA"]})
+            ]),
+            Format::Ollama
+        );
+        assert_eq!(
+            detect_format(&[json!({"role":"user","content":"hi","images":[]})]),
+            Format::Ollama
         );
         // An OpenAI-looking message first does not outvote a UIMessage.
         assert_eq!(

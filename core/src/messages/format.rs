@@ -24,10 +24,12 @@ pub enum Format {
     /// MCP sampling messages: `{role, content}` where content is one block
     /// or an array of `text`, `image`, `audio`, `resource` and `tool_result` blocks.
     Mcp,
+    /// Ollama chat: `{role, content: string, images?: [base64]}`.
+    Ollama,
 }
 
 /// Every format with its name and the other names it is accepted under.
-const NAMES: [(Format, &str, &[&str]); 8] = [
+const NAMES: [(Format, &str, &[&str]); 9] = [
     (Format::OpenAi, "openai", &[]),
     (Format::LangChain, "langchain", &[]),
     (Format::Anthropic, "anthropic", &[]),
@@ -36,11 +38,12 @@ const NAMES: [(Format, &str, &[&str]); 8] = [
     (Format::OpenAiResponses, "openai-responses", &["responses"]),
     (Format::Gemini, "gemini", &["google"]),
     (Format::Mcp, "mcp", &[]),
+    (Format::Ollama, "ollama", &[]),
 ];
 
 impl Format {
     /// Every format, in the order of their names in error messages.
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::OpenAi,
         Format::LangChain,
         Format::Anthropic,
@@ -49,6 +52,7 @@ impl Format {
         Format::OpenAiResponses,
         Format::Gemini,
         Format::Mcp,
+        Format::Ollama,
     ];
 
     /// The name used in options and reports.
@@ -82,6 +86,12 @@ impl Format {
     /// string goes back as one text part.
     pub fn has_string_content(self) -> bool {
         !matches!(self, Format::UiMessage | Format::Gemini | Format::Mcp)
+    }
+
+    /// False for Ollama, whose messages carry images and nothing else: a
+    /// file goes to it as a description.
+    pub fn has_file_parts(self) -> bool {
+        self != Format::Ollama
     }
 }
 

@@ -42,10 +42,13 @@ pub enum ImageShape {
     GeminiFunctionResponseBlob,
     /// `{type:'resource', resource:{uri, mimeType:'image/…', blob}}` — MCP embedded resource.
     McpResourceBlob,
+    /// One entry of an Ollama message's `images`, as the part `{image, index}`
+    /// (`index`: its place in `images`); see the `ollama` module.
+    OllamaImage,
 }
 
 /// Every shape with the name it is stored under.
-const SHAPE_NAMES: [(ImageShape, &str); 16] = [
+const SHAPE_NAMES: [(ImageShape, &str); 17] = [
     (ImageShape::ImageUrlObject, "ImageUrlObject"),
     (ImageShape::ImageUrlString, "ImageUrlString"),
     (ImageShape::AnthropicBase64, "AnthropicBase64"),
@@ -65,6 +68,7 @@ const SHAPE_NAMES: [(ImageShape, &str); 16] = [
         "GeminiFunctionResponseBlob",
     ),
     (ImageShape::McpResourceBlob, "McpResourceBlob"),
+    (ImageShape::OllamaImage, "OllamaImage"),
 ];
 
 impl ImageShape {
@@ -104,6 +108,7 @@ impl ImageShape {
                 (Some("inlineData"), "data", Some("mimeType"))
             }
             ImageShape::McpResourceBlob => (Some("resource"), "blob", Some("mimeType")),
+            ImageShape::OllamaImage => (None, "image", None),
         };
         Keys {
             container,
@@ -126,6 +131,7 @@ impl ImageShape {
                 | ImageShape::GeminiInlineData
                 | ImageShape::GeminiFunctionResponseBlob
                 | ImageShape::McpResourceBlob
+                | ImageShape::OllamaImage
         )
     }
 
@@ -429,9 +435,11 @@ pub fn new_image_part(
             m.insert("image".into(), payload.into());
             m.insert("mediaType".into(), mime.into());
         }
-        Format::UiMessage | Format::OpenAiResponses | Format::Gemini | Format::Mcp => {
-            return super::canonical::image_part(format, mime, payload, detail)
-        }
+        Format::UiMessage
+        | Format::OpenAiResponses
+        | Format::Gemini
+        | Format::Mcp
+        | Format::Ollama => return super::canonical::image_part(format, mime, payload, detail),
     }
     Value::Object(m)
 }
@@ -541,6 +549,11 @@ mod tests {
             (
                 json!({"type":"resource","resource":{"uri":"file:///a.png","mimeType":"image/png","blob":"AAAA"},"annotations":{"priority":1}}),
                 ImageShape::McpResourceBlob,
+            ),
+            (json!({"image":"AAAA","index":2}), ImageShape::OllamaImage),
+            (
+                json!({"inlineData":{"mimeType":"image/png","data":"AAAA"}}),
+                ImageShape::GeminiFunctionResponseBlob,
             ),
         ];
         for (v, shape) in cases {

@@ -17,6 +17,7 @@ pub(crate) mod image;
 mod langchain;
 mod mcp;
 mod model;
+mod ollama;
 mod openai;
 mod openai_responses;
 mod part;

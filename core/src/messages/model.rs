@@ -71,6 +71,8 @@ pub(super) enum Slot {
     SingleKey(&'static str),
     /// Index 1 of a LangChain tuple.
     TupleIndex,
+    /// Ollama's `content` string and `images` array (see the `ollama` module).
+    Ollama(super::ollama::Layout),
 }
 
 /// One message in the neutral model. The wire value is kept; the content is
@@ -116,6 +118,7 @@ impl Message {
             Format::OpenAiResponses => return super::openai_responses::decode(value, path),
             Format::Gemini => return super::gemini::decode(value, path),
             Format::Mcp => return super::mcp::decode(value, path),
+            Format::Ollama => return super::ollama::decode(value, path),
             Format::OpenAi | Format::LangChain | Format::Anthropic | Format::AiSdk => {}
         }
         match value {
@@ -197,6 +200,7 @@ impl Message {
         match self.slot {
             Slot::Key(key) | Slot::SingleKey(key) => base.key(key),
             Slot::TupleIndex => base.index(1),
+            Slot::Ollama(_) => base.key("content"),
         }
     }
 
@@ -207,6 +211,7 @@ impl Message {
     pub fn part_path(&self, base: &JsonPath, index: usize) -> JsonPath {
         match self.slot {
             Slot::SingleKey(key) if index == 0 => base.key(key),
+            Slot::Ollama(layout) => layout.part_path(base, index),
             _ => self.content_path(base).index(index),
         }
     }
@@ -215,13 +220,20 @@ impl Message {
     /// text part: `messages[0].content[2].text`, or an Ollama message's
     /// `messages[0].content`.
     pub fn text_path(&self, base: &JsonPath, index: usize) -> JsonPath {
-        self.part_path(base, index).key("text")
+        match self.slot {
+            Slot::Ollama(_) => base.key("content"),
+            _ => self.part_path(base, index).key("text"),
+        }
     }
 
     /// Back to the wire value, with the content in its original place.
     pub fn into_wire(self) -> Value {
         let format = self.format;
         let mut wire = self.wire;
+        if let (Value::Object(map), Slot::Ollama(layout)) = (&mut wire, self.slot) {
+            layout.encode(map, self.content);
+            return wire;
+        }
         let content = match self.content {
             // Where content cannot be one string, folded text is one text part.
             Content::Text(text) if !format.has_string_content() => {
@@ -390,6 +402,8 @@ pub(super) fn decode_part(
         Format::OpenAiResponses => super::openai_responses::classify(&map, path)?,
         Format::Gemini => super::gemini::classify(&map, path)?,
         Format::Mcp => super::mcp::classify(&map, path)?,
+        // Ollama has no content parts: its module reads its images.
+        Format::Ollama => PartKind::Other,
     };
     Ok(match kind {
         PartKind::Text => {

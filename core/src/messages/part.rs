@@ -75,7 +75,8 @@ fn text_type(format: Format) -> Option<&'static str> {
         | Format::Anthropic
         | Format::AiSdk
         | Format::UiMessage
-        | Format::Mcp => Some("text"),
+        | Format::Mcp
+        | Format::Ollama => Some("text"),
         Format::OpenAiResponses => Some("input_text"),
         Format::Gemini => None,
     }

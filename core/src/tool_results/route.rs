@@ -196,7 +196,11 @@ pub fn route_artifact(
         }
     }
     let kind = kind_of_mime(&mime);
-    let routing = decide(kind, caps);
+    let routing = match decide(kind, caps) {
+        // A format without file parts gets the description.
+        Routing::File if !format.has_file_parts() => Routing::Text,
+        routing => routing,
+    };
     let metadata = RouteMetadata {
         id: artifact.id.clone(),
         filename: filename.clone(),
@@ -248,6 +252,8 @@ pub fn file_part(format: Format, filename: &str, mime: &str, payload: &str) -> V
             "type": "resource",
             "resource": { "uri": filename, "mimeType": mime, "blob": payload }
         }),
+        // No file parts (see `Format::has_file_parts`): a line naming the file.
+        Format::Ollama => format.text_part(format!("[{filename} ({mime})]")),
         Format::UiMessage => json!({
             "type": "file",
             "mediaType": mime,

@@ -162,11 +162,13 @@ pub fn tool_result_slots(format: Format, message: &Value) -> Vec<Slot> {
     };
     let base = vec![content_seg];
     match format {
-        Format::OpenAi | Format::LangChain if role == Some(Role::Tool) => match content {
-            Value::String(_) => out.push(text(base)),
-            Value::Array(parts) => text_parts(parts, &base, &mut out),
-            _ => {}
-        },
+        Format::OpenAi | Format::LangChain | Format::Ollama if role == Some(Role::Tool) => {
+            match content {
+                Value::String(_) => out.push(text(base)),
+                Value::Array(parts) => text_parts(parts, &base, &mut out),
+                _ => {}
+            }
+        }
         Format::Anthropic => {
             if let Value::Array(parts) = content {
                 for (i, p) in parts.iter().enumerate() {
