@@ -5,7 +5,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const ctxpack = require('../dist/node/ctxpack.js');
+const ctxpack = require('../dist/node/index.js');
 const { fileStash } = require('../dist/node/file-stash.js');
 
 const USAGE = `usage:

@@ -75,7 +75,7 @@ try {
 
 // Node: the nodejs build with the memory and the file stash against node:crypto + a Map.
 const require = createRequire(import.meta.url);
-const ctx = require(path.join(root, 'dist/node/ctxpack.js'));
+const ctx = require(path.join(root, 'dist/node/index.js'));
 const { fileStash } = require(path.join(root, 'dist/node/file-stash.js'));
 const messages = JSON.parse(big.toString());
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -1,7 +1,13 @@
-// Builds the npm package's three flavours from one release compile:
-//   dist/web      ES module for browsers and workers (explicit `await init()`)
-//   dist/bundler  ES module importing the .wasm (Vite, webpack)
-//   dist/node     CommonJS for `require`, with an ES module wrapper for `import`
+// Builds the npm package's three flavours from one release compile of each
+// wasm module — the main one (crate `ctxpack`) and the markdown one (crate
+// `ctxpack-markdown`, the CommonMark parser, kept out of the main module):
+//   dist/web      ES module for browsers and workers (explicit `await init()`,
+//                 which instantiates both modules in parallel)
+//   dist/bundler  ES module importing both .wasm files (Vite, webpack)
+//   dist/node     CommonJS for `require` (the markdown module is loaded on
+//                 first use), with an ES module wrapper for `import`
+// Each flavour's entry is `index.js` (from js/entry/), over wasm-bindgen's
+// `ctxpack.js` and `markdown/ctxpack_markdown.js`.
 // Each .wasm is shrunk with Binaryen's wasm-opt -Oz (the npm `binaryen` package).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,11 +28,13 @@ const fail = (msg) => {
   process.exit(1);
 };
 
-/** Compiles the wasm crate and returns the path of its .wasm, as cargo reports
- * it: the target directory may be anywhere (`CARGO_TARGET_DIR`, a workspace's
- * target, `build.target-dir` in a cargo config). */
-function compile() {
-  const args = ['build', '--release', '--lib', '-p', 'ctxpack', '--target', 'wasm32-unknown-unknown',
+/** Compiles the wasm crate `pkg` (whose library target is `name`) and returns
+ * the path of its .wasm, as cargo reports it: the target directory may be
+ * anywhere (`CARGO_TARGET_DIR`, a workspace's target, `build.target-dir` in a
+ * cargo config). Each crate is built on its own, so the main module's
+ * features are its own (no CommonMark parser in it). */
+function compile(pkg, name) {
+  const args = ['build', '--release', '--lib', '-p', pkg, '--target', 'wasm32-unknown-unknown',
     '--message-format=json-render-diagnostics', ...(quiet ? ['--quiet'] : [])];
   const r = spawnSync('cargo', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 });
   if (r.error) fail(`could not run cargo: ${r.error.message}`);
@@ -35,11 +43,11 @@ function compile() {
   for (const line of r.stdout.split('\n')) {
     if (!line.startsWith('{')) continue;
     const msg = JSON.parse(line);
-    if (msg.reason === 'compiler-artifact' && msg.target?.name === 'ctxpack') {
+    if (msg.reason === 'compiler-artifact' && msg.target?.name === name) {
       wasm.push(...msg.filenames.filter((f) => f.endsWith('.wasm')));
     }
   }
-  if (wasm.length !== 1) fail(`expected one ctxpack .wasm from cargo, got ${wasm.length ? wasm.join(', ') : 'none'}`);
+  if (wasm.length !== 1) fail(`expected one ${name} .wasm from cargo, got ${wasm.length ? wasm.join(', ') : 'none'}`);
   return wasm[0];
 }
 
@@ -51,8 +59,11 @@ if (!existsSync(wasmOpt)) {
   fail(`wasm-opt not found at ${wasmOpt}: run \`npm ci\` (it comes from the npm \`binaryen\` package) or set WASM_OPT`);
 }
 
-const wasm = compile();
+const wasm = compile('ctxpack', 'ctxpack');
 log(`compiled ${wasm}`);
+// The CommonMark parser, as a module of its own (see js/entry/).
+const markdownWasm = compile('ctxpack-markdown', 'ctxpack_markdown');
+log(`compiled ${markdownWasm}`);
 
 const flavours = [
   ['web', 'web'],
@@ -85,13 +96,25 @@ function optimize(file) {
   fail(`wasm-opt failed ${attempts} times on ${path.relative(root, file)}; no package was built`);
 }
 
+const entryFiles = {
+  web: [['web.js', 'index.js'], ['web.d.ts', 'index.d.ts']],
+  bundler: [['bundler.js', 'index.js'], ['bundler.d.ts', 'index.d.ts']],
+  node: [['node.js', 'index.js']],
+};
+
 rmSync(dist, { recursive: true, force: true });
 for (const [dir, target] of flavours) {
   const out = path.join(dist, dir);
   mkdirSync(out, { recursive: true });
   run('wasm-bindgen', [wasm, '--target', target, '--out-dir', out, '--out-name', 'ctxpack']);
-  const bg = path.join(out, 'ctxpack_bg.wasm');
-  optimize(bg);
+  optimize(path.join(out, 'ctxpack_bg.wasm'));
+  const md = path.join(out, 'markdown');
+  mkdirSync(md, { recursive: true });
+  run('wasm-bindgen', [markdownWasm, '--target', target, '--out-dir', md, '--out-name', 'ctxpack_markdown']);
+  optimize(path.join(md, 'ctxpack_markdown_bg.wasm'));
+  // The entry apps import: the main module's exports, with the markdown
+  // functions joined to the markdown module (js/entry/<flavour>.*).
+  for (const [from, to] of entryFiles[dir]) copyFileSync(path.join(root, 'js/entry', from), path.join(out, to));
 }
 
 // dist/node is CommonJS whatever the root package says.
@@ -99,12 +122,12 @@ writeFileSync(path.join(dist, 'node/package.json'), JSON.stringify({ type: 'comm
 
 // `import` in Node: an ES module that re-exports the CommonJS build by name.
 const require = createRequire(import.meta.url);
-const cjs = require(path.join(dist, 'node/ctxpack.js'));
+const cjs = require(path.join(dist, 'node/index.js'));
 const names = Object.keys(cjs).filter((n) => n !== 'default' && n !== '__esModule' && !n.startsWith('__'));
 writeFileSync(
   path.join(dist, 'node/index.mjs'),
   `// Generated by scripts/build.mjs: the CommonJS build as an ES module.\n` +
-    `import cjs from './ctxpack.js';\n` +
+    `import cjs from './index.js';\n` +
     `export const { ${names.join(', ')} } = cjs;\n` +
     `export default cjs;\n`,
 );
@@ -124,6 +147,12 @@ for (const f of ['ai-sdk.mjs', 'ai-sdk.d.ts', 'langchain.mjs', 'langchain.d.ts']
 }
 
 const bytes = readFileSync(path.join(dist, 'web/ctxpack_bg.wasm'));
-const sizes = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, wasmOpt: true };
+const markdownBytes = readFileSync(path.join(dist, 'web/markdown/ctxpack_markdown_bg.wasm'));
+const sizes = {
+  raw: bytes.length,
+  gzip: gzipSync(bytes, { level: 9 }).length,
+  wasmOpt: true,
+  markdown: { raw: markdownBytes.length, gzip: gzipSync(markdownBytes, { level: 9 }).length },
+};
 writeFileSync(path.join(dist, 'sizes.json'), JSON.stringify(sizes) + '\n');
-log(`wasm: ${(sizes.raw / 1024).toFixed(1)} KiB raw, ${(sizes.gzip / 1024).toFixed(1)} KiB gzipped`);
+log(`wasm: ${(sizes.raw / 1024).toFixed(1)} KiB raw, ${(sizes.gzip / 1024).toFixed(1)} KiB gzipped; markdown module ${(sizes.markdown.raw / 1024).toFixed(1)} KiB raw, ${(sizes.markdown.gzip / 1024).toFixed(1)} KiB gzipped`);

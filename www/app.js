@@ -2,7 +2,7 @@
 // send. Plain ES modules and the web build with its explicit init.
 import init, {
   Stash, toMultimodal, compactContext, expandContext, getHistoryImage, answerHistoryImageCall, estimate, CtxpackError,
-} from '../dist/web/ctxpack.js';
+} from '../dist/web/index.js';
 import { APIS } from './formats.js';
 
 await init();

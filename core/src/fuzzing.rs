@@ -9,6 +9,7 @@ use crate::media::payload::InMemory;
 use crate::messages::decode_messages;
 
 /// Markdown extraction: offsets in order and within the text.
+#[cfg(feature = "markdown")]
 pub fn markdown(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -106,7 +107,10 @@ pub fn messages(data: &[u8]) {
         changed.iter().skip(cutoff).all(|c| !c),
         "the newest user message must not change"
     );
-    let _ = crate::tool_results::text_only::has_multimedia(&messages);
+    #[cfg(feature = "markdown")]
+    let _ = crate::tool_results::text_only::has_multimedia(&messages, &|t| {
+        !crate::markdown::parse_markdown_images(t).is_empty()
+    });
     let _ = crate::history::expand::collect_placeholders(&messages);
     let _ = crate::budget::estimate::estimate(
         &messages,

@@ -26,16 +26,18 @@ export function toMultimodal(text: string, options?: ToMultimodalOptions): Promi
 
 /// Turns user text with markdown images into ordered content parts. Images
 /// that cannot be resolved stay in the text as markdown and are listed in
-/// `missing`.
-#[wasm_bindgen(js_name = toMultimodal, skip_typescript)]
-pub fn to_multimodal_js(text: JsValue, options: Option<JsValue>) -> Promise {
-    to_promise(Box::pin(to_multimodal(text, options)))
+/// `missing`. `parse` is the markdown module's parser (the package's entry
+/// passes it; `toMultimodal` is this with it).
+#[wasm_bindgen(js_name = __toMultimodal, skip_typescript)]
+pub fn to_multimodal_js(text: JsValue, options: Option<JsValue>, parse: Function) -> Promise {
+    to_promise(Box::pin(to_multimodal(text, options, parse)))
 }
 
 /// `toMultimodal`, awaited from Rust.
 pub async fn to_multimodal(
     text: JsValue,
     options: Option<JsValue>,
+    parse: Function,
 ) -> Result<JsValue, CtxpackError> {
     let text = string_arg(&text, "text")?;
     let opts = options_arg(options.as_ref(), "options")?;
@@ -52,7 +54,7 @@ pub async fn to_multimodal(
     let keep_alt = opts.bool("keepAlt")?.unwrap_or(true);
     let resolver = opts.function("resolve")?;
 
-    let images = ctxpack_core::markdown::parse_markdown_images(&text);
+    let images = crate::api::markdown::markdown_images(&text, &parse)?;
     let mut resolved = Vec::with_capacity(images.len());
     for img in &images {
         resolved.push(resolve_one(&img.url, resolver.as_ref()).await);

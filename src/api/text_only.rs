@@ -120,17 +120,31 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
     Ok(promise.into())
 }
 
-/// See the TypeScript declaration.
-#[wasm_bindgen(js_name = hasMultimedia, skip_typescript)]
+/// See the TypeScript declaration of `hasMultimedia`, which is this with
+/// the markdown module's parser as `parse` (the package's entry passes it).
+#[wasm_bindgen(js_name = __hasMultimedia, skip_typescript)]
 pub fn has_multimedia_js(
     messages: JsValue,
     options: Option<JsValue>,
+    parse: &js_sys::Function,
 ) -> Result<bool, CtxpackError> {
     let opts = options_arg(options.as_ref(), "options")?;
     let table = Table::new();
     let (_, values) = read(&messages, &table)?;
     let (_, decoded) = decode_messages(values, opts.format()?, &JsonPath::root("messages"))?;
-    Ok(has_multimedia(&decoded))
+    let failed = std::cell::RefCell::new(None);
+    let has_images = |text: &str| match crate::api::markdown::markdown_images(text, parse) {
+        Ok(images) => !images.is_empty(),
+        Err(e) => {
+            failed.borrow_mut().get_or_insert(e);
+            false
+        }
+    };
+    let found = has_multimedia(&decoded, &has_images);
+    match failed.into_inner() {
+        Some(e) if !found => Err(e),
+        _ => Ok(found),
+    }
 }
 
 fn limits_option(opts: &Options, base: RequestLimits) -> Result<RequestLimits, CtxpackError> {

@@ -41,10 +41,15 @@ function install(tarball, app) {
 }
 
 function checkFiles(files) {
-  for (const f of ['dist/web/ctxpack.js', 'dist/web/ctxpack_bg.wasm', 'dist/bundler/ctxpack.js', 'dist/bundler/ctxpack_bg.wasm', 'dist/node/ctxpack.js', 'dist/node/ctxpack_bg.wasm', 'dist/node/index.mjs', 'dist/node/file-stash.js', 'bin/ctxpack.cjs', 'README.md', 'LICENSE', 'package.json']) {
+  for (const f of [
+    'dist/web/index.js', 'dist/web/index.d.ts', 'dist/web/ctxpack.js', 'dist/web/ctxpack_bg.wasm', 'dist/web/markdown/ctxpack_markdown_bg.wasm',
+    'dist/bundler/index.js', 'dist/bundler/ctxpack.js', 'dist/bundler/ctxpack_bg.wasm', 'dist/bundler/markdown/ctxpack_markdown_bg.wasm',
+    'dist/node/index.js', 'dist/node/ctxpack.js', 'dist/node/ctxpack_bg.wasm', 'dist/node/markdown/ctxpack_markdown_bg.wasm', 'dist/node/index.mjs',
+    'dist/node/file-stash.js', 'dist/adapters/ai-sdk.mjs', 'dist/adapters/langchain.mjs', 'bin/ctxpack.cjs', 'README.md', 'LICENSE', 'package.json',
+  ]) {
     assert.ok(files.includes(f), f);
   }
-  assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('core/') || f.startsWith('tests/') || f.startsWith('target/') || f.startsWith('scripts/')), files.join(' '));
+  assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('core/') || f.startsWith('markdown/') || f.startsWith('tests/') || f.startsWith('target/') || f.startsWith('scripts/')), files.join(' '));
 }
 
 /** require, import, ctxpack/node, the web build's files and the bin, in `app`. */

@@ -21,7 +21,7 @@ before(async () => {
   page = await browser.newPage();
   await page.goto(`${server.url}/tests/js/support/blank.html`);
   await page.evaluate(async () => {
-    const mod = await import('/dist/web/ctxpack.js');
+    const mod = await import('/dist/web/index.js');
     await mod.default();
     window.ctxpack = mod;
   });

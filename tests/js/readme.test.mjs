@@ -18,7 +18,7 @@ const blocks = [...readme.matchAll(/```js( \w+)?\n([\s\S]*?)```/g)].map((m, i) =
 const dir = path.join(ROOT, 'test-results', 'readme');
 mkdirSync(dir, { recursive: true });
 const of = (kind) => blocks.filter((b) => b.kind === kind);
-const forWeb = (code) => code.replaceAll("'ctxpack/web'", "'/dist/web/ctxpack.js'");
+const forWeb = (code) => code.replaceAll("'ctxpack/web'", "'/dist/web/index.js'");
 
 let browser;
 let server;

@@ -43,7 +43,7 @@ function referenced(pagePath) {
 
 test('the demo page and everything it loads answer 200', async () => {
   const demo = ['/www/', '/www/index.html', ...referenced('www/'), ...referenced('www/app.js'), '/www/sample/chart.png'];
-  assert.ok(demo.includes('/dist/web/ctxpack.js'), `the demo imports the web build: ${demo}`);
+  assert.ok(demo.includes('/dist/web/index.js'), `the demo imports the web build: ${demo}`);
   assert.ok(demo.includes('/www/style.css') && demo.includes('/www/favicon.svg'), demo.join(' '));
   for (const p of [...new Set(demo), '/dist/web/ctxpack_bg.wasm']) {
     const r = await get(server.url, p);
@@ -144,7 +144,7 @@ test('a sibling folder whose name starts like a served one is not served', async
 test('resolvePath names a file under a served folder or a status', () => {
   assert.equal(resolvePath('/www/'), 'www/index.html');
   assert.equal(resolvePath('/www//app.js'), 'www/app.js');
-  assert.equal(resolvePath('/dist/web/ctxpack.js'), 'dist/web/ctxpack.js');
+  assert.equal(resolvePath('/dist/web/index.js'), 'dist/web/index.js');
   assert.equal(resolvePath('/www-evil/x'), 404);
   assert.equal(resolvePath('/www/%E0%A4%A'), 400);
   assert.equal(resolvePath('/www/%2e%2e/x'), 400);

@@ -26,7 +26,7 @@ test('2,000 sends with TTL sweeps and eviction: every placeholder is exact or ho
   const page = await browser.newPage();
   await page.goto(`${server.url}/tests/js/support/blank.html`);
   const out = await page.evaluate(async () => {
-    const mod = await import('/dist/web/ctxpack.js');
+    const mod = await import('/dist/web/index.js');
     await mod.default();
     const { Stash, compactContext, expandContext } = mod;
     let now = 1_800_000_000_000;

@@ -13,7 +13,7 @@ let page;
 const load = async () => {
   await page.goto(`${server.url}/tests/js/support/blank.html`);
   await page.evaluate(async () => {
-    const mod = await import('/dist/web/ctxpack.js');
+    const mod = await import('/dist/web/index.js');
     await mod.default();
     window.ctxpack = mod;
   });
@@ -107,7 +107,7 @@ test('wasm memory stays bounded: a 24 MB history through a fresh instance', asyn
   const p = await browser.newPage();
   await p.goto(`${server.url}/tests/js/support/blank.html`);
   const out = await p.evaluate(async () => {
-    const mod = await import('/dist/web/ctxpack.js');
+    const mod = await import('/dist/web/index.js');
     const wasm = await mod.default();
     const before = wasm.memory.buffer.byteLength;
     // 24 distinct images of 1 MB of base64 each.

@@ -14,6 +14,14 @@ pub const JPEG: &[u8] = include_bytes!("../fixtures/photo.jpg");
 pub const GIF: &[u8] = include_bytes!("../fixtures/anim.gif");
 pub const WEBP: &[u8] = include_bytes!("../fixtures/shot.webp");
 
+/// The markdown module's parser as the JavaScript entry hands it over.
+pub fn parser() -> js_sys::Function {
+    let f = Closure::<dyn Fn(String) -> JsValue>::new(|text: String| {
+        ctxpack_markdown::exports::parse_markdown_images(&text)
+    });
+    f.into_js_value().unchecked_into()
+}
+
 pub fn get(v: &JsValue, key: &str) -> JsValue {
     Reflect::get(v, &key.into()).unwrap_or(JsValue::UNDEFINED)
 }
@@ -54,7 +62,7 @@ pub fn assert_ctxpack_error(err: JsValue, code: &str, path: &str) {
 
 pub fn parses_markdown_with_utf16_offsets() {
     let text = "图😀 ![alt](a.png \"t\") `![x](y)`";
-    let out: Array = markdown::parse_markdown_images(text.into())
+    let out: Array = markdown::parse_markdown_images(text.into(), &parser())
         .unwrap()
         .unchecked_into();
     assert_eq!(out.length(), 1);
@@ -71,7 +79,7 @@ pub fn parses_markdown_with_utf16_offsets() {
 }
 
 pub fn rejects_non_string_text() {
-    let err = markdown::parse_markdown_images(JsValue::from(5)).unwrap_err();
+    let err = markdown::parse_markdown_images(JsValue::from(5), &parser()).unwrap_err();
     assert_ctxpack_error(err.into(), "INVALID_ARGUMENT", "text");
 }
 
@@ -119,7 +127,7 @@ pub async fn resolves_files_through_the_resolver() {
         ("resolve", fixture_resolver().into()),
         ("detail", "auto".into()),
     ]);
-    let out = multimodal::to_multimodal(text.into(), Some(opts))
+    let out = multimodal::to_multimodal(text.into(), Some(opts), parser())
         .await
         .unwrap();
     let content: Array = get(&out, "content").unchecked_into();
@@ -167,7 +175,7 @@ pub async fn writes_anthropic_and_ai_sdk_parts() {
             ("resolve", fixture_resolver().into()),
             ("format", format.into()),
         ]);
-        let out = multimodal::to_multimodal(text.into(), Some(opts))
+        let out = multimodal::to_multimodal(text.into(), Some(opts), parser())
             .await
             .unwrap();
         let content: Array = get(&out, "content").unchecked_into();
@@ -187,17 +195,19 @@ pub async fn writes_anthropic_and_ai_sdk_parts() {
 }
 
 pub async fn bad_options_are_ctxpack_errors() {
-    let err = multimodal::to_multimodal("x".into(), Some(obj(&[("format", "xml".into())])))
-        .await
-        .unwrap_err();
+    let err =
+        multimodal::to_multimodal("x".into(), Some(obj(&[("format", "xml".into())])), parser())
+            .await
+            .unwrap_err();
     assert_ctxpack_error(err.into(), "INVALID_OPTION", "options.format");
-    let err = multimodal::to_multimodal("x".into(), Some(obj(&[("resolve", 3.into())])))
+    let err = multimodal::to_multimodal("x".into(), Some(obj(&[("resolve", 3.into())])), parser())
         .await
         .unwrap_err();
     assert_ctxpack_error(err.into(), "INVALID_OPTION", "options.resolve");
-    let err = multimodal::to_multimodal("x".into(), Some(obj(&[("detail", "max".into())])))
-        .await
-        .unwrap_err();
+    let err =
+        multimodal::to_multimodal("x".into(), Some(obj(&[("detail", "max".into())])), parser())
+            .await
+            .unwrap_err();
     assert_ctxpack_error(err.into(), "INVALID_OPTION", "options.detail");
 }
 
@@ -206,6 +216,7 @@ pub async fn resolver_that_throws_leaves_the_image_in_the_text() {
     let out = multimodal::to_multimodal(
         "a ![x](file:///x.png) b".into(),
         Some(obj(&[("resolve", thrower.into())])),
+        parser(),
     )
     .await
     .unwrap();

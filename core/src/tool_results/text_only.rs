@@ -5,7 +5,6 @@
 //! `[Picture:history_<md5>]` (stash it first). And `has_multimedia`: whether
 //! a conversation holds anything a text-only model would need tools for.
 
-use crate::markdown::parse_markdown_images;
 use crate::media::payload::Payloads;
 use crate::messages::placeholder::{has_placeholder, placeholder};
 use crate::messages::{Content, Format, ImageSource, Message, Part};
@@ -89,19 +88,21 @@ pub fn message_to_text_only(
 }
 
 /// True when any message holds an image or file part, a placeholder, or a
-/// markdown image (found by the CommonMark parser, not a substring test).
-pub fn has_multimedia(messages: &[Message]) -> bool {
-    messages.iter().any(|m| content_has_multimedia(&m.content))
+/// markdown image: `markdown_has_images(text)` says whether a text holding
+/// `![` has one (the CommonMark parser decides, not a substring test).
+pub fn has_multimedia(messages: &[Message], markdown_has_images: &dyn Fn(&str) -> bool) -> bool {
+    messages
+        .iter()
+        .any(|m| content_has_multimedia(&m.content, markdown_has_images))
 }
 
-fn content_has_multimedia(content: &Content) -> bool {
-    let text_has =
-        |t: &str| has_placeholder(t) || (t.contains("![") && !parse_markdown_images(t).is_empty());
+fn content_has_multimedia(content: &Content, markdown_has_images: &dyn Fn(&str) -> bool) -> bool {
+    let text_has = |t: &str| has_placeholder(t) || (t.contains("![") && markdown_has_images(t));
     match content {
         Content::Text(t) => text_has(t),
         Content::Parts(parts) => parts.iter().any(|p| match p {
             Part::Image(_) => true,
-            Part::ToolResult(t) => content_has_multimedia(&t.content),
+            Part::ToolResult(t) => content_has_multimedia(&t.content, markdown_has_images),
             Part::Text(_) => p.as_text().is_some_and(text_has),
             Part::Other(v) => matches!(
                 v.get("type").and_then(Value::as_str),
@@ -122,6 +123,12 @@ fn content_has_multimedia(content: &Content) -> bool {
 
 #[cfg(test)]
 mod tests {
+    fn has_multimedia_parsed(messages: &[Message]) -> bool {
+        has_multimedia(messages, &|t| {
+            !crate::markdown::parse_markdown_images(t).is_empty()
+        })
+    }
+
     use super::*;
     use crate::json_path::JsonPath;
     use crate::messages::decode_messages;
@@ -170,20 +177,20 @@ mod tests {
 
     #[test]
     fn multimedia_is_found_by_the_parser() {
-        assert!(!has_multimedia(&msgs(
+        assert!(!has_multimedia_parsed(&msgs(
             json!([{"role":"user","content":"`![x](y.png)` and the ![ and ]( tokens"}])
         )));
-        assert!(has_multimedia(&msgs(
+        assert!(has_multimedia_parsed(&msgs(
             json!([{"role":"user","content":"see ![x](y.png)"}])
         )));
-        assert!(has_multimedia(&msgs(
+        assert!(has_multimedia_parsed(&msgs(
             json!([{"role":"user","content":[{"type":"file","file":{"file_id":"f"}}]}])
         )));
-        assert!(has_multimedia(&msgs(json!([[
+        assert!(has_multimedia_parsed(&msgs(json!([[
             "human",
             "[Picture:history_0123456789abcdef0123456789abcdef] 这是什么？"
         ]]))));
-        assert!(!has_multimedia(&msgs(
+        assert!(!has_multimedia_parsed(&msgs(
             json!([{"role":"user","content":"plain"}])
         )));
     }
