@@ -5,7 +5,9 @@ mod common;
 
 use common::*;
 use ctxpack_core::history::CompactOptions;
-use ctxpack_core::history::{compact_history, expand_history, history_image, Lang, Outcome};
+use ctxpack_core::history::{
+    compact_history, expand_history, history_image, Lang, Outcome, PartDialect,
+};
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
 use serde_json::json;
@@ -106,13 +108,27 @@ fn dootask_example_compacts_to_the_expected_output_and_back() {
         &StashConfig::default(),
         T0,
         &id,
-        Format::LangChain,
+        PartDialect::LangChainPython,
         Lang::Zh,
         &ctxpack_core::media::InMemory,
     ));
     assert_eq!(
         parts,
         vec![json!({"type":"image", "mime_type":"image/jpeg", "base64": b64(JPEG)})]
+    );
+    // LangChain JS gets its standard image block.
+    let parts = block_on(history_image(
+        &stash,
+        &StashConfig::default(),
+        T0,
+        &id,
+        Format::LangChain.into(),
+        Lang::Zh,
+        &ctxpack_core::media::InMemory,
+    ));
+    assert_eq!(
+        parts,
+        vec![json!({"type":"image", "mimeType":"image/jpeg", "data": b64(JPEG)})]
     );
 }
 
@@ -398,7 +414,7 @@ fn corrupted_records_count_as_missing() {
         &StashConfig::default(),
         T0,
         &md5(&b64(JPEG)),
-        Format::OpenAi,
+        Format::OpenAi.into(),
         Lang::En,
         &ctxpack_core::media::InMemory,
     ));
@@ -423,7 +439,7 @@ fn the_tool_answers_in_every_dialect_and_reads_every_id_spelling() {
             &StashConfig::default(),
             T0,
             id,
-            f,
+            f.into(),
             lang,
             &ctxpack_core::media::InMemory,
         ))

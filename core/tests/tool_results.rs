@@ -82,7 +82,7 @@ fn openai_tool_message_json_string_is_sanitized_and_the_binary_is_fetchable() {
         &StashConfig::default(),
         1e12,
         &md5(&payload),
-        Format::OpenAi,
+        Format::OpenAi.into(),
         Lang::En,
         &ctxpack_core::media::InMemory,
     ));

@@ -10,7 +10,7 @@ use crate::stash::call_backend;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::history::CompactOptions;
-use ctxpack_core::history::{compact_history, expand_history, history_image, Outcome};
+use ctxpack_core::history::{compact_history, expand_history, history_image, Outcome, PartDialect};
 use ctxpack_core::history::{history_image_tool, Dialect};
 use ctxpack_core::messages::Format;
 use js_sys::{Array, Object, Promise, Reflect};
@@ -98,10 +98,13 @@ export function expandContext<M>(messages: readonly M[], options: { stash: Stash
 
 /**
  * Answers a `get_history_image` call: the image as content parts of `format`
- * (default `"openai"`), or one text part the model can read when the id is
- * invalid or the image expired. Accepts `history_<md5>` or a bare md5.
+ * (default `"openai"`; `"langchain"` gives LangChain JS's standard block
+ * `{type:'image', mimeType, data}`, `"langchain-python"` Python LangChain's
+ * `{type:'image', mime_type, base64}` for servers such as the dootask
+ * backend), or one text part the model can read when the id is invalid or the
+ * image expired. Accepts `history_<md5>` or a bare md5.
  */
-export function getHistoryImage(stash: Stash, id: string, options?: { format?: Format; lang?: "en" | "zh" }): Promise<ContentPart[]>;
+export function getHistoryImage(stash: Stash, id: string, options?: { format?: Format | "langchain-python"; lang?: "en" | "zh" }): Promise<ContentPart[]>;
 
 /** The `get_history_image` tool definition for OpenAI function calling, Anthropic tools or MCP. */
 export function historyImageTool(dialect: "openai" | "anthropic" | "mcp"): object;
@@ -244,7 +247,10 @@ pub async fn get_history_image(
 ) -> Result<JsValue, CtxpackError> {
     let stash = stash_from_js(&stash, "stash")?;
     let opts = options_arg(options.as_ref(), "options")?;
-    let format = opts.format()?.unwrap_or(Format::OpenAi);
+    let dialect = match opts.string("format")? {
+        Some(name) => PartDialect::from_name(&name, &opts.path_of("format"))?,
+        None => PartDialect::Format(Format::OpenAi),
+    };
     let lang = opts.lang()?;
     // A non-string id is an invalid id, answered in text like any other.
     let id = id.as_string().unwrap_or_default();
@@ -255,7 +261,7 @@ pub async fn get_history_image(
         &stash.config,
         stash.now(),
         &id,
-        format,
+        dialect,
         lang,
         &JsPayloads(&table),
     )

@@ -1,6 +1,7 @@
 //! The exported functions, one module per job: each converts its
 //! arguments, calls the core and maps errors to `CtxpackError`.
 
+pub mod answer;
 pub mod binary;
 pub mod history;
 pub mod markdown;

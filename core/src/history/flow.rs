@@ -511,6 +511,41 @@ impl Lang {
     }
 }
 
+/// The shape `getHistoryImage` answers in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartDialect {
+    /// The image part of a message format (LangChain: the JS standard block
+    /// `{type:'image', mimeType, data}`).
+    Format(Format),
+    /// Python LangChain's `{type:'image', mime_type, base64}`, as servers
+    /// such as the dootask backend expect.
+    LangChainPython,
+}
+
+impl From<Format> for PartDialect {
+    fn from(format: Format) -> Self {
+        PartDialect::Format(format)
+    }
+}
+
+impl PartDialect {
+    /// Reads a dialect name: a format name or `langchain-python` (`path`
+    /// names the option).
+    pub fn from_name(name: &str, path: &str) -> Result<Self, MessageError> {
+        if name == "langchain-python" {
+            return Ok(PartDialect::LangChainPython);
+        }
+        Format::from_name(name, path).map(PartDialect::Format)
+    }
+
+    fn format(self) -> Format {
+        match self {
+            PartDialect::Format(f) => f,
+            PartDialect::LangChainPython => Format::LangChain,
+        }
+    }
+}
+
 /// The answer to a `get_history_image` call: the image as content parts of
 /// `dialect`, or one text part the model can read when the id is invalid or
 /// the image is gone.
@@ -519,12 +554,14 @@ pub async fn history_image<B: StashBackend>(
     config: &StashConfig,
     now: f64,
     id: &str,
-    dialect: Format,
+    dialect: PartDialect,
     lang: Lang,
     payloads: &dyn Payloads,
 ) -> Vec<Value> {
     let text = |en: &str, zh: &str| {
-        vec![dialect.text_part(if lang == Lang::Zh { zh } else { en }.to_owned())]
+        vec![dialect
+            .format()
+            .text_part(if lang == Lang::Zh { zh } else { en }.to_owned())]
     };
     let Some(md5) = crate::messages::placeholder::parse_image_id(id) else {
         return text("Invalid image id", "无效的图片标识符");
@@ -538,20 +575,57 @@ pub async fn history_image<B: StashBackend>(
     }
 }
 
-/// An image as a tool result part: OpenAI `image_url` with a data URL,
-/// Anthropic `image` block, LangChain `{type:'image', mime_type, base64}`,
-/// AI SDK `{type:'image', image, mediaType}`.
-pub fn tool_image_part(dialect: Format, mime: &str, payload: &str) -> Value {
+/// The messages that answer a `get_history_image` call (`call`, as the API
+/// of `format` delivers it) so the model sees the image — or, when the id is
+/// invalid or the image gone, reads why and what to do.
+pub async fn answer_history_image_call<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    format: Format,
+    call: &Value,
+    payloads: &dyn Payloads,
+) -> Result<Vec<Value>, MessageError> {
+    let call = crate::history::answer::read_call(format, call, &JsonPath::root("call"))?;
+    let record = match crate::messages::placeholder::parse_image_id(&call.image_id) {
+        Some(md5) => match read_verified(backend, &md5, now, payloads).await {
+            Ok(Lookup::Found(rec)) => {
+                refresh(backend, config, now, std::iter::once(&md5)).await;
+                Some(rec)
+            }
+            _ => None,
+        },
+        None => None,
+    };
+    let image = record
+        .as_ref()
+        .map(|r| (r.mime.as_str(), r.payload.as_str()));
+    Ok(crate::history::answer::answer_messages(
+        format, &call, image,
+    ))
+}
+
+/// An image as a tool result part: a format's image part (OpenAI
+/// `image_url` with a data URL, Anthropic `image` block, AI SDK `{type:'image',
+/// image, mediaType}`, LangChain JS `{type:'image', mimeType, data}` …), or
+/// Python LangChain's `{type:'image', mime_type, base64}`.
+pub fn tool_image_part(dialect: PartDialect, mime: &str, payload: &str) -> Value {
+    let mut m = serde_json::Map::new();
+    m.insert("type".into(), "image".into());
     match dialect {
-        Format::LangChain => {
-            let mut m = serde_json::Map::new();
-            m.insert("type".into(), "image".into());
+        PartDialect::LangChainPython => {
             m.insert("mime_type".into(), mime.into());
             m.insert("base64".into(), payload.into());
-            Value::Object(m)
         }
-        other => crate::messages::image::new_image_part(other, mime, payload, None),
+        PartDialect::Format(Format::LangChain) => {
+            m.insert("mimeType".into(), mime.into());
+            m.insert("data".into(), payload.into());
+        }
+        PartDialect::Format(other) => {
+            return crate::messages::image::new_image_part(other, mime, payload, None)
+        }
     }
+    Value::Object(m)
 }
 
 /// Writes every inline image of `messages` to the stash (each distinct one

@@ -8,16 +8,18 @@
 //! end to end over any [`StashBackend`](crate::stash::StashBackend): write,
 //! wait for the commit, replace only what committed.
 
+pub(crate) mod answer;
 pub(crate) mod compact;
 pub(crate) mod expand;
 mod flow;
 pub(crate) mod tool;
 
 pub use crate::messages::{parse_image_id, placeholder};
+pub use answer::{answer_messages, read_call, HistoryImageCall};
 pub use compact::{CompactOptions, CompactReport, Failure};
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
 pub use flow::{
-    compact_history, expand_history, history_image, stash_inline_images, tool_image_part, Lang,
-    Outcome,
+    answer_history_image_call, compact_history, expand_history, history_image, stash_inline_images,
+    tool_image_part, Lang, Outcome, PartDialect,
 };
 pub use tool::{history_image_tool, Dialect, TOOL_DESCRIPTION, TOOL_NAME};

@@ -1,0 +1,86 @@
+//! `answerHistoryImageCall`: the messages that answer a `get_history_image`
+//! call, in the shape each API accepts.
+
+use crate::convert::external::{JsPayloads, Table};
+use crate::convert::{from_js_kept, options_arg, to_js_kept};
+use crate::promise::to_promise;
+use crate::stash::{call_backend, stash_from_js};
+use crate::CtxpackError;
+use ctxpack_core::history::answer_history_image_call;
+use ctxpack_core::messages::{Format, MessageError};
+use ctxpack_core::ErrorCode;
+use js_sys::{Array, Promise};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const ANSWER_TS: &'static str = r#"
+/**
+ * The messages to append so the model sees the image a `get_history_image`
+ * call asked for, in the form the API accepts: Chat Completions a `tool`
+ * message plus a `user` message with the image (a tool message holds text
+ * only); Responses a `function_call_output` with an `input_image`; Anthropic a
+ * `tool_result` with an image block; the AI SDK a tool result whose output is
+ * a `file` with tagged data; Gemini a `functionResponse` with an `inlineData`
+ * part; LangChain JS a tool message with a standard image block; MCP a
+ * `CallToolResult`; Ollama a tool message with `images`. `call` is the call as
+ * that API delivers it (arguments as JSON text or an object). An unknown or
+ * expired id is answered in the same shapes with text the model can act on.
+ */
+export function answerHistoryImageCall(stash: Stash, call: unknown, options: { format: Format }): Promise<unknown[]>;
+"#;
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = answerHistoryImageCall, skip_typescript)]
+pub fn answer_history_image_call_js(
+    stash: JsValue,
+    call: JsValue,
+    options: Option<JsValue>,
+) -> Promise {
+    to_promise(Box::pin(answer(stash, call, options)))
+}
+
+/// `answerHistoryImageCall`, awaited from Rust.
+pub async fn answer(
+    stash: JsValue,
+    call: JsValue,
+    options: Option<JsValue>,
+) -> Result<JsValue, CtxpackError> {
+    let stash = stash_from_js(&stash, "stash")?;
+    let opts = options_arg(options.as_ref(), "options")?;
+    let format = opts.format()?.ok_or_else(|| {
+        CtxpackError::invalid_option(
+            opts.path_of("format"),
+            "give the API's format, e.g. 'openai' or 'anthropic'",
+        )
+    })?;
+    if format == Format::UiMessage {
+        return Err(CtxpackError::invalid_option(
+            opts.path_of("format"),
+            "a UIMessage tool call is answered with addToolOutput: use historyImageOutput from ctxpack/ai-sdk",
+        ));
+    }
+    let table = Table::new();
+    let call = from_js_kept(&call, "call", &table)?;
+    let backend = call_backend(&stash, &table);
+    let messages = answer_history_image_call(
+        &backend,
+        &stash.config,
+        stash.now(),
+        format,
+        &call,
+        &JsPayloads(&table),
+    )
+    .await
+    .map_err(|e| match e {
+        // A call that is not one is a bad argument, not a bad message.
+        MessageError::InvalidMessage { path, reason } => {
+            CtxpackError::new(ErrorCode::InvalidArgument, reason).at(path)
+        }
+        other => other.into(),
+    })?;
+    Ok(messages
+        .iter()
+        .map(|m| to_js_kept(m, &table))
+        .collect::<Array>()
+        .into())
+}
