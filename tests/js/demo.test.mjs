@@ -97,12 +97,12 @@ test('playing get_history_image returns the original bytes', async () => {
 
 test('the API selector shows the request and the tool answer in that API\'s shape', async () => {
   const shapes = {
-    anthropic: { payload: '"media_type"', answer: '"tool_result"' },
-    gemini: { payload: '"inlineData"', answer: '"functionResponse"' },
-    'openai-responses': { payload: '"input_text"', answer: '"function_call_output"' },
-    'ai-sdk': { payload: '"mediaType"', answer: '"tool-result"' },
-    langchain: { payload: '"mimeType"', answer: '"tool_call_id"' },
-    openai: { payload: '"image_url"', answer: '"tool_call_id"' },
+    anthropic: { label: 'Anthropic Messages', payload: '"media_type"', answer: '"tool_result"' },
+    gemini: { label: 'Google Gemini', payload: '"inlineData"', answer: '"functionResponse"' },
+    'openai-responses': { label: 'OpenAI Responses', payload: '"input_text"', answer: '"function_call_output"' },
+    'ai-sdk': { label: 'Vercel AI SDK', payload: '"mediaType"', answer: '"tool-result"' },
+    langchain: { label: 'LangChain JS', payload: '"mimeType"', answer: '"tool_call_id"' },
+    openai: { label: 'OpenAI Chat Completions', payload: '"image_url"', answer: '"tool_call_id"' },
   };
   for (const [api, want] of Object.entries(shapes)) {
     await page.selectOption('#provider', api);
@@ -111,7 +111,7 @@ test('the API selector shows the request and the tool answer in that API\'s shap
     assert.ok(JSON.stringify(payload).includes(`[Picture:history_${md5(chart)}]`), `${api}: the oldest image is a placeholder`);
     await page.selectOption('#tool-id', md5(jpeg));
     await page.click('#play-tool');
-    await page.waitForSelector('#tool-answer');
+    await page.waitForFunction((label) => document.querySelector('#tool-answer')?.textContent.startsWith(label), want.label);
     const answer = await page.textContent('#tool-answer');
     assert.ok(answer.includes(want.answer), `${api}: ${answer.slice(0, 300)}`);
   }
