@@ -140,7 +140,7 @@ pub async fn dootask_round_trip(stash: &JsValue) {
     let parts: Array = get_history_image(
         stash.clone(),
         format!("history_{id}").into(),
-        Some(obj(&[("format", "langchain".into())])),
+        Some(obj(&[("format", "langchain-python".into())])),
     )
     .await
     .unwrap()
