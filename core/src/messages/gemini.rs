@@ -8,7 +8,7 @@
 //! inline: a `FunctionResponsePart` holds media only, no text could stand
 //! in their place.
 
-use super::model::{message_object, optional_role, take_content, Content, PartKind, Slot};
+use super::model::{message_object, optional_role, parts_message, Content, PartKind};
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, Message, MessageError, Part, Role};
 use crate::json_path::JsonPath;
@@ -17,22 +17,9 @@ use serde_json::{Map, Value};
 
 /// Reads one `Content`: its `parts` are its content.
 pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
-    let mut map = message_object(value, path)?;
+    let map = message_object(value, path)?;
     let role = optional_role(&map, path)?.unwrap_or(Role::User);
-    if map.get("parts").is_some_and(|p| !p.is_array()) {
-        return Err(MessageError::invalid(
-            &path.key("parts"),
-            "`parts` is an array of parts",
-        ));
-    }
-    let content = take_content(Format::Gemini, &mut map, "parts", path)?;
-    Ok(Message::lifted(
-        Format::Gemini,
-        role,
-        content,
-        Value::Object(map),
-        Slot::Key("parts"),
-    ))
+    parts_message(Format::Gemini, role, map, path)
 }
 
 /// Decides what a Gemini part is, by the field it carries.
@@ -137,12 +124,7 @@ mod tests {
                 ),
             ]
         );
-        let back: Vec<Value> = msgs.into_iter().map(Message::into_wire).collect();
-        assert_eq!(back, contents);
-        assert_eq!(
-            Value::Array(back).to_string(),
-            Value::Array(contents).to_string()
-        );
+        crate::messages::test_support::assert_round_trips(msgs, &contents);
     }
 
     #[test]

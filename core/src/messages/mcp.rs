@@ -86,7 +86,7 @@ fn is_image_blob(resource: Option<&Value>) -> bool {
 mod tests {
     use super::*;
     use crate::messages::decode_messages;
-    use crate::messages::walk::for_each_image;
+    use crate::messages::test_support::{assert_round_trips, inline_images};
     use serde_json::json;
 
     fn read(values: Vec<Value>) -> Result<Vec<Message>, MessageError> {
@@ -107,38 +107,25 @@ mod tests {
             json!({"role":"user","content":[{"type":"tool_result","toolUseId":"t1","content":[{"type":"image","data":"UklG","mimeType":"image/webp"}],"isError":false}],"_meta":{"k":1}}),
         ];
         let msgs = read(messages.clone()).unwrap();
-        let mut seen = Vec::new();
-        for (i, m) in msgs.iter().enumerate() {
-            for_each_image(m, &JsonPath::root("messages").index(i), &mut |_, p, img| {
-                seen.push((
-                    p.to_string(),
-                    img.source().inline().map(|(m, d)| (m, d.to_owned())),
-                ));
-            });
-        }
+        let seen = inline_images(&msgs, "messages");
         assert_eq!(
             seen,
             vec![
                 (
                     "messages[0].content".into(),
-                    Some((Some("image/png"), "AAAA".into()))
+                    Some((Some("image/png".into()), "AAAA".into()))
                 ),
                 (
                     "messages[1].content[2]".into(),
-                    Some((Some("image/gif"), "R0lG".into()))
+                    Some((Some("image/gif".into()), "R0lG".into()))
                 ),
                 (
                     "messages[3].content[0].content[0]".into(),
-                    Some((Some("image/webp"), "UklG".into()))
+                    Some((Some("image/webp".into()), "UklG".into()))
                 ),
             ]
         );
-        let back: Vec<Value> = msgs.into_iter().map(Message::into_wire).collect();
-        assert_eq!(back, messages);
-        assert_eq!(
-            Value::Array(back).to_string(),
-            Value::Array(messages).to_string()
-        );
+        assert_round_trips(msgs, &messages);
     }
 
     #[test]

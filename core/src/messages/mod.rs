@@ -22,6 +22,8 @@ mod openai;
 mod openai_responses;
 mod part;
 pub(crate) mod placeholder;
+#[cfg(test)]
+mod test_support;
 mod ui_message;
 pub(crate) mod walk;
 

@@ -317,6 +317,30 @@ pub(super) fn take_content(
     }
 }
 
+/// A message whose content is its `parts` array (Gemini `Content`, AI SDK
+/// `UIMessage`): `parts` must be an array when present.
+pub(super) fn parts_message(
+    format: Format,
+    role: Role,
+    mut map: Map<String, Value>,
+    path: &JsonPath,
+) -> Result<Message, MessageError> {
+    if map.get("parts").is_some_and(|p| !p.is_array()) {
+        return Err(MessageError::invalid(
+            &path.key("parts"),
+            "`parts` is an array of parts",
+        ));
+    }
+    let content = take_content(format, &mut map, "parts", path)?;
+    Ok(Message::lifted(
+        format,
+        role,
+        content,
+        Value::Object(map),
+        Slot::Key("parts"),
+    ))
+}
+
 /// Reads an array of messages, detecting the format when `format` is `None`.
 pub fn decode_messages(
     values: Vec<Value>,

@@ -71,7 +71,7 @@ pub(super) fn classify(
 mod tests {
     use super::*;
     use crate::messages::decode_messages;
-    use crate::messages::walk::for_each_image;
+    use crate::messages::test_support::{assert_round_trips, inline_images};
     use serde_json::json;
 
     fn read(values: Vec<Value>) -> Result<Vec<Message>, MessageError> {
@@ -108,34 +108,21 @@ mod tests {
                 Role::Assistant
             ]
         );
-        let mut seen = Vec::new();
-        for (i, m) in msgs.iter().enumerate() {
-            for_each_image(m, &JsonPath::root("input").index(i), &mut |_, p, img| {
-                seen.push((
-                    p.to_string(),
-                    img.source().inline().map(|(m, d)| (m, d.to_owned())),
-                ));
-            });
-        }
+        let seen = inline_images(&msgs, "input");
         assert_eq!(
             seen,
             vec![
                 (
                     "input[0].content[1]".into(),
-                    Some((Some("image/png"), "AAAA".into()))
+                    Some((Some("image/png".into()), "AAAA".into()))
                 ),
                 (
                     "input[2].output[1]".into(),
-                    Some((Some("image/gif"), "R0lG".into()))
+                    Some((Some("image/gif".into()), "R0lG".into()))
                 ),
             ]
         );
-        let back: Vec<Value> = msgs.into_iter().map(Message::into_wire).collect();
-        assert_eq!(back, items);
-        assert_eq!(
-            Value::Array(back).to_string(),
-            Value::Array(items).to_string()
-        );
+        assert_round_trips(msgs, &items);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! `{type:'text', text}`. An experimental `steering-message` part's own
 //! `parts` are read like the message's.
 
-use super::model::{message_object, required_role, take_content, PartKind, Slot};
+use super::model::{message_object, parts_message, required_role, PartKind};
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
@@ -15,24 +15,9 @@ use serde_json::{Map, Value};
 
 /// Reads one UIMessage: its `parts` are its content.
 pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
-    let mut map = message_object(value, path)?;
+    let map = message_object(value, path)?;
     let role = required_role(&map, path)?;
-    if let Some(parts) = map.get("parts") {
-        if !parts.is_array() {
-            return Err(MessageError::invalid(
-                &path.key("parts"),
-                "`parts` is an array of parts",
-            ));
-        }
-    }
-    let content = take_content(Format::UiMessage, &mut map, "parts", path)?;
-    Ok(Message::lifted(
-        Format::UiMessage,
-        role,
-        content,
-        Value::Object(map),
-        Slot::Key("parts"),
-    ))
+    parts_message(Format::UiMessage, role, map, path)
 }
 
 /// Decides what a UIMessage part is.
