@@ -6,12 +6,12 @@ use super::Message;
 use crate::json_path::JsonPath;
 use serde_json::Value;
 
+/// An image's path, and its declared MIME type and payload when inline.
+pub(super) type SeenImage = (String, Option<(Option<String>, String)>);
+
 /// Every inline image of `messages` (paths from `root`): its path and its
 /// declared MIME type and payload.
-pub(super) fn inline_images(
-    messages: &[Message],
-    root: &str,
-) -> Vec<(String, Option<(Option<String>, String)>)> {
+pub(super) fn inline_images(messages: &[Message], root: &str) -> Vec<SeenImage> {
     let mut seen = Vec::new();
     for (i, m) in messages.iter().enumerate() {
         for_each_image(m, &JsonPath::root(root).index(i), &mut |_, p, img| {
