@@ -22,9 +22,13 @@ export interface HistoryImageInput {
   image_md5: string;
 }
 
-/** The tool's output: the image, or why there is none. */
+/**
+ * The tool's output: the image, or why there is none. An older answer whose
+ * image `compactUIMessages` dropped has no `data`; the model then reads the
+ * image's placeholder.
+ */
 export type HistoryImageOutput =
-  | { found: true; id: string; mediaType: string; data: string }
+  | { found: true; id: string; mediaType: string; data?: string }
   | { found: false; id: string; message: string };
 
 /** What the tool answers for `input`, from `stash`. */

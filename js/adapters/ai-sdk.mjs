@@ -58,7 +58,9 @@ export function historyImageTool(options = {}) {
     inputSchema: jsonSchema(definition.parameters),
     ...(stash ? { execute: (input) => historyImageOutput(stash, input) } : {}),
     toModelOutput: ({ output }) =>
-      output?.found
+      output?.found && !output.data
+        ? { type: 'text', value: placeholderOf(output.id) }
+        : output?.found
         ? {
             type: 'content',
             value: [
@@ -70,15 +72,36 @@ export function historyImageTool(options = {}) {
   });
 }
 
+/** The placeholder of image id `id` (`history_<md5>` or the bare md5). */
+function placeholderOf(id) {
+  return `[Picture:history_${String(id).replace(/^history_/, '')}]`;
+}
+
+/** True for a UIMessage part holding an answered get_history_image call. */
+const isAnsweredToolPart = (part) =>
+  (part.type === `tool-${HISTORY_IMAGE_TOOL}` || (part.type === 'dynamic-tool' && part.toolName === HISTORY_IMAGE_TOOL)) &&
+  part.state === 'output-available' && part.output?.found && part.output.data;
+
 /**
  * Compacts `useChat`'s UIMessages before they are sent (for
  * `prepareSendMessagesRequest`): file parts holding data URLs before the
- * newest user message are stashed and become placeholder text parts, so
- * the route never receives an older image inline.
+ * newest user message are stashed and become placeholder text parts, and
+ * older answers of `get_history_image` drop their image (the stash holds it;
+ * the model reads its placeholder again), so the route never receives an
+ * older image inline.
  */
 export async function compactUIMessages(messages, options) {
   const { stash, ...rest } = options ?? {};
   if (!stash) throw new TypeError('compactUIMessages needs { stash }');
   const { messages: compacted } = await compactContext(messages, { ...rest, stash, format: 'ui-message' });
-  return compacted;
+  const newestUser = compacted.findLastIndex((m) => m.role === 'user');
+  return compacted.map((m, i) => {
+    if (i >= newestUser || !m.parts?.some(isAnsweredToolPart)) return m;
+    const parts = m.parts.map((p) => {
+      if (!isAnsweredToolPart(p)) return p;
+      const { data, ...output } = p.output;
+      return { ...p, output };
+    });
+    return { ...m, parts };
+  });
 }

@@ -98,10 +98,11 @@ test('AI SDK Chat in Chromium: compacted every turn, the history image fetched b
       { text: 'and this photo?', image: urls[1], mediaType: 'image/jpeg' },
       { text: 'one more', image: urls[2], mediaType: 'image/png' },
       { text: 'look at the first picture again: what colour is the corner?' },
+      { text: 'thanks, and the second one?' },
     ];
     const result = await page.evaluate(({ t, db }) => window.runChat(t, db), { t: turns, db: `chat-${Date.now()}-${Math.random()}` });
     assert.equal(result.error, null);
-    assert.equal(received.length, 5, 'four turns plus the automatic send after the tool answer');
+    assert.equal(received.length, 6, 'five turns plus the automatic send after the tool answer');
 
     // The route never receives an image older than the newest user message inline.
     for (const [i, messages] of received.entries()) {
@@ -117,6 +118,11 @@ test('AI SDK Chat in Chromium: compacted every turn, the history image fetched b
     // The page answered the tool call from IndexedDB.
     assert.deepEqual(result.reports, [{ answered: `history_${md5(b64[0])}`, found: true }]);
     assert.ok(result.stored.includes(md5(b64[0])));
+
+    // On the turn after, the answered call is history: its image is not sent again.
+    assert.ok(!JSON.stringify(received[5]).includes(b64[0].slice(0, 120)));
+    const laterTool = model.doStreamCalls[5].prompt.find((m) => m.role === 'tool');
+    assert.deepEqual(laterTool.content[0].output, { type: 'text', value: `[Picture:history_${md5(b64[0])}]` });
 
     // The model's prompt after the answer holds the original bytes of the first image.
     const last = model.doStreamCalls[4].prompt;
