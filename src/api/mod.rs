@@ -8,5 +8,6 @@ pub mod markdown;
 pub mod md5;
 pub mod messages;
 pub mod multimodal;
+pub mod refusal;
 pub mod text_only;
 mod types;

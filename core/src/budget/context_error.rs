@@ -17,7 +17,7 @@ pub struct ContextLengthError {
 }
 
 /// The first run of digits (commas and underscores allowed inside) at or after `from`.
-fn number_after(text: &str, from: usize) -> Option<(u64, usize)> {
+pub(crate) fn number_after(text: &str, from: usize) -> Option<(u64, usize)> {
     let bytes = text.as_bytes();
     let start = (from..bytes.len()).find(|&i| bytes[i].is_ascii_digit())?;
     let mut end = start;
@@ -37,7 +37,7 @@ fn number_after(text: &str, from: usize) -> Option<(u64, usize)> {
     Some((n, end))
 }
 
-fn find(text: &str, needle: &str) -> Option<usize> {
+pub(crate) fn find(text: &str, needle: &str) -> Option<usize> {
     text.to_ascii_lowercase().find(&needle.to_ascii_lowercase())
 }
 

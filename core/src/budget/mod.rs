@@ -1,15 +1,18 @@
 //! Job 4: account for it. Image and text token estimates per provider
-//! formula (`estimate`), per-provider request limits (`limits`), and the
-//! context-length refusals providers send (`context_error`).
+//! formula (`estimate`), per-provider request limits (`limits`), the
+//! context-length refusals providers send (`context_error`) and every
+//! size and image refusal (`provider_error`).
 
 pub(crate) mod context_error;
 pub(crate) mod estimate;
 mod json_size;
 pub(crate) mod limits;
+mod provider_error;
 mod request;
 
 pub use context_error::{parse_context_length_error, ContextLengthError};
 pub use estimate::{estimate, image_tokens, text_tokens, EstimateReport, ImageEstimate};
 pub use json_size::{json_len, json_len_with};
 pub use limits::{limits_of, Provider, RequestLimits, LIMITS};
+pub use provider_error::{parse_provider_error, ProviderRefusal, RefusalKind};
 pub use request::request_bytes;

@@ -1,0 +1,63 @@
+// parseProviderError reads the refusals the real SDKs throw — the error
+// objects themselves, built by each SDK from the provider's response — and
+// the bare texts.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import { parseProviderError } from 'ctxpack';
+
+/** A fetch that refuses every request with `status` and `body`. */
+const refusing = (status, body) => async () =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+async function thrown(f) {
+  try {
+    await f();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a refusal');
+}
+
+test('the Anthropic SDK’s BadRequestError for an oversized image', async () => {
+  const client = new Anthropic({ apiKey: 'test', maxRetries: 0, fetch: refusing(400, { type: 'error', error: { type: 'invalid_request_error', message: 'messages.2.content.0.image.source.base64: image exceeds 5 MB maximum: 8259148 bytes > 5242880 bytes' } }) });
+  const e = await thrown(() => client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }));
+  assert.ok(e instanceof Anthropic.BadRequestError);
+  assert.deepEqual(parseProviderError(e), {
+    kind: 'image-too-large', provider: 'anthropic', limit: 5242880, actual: 8259148, messageIndex: 2, path: 'messages.2.content.0.image.source.base64',
+  });
+});
+
+test('the Anthropic SDK’s error for too many images and for the many-image rule', async () => {
+  const count = new Anthropic({ apiKey: 'test', maxRetries: 0, fetch: refusing(400, { type: 'error', error: { type: 'invalid_request_error', message: 'too many images and documents: 101 + 0 > 100' } }) });
+  const e1 = await thrown(() => count.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }));
+  assert.deepEqual(parseProviderError(e1), { kind: 'too-many-images', provider: 'anthropic', limit: 100, actual: 101 });
+  const dims = new Anthropic({ apiKey: 'test', maxRetries: 0, fetch: refusing(400, { type: 'error', error: { type: 'invalid_request_error', message: 'messages.19.content.27.image.source.base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels' } }) });
+  const e2 = await thrown(() => dims.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }));
+  assert.equal(parseProviderError(e2).kind, 'image-dimensions');
+  assert.equal(parseProviderError(e2).limit, 2000);
+  assert.equal(parseProviderError(e2).messageIndex, 19);
+});
+
+test('the OpenAI SDK’s BadRequestError for context length', async () => {
+  const client = new OpenAI({ apiKey: 'test', maxRetries: 0, fetch: refusing(400, { error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } }) });
+  const e = await thrown(() => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }));
+  assert.ok(e instanceof OpenAI.BadRequestError);
+  assert.deepEqual(parseProviderError(e), { kind: 'context-length', provider: 'openai', limit: 128000, actual: 130512 });
+});
+
+test('the Gemini SDK’s ApiError for context length', async () => {
+  const ai = new GoogleGenAI({ apiKey: 'test', httpOptions: { fetch: refusing(400, { error: { code: 400, message: 'The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).', status: 'INVALID_ARGUMENT' } }) } });
+  const e = await thrown(() => ai.models.generateContent({ model: 'gemini-2.5-pro', contents: 'hi' }));
+  assert.deepEqual(parseProviderError(e), { kind: 'context-length', provider: 'gemini', limit: 1048576, actual: 1200293 });
+});
+
+test('texts, and what is not a refusal', () => {
+  assert.deepEqual(parseProviderError('{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}'), { kind: 'request-too-large', provider: 'anthropic' });
+  assert.deepEqual(parseProviderError("{'object': 'error', 'message': 'At most 5 image(s) may be provided in one request.', 'type': 'BadRequestError', 'param': None, 'code': 400}"), { kind: 'too-many-images', provider: 'vllm', limit: 5 });
+  assert.equal(parseProviderError('Rate limit reached for gpt-4o'), null);
+  assert.equal(parseProviderError(undefined), null);
+  assert.equal(parseProviderError(42), null);
+});
