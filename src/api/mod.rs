@@ -8,6 +8,7 @@ pub mod markdown;
 pub mod md5;
 pub mod messages;
 pub mod multimodal;
+pub mod profile;
 pub mod refusal;
 pub mod text_only;
 mod types;

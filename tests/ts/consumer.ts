@@ -29,7 +29,23 @@ import {
   type Format,
   type MarkdownImage,
   type MultimodalContent,
+  answerHistoryImageCall,
+  modelProfile,
+  parseProviderError,
+  type ModelProfile,
+  type ProviderRefusal,
+  type RefusalKind,
 } from 'ctxpack';
+
+export async function rulesAndRefusals(stash: Stash, error: unknown): Promise<number> {
+  const profile: ModelProfile = modelProfile('claude-sonnet-4-5');
+  const edge: number | null = profile.manyImagesLongEdge;
+  const refusal: ProviderRefusal | null = parseProviderError(error);
+  const kind: RefusalKind | undefined = refusal?.kind;
+  const answer: unknown[] = await answerHistoryImageCall(stash, { id: 'c', type: 'function', function: { name: 'get_history_image', arguments: '{}' } }, { format: 'openai' });
+  const parts: ContentPart[] = await getHistoryImage(stash, 'x', { format: 'langchain-python' });
+  return (edge ?? 0) + (kind ? 1 : 0) + answer.length + parts.length + (profile.tokens.kind === 'anthropic-pixels' ? profile.tokens.longEdge : 0);
+}
 
 export async function consume(text: string, readFile: (uri: string) => Promise<Uint8Array>): Promise<ContentPart[]> {
   const images: MarkdownImage[] = parseMarkdownImages(text);

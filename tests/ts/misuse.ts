@@ -1,6 +1,8 @@
 // Each line below must fail to type-check: the tests assert that tsc reports
 // an error on exactly these lines, proving the .d.ts is specific, not `any`.
-import { Stash, compactContext, detectFormat, estimate, historyImageTool, parseMarkdownImages, routeArtifact, toMultimodal } from 'ctxpack';
+import { Stash, answerHistoryImageCall, compactContext, detectFormat, estimate, historyImageTool, modelProfile, parseMarkdownImages, routeArtifact, toMultimodal } from 'ctxpack';
+
+declare const stash: Stash;
 
 parseMarkdownImages(42); // @expect-error
 toMultimodal('x', { format: 'xml' }); // @expect-error
@@ -13,3 +15,5 @@ compactContext([], { format: 'openai' }); // @expect-error
 Stash.open({ backend: 'redis' }); // @expect-error
 estimate([], { provider: 'acme' }); // @expect-error
 routeArtifact({ filename: 'x.pdf' }, {}); // @expect-error
+modelProfile(42); // @expect-error
+answerHistoryImageCall(stash, {}, {}); // @expect-error

@@ -7,6 +7,7 @@ pub(crate) mod context_error;
 pub(crate) mod estimate;
 mod json_size;
 pub(crate) mod limits;
+mod profiles;
 mod provider_error;
 mod request;
 
@@ -14,5 +15,8 @@ pub use context_error::{parse_context_length_error, ContextLengthError};
 pub use estimate::{estimate, image_tokens, text_tokens, EstimateReport, ImageEstimate};
 pub use json_size::{json_len, json_len_with};
 pub use limits::{limits_of, Provider, RequestLimits, LIMITS};
+pub use profiles::{
+    model_profile, profile_image_tokens, BytesOn, ModelProfile, TokenRule, PROFILES,
+};
 pub use provider_error::{parse_provider_error, ProviderRefusal, RefusalKind};
 pub use request::request_bytes;
