@@ -114,7 +114,7 @@ pub fn messages(data: &[u8]) {
     let _ = crate::history::expand::collect_placeholders(&messages);
     let _ = crate::budget::estimate::estimate(
         &messages,
-        crate::budget::limits::Provider::OpenAi,
+        &crate::budget::provider_profile(crate::budget::limits::Provider::OpenAi),
         0,
         None,
         &InMemory,

@@ -54,8 +54,13 @@ export interface EstimateReport {
   exceeded: string[];
 }
 
-/** Accounts for a request before it is sent: image tokens per the provider's formula, text tokens, limits. */
-export function estimate(messages: readonly unknown[], options: { provider: Provider; format?: Format; limits?: RequestLimits }): EstimateReport;
+/**
+ * Accounts for a request before it is sent: image tokens per the formula of
+ * the model (`model`, see `modelProfile`) or of the provider in general
+ * (`provider`), text tokens, and the limits it breaks — images, bytes per
+ * image and per request, the largest side and the many-image rule.
+ */
+export function estimate(messages: readonly unknown[], options: ({ provider: Provider; model?: undefined } | { model: string; provider?: undefined }) & { format?: Format; limits?: RequestLimits }): EstimateReport;
 
 /** Reads a model API's context-length error; `null` when the text is not one. */
 export function parseContextLengthError(text: string): { requested: number; max: number; provider: "openai" | "anthropic" | "gemini" } | null;
@@ -196,14 +201,25 @@ pub fn provider_and_limits(opts: &Options) -> Result<(Provider, RequestLimits), 
 #[wasm_bindgen(js_name = estimate, skip_typescript)]
 pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
     let opts = options_arg(Some(&options), "options")?;
-    let (provider, limits) = provider_and_limits(&opts)?;
+    // `{model}`: that model's rules; `{provider}`: the provider's in general.
+    let (profile, limits) = match opts.string("model")? {
+        Some(id) => {
+            let profile = ctxpack_core::budget::model_profile(&id);
+            let limits = limits_option(&opts, profile.limits())?;
+            (profile, limits)
+        }
+        None => {
+            let (provider, limits) = provider_and_limits(&opts)?;
+            (ctxpack_core::budget::provider_profile(provider), limits)
+        }
+    };
     let table = Table::new();
     let (_, values) = read(&messages, &table)?;
     let bytes = ctxpack_core::budget::request_bytes(&values, &JsPayloads(&table));
     let (_, decoded) = decode_messages(values, opts.format()?, &JsonPath::root("messages"))?;
     Ok(to_js(&ctxpack_core::budget::estimate(
         &decoded,
-        provider,
+        &profile,
         bytes,
         Some(limits),
         &JsPayloads(&table),

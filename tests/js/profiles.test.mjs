@@ -22,3 +22,33 @@ test('a model id finds its row, its family, or its provider', () => {
   assert.deepEqual(Object.keys(opus).sort(), [...declared].sort());
   assert.throws(() => modelProfile(7), (e) => e.code === 'INVALID_ARGUMENT' && e.path === 'modelId');
 });
+
+test('estimate with a model applies its formula, its many-image rule and its byte measure', async () => {
+  const { estimate } = await import('ctxpack');
+  const { makeImage } = await import('../fixtures/make.mjs');
+  const shot = (await makeImage('png', 3000, 1900, 120)).toString('base64');
+  const part = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: shot } };
+  const screenshots = (n) => [{ role: 'user', content: Array.from({ length: n }, () => part) }];
+  const few = estimate(screenshots(20), { model: 'claude-sonnet-4-5' });
+  assert.equal(few.provider, 'anthropic');
+  // Scaled to a 1568-px long edge: 1568×993 px, w·h/750 tokens.
+  assert.equal(few.images[0].tokens, Math.ceil((1568 * Math.round(1900 * (1568 / 3000))) / 750));
+  assert.ok(!few.exceeded.some((e) => e.includes('more than 20 images')), few.exceeded.join('\n'));
+  const many = estimate(screenshots(25), { model: 'claude-sonnet-4-5' });
+  assert.equal(many.exceeded.filter((e) => e.includes('with more than 20 images anthropic allows 2000 px per side')).length, 25);
+  assert.equal(many.images[0].bytes, shot.length, "Anthropic's 5 MB is measured on the base64");
+  const opus = estimate(screenshots(1), { model: 'claude-opus-4-7' });
+  assert.equal(opus.images[0].tokens, Math.ceil((2576 * Math.round(1900 * (2576 / 3000))) / 750));
+  const nano = estimate([{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${shot}` } }] }], { model: 'gpt-4.1-nano' });
+  assert.equal(nano.provider, 'openai');
+  // OpenAI's patch rule, as the vision guide writes it: shrink to at most
+  // 1536 patches of 32 px, then to whole patches along one side; × 2.46.
+  const patches = (w, h) => {
+    if (Math.ceil(w / 32) * Math.ceil(h / 32) <= 1536) return Math.ceil(w / 32) * Math.ceil(h / 32);
+    const shrink = Math.sqrt((32 * 32 * 1536) / (w * h));
+    const adjust = Math.min(Math.floor((w * shrink) / 32) / ((w * shrink) / 32), Math.floor((h * shrink) / 32) / ((h * shrink) / 32));
+    return Math.min(1536, Math.ceil((w * shrink * adjust) / 32) * Math.ceil((h * shrink * adjust) / 32));
+  };
+  assert.equal(nano.images[0].tokens, Math.ceil(patches(3000, 1900) * 2.46));
+  assert.equal(estimate(screenshots(1), { provider: 'anthropic' }).images[0].tokens, few.images[0].tokens);
+});

@@ -13,39 +13,21 @@
 //! - Text: one token per CJK character, one per 4 bytes of other UTF-8 text,
 //!   plus 4 per message — within about 10 % of real tokenizers on chat text.
 
-use crate::budget::limits::{limits_of, Provider, RequestLimits};
+use crate::budget::limits::{Provider, RequestLimits};
+use crate::budget::profiles::{profile_image_tokens, BytesOn, ModelProfile};
 use crate::json_path::JsonPath;
 use crate::media::{image_dimensions, Dimensions};
 use crate::messages::walk::{for_each_image, for_each_text};
 use crate::messages::{ImageSource, Message};
 
-/// Image tokens for `dims` under `provider`'s rule (`low` detail for OpenAI).
+/// Image tokens for `dims` under `provider`'s rule in general (`low`
+/// detail for OpenAI); a model's own rule is [`profile_image_tokens`].
 pub fn image_tokens(provider: Provider, dims: Dimensions, low_detail: bool) -> u64 {
-    let (w, h) = (f64::from(dims.width.max(1)), f64::from(dims.height.max(1)));
-    match provider {
-        Provider::OpenAi => {
-            if low_detail {
-                return 85;
-            }
-            let fit = (2048.0 / w.max(h)).min(1.0);
-            let (w, h) = (w * fit, h * fit);
-            let shrink = (768.0 / w.min(h)).min(1.0);
-            let (w, h) = ((w * shrink).round(), (h * shrink).round());
-            let tiles = (w / 512.0).ceil() * (h / 512.0).ceil();
-            170 * tiles as u64 + 85
-        }
-        Provider::Anthropic | Provider::Bedrock => {
-            let scale = (1568.0 / w.max(h)).min(1.0);
-            ((w * scale).round() * (h * scale).round() / 750.0).ceil() as u64
-        }
-        Provider::Gemini => {
-            if w <= 384.0 && h <= 384.0 {
-                258
-            } else {
-                ((w / 768.0).ceil() * (h / 768.0).ceil()) as u64 * 258
-            }
-        }
-    }
+    profile_image_tokens(
+        &super::profiles::provider_profile(provider),
+        dims,
+        low_detail,
+    )
 }
 
 /// Dimensions assumed for an image whose header cannot be read (a URL):
@@ -117,10 +99,15 @@ pub struct EstimateReport {
     pub exceeded: Vec<String>,
 }
 
-/// Accounts for `messages` (whose serialized size is `request_bytes`) under `provider`.
+/// Accounts for `messages` (whose serialized size is `request_bytes`) under
+/// `profile`'s rules (a model's, or a provider's in general): image tokens
+/// by its formula, and the limits it sets — images, bytes per image (on the
+/// base64 text or the decoded image, as the profile says), bytes per
+/// request, the largest side and the many-image rule. `limits` overrides
+/// the profile's request limits.
 pub fn estimate(
     messages: &[Message],
-    provider: Provider,
+    profile: &ModelProfile,
     request_bytes: u64,
     limits: Option<RequestLimits>,
     payloads: &dyn crate::media::payload::Payloads,
@@ -145,7 +132,11 @@ pub fn estimate(
                     Some((_, payload)) => {
                         let facts =
                             crate::media::payload::payload_facts(payloads, payload, 64 * 1024);
-                        (image_dimensions(&facts.head), facts.decoded_len as u64)
+                        let bytes = match profile.image_bytes_on {
+                            BytesOn::Base64 => facts.len,
+                            BytesOn::Decoded => facts.decoded_len,
+                        };
+                        (image_dimensions(&facts.head), bytes as u64)
                     }
                     None => (None, 0),
                 },
@@ -158,18 +149,37 @@ pub fn estimate(
                 height: d.height,
                 measured,
                 bytes,
-                tokens: image_tokens(provider, d, low),
+                tokens: profile_image_tokens(profile, d, low),
             });
         });
     }
-    let limits = limits.unwrap_or_else(|| limits_of(provider));
+    let provider = profile.provider;
+    let limits = limits.unwrap_or_else(|| profile.limits());
     let mut exceeded = Vec::new();
     if let Some(max) = limits.max_images {
         if images.len() > max {
             exceeded.push(format!(
                 "{} images; {} allows {max} per request",
                 images.len(),
-                provider.name()
+                provider
+            ));
+        }
+    }
+    let long_edge = |i: &ImageEstimate| i.width.max(i.height);
+    let many = profile
+        .many_images
+        .zip(profile.many_images_long_edge)
+        .filter(|(n, _)| images.len() > *n);
+    for img in images.iter().filter(|i| i.measured) {
+        if let Some(max) = profile.max_long_edge.filter(|m| long_edge(img) > *m) {
+            exceeded.push(format!(
+                "{} is {}×{} px; {provider} allows {max} px per side",
+                img.path, img.width, img.height
+            ));
+        } else if let Some((n, max)) = many.filter(|(_, m)| long_edge(img) > *m) {
+            exceeded.push(format!(
+                "{} is {}×{} px; with more than {n} images {provider} allows {max} px per side",
+                img.path, img.width, img.height
             ));
         }
     }
@@ -177,23 +187,20 @@ pub fn estimate(
         for img in images.iter().filter(|i| i.bytes > max) {
             exceeded.push(format!(
                 "{} is {} bytes; {} allows {max} per image",
-                img.path,
-                img.bytes,
-                provider.name()
+                img.path, img.bytes, provider
             ));
         }
     }
     if let Some(max) = limits.max_request_bytes {
         if request_bytes > max {
             exceeded.push(format!(
-                "the request is {request_bytes} bytes; {} allows {max}",
-                provider.name()
+                "the request is {request_bytes} bytes; {provider} allows {max}"
             ));
         }
     }
     let image_tokens: u64 = images.iter().map(|i| i.tokens).sum();
     EstimateReport {
-        provider: provider.name(),
+        provider,
         image_count: images.len(),
         image_tokens,
         text_tokens: text,

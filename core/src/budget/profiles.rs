@@ -105,7 +105,7 @@ const fn openai(matched: &'static str, tokens: TokenRule, context: u64) -> Model
         many_images: None,
         many_images_long_edge: None,
         max_images: Some(500),
-        max_image_bytes: Some(50 * MB),
+        max_image_bytes: Some(20 * MB),
         image_bytes_on: BytesOn::Decoded,
         max_request_bytes: Some(50 * MB),
         context_tokens: Some(context),
@@ -139,7 +139,7 @@ const fn gemini(matched: &'static str, tokens: TokenRule, context: u64) -> Model
         many_images: None,
         many_images_long_edge: None,
         max_images: Some(3000),
-        max_image_bytes: Some(20 * MB),
+        max_image_bytes: Some(7 * MB),
         image_bytes_on: BytesOn::Decoded,
         max_request_bytes: Some(20 * MB),
         context_tokens: Some(context),
@@ -242,8 +242,10 @@ pub const PROFILES: &[ModelProfile] = &[
     gemini("gemini-", TokenRule::GeminiTiles, 1_048_576),
 ];
 
-/// The provider defaults, for ids no row matches.
-fn provider_default(provider: Provider) -> ModelProfile {
+/// The rules of `provider`'s models in general: what `estimate` applies
+/// when given a provider rather than a model, and what an id no row
+/// matches falls back to.
+pub fn provider_profile(provider: Provider) -> ModelProfile {
     match provider {
         Provider::Anthropic => anthropic("anthropic", 1568, 200_000),
         Provider::Bedrock => ModelProfile {
@@ -280,7 +282,7 @@ pub fn model_profile(model_id: &str) -> ModelProfile {
         if bedrock && row.provider == "anthropic" {
             return ModelProfile {
                 matched: row.matched,
-                ..provider_default(Provider::Bedrock)
+                ..provider_profile(Provider::Bedrock)
             };
         }
         return *row;
@@ -289,7 +291,7 @@ pub fn model_profile(model_id: &str) -> ModelProfile {
         .as_deref()
         .and_then(Provider::from_name)
         .unwrap_or(Provider::OpenAi);
-    provider_default(provider)
+    provider_profile(provider)
 }
 
 /// The image tokens `profile` counts for an image of `dims`; `low` is
@@ -343,6 +345,17 @@ fn openai_patches(w: f64, h: f64) -> u64 {
     let adjust = (sw.floor() / sw).min(sh.floor() / sh);
     let (rw, rh) = (w * shrink * adjust, h * shrink * adjust);
     ((rw / PATCH).ceil() * (rh / PATCH).ceil()).min(CAP) as u64
+}
+
+impl ModelProfile {
+    /// The request limits this profile sets.
+    pub fn limits(&self) -> super::RequestLimits {
+        super::RequestLimits {
+            max_images: self.max_images,
+            max_image_bytes: self.max_image_bytes,
+            max_request_bytes: self.max_request_bytes,
+        }
+    }
 }
 
 #[cfg(test)]
