@@ -8,7 +8,7 @@ import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
@@ -204,6 +204,8 @@ test('an unknown or expired id is answered with text the model can act on; a bad
   await assert.rejects(answerHistoryImageCall(stash, {}, {}), (e) => e.code === 'INVALID_OPTION' && e.path === 'options.format');
 });
 
+// test-results/ is ignored by git: a fresh checkout does not have it.
+mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
 const tmp = mkdtempSync(path.join(ROOT, 'test-results', 'answers-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
