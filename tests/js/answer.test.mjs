@@ -8,7 +8,7 @@ import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
@@ -187,6 +187,45 @@ test('Ollama: a tool message with the image in images', async () => {
   typed.push(['import type { Message } from "ollama";', 'Message[]', answer]);
 });
 
+test('an unknown id is answered in every API’s own shape, which its SDK accepts', async () => {
+  const stash = await Stash.open({ backend: 'memory' });
+  const args = { image_md5: `history_${'0'.repeat(32)}` };
+  const calls = {
+    openai: [{ id: 'c', type: 'function', function: { name: 'get_history_image', arguments: JSON.stringify(args) } }, 'import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";', 'ChatCompletionMessageParam[]'],
+    'openai-responses': [{ type: 'function_call', call_id: 'c', name: 'get_history_image', arguments: JSON.stringify(args) }, 'import type { ResponseInputItem } from "openai/resources/responses/responses";', 'ResponseInputItem[]'],
+    anthropic: [{ type: 'tool_use', id: 'c', name: 'get_history_image', input: args }, 'import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";', 'MessageParam[]'],
+    gemini: [{ name: 'get_history_image', args }, 'import type { Content } from "@google/genai";', 'Content[]'],
+    'ai-sdk': [{ type: 'tool-call', toolCallId: 'c', toolName: 'get_history_image', input: args }, 'import type { ModelMessage } from "ai";', 'ModelMessage[]'],
+    ollama: [{ function: { name: 'get_history_image', arguments: args } }, 'import type { Message } from "ollama";', 'Message[]'],
+    langchain: [{ id: 'c', name: 'get_history_image', args }],
+    mcp: [{ name: 'get_history_image', arguments: args }],
+  };
+  for (const [format, [call, imp, type]] of Object.entries(calls)) {
+    const answer = await answerHistoryImageCall(stash, call, { format });
+    const text = JSON.stringify(answer);
+    assert.match(text, /no longer available.*share it again/, format);
+    assert.doesNotMatch(text, /image_url|inlineData|"image"|"file"|images/, `${format}: no image part`);
+    if (type) typed.push([imp, type, answer]);
+  }
+  const [gemini] = await answerHistoryImageCall(stash, calls.gemini[0], { format: 'gemini' });
+  assert.equal(gemini.parts[0].functionResponse.id, undefined, 'a call without an id is answered without one');
+  const [tool] = await answerHistoryImageCall(stash, calls.langchain[0], { format: 'langchain' });
+  assert.ok(coerceMessageLikeToMessage(tool) instanceof ToolMessage);
+  const [result] = await answerHistoryImageCall(stash, calls.mcp[0], { format: 'mcp' });
+  assert.equal(CallToolResultSchema.parse(result).isError, false);
+  const model = new MockLanguageModelV4({
+    doGenerate: async () => ({
+      content: [{ type: 'text', text: 'ok' }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+      warnings: [],
+    }),
+  });
+  const ai = await answerHistoryImageCall(stash, calls['ai-sdk'][0], { format: 'ai-sdk' });
+  await generateText({ model, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [calls['ai-sdk'][0]] }, ...ai] });
+  assert.match(model.doGenerateCalls[0].prompt.at(-1).content[0].output.value, /no longer available/);
+});
+
 test('an unknown or expired id is answered with text the model can act on; a bad call is a CtxpackError with its path', async () => {
   const stash = await Stash.open({ backend: 'memory' });
   const gone = await answerHistoryImageCall(stash, { type: 'tool_use', id: 't', name: 'get_history_image', input: { image_md5: '0'.repeat(32) } }, { format: 'anthropic' });
@@ -201,16 +240,25 @@ test('an unknown or expired id is answered with text the model can act on; a bad
   await expect({ id: 'c', function: { name: 'get_history_image', arguments: '{oops' } }, 'openai', 'call.function.arguments');
   await expect({ id: 'c', function: { name: 'search', arguments: '{}' } }, 'openai', 'call.function.name');
   await expect({ type: 'tool_use', id: 't', name: 'get_history_image', input: {} }, 'anthropic', 'call.input.image_md5');
+  await expect({ type: 'function_call', call_id: 'c', name: 'get_history_image', arguments: '{"image_md5":7}' }, 'openai-responses', 'call.arguments.image_md5');
+  await expect({ functionCall: { name: 'get_history_image', args: {} } }, 'gemini', 'call.functionCall.args.image_md5');
+  await expect({ type: 'tool-call', toolCallId: 'c', toolName: 'search', input: {} }, 'ai-sdk', 'call.toolName');
+  await expect({ id: 'c', name: 'get_history_image' }, 'langchain', 'call.args');
+  await expect({ name: 'get_history_image', arguments: { md5: id } }, 'mcp', 'call.arguments.image_md5');
+  await expect('get_history_image', 'mcp', 'call');
   await assert.rejects(answerHistoryImageCall(stash, {}, {}), (e) => e.code === 'INVALID_OPTION' && e.path === 'options.format');
 });
 
+// test-results/ is ignored by git: a fresh checkout does not have it.
+mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
 const tmp = mkdtempSync(path.join(ROOT, 'test-results', 'answers-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 test('every answer type-checks under tsc --strict as the SDK’s own type', () => {
-  assert.equal(typed.length, 6);
+  assert.equal(typed.length, 12);
   const short = (v) => JSON.stringify(v, (k, x) => (typeof x === 'string' && x.length > 200 ? x.slice(0, 16) : x), 2);
-  const source = typed.map(([imp, type, value], i) => `${imp}\nexport const answer${i}: ${type} = ${short(value)};\n`).join('\n');
+  const imports = [...new Set(typed.map(([imp]) => imp))].join('\n');
+  const source = `${imports}\n\n${typed.map(([, type, value], i) => `export const answer${i}: ${type} = ${short(value)};\n`).join('\n')}`;
   writeFileSync(path.join(tmp, 'answers.ts'), source);
   writeFileSync(path.join(tmp, 'tsconfig.json'), JSON.stringify({
     compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], lib: ['es2022', 'dom'] },
