@@ -55,6 +55,14 @@ error_codes! {
     TransactionAborted = "TRANSACTION_ABORTED",
     /// Another connection deleted or upgraded the database (`VersionError`).
     VersionChange = "VERSION_CHANGE",
+    /// An image could not be decoded, resized or encoded.
+    ImageResizeFailed = "IMAGE_RESIZE_FAILED",
+    /// The request cannot be made to fit the model: what the refusal names
+    /// is not something ctxpack can change (text alone over the context
+    /// window, an image that cannot shrink enough, no stash to move images to).
+    CannotFit = "CANNOT_FIT",
+    /// The error given to `repairContext` is not a refusal about size or images.
+    NotARefusal = "NOT_A_REFUSAL",
     /// A fault inside ctxpack; please report it.
     Internal = "INTERNAL",
 }

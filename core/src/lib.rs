@@ -13,10 +13,12 @@
 //! - [`stash`]: the stash contract, its policy and an in-memory backend;
 //! - [`tool_results`]: binary out of text, artifact routing, text-only models;
 //! - [`budget`]: estimates, provider limits, context-length errors.
+//! - [`fit`]: fitting a request to its model: downscaling, re-encoding, stashing.
 #![deny(missing_docs)]
 
 pub mod budget;
 mod error;
+pub mod fit;
 #[doc(hidden)]
 pub mod fuzzing;
 mod hash;

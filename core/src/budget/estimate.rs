@@ -238,10 +238,11 @@ mod tests {
             image_tokens(Provider::Anthropic, d(1000, 1000), false),
             1334
         );
-        // 3136×1568 → long edge to 1568 → 1568×784 = 1 229 312 px / 750 → 1640.
+        // 3136×1568 → long edge to 1568 → 1568×784 = 1 229 312 px, over
+        // ~1,600 tokens → scaled to 1549×774 → 1599.
         assert_eq!(
             image_tokens(Provider::Anthropic, d(3136, 1568), false),
-            1640
+            1599
         );
         assert_eq!(image_tokens(Provider::Gemini, d(384, 384), false), 258);
         assert_eq!(image_tokens(Provider::Gemini, d(1000, 800), false), 258 * 4);

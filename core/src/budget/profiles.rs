@@ -28,11 +28,17 @@ pub enum TokenRule {
         #[serde(rename = "multiplierMilli")]
         multiplier_milli: u32,
     },
-    /// Anthropic: `width × height / 750` after scaling the long edge to `longEdge`.
+    /// Anthropic: `width × height / 750` after scaling the long edge to
+    /// `longEdge` and the image to at most `maxTokens` (the docs: "If your
+    /// image's long edge is more than 1568 pixels, or your image is more than
+    /// ~1,600 tokens, it will first be scaled down").
     AnthropicPixels {
         /// The long edge images are scaled to.
         #[serde(rename = "longEdge")]
         long_edge: u32,
+        /// The most tokens one image costs; larger images are scaled down.
+        #[serde(rename = "maxTokens")]
+        max_tokens: u32,
     },
     /// Gemini 2.x: 258 tokens for an image within 384², else 258 per 768-px tile.
     GeminiTiles,
@@ -113,11 +119,19 @@ const fn openai(matched: &'static str, tokens: TokenRule, context: u64) -> Model
     }
 }
 
-const fn anthropic(matched: &'static str, long_edge: u32, context: u64) -> ModelProfile {
+const fn anthropic(
+    matched: &'static str,
+    long_edge: u32,
+    max_tokens: u32,
+    context: u64,
+) -> ModelProfile {
     ModelProfile {
         matched,
         provider: "anthropic",
-        tokens: TokenRule::AnthropicPixels { long_edge },
+        tokens: TokenRule::AnthropicPixels {
+            long_edge,
+            max_tokens,
+        },
         max_long_edge: Some(8000),
         many_images: Some(20),
         many_images_long_edge: Some(2000),
@@ -235,8 +249,10 @@ pub const PROFILES: &[ModelProfile] = &[
     // Anthropic: w·h/750 after the long edge is scaled to 1568 px (2576 px on
     // Opus 4.7); 8000 px at most, 2000 px with more than 20 images; 100
     // images and 32 MB per request; 5 MB per image, measured on the base64.
-    anthropic("claude-opus-4-7", 2576, 200_000),
-    anthropic("claude-", 1568, 200_000),
+    // An image over ~1,600 tokens (1.15 megapixels) is scaled down too
+    // (4,784 on Opus 4.7, whose long edge is 2576).
+    anthropic("claude-opus-4-7", 2576, 4784, 200_000),
+    anthropic("claude-", 1568, 1600, 200_000),
     // Gemini: 2.x tiles; 3 by media resolution (images default to high).
     gemini("gemini-3", GEMINI_3, 1_048_576),
     gemini("gemini-", TokenRule::GeminiTiles, 1_048_576),
@@ -247,7 +263,7 @@ pub const PROFILES: &[ModelProfile] = &[
 /// matches falls back to.
 pub fn provider_profile(provider: Provider) -> ModelProfile {
     match provider {
-        Provider::Anthropic => anthropic("anthropic", 1568, 200_000),
+        Provider::Anthropic => anthropic("anthropic", 1568, 1600, 200_000),
         Provider::Bedrock => ModelProfile {
             matched: "bedrock",
             provider: "bedrock",
@@ -255,7 +271,7 @@ pub fn provider_profile(provider: Provider) -> ModelProfile {
             max_image_bytes: Some(3_750_000),
             max_request_bytes: Some(20 * MB),
             source: "docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ImageBlock.html, read 2026-11",
-            ..anthropic("bedrock", 1568, 200_000)
+            ..anthropic("bedrock", 1568, 1600, 200_000)
         },
         Provider::Gemini => gemini("gemini", TokenRule::GeminiTiles, 1_048_576),
         Provider::OpenAi => openai("openai", TILES_4O, 128_000),
@@ -314,9 +330,9 @@ pub fn profile_image_tokens(profile: &ModelProfile, dims: Dimensions, low: bool)
             let patches = openai_patches(w, h);
             (patches * u64::from(multiplier_milli)).div_ceil(1000)
         }
-        TokenRule::AnthropicPixels { long_edge } => {
-            let scale = (f64::from(long_edge) / w.max(h)).min(1.0);
-            ((w * scale).round() * (h * scale).round() / 750.0).ceil() as u64
+        TokenRule::AnthropicPixels { .. } => {
+            let seen = seen_size(profile, dims, low);
+            (f64::from(seen.width) * f64::from(seen.height) / 750.0).ceil() as u64
         }
         TokenRule::GeminiTiles => {
             if w <= 384.0 && h <= 384.0 {
@@ -328,6 +344,52 @@ pub fn profile_image_tokens(profile: &ModelProfile, dims: Dimensions, low: bool)
         TokenRule::GeminiMediaResolution { high, low: l, .. } => {
             u64::from(if low { l } else { high })
         }
+    }
+}
+
+/// The size at which `profile`'s model reads an image of `dims`: a larger
+/// image is scaled down (aspect kept) by the model's own rule before it is
+/// counted, so an image downscaled to this size costs the same tokens.
+/// Gemini documents no such size: images are read as they are.
+pub fn seen_size(profile: &ModelProfile, dims: Dimensions, low: bool) -> Dimensions {
+    let (w, h) = (f64::from(dims.width.max(1)), f64::from(dims.height.max(1)));
+    let scale = match profile.tokens {
+        TokenRule::AnthropicPixels {
+            long_edge,
+            max_tokens,
+        } => {
+            let s = (f64::from(long_edge) / w.max(h)).min(1.0);
+            let area = (w * s) * (h * s);
+            let cap = f64::from(max_tokens) * 750.0;
+            if area > cap {
+                s * (cap / area).sqrt()
+            } else {
+                s
+            }
+        }
+        TokenRule::OpenaiTiles { .. } if low => (512.0 / w.max(h)).min(1.0),
+        TokenRule::OpenaiTiles { .. } => {
+            let fit = (2048.0 / w.max(h)).min(1.0);
+            fit * (768.0 / (w.min(h) * fit)).min(1.0)
+        }
+        TokenRule::OpenaiPatches { .. } => {
+            const PATCH: f64 = 32.0;
+            if (w / PATCH).ceil() * (h / PATCH).ceil() <= 1536.0 {
+                1.0
+            } else {
+                let shrink = (PATCH * PATCH * 1536.0 / (w * h)).sqrt();
+                let (sw, sh) = (w * shrink / PATCH, h * shrink / PATCH);
+                shrink * (sw.floor() / sw).min(sh.floor() / sh)
+            }
+        }
+        TokenRule::GeminiTiles | TokenRule::GeminiMediaResolution { .. } => 1.0,
+    };
+    if scale >= 1.0 {
+        return dims;
+    }
+    Dimensions {
+        width: ((w * scale).floor() as u32).max(1),
+        height: ((h * scale).floor() as u32).max(1),
     }
 }
 
@@ -378,7 +440,10 @@ mod tests {
         assert_eq!(model_profile("gpt-5.1").matched, "gpt-5");
         assert_eq!(
             model_profile("claude-opus-4-7").tokens,
-            TokenRule::AnthropicPixels { long_edge: 2576 }
+            TokenRule::AnthropicPixels {
+                long_edge: 2576,
+                max_tokens: 4784
+            }
         );
         assert_eq!(
             model_profile("claude-sonnet-4-5-20250929").matched,
@@ -426,7 +491,7 @@ mod tests {
         assert_eq!(profile_image_tokens(&sonnet, d(1000, 1000), false), 1334);
         assert_eq!(
             profile_image_tokens(&sonnet, d(3136, 1568), false),
-            1568 * 784 / 750 + 1
+            (1549u64 * 774).div_ceil(750)
         );
         let opus = model_profile("claude-opus-4-7");
         assert_eq!(

@@ -1,6 +1,7 @@
 //! Media: data URLs, MIME sniffing from magic bytes, image dimensions and
 //! friendly type names.
 
+mod animation;
 pub(crate) mod base64_payload;
 pub(crate) mod data_url;
 pub(crate) mod dimensions;
@@ -8,6 +9,7 @@ pub(crate) mod mime;
 pub(crate) mod payload;
 pub(crate) mod type_names;
 
+pub use animation::is_animated;
 pub use base64_payload::{
     check_base64, decode_base64, decode_prefix, decoded_len, encode_base64, Base64Problem,
 };

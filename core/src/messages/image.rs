@@ -379,6 +379,35 @@ impl ImageTemplate {
     }
 }
 
+impl ImageTemplate {
+    /// The part holding another image: `payload` of type `mime`. Unlike
+    /// [`ImageTemplate::fill`], the part's own MIME field (when it has one)
+    /// and a data URL's type become `mime`: the image was re-encoded.
+    pub fn refill(&self, mime: &str, payload: &str) -> Map<String, Value> {
+        let fresh = ImageTemplate {
+            declared_mime: None,
+            ..self.clone()
+        };
+        let mut wire = fresh.fill(mime, payload);
+        let keys = self.shape.keys();
+        let Some(key) = keys.mime else {
+            return wire;
+        };
+        let target = match (keys.mime_outside, keys.container) {
+            (false, Some(c)) => wire.get_mut(c).and_then(Value::as_object_mut),
+            _ => Some(&mut wire),
+        };
+        if let Some(map) = target {
+            for k in [key, "mimeType"] {
+                if map.contains_key(k) {
+                    map.insert(k.into(), mime.into());
+                }
+            }
+        }
+        wire
+    }
+}
+
 trait CloneWithout {
     fn clone_without(&self, container: Option<&str>, key: &str) -> Map<String, Value>;
 }

@@ -1,0 +1,682 @@
+//! Fitting end to end: read every image's header, plan (pure), resize
+//! through the caller's [`Resizer`], stash the originals of changed images
+//! and wait for the commit, replace only what committed, then stash the
+//! oldest history images the plan names (through compaction).
+
+use super::attempt::{first_attempt, next_attempt, within_bytes, Attempt, MAX_ATTEMPTS};
+use super::plan::{choose_stash, Account, Limits, Rest, StashChoice};
+use super::report::{Action, Figures, FitReport, ImageFit};
+use super::target::{image_target, Reason};
+use crate::budget::{estimate, json_len_with, profile_image_tokens, BytesOn, ModelProfile};
+use crate::history::{compact_history, CompactOptions};
+use crate::json_path::JsonPath;
+use crate::media::payload::{payload_facts, stored_mime, Payloads};
+use crate::media::{image_dimensions, is_animated, Dimensions};
+use crate::messages::image::ImageTemplate;
+use crate::messages::walk::{for_each_image, rewrite_images};
+use crate::messages::{decode_messages, detect_format, Format, ImagePart, MessageError, Part};
+use crate::stash::{NewRecord, StashBackend, StashConfig};
+use crate::ErrorCode;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Why a resize failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResizeFailure {
+    /// Stable code (`IMAGE_RESIZE_FAILED` unless the resizer says otherwise).
+    pub code: ErrorCode,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// Changes an image's pixels: the browser's canvas, the codec module, or
+/// the caller's own function.
+#[allow(async_fn_in_trait)]
+pub trait Resizer {
+    /// Encodes the image `payload` (base64 text, or a reference the
+    /// [`Payloads`] resolve) of `mime` and `source` size as `attempt` says.
+    /// Returns the new payload the same way.
+    async fn resize(
+        &self,
+        payload: &str,
+        mime: &str,
+        source: Dimensions,
+        attempt: &Attempt,
+    ) -> Result<String, ResizeFailure>;
+}
+
+/// The stash, its settings and the clock.
+#[derive(Debug, Clone, Copy)]
+pub struct StashAccess<'a, B> {
+    /// Where originals go.
+    pub backend: &'a B,
+    /// TTL and budget.
+    pub config: &'a StashConfig,
+    /// Now, in ms since the epoch.
+    pub now: f64,
+}
+
+/// Options of a fitting.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FitOptions {
+    /// Send the newest user turn's images as they are.
+    pub keep_newest: bool,
+    /// Tokens the request may hold (default: the model's context window).
+    pub max_tokens: Option<u64>,
+}
+
+/// One image of the request.
+struct Found {
+    message: usize,
+    ordinal: usize,
+    path: String,
+    low: bool,
+    stashable: bool,
+    protected: bool,
+    inline: Option<Inline>,
+}
+
+/// An inline image whose header could be read.
+struct Inline {
+    payload: String,
+    md5: String,
+    mime: String,
+    dims: Dimensions,
+    text_len: u64,
+    decoded: u64,
+    animated: bool,
+    template: Option<ImageTemplate>,
+}
+
+/// A new encoding of one image.
+struct Change {
+    payload: String,
+    mime: String,
+    dims: Dimensions,
+    text_len: u64,
+    decoded: u64,
+    reasons: Vec<Reason>,
+    first_frame_only: bool,
+}
+
+/// What happened to one image that had to change.
+enum Outcome {
+    Changed(Change),
+    Kept(Vec<Reason>, String),
+    Failed(Vec<Reason>, String),
+}
+
+fn figures(
+    profile: &ModelProfile,
+    dims: Dimensions,
+    decoded: u64,
+    text_len: u64,
+    low: bool,
+    mime: &str,
+) -> Figures {
+    Figures {
+        width: dims.width,
+        height: dims.height,
+        bytes: decoded,
+        base64_bytes: text_len,
+        tokens: profile_image_tokens(profile, dims, low),
+        mime: mime.to_owned(),
+    }
+}
+
+fn find_images(
+    messages: &[crate::messages::Message],
+    options: FitOptions,
+    payloads: &dyn Payloads,
+) -> Vec<Found> {
+    let cutoff = crate::history::compact::newest_user_index(messages).unwrap_or(0);
+    let root = JsonPath::root("messages");
+    let mut found = Vec::new();
+    for (i, m) in messages.iter().enumerate() {
+        for_each_image(m, &root.index(i), &mut |ordinal, path, img| {
+            let low = img
+                .wire
+                .get("image_url")
+                .and_then(|u| u.get("detail"))
+                .or_else(|| img.wire.get("detail"))
+                .and_then(Value::as_str)
+                == Some("low");
+            let source = img.source();
+            let inline_source = source.inline();
+            let stashable =
+                i < cutoff && inline_source.is_some() && img.shape.replaceable_by_text();
+            let inline = inline_source.and_then(|(declared, payload)| {
+                let facts = payload_facts(payloads, payload, 64 * 1024);
+                facts.valid.as_ref().ok()?;
+                let dims = image_dimensions(&facts.head)?;
+                Some(Inline {
+                    payload: payload.to_owned(),
+                    mime: stored_mime(&facts, declared),
+                    animated: is_animated(&facts.head),
+                    md5: facts.md5,
+                    dims,
+                    text_len: facts.len as u64,
+                    decoded: facts.decoded_len as u64,
+                    template: img.template(),
+                })
+            });
+            found.push(Found {
+                message: i,
+                ordinal,
+                path: path.to_string(),
+                low,
+                stashable,
+                protected: options.keep_newest && i >= cutoff,
+                inline,
+            });
+        });
+    }
+    found
+}
+
+/// Each image's tokens and bytes as it would be sent, with the changes made
+/// so far (`changes`) or, before any, as predicted from its target size.
+fn accounts(
+    profile: &ModelProfile,
+    found: &[Found],
+    changes: Option<&[Option<Outcome>]>,
+) -> Vec<Account> {
+    found
+        .iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let Some(img) = &f.inline else {
+                let tokens = profile_image_tokens(
+                    profile,
+                    crate::budget::estimate::UNKNOWN_DIMENSIONS,
+                    f.low,
+                );
+                return Account {
+                    tokens,
+                    tokens_many: tokens,
+                    bytes: 0,
+                    bytes_many: 0,
+                    stashable: f.stashable,
+                };
+            };
+            if let Some(Some(Outcome::Changed(c))) = changes.map(|c| &c[k]) {
+                let tokens = profile_image_tokens(profile, c.dims, f.low);
+                return Account {
+                    tokens,
+                    tokens_many: tokens,
+                    bytes: c.text_len,
+                    bytes_many: c.text_len,
+                    stashable: f.stashable,
+                };
+            }
+            let predict = |many: bool| -> (u64, u64) {
+                let target = (!f.protected)
+                    .then(|| image_target(profile, img.dims, img.decoded, many, f.low))
+                    .flatten();
+                let size = target.as_ref().map_or(img.dims, |t| t.size);
+                let ratio = (f64::from(size.width) * f64::from(size.height))
+                    / (f64::from(img.dims.width) * f64::from(img.dims.height));
+                let mut bytes = ((img.text_len as f64) * ratio.min(1.0)).ceil() as u64;
+                if let Some(max) = target.and_then(|t| t.max_bytes) {
+                    let max_text = match profile.image_bytes_on {
+                        BytesOn::Base64 => max,
+                        BytesOn::Decoded => max.div_ceil(3) * 4,
+                    };
+                    bytes = bytes.min(max_text);
+                }
+                (profile_image_tokens(profile, size, f.low), bytes)
+            };
+            let (tokens, bytes) = predict(false);
+            let (tokens_many, bytes_many) = predict(true);
+            Account {
+                tokens,
+                tokens_many,
+                bytes,
+                bytes_many,
+                stashable: f.stashable,
+            }
+        })
+        .collect()
+}
+
+/// Tries the encodings for one image until one fits its target.
+async fn fit_one<R: Resizer>(
+    resizer: &R,
+    profile: &ModelProfile,
+    img: &Inline,
+    low: bool,
+    many: bool,
+    payloads: &dyn Payloads,
+) -> Option<Outcome> {
+    let target = image_target(profile, img.dims, img.decoded, many, low)?;
+    if img.animated && !target.is_hard() {
+        return Some(Outcome::Kept(
+            target.reasons,
+            "animated: sent whole rather than as its first frame".into(),
+        ));
+    }
+    let mut attempt = first_attempt(&img.mime, img.dims, &target);
+    for _ in 0..MAX_ATTEMPTS {
+        let payload = match resizer
+            .resize(&img.payload, &img.mime, img.dims, &attempt)
+            .await
+        {
+            Ok(p) => p,
+            Err(e) => {
+                return Some(Outcome::Failed(
+                    target.reasons,
+                    format!("{}: {}", e.code, e.message),
+                ))
+            }
+        };
+        let facts = payload_facts(payloads, &payload, 64 * 1024);
+        let dims = image_dimensions(&facts.head);
+        let Some(dims) = dims.filter(|d| d.width <= attempt.width && d.height <= attempt.height)
+        else {
+            return Some(Outcome::Failed(
+                target.reasons,
+                format!(
+                    "the resizer returned {} instead of an image of at most {}×{}",
+                    dims.map_or("something unreadable".into(), |d| format!(
+                        "{}×{}",
+                        d.width, d.height
+                    )),
+                    attempt.width,
+                    attempt.height
+                ),
+            ));
+        };
+        let decoded = facts.decoded_len as u64;
+        if within_bytes(decoded, &target) {
+            if !target.is_hard() && decoded >= img.decoded {
+                return Some(Outcome::Kept(
+                    target.reasons,
+                    "smaller pixels did not make fewer bytes; sent as it was".into(),
+                ));
+            }
+            let mime = stored_mime(&facts, Some(attempt.mime));
+            return Some(Outcome::Changed(Change {
+                payload,
+                mime,
+                dims,
+                text_len: facts.len as u64,
+                decoded,
+                reasons: target.reasons,
+                first_frame_only: img.animated,
+            }));
+        }
+        match next_attempt(&attempt, decoded, &target) {
+            Some(next) => attempt = next,
+            None => break,
+        }
+    }
+    let limit = target.max_bytes.unwrap_or(0);
+    Some(Outcome::Failed(
+        target.reasons,
+        format!(
+            "no encoding came under {limit} bytes ({})",
+            match target.bytes_on {
+                BytesOn::Base64 => "measured on the base64",
+                BytesOn::Decoded => "decoded",
+            }
+        ),
+    ))
+}
+
+/// Writes the originals of changed images; returns the md5s that committed.
+async fn stash_originals<B: StashBackend>(
+    stash: &StashAccess<'_, B>,
+    found: &[Found],
+    outcomes: &[Option<Outcome>],
+    problems: &mut Vec<String>,
+) -> BTreeSet<String> {
+    let existing: BTreeSet<String> = match stash.backend.list_meta().await {
+        Ok(metas) => metas
+            .into_iter()
+            .filter(|m| m.expires_at > stash.now)
+            .map(|m| m.id)
+            .collect(),
+        Err(e) => {
+            problems.push(format!("listing the stash failed: {e}"));
+            return BTreeSet::new();
+        }
+    };
+    let mut templates: BTreeMap<&str, Vec<ImageTemplate>> = BTreeMap::new();
+    let mut first: BTreeMap<&str, &Inline> = BTreeMap::new();
+    for (f, o) in found.iter().zip(outcomes) {
+        if let (Some(img), Some(Outcome::Changed(_))) = (&f.inline, o) {
+            if existing.contains(&img.md5) {
+                continue;
+            }
+            first.entry(&img.md5).or_insert(img);
+            templates
+                .entry(&img.md5)
+                .or_default()
+                .extend(img.template.clone());
+        }
+    }
+    let records: Vec<NewRecord<'_>> = first
+        .iter()
+        .map(|(md5, img)| {
+            NewRecord::new(
+                (*md5).to_owned(),
+                img.mime.clone(),
+                &img.payload,
+                img.decoded,
+                img.text_len,
+                templates
+                    .get(md5)
+                    .and_then(|t| ImageTemplate::list_to_json_text(t)),
+                stash.now,
+                stash.config.ttl_ms,
+            )
+        })
+        .collect();
+    let results = if records.is_empty() {
+        Vec::new()
+    } else {
+        stash.backend.put_records(&records).await
+    };
+    let mut committed = existing;
+    for (i, r) in records.iter().enumerate() {
+        match results.get(i) {
+            Some(Ok(())) => {
+                committed.insert(r.id.clone());
+            }
+            Some(Err(e)) => problems.push(format!("stashing the original of an image failed: {e}")),
+            None => problems.push("the stash gave no answer for an original".into()),
+        }
+    }
+    committed
+}
+
+/// Fits `values` to `profile`: see the module docs. Without `stash`, images
+/// are still resized (the caller keeps the originals it passed in), but no
+/// history image can be stashed.
+#[allow(clippy::too_many_arguments)]
+pub async fn fit_context<B: StashBackend, R: Resizer>(
+    stash: Option<StashAccess<'_, B>>,
+    resizer: &R,
+    values: Vec<Value>,
+    format: Option<Format>,
+    profile: &ModelProfile,
+    options: FitOptions,
+    payloads: &dyn Payloads,
+) -> Result<crate::history::Outcome<FitReport>, MessageError> {
+    let sizes: Vec<u64> = values.iter().map(|v| json_len_with(v, payloads)).collect();
+    let bytes_before: u64 = sizes.iter().sum();
+    let format = format.unwrap_or_else(|| detect_format(&values));
+    let (format, mut messages) =
+        decode_messages(values, Some(format), &JsonPath::root("messages"))?;
+    let before = estimate(&messages, profile, bytes_before, None, payloads);
+    let found = find_images(&messages, options, payloads);
+    let max_tokens = options.max_tokens.or(profile.context_tokens);
+    let limits = Limits {
+        max_images: profile.max_images,
+        max_tokens,
+        max_request_bytes: profile.max_request_bytes,
+        many_images: profile.many_images,
+    };
+    let inline_text: u64 = found
+        .iter()
+        .filter_map(|f| f.inline.as_ref())
+        .map(|i| i.text_len)
+        .sum();
+    let rest = Rest {
+        tokens: before.text_tokens,
+        bytes: bytes_before.saturating_sub(inline_text),
+    };
+    let mut problems = Vec::new();
+    let limit_choice = |choice: StashChoice, problems: &mut Vec<String>| -> StashChoice {
+        if choice.stash > 0 && stash.is_none() {
+            problems.push(format!(
+                "{} history images must be stashed to fit, and no stash was given",
+                choice.stash
+            ));
+            return StashChoice {
+                stash: 0,
+                reasons: Vec::new(),
+                ..choice
+            };
+        }
+        choice
+    };
+    let mut scratch = Vec::new();
+    let planned = limit_choice(
+        choose_stash(&accounts(profile, &found, None), rest, limits),
+        &mut scratch,
+    );
+    let stash_order: Vec<usize> = (0..found.len()).filter(|k| found[*k].stashable).collect();
+    let is_stashed = |k: usize, n: usize| stash_order[..n.min(stash_order.len())].contains(&k);
+
+    // Resize what is sent, one image at a time.
+    let mut outcomes: Vec<Option<Outcome>> = Vec::with_capacity(found.len());
+    for (k, f) in found.iter().enumerate() {
+        let outcome = match &f.inline {
+            Some(img) if !f.protected && !is_stashed(k, planned.stash) => {
+                fit_one(resizer, profile, img, f.low, planned.many, payloads).await
+            }
+            _ => None,
+        };
+        outcomes.push(outcome);
+    }
+    // With the real sizes, the request may need more stashed.
+    let settled = choose_stash(&accounts(profile, &found, Some(&outcomes)), rest, limits);
+    let choice = if settled.stash > planned.stash {
+        limit_choice(settled, &mut problems)
+    } else {
+        problems.extend(scratch);
+        planned
+    };
+    for (k, o) in outcomes.iter_mut().enumerate() {
+        if is_stashed(k, choice.stash) {
+            *o = None;
+        }
+    }
+
+    let committed = match &stash {
+        Some(s) => Some(stash_originals(s, &found, &outcomes, &mut problems).await),
+        None => None,
+    };
+    // Replace what may be replaced: with a stash, only what committed.
+    let mut by_message: BTreeMap<usize, BTreeMap<usize, (&Change, &ImageTemplate)>> =
+        BTreeMap::new();
+    let mut images: Vec<ImageFit> = Vec::with_capacity(found.len());
+    for (k, (f, o)) in found.iter().zip(&outcomes).enumerate() {
+        let before_fig = f
+            .inline
+            .as_ref()
+            .map(|i| figures(profile, i.dims, i.decoded, i.text_len, f.low, &i.mime));
+        let mut fit = ImageFit {
+            path: f.path.clone(),
+            action: Action::Kept,
+            reasons: Vec::new(),
+            before: before_fig.clone(),
+            after: before_fig,
+            id: None,
+            first_frame_only: false,
+            note: None,
+        };
+        if let Some(pos) = stash_order
+            .iter()
+            .position(|s| *s == k)
+            .filter(|p| *p < choice.stash)
+        {
+            fit.action = Action::Stashed;
+            fit.reasons = vec![choice.reasons[pos]];
+            fit.after = None;
+            fit.id = f.inline.as_ref().map(|i| format!("history_{}", i.md5));
+        }
+        match (o, &f.inline) {
+            (Some(Outcome::Changed(c)), Some(img)) => {
+                let stored = committed.as_ref().is_none_or(|set| set.contains(&img.md5));
+                match (&img.template, stored) {
+                    (Some(t), true) => {
+                        by_message
+                            .entry(f.message)
+                            .or_default()
+                            .insert(f.ordinal, (c, t));
+                        fit.action = if c.dims == img.dims {
+                            Action::Reencoded
+                        } else {
+                            Action::Downscaled
+                        };
+                        fit.after = Some(figures(
+                            profile, c.dims, c.decoded, c.text_len, f.low, &c.mime,
+                        ));
+                        fit.id = committed.as_ref().map(|_| format!("history_{}", img.md5));
+                        fit.first_frame_only = c.first_frame_only;
+                    }
+                    _ => {
+                        fit.action = Action::Failed;
+                        fit.note = Some("its original could not be stashed; sent as it was".into());
+                    }
+                }
+                fit.reasons = c.reasons.clone();
+            }
+            (Some(Outcome::Kept(reasons, note)), _) => {
+                fit.reasons = reasons.clone();
+                fit.note = Some(note.clone());
+            }
+            (Some(Outcome::Failed(reasons, note)), _) => {
+                fit.action = Action::Failed;
+                fit.reasons = reasons.clone();
+                fit.note = Some(note.clone());
+            }
+            _ => {}
+        }
+        images.push(fit);
+    }
+    let mut changed = vec![false; messages.len()];
+    for (i, parts) in &by_message {
+        changed[*i] = true;
+        rewrite_images(
+            &mut messages[*i],
+            &mut |ordinal, part| match (parts.get(&ordinal), part) {
+                (Some((c, t)), Part::Image(img)) => Part::Image(ImagePart {
+                    wire: t.refill(&c.mime, &c.payload),
+                    shape: img.shape,
+                }),
+                (_, part) => part,
+            },
+        );
+    }
+    drop(by_message);
+    drop(outcomes);
+    let mut values: Vec<Value> = messages.into_iter().map(|m| m.into_wire()).collect();
+
+    // Stash the oldest history images the plan names, as compaction does.
+    if let (Some(s), true) = (&stash, choice.stash > 0) {
+        let options = CompactOptions {
+            keep_recent_images: stash_order.len() - choice.stash,
+            ..CompactOptions::default()
+        };
+        let out = compact_history(
+            s.backend,
+            s.config,
+            s.now,
+            values,
+            Some(format),
+            options,
+            &mut |_, _, _| {},
+            payloads,
+        )
+        .await?;
+        for failure in &out.report.failures {
+            if let Some(img) = images.iter_mut().find(|i| i.path == failure.path) {
+                img.action = Action::Failed;
+                img.id = None;
+                img.after = img.before.clone();
+                img.note = Some(format!("{}: {}", failure.code, failure.reason));
+            } else if failure.path.is_empty() {
+                problems.push(failure.reason.clone());
+            }
+        }
+        for (c, o) in changed.iter_mut().zip(&out.changed) {
+            *c |= *o;
+        }
+        values = out.messages;
+    }
+
+    let bytes_after: u64 = values.iter().map(|v| json_len_with(v, payloads)).sum();
+    let (_, final_messages) =
+        decode_messages(values.clone(), Some(format), &JsonPath::root("messages"))?;
+    let after = estimate(&final_messages, profile, bytes_after, None, payloads);
+    drop(final_messages);
+    problems.extend(after.exceeded.iter().cloned());
+    if let Some(m) = max_tokens.filter(|m| after.total_tokens > *m) {
+        problems.push(format!(
+            "the request is about {} tokens; the limit is {m}",
+            after.total_tokens
+        ));
+    }
+    problems.dedup();
+    let report = FitReport {
+        model: profile.matched,
+        provider: profile.provider,
+        format: format.name(),
+        fits: problems.is_empty(),
+        problems,
+        images_before: before.image_count,
+        images_after: after.image_count,
+        tokens_before: before.total_tokens,
+        tokens_after: after.total_tokens,
+        bytes_before,
+        bytes_after,
+        changed: images
+            .iter()
+            .filter(|i| matches!(i.action, Action::Downscaled | Action::Reencoded))
+            .count(),
+        stashed: images
+            .iter()
+            .filter(|i| i.action == Action::Stashed)
+            .count(),
+        images,
+    };
+    Ok(crate::history::Outcome {
+        messages: values,
+        changed,
+        report,
+    })
+}
+
+/// Fits `values` to the limits that fix `refusal` (see
+/// [`super::repair_profile`]); an error when the result is still over them.
+#[allow(clippy::too_many_arguments)]
+pub async fn repair_context<B: StashBackend, R: Resizer>(
+    stash: Option<StashAccess<'_, B>>,
+    resizer: &R,
+    values: Vec<Value>,
+    format: Option<Format>,
+    refusal: &crate::budget::ProviderRefusal,
+    profile: &ModelProfile,
+    options: FitOptions,
+    payloads: &dyn Payloads,
+) -> Result<crate::history::Outcome<FitReport>, super::RepairError> {
+    let bytes: u64 = values.iter().map(|v| json_len_with(v, payloads)).sum();
+    let (_, messages) = decode_messages(values.clone(), format, &JsonPath::root("messages"))?;
+    let current = estimate(&messages, profile, bytes, None, payloads);
+    drop(messages);
+    let repair = super::repair_profile(refusal, profile, &current, options.max_tokens);
+    let options = FitOptions {
+        max_tokens: repair.max_tokens,
+        ..options
+    };
+    let out = fit_context(
+        stash,
+        resizer,
+        values,
+        format,
+        &repair.profile,
+        options,
+        payloads,
+    )
+    .await?;
+    if !out.report.fits {
+        return Err(super::RepairError::CannotFit {
+            kind: super::kind_name(refusal.kind),
+            problems: out.report.problems,
+        });
+    }
+    Ok(out)
+}
