@@ -64,6 +64,9 @@ log(`compiled ${wasm}`);
 // The CommonMark parser, as a module of its own (see js/entry/).
 const markdownWasm = compile('ctxpack-markdown', 'ctxpack_markdown');
 log(`compiled ${markdownWasm}`);
+// The image codec, as a module of its own, loaded on first use.
+const codecWasm = compile('ctxpack-codec', 'ctxpack_codec');
+log(`compiled ${codecWasm}`);
 
 const flavours = [
   ['web', 'web'],
@@ -74,11 +77,11 @@ const flavours = [
 /** wasm-opt -Oz in place. Binaryen's npm build runs under Node and has been
  * seen to crash (SIGSEGV) now and then: retry, and if it keeps failing stop
  * the build, so that an unoptimized module is never shipped. */
-function optimize(file) {
+function optimize(file, level = '-Oz') {
   // --converge repeats the passes while they still shrink the module; the
   // producers and target-features sections are notes for linkers, read by
   // nothing once the module is final.
-  const args = ['-Oz', '--converge', '--strip-producers', '--strip-target-features',
+  const args = [level, ...(level === '-Oz' ? ['--converge'] : []), '--strip-producers', '--strip-target-features',
     '--enable-bulk-memory', '--enable-sign-ext', '--enable-nontrapping-float-to-int',
     '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', file, '-o', `${file}.opt`];
   const attempts = 3;
@@ -97,8 +100,8 @@ function optimize(file) {
 }
 
 const entryFiles = {
-  web: [['web.js', 'index.js'], ['web.d.ts', 'index.d.ts']],
-  bundler: [['bundler.js', 'index.js'], ['bundler.d.ts', 'index.d.ts']],
+  web: [['web.js', 'index.js'], ['web.d.ts', 'index.d.ts'], ['canvas-resize.js', 'canvas-resize.js']],
+  bundler: [['bundler.js', 'index.js'], ['bundler.d.ts', 'index.d.ts'], ['canvas-resize.js', 'canvas-resize.js']],
   node: [['node.js', 'index.js']],
 };
 
@@ -112,6 +115,11 @@ for (const [dir, target] of flavours) {
   mkdirSync(md, { recursive: true });
   run('wasm-bindgen', [markdownWasm, '--target', target, '--out-dir', md, '--out-name', 'ctxpack_markdown']);
   optimize(path.join(md, 'ctxpack_markdown_bg.wasm'));
+  // The codec is about speed: -O3, not -Oz.
+  const codecDir = path.join(out, 'codec');
+  mkdirSync(codecDir, { recursive: true });
+  run('wasm-bindgen', [codecWasm, '--target', target, '--out-dir', codecDir, '--out-name', 'ctxpack_codec']);
+  optimize(path.join(codecDir, 'ctxpack_codec_bg.wasm'), '-O3');
   // The entry apps import: the main module's exports, with the markdown
   // functions joined to the markdown module (js/entry/<flavour>.*).
   for (const [from, to] of entryFiles[dir]) copyFileSync(path.join(root, 'js/entry', from), path.join(out, to));
@@ -148,11 +156,13 @@ for (const f of ['ai-sdk.mjs', 'ai-sdk.d.ts', 'langchain.mjs', 'langchain.d.ts']
 
 const bytes = readFileSync(path.join(dist, 'web/ctxpack_bg.wasm'));
 const markdownBytes = readFileSync(path.join(dist, 'web/markdown/ctxpack_markdown_bg.wasm'));
+const codecBytes = readFileSync(path.join(dist, 'web/codec/ctxpack_codec_bg.wasm'));
 const sizes = {
   raw: bytes.length,
   gzip: gzipSync(bytes, { level: 9 }).length,
   wasmOpt: true,
   markdown: { raw: markdownBytes.length, gzip: gzipSync(markdownBytes, { level: 9 }).length },
+  codec: { raw: codecBytes.length, gzip: gzipSync(codecBytes, { level: 9 }).length },
 };
 writeFileSync(path.join(dist, 'sizes.json'), JSON.stringify(sizes) + '\n');
-log(`wasm: ${(sizes.raw / 1024).toFixed(1)} KiB raw, ${(sizes.gzip / 1024).toFixed(1)} KiB gzipped; markdown module ${(sizes.markdown.raw / 1024).toFixed(1)} KiB raw, ${(sizes.markdown.gzip / 1024).toFixed(1)} KiB gzipped`);
+log(`wasm: ${(sizes.raw / 1024).toFixed(1)} KiB raw, ${(sizes.gzip / 1024).toFixed(1)} KiB gzipped; markdown module ${(sizes.markdown.raw / 1024).toFixed(1)} KiB raw, ${(sizes.markdown.gzip / 1024).toFixed(1)} KiB gzipped; codec module ${(sizes.codec.raw / 1024).toFixed(1)} KiB raw, ${(sizes.codec.gzip / 1024).toFixed(1)} KiB gzipped`);

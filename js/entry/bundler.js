@@ -1,10 +1,14 @@
 // The bundler entry: the main module's exports, with the markdown functions
 // joined to the markdown module (both .wasm files are imported; the bundler
-// loads them).
+// loads them). The codec module is a dynamic import: bundlers split it into
+// a chunk fetched the first time an image must change without a canvas.
 import * as main from './ctxpack.js';
 import { parseMarkdownImages as parse } from './markdown/ctxpack_markdown.js';
 
+import { canvasAvailable, canvasResize } from './canvas-resize.js';
+
 export * from './ctxpack.js';
+export { canvasResize };
 
 /** Finds the images in markdown `text`. */
 export function parseMarkdownImages(text) {
@@ -19,4 +23,25 @@ export function toMultimodal(text, options) {
 /** True when any message holds an image or file part, a placeholder, or a markdown image. */
 export function hasMultimedia(messages, options) {
   return main.__hasMultimedia(messages, options, parse);
+}
+
+let codec = null;
+
+/** Encodes `image` at `target` with the codec module (loaded on first use). */
+export async function codecResize(image, target) {
+  codec ??= import('./codec/ctxpack_codec.js');
+  const m = await codec;
+  return m.transcodeImage(image.data, target.width, target.height, target.mime, target.quality);
+}
+
+const defaultResize = canvasAvailable ? canvasResize : codecResize;
+
+/** Fits a request to its model (see the declaration). */
+export function fitContext(messages, options) {
+  return main.__fitContext(messages, options, defaultResize);
+}
+
+/** Fits a refused request to what the refusal names (see the declaration). */
+export function repairContext(messages, error, options) {
+  return main.__repairContext(messages, error, options, defaultResize);
 }

@@ -11,11 +11,25 @@ function parse(text) {
   return markdown.parseMarkdownImages(text);
 }
 
+let codec = null;
+/** Encodes `image` at `target` with the codec module, loaded on first use. */
+function codecResize(image, target) {
+  return new Promise((resolve) => {
+    codec ??= require('./codec/ctxpack_codec.js');
+    resolve(codec.transcodeImage(image.data, target.width, target.height, target.mime, target.quality));
+  });
+}
+
 module.exports = {
   ...main,
   parseMarkdownImages: (text) => main.__parseMarkdownImages(text, parse),
   toMultimodal: (text, options) => main.__toMultimodal(text, options, parse),
   hasMultimedia: (messages, options) => main.__hasMultimedia(messages, options, parse),
+  codecResize,
+  fitContext: (messages, options) => main.__fitContext(messages, options, codecResize),
+  repairContext: (messages, error, options) => main.__repairContext(messages, error, options, codecResize),
+  /** True once the codec module has been loaded (for tests). */
+  __codecLoaded: () => codec !== null,
   /** True once the markdown module has been loaded (for tests). */
   __markdownLoaded: () => markdown !== null,
 };

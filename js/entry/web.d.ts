@@ -12,3 +12,11 @@ export default function init(options?: CtxpackInitInput): Promise<InitOutput>;
 
 /** Instantiates the markdown module alone (once). */
 export declare function initMarkdownModule(input?: { module_or_path?: InitInput | Promise<InitInput> }): Promise<unknown>;
+
+import type { ResizeFunction } from './ctxpack.js';
+
+/** Resizes on an `OffscreenCanvas` (browsers and workers): the default there. */
+export declare const canvasResize: ResizeFunction;
+
+/** Instantiates the codec module (once); otherwise done on its first use. */
+export declare function initCodecModule(input?: { module_or_path?: InitInput | Promise<InitInput> }): Promise<unknown>;

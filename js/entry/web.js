@@ -4,7 +4,10 @@
 import initMain, * as main from './ctxpack.js';
 import initMarkdown, { parseMarkdownImages as parse } from './markdown/ctxpack_markdown.js';
 
+import { canvasAvailable, canvasResize } from './canvas-resize.js';
+
 export * from './ctxpack.js';
+export { canvasResize };
 
 let markdown = null;
 
@@ -43,4 +46,38 @@ export async function toMultimodal(text, options) {
 /** True when any message holds an image or file part, a placeholder, or a markdown image. */
 export function hasMultimedia(messages, options) {
   return main.__hasMultimedia(messages, options, parse);
+}
+
+let codec = null;
+
+/**
+ * Resizes with the codec module (decoders, resizer and encoders compiled
+ * from Rust), which is fetched and instantiated on first use: `input` is
+ * what wasm-bindgen's init takes, by default the `.wasm` next to its script.
+ */
+export function initCodecModule(input) {
+  codec ??= import('./codec/ctxpack_codec.js').then(async (m) => {
+    await m.default(input);
+    return m;
+  });
+  return codec;
+}
+
+/** Encodes `image` at `target` with the codec module (loaded on first use). */
+export async function codecResize(image, target) {
+  const m = await initCodecModule();
+  return m.transcodeImage(image.data, target.width, target.height, target.mime, target.quality);
+}
+
+// Browsers and workers resize on a canvas; without one, the codec module.
+const defaultResize = canvasAvailable ? canvasResize : codecResize;
+
+/** Fits a request to its model (see the declaration). */
+export function fitContext(messages, options) {
+  return main.__fitContext(messages, options, defaultResize);
+}
+
+/** Fits a refused request to what the refusal names (see the declaration). */
+export function repairContext(messages, error, options) {
+  return main.__repairContext(messages, error, options, defaultResize);
 }

@@ -125,7 +125,7 @@ pub fn read_messages(
 }
 
 /// `{messages, report}`: changed messages converted, the rest the caller's own.
-fn result<R: Serialize>(
+pub(crate) fn result<R: Serialize>(
     original: &Array,
     outcome: Outcome<R>,
     table: &Table,

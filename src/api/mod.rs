@@ -3,6 +3,7 @@
 
 pub mod answer;
 pub mod binary;
+pub mod fit;
 pub mod history;
 pub mod markdown;
 pub mod md5;

@@ -35,7 +35,7 @@ export function parseProviderError(textOrError: unknown): ProviderRefusal | null
 "#;
 
 /// The texts an error value may carry its provider's message in.
-fn texts_of(value: &JsValue) -> String {
+pub(crate) fn texts_of(value: &JsValue) -> String {
     if let Some(s) = value.as_string() {
         return s;
     }

@@ -4,7 +4,7 @@
 //! Reading is bounded in depth; writing never lets a `__proto__` key touch a
 //! prototype.
 
-mod bytes;
+pub(crate) mod bytes;
 pub mod external;
 
 use self::external::Table;

@@ -10,10 +10,10 @@ const declared = [...dts.match(/export interface ModelProfile \{([\s\S]*?)\n\}/)
 
 test('a model id finds its row, its family, or its provider', () => {
   const opus = modelProfile('claude-opus-4-7');
-  assert.deepEqual(opus.tokens, { kind: 'anthropic-pixels', longEdge: 2576 });
+  assert.deepEqual(opus.tokens, { kind: 'anthropic-pixels', longEdge: 2576, maxTokens: 4784 });
   assert.deepEqual([opus.manyImages, opus.manyImagesLongEdge, opus.maxImages, opus.maxImageBytes, opus.imageBytesOn], [20, 2000, 100, 5 * 1024 * 1024, 'base64']);
   assert.match(opus.source, /anthropic\.com.*read 2026/);
-  assert.deepEqual(modelProfile('claude-sonnet-4-5').tokens, { kind: 'anthropic-pixels', longEdge: 1568 });
+  assert.deepEqual(modelProfile('claude-sonnet-4-5').tokens, { kind: 'anthropic-pixels', longEdge: 1568, maxTokens: 1600 });
   assert.deepEqual(modelProfile('gpt-4.1-nano').tokens, { kind: 'openai-patches', multiplierMilli: 2460 });
   assert.deepEqual(modelProfile('gpt-4o-2024-11-20').tokens, { kind: 'openai-tiles', base: 85, perTile: 170 });
   assert.equal(modelProfile('gemini-3-pro-preview').tokens.kind, 'gemini-media-resolution');

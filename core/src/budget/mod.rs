@@ -17,7 +17,7 @@ pub use json_size::{json_len, json_len_with};
 pub use limits::{limits_of, Provider, RequestLimits, LIMITS};
 pub use profiles::{
     model_profile, profile_image_tokens, provider_profile, seen_size, BytesOn, ModelProfile,
-    TokenRule, PROFILES,
+    ProfileOverrides, TokenRule, PROFILES,
 };
 pub use provider_error::{parse_provider_error, ProviderRefusal, RefusalKind};
 pub use request::request_bytes;

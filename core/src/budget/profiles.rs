@@ -9,7 +9,7 @@ use super::limits::Provider;
 use crate::media::Dimensions;
 
 /// How a model counts an image's tokens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum TokenRule {
     /// OpenAI 512-px tiles: fit in 2048², shortest side to 768, then `base +
@@ -54,7 +54,7 @@ pub enum TokenRule {
 }
 
 /// What an image-byte limit is measured on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BytesOn {
     /// The base64 text (Anthropic, Bedrock).
@@ -409,7 +409,82 @@ fn openai_patches(w: f64, h: f64) -> u64 {
     ((rw / PATCH).ceil() * (rh / PATCH).ceil()).min(CAP) as u64
 }
 
+/// Fields of a [`ModelProfile`] to replace: every figure may be set by the
+/// caller (a gateway's own limits, a newer model's). `null` removes a limit.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProfileOverrides {
+    /// See [`ModelProfile::tokens`].
+    pub tokens: Option<TokenRule>,
+    /// See [`ModelProfile::max_long_edge`].
+    #[serde(default, with = "nullable")]
+    pub max_long_edge: Option<Option<u32>>,
+    /// See [`ModelProfile::many_images`].
+    #[serde(default, with = "nullable")]
+    pub many_images: Option<Option<usize>>,
+    /// See [`ModelProfile::many_images_long_edge`].
+    #[serde(default, with = "nullable")]
+    pub many_images_long_edge: Option<Option<u32>>,
+    /// See [`ModelProfile::max_images`].
+    #[serde(default, with = "nullable")]
+    pub max_images: Option<Option<usize>>,
+    /// See [`ModelProfile::max_image_bytes`].
+    #[serde(default, with = "nullable")]
+    pub max_image_bytes: Option<Option<u64>>,
+    /// See [`ModelProfile::image_bytes_on`].
+    pub image_bytes_on: Option<BytesOn>,
+    /// See [`ModelProfile::max_request_bytes`].
+    #[serde(default, with = "nullable")]
+    pub max_request_bytes: Option<Option<u64>>,
+    /// See [`ModelProfile::context_tokens`].
+    #[serde(default, with = "nullable")]
+    pub context_tokens: Option<Option<u64>>,
+}
+
+/// A field that may be absent (keep), `null` (no limit) or a value.
+mod nullable {
+    use serde::{Deserialize, Deserializer};
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Option<T>>, D::Error> {
+        Option::<T>::deserialize(d).map(Some)
+    }
+}
+
 impl ModelProfile {
+    /// The profile with `overrides` applied.
+    pub fn with_overrides(mut self, o: &ProfileOverrides) -> ModelProfile {
+        if let Some(t) = o.tokens {
+            self.tokens = t;
+        }
+        if let Some(v) = o.max_long_edge {
+            self.max_long_edge = v;
+        }
+        if let Some(v) = o.many_images {
+            self.many_images = v;
+        }
+        if let Some(v) = o.many_images_long_edge {
+            self.many_images_long_edge = v;
+        }
+        if let Some(v) = o.max_images {
+            self.max_images = v;
+        }
+        if let Some(v) = o.max_image_bytes {
+            self.max_image_bytes = v;
+        }
+        if let Some(v) = o.image_bytes_on {
+            self.image_bytes_on = v;
+        }
+        if let Some(v) = o.max_request_bytes {
+            self.max_request_bytes = v;
+        }
+        if let Some(v) = o.context_tokens {
+            self.context_tokens = v;
+        }
+        self
+    }
+
     /// The request limits this profile sets.
     pub fn limits(&self) -> super::RequestLimits {
         super::RequestLimits {
@@ -473,6 +548,21 @@ mod tests {
             (claude.max_image_bytes, claude.image_bytes_on),
             (Some(5 * MB), BytesOn::Base64)
         );
+    }
+
+    #[test]
+    fn every_field_can_be_overridden_and_null_removes_a_limit() {
+        let o: ProfileOverrides = serde_json::from_str(
+            r#"{"maxImages":50,"maxRequestBytes":null,"tokens":{"kind":"gemini-tiles"},"imageBytesOn":"decoded"}"#,
+        )
+        .unwrap();
+        let p = model_profile("claude-sonnet-4-5").with_overrides(&o);
+        assert_eq!(p.max_images, Some(50));
+        assert_eq!(p.max_request_bytes, None);
+        assert_eq!(p.tokens, TokenRule::GeminiTiles);
+        assert_eq!(p.image_bytes_on, BytesOn::Decoded);
+        assert_eq!(p.max_image_bytes, Some(5 * MB), "absent fields are kept");
+        assert!(serde_json::from_str::<ProfileOverrides>(r#"{"maxImagez":1}"#).is_err());
     }
 
     #[test]

@@ -89,6 +89,7 @@ struct Inline {
 }
 
 /// A new encoding of one image.
+#[derive(Clone)]
 struct Change {
     payload: String,
     mime: String,
@@ -100,10 +101,17 @@ struct Change {
 }
 
 /// What happened to one image that had to change.
+#[derive(Clone)]
 enum Outcome {
     Changed(Change),
     Kept(Vec<Reason>, String),
     Failed(Vec<Reason>, String),
+}
+
+impl Outcome {
+    fn clone_of(&self) -> Outcome {
+        self.clone()
+    }
 }
 
 fn figures(
@@ -450,11 +458,19 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
     let is_stashed = |k: usize, n: usize| stash_order[..n.min(stash_order.len())].contains(&k);
 
     // Resize what is sent, one image at a time.
+    // The same image (same md5 and detail) is resized once.
     let mut outcomes: Vec<Option<Outcome>> = Vec::with_capacity(found.len());
+    let mut done: BTreeMap<(&str, bool), usize> = BTreeMap::new();
     for (k, f) in found.iter().enumerate() {
         let outcome = match &f.inline {
             Some(img) if !f.protected && !is_stashed(k, planned.stash) => {
-                fit_one(resizer, profile, img, f.low, planned.many, payloads).await
+                match done.get(&(img.md5.as_str(), f.low)) {
+                    Some(earlier) => outcomes[*earlier].as_ref().map(Outcome::clone_of),
+                    None => {
+                        done.insert((img.md5.as_str(), f.low), k);
+                        fit_one(resizer, profile, img, f.low, planned.many, payloads).await
+                    }
+                }
             }
             _ => None,
         };

@@ -1,0 +1,445 @@
+//! Fitting and repair end to end over the memory stash, with the codec
+//! crate resizing real images: every refusal the providers send is turned
+//! into a request that meets the limit it names and passes the profile.
+
+mod common;
+
+use common::*;
+use ctxpack_codec::{transcode, OutputFormat, Request};
+use ctxpack_core::budget::{estimate, model_profile, parse_provider_error, RefusalKind};
+use ctxpack_core::fit::{
+    fit_context, repair_context, Action, Attempt, FitOptions, RepairError, ResizeFailure, Resizer,
+    StashAccess,
+};
+use ctxpack_core::media::{decode_base64, encode_base64, image_dimensions, Dimensions, InMemory};
+use ctxpack_core::messages::decode_messages;
+use ctxpack_core::stash::{MemoryBackend, StashConfig};
+use ctxpack_core::{ErrorCode, JsonPath};
+use image::{ImageFormat, Rgb, RgbImage};
+use serde_json::{json, Value};
+use std::cell::Cell;
+use std::io::Cursor;
+
+/// The codec crate as the resizer, counting its calls.
+#[derive(Default)]
+struct Codec {
+    calls: Cell<usize>,
+}
+
+impl Resizer for Codec {
+    async fn resize(
+        &self,
+        payload: &str,
+        _mime: &str,
+        _source: Dimensions,
+        a: &Attempt,
+    ) -> Result<String, ResizeFailure> {
+        self.calls.set(self.calls.get() + 1);
+        let bytes = decode_base64(payload).ok_or_else(|| ResizeFailure {
+            code: ErrorCode::ImageResizeFailed,
+            message: "not base64".into(),
+        })?;
+        let format = OutputFormat::from_mime(a.mime, a.quality).unwrap();
+        let out = transcode(
+            &bytes,
+            Request {
+                width: a.width,
+                height: a.height,
+                format,
+            },
+        )
+        .map_err(|e| ResizeFailure {
+            code: ErrorCode::ImageResizeFailed,
+            message: e.to_string(),
+        })?;
+        Ok(encode_base64(&out.bytes))
+    }
+}
+
+/// A screenshot: white, with dark lines of "text" and a coloured bar.
+fn screenshot(w: u32, h: u32, seed: u32) -> Vec<u8> {
+    let img = RgbImage::from_fn(w, h, |x, y| {
+        if y < 40 {
+            Rgb([40, 90, (seed * 37 % 255) as u8])
+        } else if (y / 18) % 2 == 0 && (x / 7 + y / 18 + seed) % 5 != 0 && x % 900 < 700 {
+            Rgb([30, 30, 30])
+        } else {
+            Rgb([255, 255, 255])
+        }
+    });
+    encode(img, ImageFormat::Png)
+}
+
+/// A photo-like PNG: gradients with grain, which a smaller size compresses better.
+fn photo(w: u32, h: u32, seed: u32) -> Vec<u8> {
+    let mut s = seed.wrapping_add(7);
+    let img = RgbImage::from_fn(w, h, |x, y| {
+        s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        let grain = (s >> 28) as u8;
+        Rgb([
+            (x * 255 / w) as u8 ^ grain,
+            (y * 255 / h) as u8,
+            ((x + y) % 256) as u8 ^ grain,
+        ])
+    });
+    encode(img, ImageFormat::Png)
+}
+
+#[test]
+fn a_screenshot_that_would_grow_when_shrunk_is_sent_as_it_is_unless_a_limit_forces_it() {
+    let values = conversation(&[], &[screenshot(3000, 1900, 1)]);
+    let out = block_on(fit_context::<MemoryBackend, _>(
+        None,
+        &Codec::default(),
+        values,
+        None,
+        &model_profile("claude-sonnet-4-5"),
+        FitOptions::default(),
+        &InMemory,
+    ))
+    .unwrap();
+    let img = &out.report.images[0];
+    if img.action == Action::Kept {
+        assert!(
+            img.note.as_deref().unwrap().contains("fewer bytes"),
+            "{img:?}"
+        );
+        assert_eq!(img.after, img.before);
+    } else {
+        assert_eq!(img.action, Action::Downscaled);
+        assert!(img.after.as_ref().unwrap().bytes < img.before.as_ref().unwrap().bytes);
+    }
+    // With more than 20 images the 2000-px rule is a hard limit: it shrinks.
+    let many = conversation(&vec![screenshot(3000, 1900, 1); 21], &[]);
+    let out = block_on(fit_context::<MemoryBackend, _>(
+        None,
+        &Codec::default(),
+        many,
+        None,
+        &model_profile("claude-sonnet-4-5"),
+        FitOptions::default(),
+        &InMemory,
+    ))
+    .unwrap();
+    assert!(out.report.fits, "{:?}", out.report.problems);
+    for img in &out.report.images {
+        assert_eq!(img.action, Action::Downscaled);
+        assert!(img
+            .reasons
+            .contains(&ctxpack_core::fit::Reason::ManyImageRule));
+        assert_eq!(img.after.as_ref().unwrap().mime, "image/png");
+    }
+}
+
+/// Noise: the largest PNG for its size.
+fn noise_png(w: u32, h: u32) -> Vec<u8> {
+    let mut s = 12345u32;
+    let img = RgbImage::from_fn(w, h, |_, _| {
+        s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        let b = s.to_le_bytes();
+        Rgb([b[1], b[2], b[3]])
+    });
+    encode(img, ImageFormat::Png)
+}
+
+fn encode(img: RgbImage, format: ImageFormat) -> Vec<u8> {
+    let mut out = Cursor::new(Vec::new());
+    img.write_to(&mut out, format).unwrap();
+    out.into_inner()
+}
+
+fn image_part(png: &[u8]) -> Value {
+    json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": b64(png)}})
+}
+
+/// One user turn per image, answered; then a last question with `newest`.
+fn conversation(images: &[Vec<u8>], newest: &[Vec<u8>]) -> Vec<Value> {
+    let mut m = Vec::new();
+    for (i, png) in images.iter().enumerate() {
+        m.push(json!({"role": "user", "content": [image_part(png), {"type": "text", "text": format!("step {i}")}]}));
+        m.push(json!({"role": "assistant", "content": "noted"}));
+    }
+    let mut last: Vec<Value> = newest.iter().map(|p| image_part(p)).collect();
+    last.push(json!({"type": "text", "text": "and now?"}));
+    m.push(json!({"role": "user", "content": last}));
+    m
+}
+
+/// Each Anthropic image block's dimensions and base64 length.
+fn images_of(values: &[Value]) -> Vec<(Dimensions, usize)> {
+    let mut out = Vec::new();
+    for m in values {
+        for part in m["content"].as_array().into_iter().flatten() {
+            if part["type"] == "image" {
+                let payload = part["source"]["data"].as_str().unwrap();
+                let bytes = decode_base64(payload).unwrap();
+                out.push((image_dimensions(&bytes).unwrap(), payload.len()));
+            }
+        }
+    }
+    out
+}
+
+fn stash_at<'a>(
+    backend: &'a MemoryBackend,
+    config: &'a StashConfig,
+) -> Option<StashAccess<'a, MemoryBackend>> {
+    Some(StashAccess {
+        backend,
+        config,
+        now: 1.0e12,
+    })
+}
+
+#[test]
+fn large_images_come_down_to_what_claude_reads_and_the_originals_wait_in_the_stash() {
+    let backend = MemoryBackend::default();
+    let config = StashConfig::default();
+    let shots: Vec<Vec<u8>> = (0..3).map(|s| photo(3000, 1900, s)).collect();
+    let values = conversation(&shots[..2], &shots[2..]);
+    let profile = model_profile("claude-sonnet-4-5");
+    let codec = Codec::default();
+    let out = block_on(fit_context(
+        stash_at(&backend, &config),
+        &codec,
+        values,
+        None,
+        &profile,
+        FitOptions::default(),
+        &InMemory,
+    ))
+    .unwrap();
+    let r = &out.report;
+    assert!(r.fits, "{:?}", r.problems);
+    assert_eq!((r.changed, r.stashed), (3, 0));
+    assert_eq!(
+        r.tokens_before, r.tokens_after,
+        "the model reads them at this size anyway"
+    );
+    for (img, (dims, _)) in r.images.iter().zip(images_of(&out.messages)) {
+        assert_eq!(img.action, Action::Downscaled);
+        let after = img.after.as_ref().unwrap();
+        assert_eq!((after.width, after.height), (dims.width, dims.height));
+        assert!(dims.width <= 1568 && u64::from(dims.width * dims.height).div_ceil(750) <= 1600);
+        assert_eq!(
+            after.tokens,
+            u64::from(dims.width * dims.height).div_ceil(750)
+        );
+        assert_eq!(after.mime, "image/png", "a lossless image stays PNG");
+        assert!(after.bytes < img.before.as_ref().unwrap().bytes);
+        // The original is in the stash under its own md5.
+        let id = img.id.as_deref().unwrap().strip_prefix("history_").unwrap();
+        let rec = block_on(ctxpack_core::stash::StashBackend::get_record(&backend, id))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            image_dimensions(&decode_base64(&rec.payload).unwrap())
+                .unwrap()
+                .width,
+            3000
+        );
+    }
+    // Fitting the fitted request changes nothing more.
+    let again = block_on(fit_context(
+        stash_at(&backend, &config),
+        &codec,
+        out.messages,
+        None,
+        &profile,
+        FitOptions::default(),
+        &InMemory,
+    ))
+    .unwrap();
+    assert_eq!(again.report.changed, 0);
+    assert!(again.changed.iter().all(|c| !c));
+}
+
+#[test]
+fn keep_newest_leaves_the_newest_turn_and_no_stash_still_resizes() {
+    let shots: Vec<Vec<u8>> = (0..2).map(|s| screenshot(2400, 1200, s)).collect();
+    let values = conversation(&shots[..1], &shots[1..]);
+    let profile = model_profile("gpt-4o");
+    let out = block_on(fit_context::<MemoryBackend, _>(
+        None,
+        &Codec::default(),
+        values,
+        None,
+        &profile,
+        FitOptions {
+            keep_newest: true,
+            max_tokens: None,
+        },
+        &InMemory,
+    ))
+    .unwrap();
+    let actions: Vec<Action> = out.report.images.iter().map(|i| i.action).collect();
+    assert_eq!(actions, vec![Action::Downscaled, Action::Kept]);
+    assert_eq!(out.report.images[0].id, None, "no stash: no id");
+    let dims = images_of(&out.messages);
+    assert_eq!((dims[0].0.width, dims[0].0.height), (1536, 768));
+    assert_eq!(dims[1].0.width, 2400);
+}
+
+/// What the conversation for each kind of refusal holds, and which model.
+fn case(kind: RefusalKind, text: &str) -> (Vec<Value>, &'static str) {
+    let small = screenshot(64, 48, 1);
+    match kind {
+        // Over 5 MB of base64; Gemini reads it as it is, so only the
+        // refusal's limit makes it change.
+        RefusalKind::ImageTooLarge => (
+            conversation(&[], &[noise_png(1400, 1400)]),
+            "gemini-2.5-pro",
+        ),
+        RefusalKind::ImageDimensions if text.contains("8000") => (
+            conversation(&[], &[screenshot(8200, 300, 2)]),
+            "gemini-2.5-pro",
+        ),
+        RefusalKind::ImageDimensions => (
+            conversation(
+                &[screenshot(2500, 1200, 3), screenshot(2500, 1200, 4)],
+                &[screenshot(2500, 1200, 5)],
+            ),
+            "gemini-2.5-pro",
+        ),
+        RefusalKind::TooManyImages => (conversation(&vec![small; 101], &[]), "gemini-2.5-pro"),
+        RefusalKind::ContextLength => (
+            conversation(&vec![screenshot(1000, 1000, 6); 40], &[]),
+            "claude-sonnet-4-5",
+        ),
+        RefusalKind::RequestTooLarge => (
+            conversation(
+                &[noise_png(600, 600), noise_png(600, 601)],
+                &[screenshot(800, 600, 7)],
+            ),
+            "gemini-2.5-pro",
+        ),
+    }
+}
+
+const REFUSALS: &[&str] = &[
+    r#"{"type":"error","error":{"type":"invalid_request_error","message":"messages.0.content.2.image.source.base64: image exceeds 5 MB maximum: 15908784 bytes > 5242880 bytes"}}"#,
+    "ValidationException: The model returned the following errors:\nmessages.0.content.2.image.source.bytes: image exceeds 5 MB maximum:\n7167852 bytes > 5242880 bytes",
+    r#"{"type":"error","error":{"type":"invalid_request_error","message":"messages.135.content.6.image.source.base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels"}}"#,
+    "messages.1.content.0.image.source.base64: image dimensions exceed max allowed size: 8000 pixels",
+    "ValidationException: image exceed max allowed size for many-image requests: 2000 pixels",
+    "ValidationException: 400 Bad Request: Image exceeds max pixels allowed.",
+    r#"{"type":"error","error":{"type":"invalid_request_error","message":"too many images and documents: 101 + 0 > 100"}}"#,
+    "error, status code: 400, message: Too many images in request. Max is 10.",
+    "Too many images in request: 11 images provided, but the model supports a maximum of 10 images.",
+    "{'object': 'error', 'message': 'At most 5 image(s) may be provided in one request.', 'type': 'BadRequestError', 'param': None, 'code': 400}",
+    "[invalid_request_error] request contains 52 images, exceeding the maximum of 50 allowed per request",
+    r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 213610 tokens > 199999 maximum"}}"#,
+    "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens. Please reduce the length of the messages.",
+    "DeepSeek API error: This model's maximum context length is 131072 tokens. However, you requested 5472941 tokens (5468845 in the messages, 4096 in the completion).",
+    "{'object': 'error', 'message': \"This model's maximum context length is 32768 tokens. However, you requested 40000 tokens (39000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.\", 'type': 'BadRequestError', 'code': 400}",
+    r#"{"error":{"message":"Your input exceeds the context window of this model. Please adjust your input and try again.","type":"invalid_request_error","code":"context_length_exceeded"}}"#,
+    r#"{"error":{"code":400,"message":"The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}"#,
+    "ValidationException: Input is too long for requested model.",
+    r#"{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}"#,
+    r#"ValidationException: The model returned the following errors: {"code":"validation_error","message":"Failed to buffer the request body: length limit exceeded"}"#,
+];
+
+#[test]
+fn every_refusal_is_repaired_into_a_request_within_what_it_names() {
+    let codec = Codec::default();
+    for text in REFUSALS {
+        let refusal = parse_provider_error(text).unwrap_or_else(|| panic!("not read: {text}"));
+        let (values, model) = case(refusal.kind, text);
+        let profile = model_profile(model);
+        let bytes_before: u64 = values
+            .iter()
+            .map(ctxpack_core::budget::json_len)
+            .sum();
+        let (_, decoded) =
+            decode_messages(values.clone(), None, &JsonPath::root("messages")).unwrap();
+        let before = estimate(&decoded, &profile, bytes_before, None, &InMemory);
+        drop(decoded);
+        let backend = MemoryBackend::default();
+        let config = StashConfig::default();
+        let out = block_on(repair_context(
+            stash_at(&backend, &config),
+            &codec,
+            values,
+            None,
+            &refusal,
+            &profile,
+            FitOptions::default(),
+            &InMemory,
+        ))
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+        let r = &out.report;
+        assert!(r.fits, "{text}: {:?}", r.problems);
+        let images = images_of(&out.messages);
+        match refusal.kind {
+            RefusalKind::ImageTooLarge => {
+                let limit = refusal.limit.unwrap() as usize;
+                assert!(images.iter().all(|(_, b64)| *b64 <= limit), "{text}");
+                assert!(before
+                    .images
+                    .iter()
+                    .any(|i| (i.bytes as usize) > limit * 3 / 4));
+            }
+            RefusalKind::ImageDimensions => {
+                let largest_before = before
+                    .images
+                    .iter()
+                    .map(|i| i.width.max(i.height))
+                    .max()
+                    .unwrap();
+                let limit = refusal.limit.map_or(largest_before * 3 / 4, |l| l as u32);
+                assert!(largest_before > limit, "{text}");
+                assert!(
+                    images.iter().all(|(d, _)| d.width.max(d.height) <= limit),
+                    "{text}: {images:?}"
+                );
+            }
+            RefusalKind::TooManyImages => {
+                let limit = refusal.limit.unwrap() as usize;
+                assert!(before.image_count > limit);
+                assert!(
+                    images.len() <= limit && r.stashed == before.image_count - images.len(),
+                    "{text}"
+                );
+            }
+            RefusalKind::ContextLength => {
+                assert!(r.tokens_after < r.tokens_before && r.stashed > 0, "{text}");
+                if let (Some(limit), Some(actual)) = (refusal.limit, refusal.actual) {
+                    // Scaled to the provider's count, the request is under its limit.
+                    assert!(r.tokens_after * actual / r.tokens_before < limit, "{text}");
+                }
+            }
+            RefusalKind::RequestTooLarge => {
+                assert!(r.bytes_after * 4 <= r.bytes_before * 3, "{text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_refusal_nothing_can_fix_is_an_error_that_says_why() {
+    let long = "word ".repeat(4000);
+    let values = vec![json!({"role": "user", "content": long})];
+    let refusal =
+        parse_provider_error("prompt is too long: 213610 tokens > 199999 maximum").unwrap();
+    let err = block_on(repair_context::<MemoryBackend, _>(
+        None,
+        &Codec::default(),
+        values,
+        None,
+        &refusal,
+        &model_profile("claude-sonnet-4-5"),
+        FitOptions::default(),
+        &InMemory,
+    ))
+    .unwrap_err();
+    match err {
+        RepairError::CannotFit { kind, problems } => {
+            assert_eq!(kind, "context-length");
+            assert!(
+                problems.iter().any(|p| p.contains("tokens")),
+                "{problems:?}"
+            );
+        }
+        other => panic!("{other}"),
+    }
+}

@@ -1,0 +1,390 @@
+//! `fitContext` and `repairContext`: convert, call the core's fitting over
+//! the stash and a resize function, map errors. The package's entry passes
+//! the default resize function (a canvas in browsers, the codec module in
+//! Node); a caller's `resize` option replaces it.
+
+use crate::api::history::{read_messages, result};
+use crate::convert::bytes::{from_base64, to_base64};
+use crate::convert::external::{JsPayloads, Table};
+use crate::convert::{options_arg, Options};
+use crate::promise::to_promise;
+use crate::stash::{call_backend, stash_from_js};
+use crate::CtxpackError;
+use ctxpack_core::budget::{model_profile, ModelProfile, ProfileOverrides};
+use ctxpack_core::fit::{
+    fit_context, repair_context, Attempt, FitOptions, RepairError, ResizeFailure, Resizer,
+    StashAccess,
+};
+use ctxpack_core::media::{BytesKind, Dimensions};
+use ctxpack_core::ErrorCode;
+use js_sys::{Function, Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen(typescript_custom_section)]
+const FIT_TS: &'static str = r#"
+/** Why an image changed. */
+export type FitReason = "larger-than-model-reads" | "over-long-edge" | "many-image-rule" | "over-image-bytes" | "too-many-images" | "over-context" | "over-request-bytes";
+
+/** An image's figures as the model counts them. */
+export interface ImageFigures {
+  width: number;
+  height: number;
+  /** Decoded bytes. */
+  bytes: number;
+  /** Length of its base64 text. */
+  base64Bytes: number;
+  tokens: number;
+  mime: string;
+}
+
+/** What became of one image. */
+export interface ImageFit {
+  /** JSON path of the image part in the messages given. */
+  path: string;
+  action: "kept" | "downscaled" | "reencoded" | "stashed" | "failed";
+  reasons: FitReason[];
+  /** As given; null for an image given by URL. */
+  before: ImageFigures | null;
+  /** As sent; null when stashed. */
+  after: ImageFigures | null;
+  /** `history_<md5>` of the original in the stash, when it changed. */
+  id?: string;
+  /** True when an animated image was sent as its first frame only. */
+  firstFrameOnly?: boolean;
+  note?: string;
+}
+
+/** What {@link fitContext} did. */
+export interface FitReport {
+  /** The profile row that applied. */
+  model: string;
+  provider: string;
+  format: Format;
+  /** True when the request meets every limit of the model. */
+  fits: boolean;
+  /** What is still over (empty when it fits). */
+  problems: string[];
+  imagesBefore: number;
+  imagesAfter: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  bytesBefore: number;
+  bytesAfter: number;
+  /** Images downscaled or re-encoded. */
+  changed: number;
+  stashed: number;
+  images: ImageFit[];
+}
+
+/** An image to resize, as {@link FitOptions.resize} receives it. */
+export interface ResizeInput {
+  data: Uint8Array;
+  mime: string;
+  width: number;
+  height: number;
+}
+
+/** What to make of it. */
+export interface ResizeTarget {
+  width: number;
+  height: number;
+  /** `image/png` or `image/jpeg`. */
+  mime: "image/png" | "image/jpeg";
+  /** JPEG quality, 1–100. */
+  quality: number;
+}
+
+/** A resize function: the image encoded at the target's size and type. */
+export type ResizeFunction = (image: ResizeInput, target: ResizeTarget) => Promise<{ data: Uint8Array | ArrayBuffer | string; mime?: string }>;
+
+/**
+ * Resizes with the codec module (PNG, JPEG, GIF and WebP decoders,
+ * `fast_image_resize`, JPEG and PNG encoders, compiled from Rust), loaded on
+ * first use: the default in Node and wherever there is no `OffscreenCanvas`.
+ */
+export const codecResize: ResizeFunction;
+
+/** Fields of a {@link ModelProfile} to replace; `null` removes a limit. */
+export type ProfileOverrides = Partial<Omit<ModelProfile, "matched" | "provider" | "source">>;
+
+/** Options of {@link fitContext}. */
+export interface FitOptions {
+  /** The model id (`claude-sonnet-4-5`, `gpt-4o`, `gemini-2.5-pro`, `anthropic/…`). */
+  model: string;
+  /** Figures of the model's profile to replace. */
+  profile?: ProfileOverrides;
+  /** Where originals go: history images stashed to fit, and the originals of changed images. */
+  stash?: Stash;
+  /** Replaces the default resize (a canvas in browsers and workers, the codec module in Node). */
+  resize?: ResizeFunction;
+  /** Send the newest user turn's images as they are; default false. */
+  keepNewest?: boolean;
+  /** Tokens the request may hold; default the model's context window. */
+  maxTokens?: number;
+  format?: Format;
+}
+
+/**
+ * The cheapest request `model` accepts that loses nothing: images larger
+ * than the model reads are downscaled to the size it reads at (same
+ * tokens); images over a hard limit (pixels, the many-image rule, bytes)
+ * are shrunk and re-encoded until they fit; with too many images, tokens
+ * or bytes, the oldest history images are stashed. The originals of
+ * changed images are stashed first, and an image is replaced only once its
+ * original committed. The only function that may change the newest turn's
+ * images.
+ */
+export function fitContext<M>(messages: readonly M[], options: FitOptions): Promise<{ messages: M[]; report: FitReport }>;
+
+/**
+ * A retry for a refused request: reads the refusal (as
+ * {@link parseProviderError} does), tightens the model's limits to what it
+ * names and fits the messages to them. Throws `NOT_A_REFUSAL` when the
+ * error is not about size or images, and `CANNOT_FIT` when the request
+ * cannot be brought under the named limit.
+ */
+export function repairContext<M>(messages: readonly M[], error: unknown, options: FitOptions): Promise<{ messages: M[]; report: FitReport; refusal: ProviderRefusal }>;
+"#;
+
+/// A resize function given by JavaScript.
+struct JsResizer<'t> {
+    f: Function,
+    table: &'t Table,
+}
+
+fn failure(e: JsValue) -> ResizeFailure {
+    let text = |key: &str| {
+        Reflect::get(&e, &key.into())
+            .ok()
+            .and_then(|v| v.as_string())
+    };
+    ResizeFailure {
+        code: ErrorCode::ImageResizeFailed,
+        message: text("message")
+            .or_else(|| e.as_string())
+            .unwrap_or_else(|| "the resize function failed".into()),
+    }
+}
+
+impl Resizer for JsResizer<'_> {
+    async fn resize(
+        &self,
+        payload: &str,
+        mime: &str,
+        source: Dimensions,
+        attempt: &Attempt,
+    ) -> Result<String, ResizeFailure> {
+        let text = self
+            .table
+            .payload(payload)
+            .unwrap_or_else(|| JsValue::from_str(payload));
+        let image = Object::new();
+        let set = |o: &Object, k: &str, v: JsValue| {
+            let _ = Reflect::set(o, &k.into(), &v);
+        };
+        set(&image, "data", from_base64(&text, BytesKind::Uint8Array));
+        set(&image, "mime", mime.into());
+        set(&image, "width", source.width.into());
+        set(&image, "height", source.height.into());
+        let target = Object::new();
+        set(&target, "width", attempt.width.into());
+        set(&target, "height", attempt.height.into());
+        set(&target, "mime", attempt.mime.into());
+        set(&target, "quality", attempt.quality.into());
+        let returned = self
+            .f
+            .call2(&JsValue::UNDEFINED, &image, &target)
+            .map_err(failure)?;
+        let value = JsFuture::from(Promise::resolve(&returned))
+            .await
+            .map_err(failure)?;
+        let data = Reflect::get(&value, &"data".into()).unwrap_or(JsValue::UNDEFINED);
+        let text: JsValue = if data.is_string() {
+            data
+        } else if crate::convert::bytes::bytes_kind(&data).is_some() {
+            to_base64(&data).into()
+        } else {
+            return Err(ResizeFailure {
+                code: ErrorCode::ImageResizeFailed,
+                message: "the resize function must resolve to {data: Uint8Array | ArrayBuffer | base64 string}".into(),
+            });
+        };
+        Ok(self.table.keep(text))
+    }
+}
+
+/// The model's profile with the caller's overrides.
+fn profile_of(opts: &Options) -> Result<ModelProfile, CtxpackError> {
+    let id = opts.string("model")?.ok_or_else(|| {
+        CtxpackError::invalid_option(
+            opts.path_of("model"),
+            "expected a model id such as 'claude-sonnet-4-5'",
+        )
+    })?;
+    let profile = model_profile(&id);
+    let overrides = opts.get("profile");
+    if overrides.is_undefined() || overrides.is_null() {
+        return Ok(profile);
+    }
+    let o: ProfileOverrides = serde_wasm_bindgen::from_value(overrides)
+        .map_err(|e| CtxpackError::invalid_option(opts.path_of("profile"), e.to_string()))?;
+    Ok(profile.with_overrides(&o))
+}
+
+/// The options both functions share.
+struct Prepared {
+    opts: Options,
+    profile: ModelProfile,
+    resize: Function,
+    fit: FitOptions,
+}
+
+fn prepare(options: &JsValue, default_resize: &JsValue) -> Result<Prepared, CtxpackError> {
+    let opts = options_arg(Some(options), "options")?;
+    let profile = profile_of(&opts)?;
+    let resize = match opts.function("resize")? {
+        Some(f) => f,
+        None => default_resize.clone().dyn_into().map_err(|_| {
+            CtxpackError::invalid_option(
+                opts.path_of("resize"),
+                "no resize function: pass options.resize",
+            )
+        })?,
+    };
+    let max_tokens = opts.number("maxTokens")?;
+    if max_tokens.is_some_and(|n| n.fract() != 0.0 || n < 0.0) {
+        return Err(CtxpackError::invalid_option(
+            opts.path_of("maxTokens"),
+            "expected a whole number",
+        ));
+    }
+    let fit = FitOptions {
+        keep_newest: opts.bool("keepNewest")?.unwrap_or(false),
+        max_tokens: max_tokens.map(|n| n as u64),
+    };
+    Ok(Prepared {
+        opts,
+        profile,
+        resize,
+        fit,
+    })
+}
+
+/// See the TypeScript declaration (the entry passes `default_resize`).
+#[wasm_bindgen(js_name = __fitContext, skip_typescript)]
+pub fn fit_context_js(messages: JsValue, options: JsValue, default_resize: JsValue) -> Promise {
+    to_promise(Box::pin(fit(messages, options, default_resize)))
+}
+
+async fn fit(
+    messages: JsValue,
+    options: JsValue,
+    default_resize: JsValue,
+) -> Result<JsValue, CtxpackError> {
+    let p = prepare(&options, &default_resize)?;
+    let format = p.opts.format()?;
+    let stash_value = p.opts.get("stash");
+    let stash = if stash_value.is_undefined() || stash_value.is_null() {
+        None
+    } else {
+        Some(stash_from_js(&stash_value, &p.opts.path_of("stash"))?)
+    };
+    let table = Table::new();
+    let (array, values) = read_messages(&messages, &table)?;
+    let resizer = JsResizer {
+        f: p.resize,
+        table: &table,
+    };
+    let backend = stash.as_ref().map(|s| call_backend(s, &table));
+    let access = match (&stash, &backend) {
+        (Some(s), Some(b)) => Some(StashAccess {
+            backend: b,
+            config: &s.config,
+            now: s.now(),
+        }),
+        _ => None,
+    };
+    let outcome = fit_context(
+        access,
+        &resizer,
+        values,
+        format,
+        &p.profile,
+        p.fit,
+        &JsPayloads(&table),
+    )
+    .await?;
+    result(&array, outcome, &table)
+}
+
+/// See the TypeScript declaration (the entry passes `default_resize`).
+#[wasm_bindgen(js_name = __repairContext, skip_typescript)]
+pub fn repair_context_js(
+    messages: JsValue,
+    error: JsValue,
+    options: JsValue,
+    default_resize: JsValue,
+) -> Promise {
+    to_promise(Box::pin(repair(messages, error, options, default_resize)))
+}
+
+async fn repair(
+    messages: JsValue,
+    error: JsValue,
+    options: JsValue,
+    default_resize: JsValue,
+) -> Result<JsValue, CtxpackError> {
+    let text = crate::api::refusal::texts_of(&error);
+    let refusal = ctxpack_core::budget::parse_provider_error(&text).ok_or_else(|| {
+        CtxpackError::new(
+            ErrorCode::NotARefusal,
+            "error: not a refusal about context length, images or request size",
+        )
+        .at("error")
+        .caused_by(error.clone())
+    })?;
+    let p = prepare(&options, &default_resize)?;
+    let format = p.opts.format()?;
+    let stash_value = p.opts.get("stash");
+    let stash = if stash_value.is_undefined() || stash_value.is_null() {
+        None
+    } else {
+        Some(stash_from_js(&stash_value, &p.opts.path_of("stash"))?)
+    };
+    let table = Table::new();
+    let (array, values) = read_messages(&messages, &table)?;
+    let resizer = JsResizer {
+        f: p.resize,
+        table: &table,
+    };
+    let backend = stash.as_ref().map(|s| call_backend(s, &table));
+    let access = match (&stash, &backend) {
+        (Some(s), Some(b)) => Some(StashAccess {
+            backend: b,
+            config: &s.config,
+            now: s.now(),
+        }),
+        _ => None,
+    };
+    let outcome = repair_context(
+        access,
+        &resizer,
+        values,
+        format,
+        &refusal,
+        &p.profile,
+        p.fit,
+        &JsPayloads(&table),
+    )
+    .await
+    .map_err(|e| match e {
+        RepairError::Message(m) => CtxpackError::from(m),
+        e @ RepairError::CannotFit { .. } => {
+            CtxpackError::new(ErrorCode::CannotFit, e.to_string()).caused_by(error.clone())
+        }
+    })?;
+    let out = result(&array, outcome, &table)?;
+    let _ = Reflect::set(&out, &"refusal".into(), &crate::convert::to_js(&refusal));
+    Ok(out)
+}
