@@ -227,7 +227,12 @@ fn profile_of(opts: &Options) -> Result<ModelProfile, CtxpackError> {
     if overrides.is_undefined() || overrides.is_null() {
         return Ok(profile);
     }
-    let o: ProfileOverrides = serde_wasm_bindgen::from_value(overrides)
+    // Through JSON text, so that a misspelt field is refused, not ignored.
+    let text = js_sys::JSON::stringify(&overrides)
+        .ok()
+        .and_then(|t| t.as_string())
+        .unwrap_or_default();
+    let o: ProfileOverrides = serde_json::from_str(&text)
         .map_err(|e| CtxpackError::invalid_option(opts.path_of("profile"), e.to_string()))?;
     Ok(profile.with_overrides(&o))
 }

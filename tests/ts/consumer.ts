@@ -35,7 +35,27 @@ import {
   type ModelProfile,
   type ProviderRefusal,
   type RefusalKind,
+  fitContext,
+  repairContext,
+  codecResize,
+  type FitReport,
+  type ImageFit,
+  type ResizeFunction,
 } from 'ctxpack';
+
+export async function fitting(stash: Stash, messages: unknown[], error: unknown): Promise<number> {
+  const fitted: { messages: unknown[]; report: FitReport } = await fitContext(messages, {
+    model: 'claude-sonnet-4-5',
+    stash,
+    keepNewest: false,
+    maxTokens: 100_000,
+    profile: { maxImages: 50, maxRequestBytes: null },
+  });
+  const resize: ResizeFunction = codecResize;
+  const first: ImageFit | undefined = fitted.report.images[0];
+  const repaired = await repairContext(fitted.messages, error, { model: 'gpt-4o', resize });
+  return repaired.report.tokensAfter + (first?.after?.tokens ?? 0) + repaired.refusal.kind.length;
+}
 
 export async function rulesAndRefusals(stash: Stash, error: unknown): Promise<number> {
   const profile: ModelProfile = modelProfile('claude-sonnet-4-5');

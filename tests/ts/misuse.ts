@@ -1,6 +1,6 @@
 // Each line below must fail to type-check: the tests assert that tsc reports
 // an error on exactly these lines, proving the .d.ts is specific, not `any`.
-import { Stash, answerHistoryImageCall, compactContext, detectFormat, estimate, historyImageTool, modelProfile, parseMarkdownImages, routeArtifact, toMultimodal } from 'ctxpack';
+import { Stash, answerHistoryImageCall, fitContext, compactContext, detectFormat, estimate, historyImageTool, modelProfile, parseMarkdownImages, routeArtifact, toMultimodal } from 'ctxpack';
 
 declare const stash: Stash;
 
@@ -17,3 +17,4 @@ estimate([], { provider: 'acme' }); // @expect-error
 routeArtifact({ filename: 'x.pdf' }, {}); // @expect-error
 modelProfile(42); // @expect-error
 answerHistoryImageCall(stash, {}, {}); // @expect-error
+fitContext([], { stash: undefined }); // @expect-error
