@@ -8,6 +8,9 @@
 //   steady  the compacted big history plus one turn with one new image
 //   idle    the compacted big history sent again with nothing new
 //   md5     throughput over 1 MB and 32-byte strings
+//   fit     one 12-megapixel JPEG fitted to a 1568-px model: in Chromium
+//           against a plain canvas resize (the floor), in Node against
+//           jimp (pure JavaScript) and sharp (native libvips)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -39,6 +42,9 @@ async function workload(name, make) {
 const big = await workload('big', () => conversation({ count: 100, images: 30, imageB64: 1 << 20 }));
 const many = await workload('many', () => conversation({ count: 1000, images: 300, imageB64: 50 * 1024, seed: 2 }));
 const steadyImage = await workload('steady-image', () => imageOfSize(1 << 20, 9999, 'jpeg'));
+const { makeImage } = await import('../tests/fixtures/make.mjs');
+const photo12mp = (await makeImage('jpeg', 4000, 3000, 12)).toString('base64');
+const FIT_MODEL = 'claude-sonnet-4-5';
 
 const json = (body) => (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body);
 const server = await serve({ routes: { '/bench/workload-big.json': json(big), '/bench/workload-many.json': json(many), '/bench/steady-image.json': json(steadyImage) } });
@@ -62,6 +68,14 @@ try {
   result.browser.steady = steady;
   console.log(`\nsteady: ${steady.steady.toFixed(1)} ms for one new ~1 MB image (floor ${steady.steadyFloor.toFixed(1)} ms: ${(steady.steady / steady.steadyFloor).toFixed(2)}× the floor)`);
   console.log(`idle: ${steady.idle.toFixed(2)} ms for ${steady.messages} messages with nothing new`);
+  const fitPage = await browser.newPage();
+  await fitPage.goto(`${server.url}/bench/fit.html`);
+  await fitPage.waitForFunction(() => window.fitReady === true);
+  const fit = await fitPage.evaluate((args) => window.runFit(args), { jpeg: photo12mp, model: FIT_MODEL, runs });
+  result.browser.fit = fit;
+  console.log(`\nfit in Chromium: one 4000×3000 JPEG to ${FIT_MODEL} (${fit.after.width}×${fit.after.height}, ${(fit.before.bytes / 1024).toFixed(0)} KiB → ${(fit.after.bytes / 1024).toFixed(0)} KiB, ${fit.after.tokens} tokens)`);
+  console.log(`  fitContext (canvas path) ${fit.ctxpack.toFixed(1).padStart(8)} ms`);
+  console.log(`  plain canvas resize      ${fit.canvas.toFixed(1).padStart(8)} ms   ctxpack is ${(fit.ctxpack / fit.canvas).toFixed(2)}× the floor`);
   const md5 = await page.evaluate((args) => window.runMd5(args), { runs });
   result.browser.md5 = md5;
   console.log('\nmd5 in Chromium:');
@@ -121,7 +135,31 @@ for (const d of dirs) rmSync(d, { recursive: true, force: true });
 result.node = { nodeCrypto, nodeMemory, nodeFile };
 console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack memory stash ${nodeMemory.toFixed(1)} ms (${(nodeMemory / nodeCrypto).toFixed(2)}× the baseline's time); file stash ${nodeFile.toFixed(1)} ms`);
 
+// Node fitting: the codec module against jimp and sharp, same image, same size.
+const { Jimp } = await import('jimp');
+const sharp = (await import('sharp')).default;
+const fitMessages = [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: photo12mp } }, { type: 'text', text: 'what is this?' }] }];
+let fitReport;
+const nodeFit = await time(async () => {
+  ({ report: fitReport } = await ctx.fitContext(fitMessages, { model: FIT_MODEL }));
+});
+const { width: fw, height: fh } = fitReport.images[0].after;
+const jimpMs = await time(async () => {
+  const img = await Jimp.read(Buffer.from(photo12mp, 'base64'));
+  img.resize({ w: fw, h: fh });
+  (await img.getBuffer('image/jpeg', { quality: 85 })).toString('base64');
+});
+const sharpMs = await time(async () => {
+  (await sharp(Buffer.from(photo12mp, 'base64')).resize(fw, fh).jpeg({ quality: 85 }).toBuffer()).toString('base64');
+});
+result.node.fit = { ctxpack: nodeFit, jimp: jimpMs, sharp: sharpMs, width: fw, height: fh };
+console.log(`\nfit in Node: one 4000×3000 JPEG to ${FIT_MODEL} (${fw}×${fh}); × = time relative to ctxpack`);
+console.log(`  fitContext (codec module) ${nodeFit.toFixed(1).padStart(8)} ms`);
+console.log(`  jimp (pure JavaScript)    ${jimpMs.toFixed(1).padStart(8)} ms   ctxpack is ${(jimpMs / nodeFit).toFixed(2)}× faster`);
+console.log(`  sharp (native libvips)    ${sharpMs.toFixed(1).padStart(8)} ms   ctxpack takes ${(nodeFit / sharpMs).toFixed(2)}× sharp's time`);
+
 const wasm = readFileSync(path.join(root, 'dist/web/ctxpack_bg.wasm'));
-result.size = { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length };
-console.log(`\nrelease wasm: ${(result.size.raw / 1024).toFixed(1)} KiB, ${(result.size.gzip / 1024).toFixed(1)} KiB gzipped`);
+const codec = readFileSync(path.join(root, 'dist/web/codec/ctxpack_codec_bg.wasm'));
+result.size = { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length, codec: { raw: codec.length, gzip: gzipSync(codec, { level: 9 }).length } };
+console.log(`\nrelease wasm: ${(result.size.raw / 1024).toFixed(1)} KiB, ${(result.size.gzip / 1024).toFixed(1)} KiB gzipped; codec module ${(result.size.codec.raw / 1024).toFixed(1)} KiB, ${(result.size.codec.gzip / 1024).toFixed(1)} KiB gzipped (loaded on first use)`);
 writeFileSync(path.join(outDir, 'bench.json'), JSON.stringify(result, null, 2) + '\n');

@@ -2,6 +2,7 @@
 // send. Plain ES modules and the web build with its explicit init.
 import init, {
   Stash, toMultimodal, compactContext, expandContext, getHistoryImage, answerHistoryImageCall, estimate, CtxpackError,
+  fitContext, repairContext,
 } from '../dist/web/index.js';
 import { APIS } from './formats.js';
 
@@ -19,6 +20,8 @@ let conversation = [];
 let attachments = [];
 /** The last compacted request, for the panels (and for tests). */
 let lastPayload = [];
+/** The request as last fitted to the selected model. */
+let lastFit = { messages: [], report: null };
 
 const status = (text, isError = false) => {
   $('status').textContent = text;
@@ -174,6 +177,58 @@ async function refresh() {
     return o;
   }));
   $('play-tool').disabled = select.options.length === 0;
+  await refreshFit();
+}
+
+// ---- fitting: what the selected model is sent, and the retry after a refusal ----
+
+const figures = (f) => (f ? `${f.width}×${f.height} · ${kb(f.bytes)} · ${f.tokens.toLocaleString()} tok` : '–');
+
+function fitRows(report) {
+  return report.images.map((img) => {
+    const tr = document.createElement('tr');
+    tr.dataset.action = img.action;
+    for (const text of [img.path.replace(/^messages/, ''), figures(img.before), img.action === 'stashed' ? img.id.slice(0, 16) + '…' : figures(img.after), [img.action, ...img.reasons].join(' · ') + (img.note ? ` (${img.note})` : '')]) {
+      const td = document.createElement('td');
+      td.textContent = text;
+      tr.append(td);
+    }
+    return tr;
+  });
+}
+
+async function refreshFit() {
+  const model = $('model').value;
+  lastFit = await fitContext(conversation, { model, stash });
+  const r = lastFit.report;
+  $('fit-table').tBodies[0].replaceChildren(...fitRows(r));
+  $('fit-summary').textContent = `${model}: ${kb(r.bytesBefore)} → ${kb(r.bytesAfter)}, ${r.tokensBefore.toLocaleString()} → ${r.tokensAfter.toLocaleString()} tokens, ${r.changed} changed, ${r.stashed} stashed; ${r.fits ? 'fits' : `still over: ${r.problems.join('; ')}`}`;
+}
+
+async function simulateRefusal() {
+  const box = $('repair');
+  box.replaceChildren();
+  const text = $('refusal').value;
+  const head = document.createElement('p');
+  head.textContent = `← ${text}`;
+  box.append(head);
+  try {
+    const { report, refusal } = await repairContext(lastFit.messages.length ? lastFit.messages : conversation, text, { model: $('model').value, stash });
+    const p = document.createElement('p');
+    p.id = 'repair-summary';
+    p.textContent = `read as ${refusal.kind}${refusal.limit ? ` (limit ${refusal.limit})` : ''}; the retry: ${kb(report.bytesAfter)}, ${report.imagesAfter} image(s), ${report.tokensAfter.toLocaleString()} tokens, ${report.fits ? 'within it' : 'still over'}`;
+    const table = document.createElement('table');
+    table.id = 'repair-table';
+    table.append(...fitRows(report));
+    box.append(p, table);
+  } catch (e) {
+    const p = document.createElement('p');
+    p.id = 'repair-summary';
+    p.className = 'error';
+    p.textContent = e instanceof CtxpackError ? `${e.code}: ${e.message}` : String(e);
+    box.append(p);
+  }
+  await renderStash();
 }
 
 function timeLeft(ms) {
@@ -247,11 +302,13 @@ zone.addEventListener('drop', (e) => { e.preventDefault(); zone.classList.remove
 $('file-input').addEventListener('change', (e) => addFiles([...e.target.files]));
 $('provider').addEventListener('change', refresh);
 $('play-tool').addEventListener('click', playTool);
+$('model').addEventListener('change', refreshFit);
+$('refuse').addEventListener('click', simulateRefusal);
 $('reset').addEventListener('click', reset);
 
 await load();
 await refresh();
 await renderStash();
 if (!conversation.length) $('composer').value = '请分析这张图：![图表](sample/chart.png)';
-window.ctxDemo = { get conversation() { return conversation; }, get payload() { return lastPayload; }, stash };
+window.ctxDemo = { get conversation() { return conversation; }, get payload() { return lastPayload; }, get fit() { return lastFit; }, stash };
 document.body.dataset.ready = 'true';

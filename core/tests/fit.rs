@@ -346,10 +346,7 @@ fn every_refusal_is_repaired_into_a_request_within_what_it_names() {
         let refusal = parse_provider_error(text).unwrap_or_else(|| panic!("not read: {text}"));
         let (values, model) = case(refusal.kind, text);
         let profile = model_profile(model);
-        let bytes_before: u64 = values
-            .iter()
-            .map(ctxpack_core::budget::json_len)
-            .sum();
+        let bytes_before: u64 = values.iter().map(ctxpack_core::budget::json_len).sum();
         let (_, decoded) =
             decode_messages(values.clone(), None, &JsonPath::root("messages")).unwrap();
         let before = estimate(&decoded, &profile, bytes_before, None, &InMemory);

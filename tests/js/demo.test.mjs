@@ -117,6 +117,40 @@ test('the API selector shows the request and the tool answer in that API\'s shap
   }
 });
 
+test('a dropped 4000×3000 photo: the model selector shows what is sent, and a simulated refusal shows the repair', async () => {
+  const photo = (await makeImage('jpeg', 4000, 3000, 77)).toString('base64');
+  await page.evaluate(async (b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], 'camera.jpg', { type: 'image/jpeg' }));
+    document.getElementById('dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, photo);
+  await page.waitForFunction(() => /attachment:\d/.test(document.getElementById('composer').value));
+  const count = await page.evaluate(() => document.querySelectorAll('#conversation li').length);
+  await sendAndWait(count + 2);
+  await page.selectOption('#model', 'claude-sonnet-4-5');
+  await page.waitForFunction(() => [...document.querySelectorAll('#fit-table tbody tr')].some((tr) => tr.textContent.includes('4000×3000')));
+  const fit = await page.evaluate(() => window.ctxDemo.fit.report);
+  const row = fit.images.find((i) => i.before?.width === 4000);
+  assert.equal(row.action, 'downscaled');
+  assert.ok(row.after.width <= 1568 && row.after.bytes < row.before.bytes);
+  assert.equal(row.after.tokens, Math.ceil((row.after.width * row.after.height) / 750));
+  assert.match(await page.textContent('#fit-summary'), /claude-sonnet-4-5: .* fits/);
+  // Another model, other figures.
+  await page.selectOption('#model', 'gpt-4o');
+  await page.waitForFunction(() => window.ctxDemo.fit.report.model === 'gpt-4o');
+  const gpt = (await page.evaluate(() => window.ctxDemo.fit.report)).images.find((i) => i.before?.width === 4000);
+  assert.deepEqual([gpt.after.width, gpt.after.height], [1024, 768]);
+  // The refusal: dimensions over 1000 px.
+  await page.selectOption('#refusal', { index: 0 });
+  await page.click('#refuse');
+  await page.waitForSelector('#repair-summary');
+  assert.match(await page.textContent('#repair-summary'), /read as image-dimensions \(limit 1000\).*within it/);
+  const sizes = await page.$$eval('#repair-table tr', (rows) => rows.map((r) => r.children[2].textContent));
+  assert.ok(sizes.every((t) => !/^\d+×/.test(t) || Number(t.split('×')[0]) <= 1000), sizes.join(' | '));
+  await page.screenshot({ path: path.join(shots, 'demo-fit.png'), fullPage: true });
+});
+
 test('the page fits a narrow window', async () => {
   await page.setViewportSize({ width: 420, height: 800 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -455,7 +455,12 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
         &mut scratch,
     );
     let stash_order: Vec<usize> = (0..found.len()).filter(|k| found[*k].stashable).collect();
-    let is_stashed = |k: usize, n: usize| stash_order[..n.min(stash_order.len())].contains(&k);
+    // Each image's place among the stashable ones: the first `n` are stashed.
+    let mut rank = vec![usize::MAX; found.len()];
+    for (r, k) in stash_order.iter().enumerate() {
+        rank[*k] = r;
+    }
+    let is_stashed = |k: usize, n: usize| rank[k] < n;
 
     // Resize what is sent, one image at a time.
     // The same image (same md5 and detail) is resized once.
@@ -513,11 +518,7 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
             first_frame_only: false,
             note: None,
         };
-        if let Some(pos) = stash_order
-            .iter()
-            .position(|s| *s == k)
-            .filter(|p| *p < choice.stash)
-        {
+        if let Some(pos) = Some(rank[k]).filter(|p| *p < choice.stash) {
             fit.action = Action::Stashed;
             fit.reasons = vec![choice.reasons[pos]];
             fit.after = None;

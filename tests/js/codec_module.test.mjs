@@ -1,0 +1,34 @@
+// The codec is a wasm module of its own: the main crate carries no image
+// decoder, resizer or encoder, each flavour ships the codec beside the main
+// module, and its size is reported (it has no budget: it is fetched only when
+// an image must change without a canvas).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ROOT } from '../../scripts/serve.mjs';
+
+const tree = (pkg) => spawnSync('cargo', ['tree', '-p', pkg, '--target', 'wasm32-unknown-unknown', '-e', 'normal', '--prefix', 'none'], { cwd: ROOT, encoding: 'utf8' }).stdout;
+
+test('the main wasm crate has no image codec; the codec crate has the decoders, the resizer and the encoders', () => {
+  const main = tree('ctxpack');
+  for (const crate of ['image', 'fast_image_resize', 'png', 'zune-jpeg', 'gif', 'image-webp']) {
+    assert.doesNotMatch(main, new RegExp(`^${crate} v`, 'm'), crate);
+  }
+  const codec = tree('ctxpack-codec');
+  for (const crate of ['image', 'fast_image_resize', 'png', 'zune-jpeg', 'gif', 'image-webp']) {
+    assert.match(codec, new RegExp(`^${crate} v`, 'm'), crate);
+  }
+});
+
+test('every flavour ships the codec module beside the main one, and sizes.json reports it', () => {
+  for (const flavour of ['web', 'bundler', 'node']) {
+    assert.ok(existsSync(path.join(ROOT, 'dist', flavour, 'codec', 'ctxpack_codec_bg.wasm')), flavour);
+  }
+  const sizes = JSON.parse(readFileSync(path.join(ROOT, 'dist/sizes.json'), 'utf8'));
+  const codec = readFileSync(path.join(ROOT, 'dist/web/codec/ctxpack_codec_bg.wasm'));
+  assert.equal(sizes.codec.gzip, gzipSync(codec, { level: 9 }).length);
+  console.log(`# codec module: ${(sizes.codec.raw / 1000).toFixed(1)} KB raw, ${(sizes.codec.gzip / 1000).toFixed(1)} KB gzipped`);
+});
