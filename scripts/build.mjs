@@ -33,10 +33,10 @@ const fail = (msg) => {
  * anywhere (`CARGO_TARGET_DIR`, a workspace's target, `build.target-dir` in a
  * cargo config). Each crate is built on its own, so the main module's
  * features are its own (no CommonMark parser in it). */
-function compile(pkg, name) {
+function compile(pkg, name, { extra = [], env = process.env } = {}) {
   const args = ['build', '--release', '--lib', '-p', pkg, '--target', 'wasm32-unknown-unknown',
-    '--message-format=json-render-diagnostics', ...(quiet ? ['--quiet'] : [])];
-  const r = spawnSync('cargo', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 });
+    '--message-format=json-render-diagnostics', ...(quiet ? ['--quiet'] : []), ...extra];
+  const r = spawnSync('cargo', args, { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 });
   if (r.error) fail(`could not run cargo: ${r.error.message}`);
   if (r.status !== 0) fail(`cargo build failed (${r.signal ?? `exit ${r.status}`})`);
   const wasm = [];
@@ -64,8 +64,16 @@ log(`compiled ${wasm}`);
 // The CommonMark parser, as a module of its own (see js/entry/).
 const markdownWasm = compile('ctxpack-markdown', 'ctxpack_markdown');
 log(`compiled ${markdownWasm}`);
-// The image codec, as a module of its own, loaded on first use.
-const codecWasm = compile('ctxpack-codec', 'ctxpack_codec');
+// The image codec, as a module of its own, loaded on first use. It is built
+// with WebAssembly SIMD (the resizer's convolutions run about a quarter
+// faster; every engine since 2021 has it), in a target directory of its own
+// so the different flags do not make cargo rebuild the other modules.
+const metadata = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 }));
+const simdFlags = [process.env.CARGO_ENCODED_RUSTFLAGS, '-Ctarget-feature=+simd128'].filter(Boolean).join('\x1f');
+const codecWasm = compile('ctxpack-codec', 'ctxpack_codec', {
+  extra: ['--target-dir', path.join(metadata.target_directory, 'simd128')],
+  env: { ...process.env, CARGO_ENCODED_RUSTFLAGS: simdFlags },
+});
 log(`compiled ${codecWasm}`);
 
 const flavours = [
@@ -83,7 +91,7 @@ function optimize(file, level = '-Oz') {
   // nothing once the module is final.
   const args = [level, ...(level === '-Oz' ? ['--converge'] : []), '--strip-producers', '--strip-target-features',
     '--enable-bulk-memory', '--enable-sign-ext', '--enable-nontrapping-float-to-int',
-    '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', file, '-o', `${file}.opt`];
+    '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', '--enable-simd', file, '-o', `${file}.opt`];
   const attempts = 3;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
