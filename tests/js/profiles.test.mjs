@@ -31,14 +31,21 @@ test('estimate with a model applies its formula, its many-image rule and its byt
   const screenshots = (n) => [{ role: 'user', content: Array.from({ length: n }, () => part) }];
   const few = estimate(screenshots(20), { model: 'claude-sonnet-4-5' });
   assert.equal(few.provider, 'anthropic');
-  // Scaled to a 1568-px long edge: 1568×993 px, w·h/750 tokens.
-  assert.equal(few.images[0].tokens, Math.ceil((1568 * Math.round(1900 * (1568 / 3000))) / 750));
+  // Scaled to a 1568-px long edge, then to ~1,600 tokens (Opus 4.7: 2576 px,
+  // 4,784 tokens), as the vision docs say; then w·h/750.
+  const claude = (w, h, edge, cap) => {
+    let s = Math.min(1, edge / Math.max(w, h));
+    const area = w * s * h * s;
+    if (area > cap * 750) s *= Math.sqrt((cap * 750) / area);
+    return s >= 1 ? Math.ceil((w * h) / 750) : Math.ceil((Math.floor(w * s) * Math.floor(h * s)) / 750);
+  };
+  assert.equal(few.images[0].tokens, claude(3000, 1900, 1568, 1600));
   assert.ok(!few.exceeded.some((e) => e.includes('more than 20 images')), few.exceeded.join('\n'));
   const many = estimate(screenshots(25), { model: 'claude-sonnet-4-5' });
   assert.equal(many.exceeded.filter((e) => e.includes('with more than 20 images anthropic allows 2000 px per side')).length, 25);
   assert.equal(many.images[0].bytes, shot.length, "Anthropic's 5 MB is measured on the base64");
   const opus = estimate(screenshots(1), { model: 'claude-opus-4-7' });
-  assert.equal(opus.images[0].tokens, Math.ceil((2576 * Math.round(1900 * (2576 / 3000))) / 750));
+  assert.equal(opus.images[0].tokens, claude(3000, 1900, 2576, 4784));
   const nano = estimate([{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${shot}` } }] }], { model: 'gpt-4.1-nano' });
   assert.equal(nano.provider, 'openai');
   // OpenAI's patch rule, as the vision guide writes it: shrink to at most
