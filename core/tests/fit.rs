@@ -440,3 +440,47 @@ fn a_refusal_nothing_can_fix_is_an_error_that_says_why() {
         other => panic!("{other}"),
     }
 }
+
+#[test]
+fn an_image_is_replaced_only_after_its_original_committed() {
+    let backend = FlakyBackend::default();
+    backend.fail_ids.borrow_mut().push("*".into());
+    let config = StashConfig::default();
+    let small = screenshot(64, 48, 1);
+    // Three history images over a two-image limit, and one over 1000 px.
+    let mut values = conversation(&vec![small; 3], &[photo(1600, 1200, 2)]);
+    let given = values.clone();
+    let profile = model_profile("claude-sonnet-4-5")
+        .with_overrides(&serde_json::from_str(r#"{"maxImages":2,"maxLongEdge":1000}"#).unwrap());
+    let out = block_on(fit_context(
+        Some(StashAccess {
+            backend: &backend,
+            config: &config,
+            now: 1.0e12,
+        }),
+        &Codec::default(),
+        std::mem::take(&mut values),
+        None,
+        &profile,
+        FitOptions::default(),
+        &InMemory,
+    ))
+    .unwrap();
+    let r = &out.report;
+    assert!(
+        !r.fits,
+        "nothing could be stashed, so the request is still over"
+    );
+    assert_eq!(r.stashed, 0);
+    assert!(r
+        .images
+        .iter()
+        .all(|i| i.action == Action::Failed || i.action == Action::Kept));
+    assert!(r.images[3]
+        .note
+        .as_deref()
+        .unwrap()
+        .contains("could not be stashed"));
+    assert_eq!(out.messages, given, "every image is still the caller's own");
+    assert!(backend.puts.get() > 0);
+}

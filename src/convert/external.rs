@@ -9,7 +9,7 @@
 use super::bytes::{from_base64, to_base64};
 use ctxpack_core::media::{
     check_base64, facts_of_text, find_external_ref, kept_ref, parse_bytes_literal, parse_kept_ref,
-    split_external_refs, KeptKind, PayloadFacts, Payloads, Piece,
+    split_external_refs, KeptKind, PayloadFacts, PayloadHead, Payloads, Piece,
 };
 use js_sys::{Function, JsString, Reflect};
 use std::cell::{Cell, RefCell};
@@ -197,6 +197,34 @@ impl Payloads for JsPayloads<'_> {
             } else {
                 Err(ctxpack_core::media::Base64Problem::BadLength)
             },
+        }
+    }
+
+    fn head(&self, s: &str, head_bytes: usize) -> PayloadHead {
+        let Some(text) = self
+            .0
+            .payload(s)
+            .and_then(|v| v.dyn_into::<JsString>().ok())
+        else {
+            let mut out = PayloadHead::default();
+            self.with_full(s, &mut |t| {
+                out = PayloadHead {
+                    len: t.len(),
+                    decoded_len: ctxpack_core::media::decoded_len(t),
+                    head: ctxpack_core::media::decode_prefix(t, head_bytes),
+                };
+            });
+            return out;
+        };
+        // Only the head crosses into wasm.
+        let len = text.length();
+        let head_chars = (head_bytes.div_ceil(3) * 4) as u32;
+        let head_text: String = text.slice(0, head_chars.min(len)).into();
+        let n = len as usize;
+        PayloadHead {
+            len: n,
+            decoded_len: (n / 4 * 3).saturating_sub(padding_of(&text)),
+            head: ctxpack_core::media::decode_prefix(&head_text, head_bytes),
         }
     }
 

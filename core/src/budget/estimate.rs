@@ -130,8 +130,7 @@ pub fn estimate(
                 ImageSource::Url(_) | ImageSource::Opaque => (None, 0),
                 src => match src.inline() {
                     Some((_, payload)) => {
-                        let facts =
-                            crate::media::payload::payload_facts(payloads, payload, 64 * 1024);
+                        let facts = payloads.head(payload, 64 * 1024);
                         let bytes = match profile.image_bytes_on {
                             BytesOn::Base64 => facts.len,
                             BytesOn::Decoded => facts.decoded_len,

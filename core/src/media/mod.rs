@@ -19,6 +19,7 @@ pub use mime::{mime_from_extension, sniff_mime};
 pub use payload::{
     bytes_value, external_ref, facts_of_text, find_external_ref, kept_kind, kept_ref,
     literal_bytes_payload, parse_bytes_literal, parse_external_ref, parse_kept_ref, payload_facts,
-    split_external_refs, stored_mime, BytesKind, InMemory, KeptKind, PayloadFacts, Payloads, Piece,
+    split_external_refs, stored_mime, BytesKind, InMemory, KeptKind, PayloadFacts, PayloadHead,
+    Payloads, Piece,
 };
 pub use type_names::kind_of_mime;

@@ -209,6 +209,31 @@ pub trait Payloads {
     fn facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
         facts_of_text(self, s, head_bytes)
     }
+
+    /// The sizes and first `head_bytes` decoded bytes of payload `s`, without
+    /// hashing or checking it: what an estimate needs.
+    fn head(&self, s: &str, head_bytes: usize) -> PayloadHead {
+        let mut out = PayloadHead::default();
+        self.with_full(s, &mut |text| {
+            out = PayloadHead {
+                len: text.len(),
+                decoded_len: decoded_len(text),
+                head: decode_prefix(text, head_bytes),
+            };
+        });
+        out
+    }
+}
+
+/// A payload's sizes and leading bytes (see [`Payloads::head`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PayloadHead {
+    /// Length of the text in bytes.
+    pub len: usize,
+    /// Decoded size in bytes.
+    pub decoded_len: usize,
+    /// The first decoded bytes.
+    pub head: Vec<u8>,
 }
 
 /// Payloads that are all in memory: every string is its own text.
