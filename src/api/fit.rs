@@ -10,7 +10,7 @@ use crate::convert::{options_arg, Options};
 use crate::promise::to_promise;
 use crate::stash::{call_backend, stash_from_js};
 use crate::CtxpackError;
-use ctxpack_core::budget::{model_profile, ModelProfile, ProfileOverrides};
+use ctxpack_core::budget::{model_profile, ModelProfile, ProfileOverrides, ProviderRefusal};
 use ctxpack_core::fit::{
     fit_context, repair_context, Attempt, FitOptions, RepairError, ResizeFailure, Resizer,
     StashAccess,
@@ -239,10 +239,11 @@ fn profile_of(opts: &Options) -> Result<ModelProfile, CtxpackError> {
 
 /// The options both functions share.
 struct Prepared {
-    opts: Options,
     profile: ModelProfile,
     resize: Function,
     fit: FitOptions,
+    format: Option<ctxpack_core::messages::Format>,
+    stash: Option<std::rc::Rc<crate::stash::StashInner>>,
 }
 
 fn prepare(options: &JsValue, default_resize: &JsValue) -> Result<Prepared, CtxpackError> {
@@ -268,41 +269,38 @@ fn prepare(options: &JsValue, default_resize: &JsValue) -> Result<Prepared, Ctxp
         keep_newest: opts.bool("keepNewest")?.unwrap_or(false),
         max_tokens: max_tokens.map(|n| n as u64),
     };
-    Ok(Prepared {
-        opts,
-        profile,
-        resize,
-        fit,
-    })
-}
-
-/// See the TypeScript declaration (the entry passes `default_resize`).
-#[wasm_bindgen(js_name = __fitContext, skip_typescript)]
-pub fn fit_context_js(messages: JsValue, options: JsValue, default_resize: JsValue) -> Promise {
-    to_promise(Box::pin(fit(messages, options, default_resize)))
-}
-
-async fn fit(
-    messages: JsValue,
-    options: JsValue,
-    default_resize: JsValue,
-) -> Result<JsValue, CtxpackError> {
-    let p = prepare(&options, &default_resize)?;
-    let format = p.opts.format()?;
-    let stash_value = p.opts.get("stash");
+    let stash_value = opts.get("stash");
     let stash = if stash_value.is_undefined() || stash_value.is_null() {
         None
     } else {
-        Some(stash_from_js(&stash_value, &p.opts.path_of("stash"))?)
+        Some(stash_from_js(&stash_value, &opts.path_of("stash"))?)
     };
+    Ok(Prepared {
+        format: opts.format()?,
+        profile,
+        resize,
+        fit,
+        stash,
+    })
+}
+
+/// Fits `messages`, to the model's limits or, given a `refusal` (and the
+/// error it was read from), to the limits it names.
+async fn fit_or_repair(
+    messages: JsValue,
+    options: JsValue,
+    default_resize: JsValue,
+    refusal: Option<(ProviderRefusal, JsValue)>,
+) -> Result<JsValue, CtxpackError> {
+    let p = prepare(&options, &default_resize)?;
     let table = Table::new();
     let (array, values) = read_messages(&messages, &table)?;
     let resizer = JsResizer {
         f: p.resize,
         table: &table,
     };
-    let backend = stash.as_ref().map(|s| call_backend(s, &table));
-    let access = match (&stash, &backend) {
+    let backend = p.stash.as_ref().map(|s| call_backend(s, &table));
+    let access = match (&p.stash, &backend) {
         (Some(s), Some(b)) => Some(StashAccess {
             backend: b,
             config: &s.config,
@@ -310,17 +308,41 @@ async fn fit(
         }),
         _ => None,
     };
-    let outcome = fit_context(
-        access,
-        &resizer,
-        values,
-        format,
-        &p.profile,
-        p.fit,
-        &JsPayloads(&table),
-    )
-    .await?;
-    result(&array, outcome, &table)
+    let payloads = JsPayloads(&table);
+    let outcome = match &refusal {
+        None => {
+            fit_context(
+                access, &resizer, values, p.format, &p.profile, p.fit, &payloads,
+            )
+            .await?
+        }
+        Some((r, error)) => repair_context(
+            access, &resizer, values, p.format, r, &p.profile, p.fit, &payloads,
+        )
+        .await
+        .map_err(|e| match e {
+            RepairError::Message(m) => CtxpackError::from(m),
+            e @ RepairError::CannotFit { .. } => {
+                CtxpackError::new(ErrorCode::CannotFit, e.to_string()).caused_by(error.clone())
+            }
+        })?,
+    };
+    let out = result(&array, outcome, &table)?;
+    if let Some((r, _)) = &refusal {
+        let _ = Reflect::set(&out, &"refusal".into(), &crate::convert::to_js(r));
+    }
+    Ok(out)
+}
+
+/// See the TypeScript declaration (the entry passes `default_resize`).
+#[wasm_bindgen(js_name = __fitContext, skip_typescript)]
+pub fn fit_context_js(messages: JsValue, options: JsValue, default_resize: JsValue) -> Promise {
+    to_promise(Box::pin(fit_or_repair(
+        messages,
+        options,
+        default_resize,
+        None,
+    )))
 }
 
 /// See the TypeScript declaration (the entry passes `default_resize`).
@@ -349,47 +371,5 @@ async fn repair(
         .at("error")
         .caused_by(error.clone())
     })?;
-    let p = prepare(&options, &default_resize)?;
-    let format = p.opts.format()?;
-    let stash_value = p.opts.get("stash");
-    let stash = if stash_value.is_undefined() || stash_value.is_null() {
-        None
-    } else {
-        Some(stash_from_js(&stash_value, &p.opts.path_of("stash"))?)
-    };
-    let table = Table::new();
-    let (array, values) = read_messages(&messages, &table)?;
-    let resizer = JsResizer {
-        f: p.resize,
-        table: &table,
-    };
-    let backend = stash.as_ref().map(|s| call_backend(s, &table));
-    let access = match (&stash, &backend) {
-        (Some(s), Some(b)) => Some(StashAccess {
-            backend: b,
-            config: &s.config,
-            now: s.now(),
-        }),
-        _ => None,
-    };
-    let outcome = repair_context(
-        access,
-        &resizer,
-        values,
-        format,
-        &refusal,
-        &p.profile,
-        p.fit,
-        &JsPayloads(&table),
-    )
-    .await
-    .map_err(|e| match e {
-        RepairError::Message(m) => CtxpackError::from(m),
-        e @ RepairError::CannotFit { .. } => {
-            CtxpackError::new(ErrorCode::CannotFit, e.to_string()).caused_by(error.clone())
-        }
-    })?;
-    let out = result(&array, outcome, &table)?;
-    let _ = Reflect::set(&out, &"refusal".into(), &crate::convert::to_js(&refusal));
-    Ok(out)
+    fit_or_repair(messages, options, default_resize, Some((refusal, error))).await
 }

@@ -8,8 +8,8 @@
 
 use super::bytes::{from_base64, to_base64};
 use ctxpack_core::media::{
-    check_base64, facts_of_text, find_external_ref, kept_ref, parse_bytes_literal, parse_kept_ref,
-    split_external_refs, KeptKind, PayloadFacts, PayloadHead, Payloads, Piece,
+    check_base64, facts_of_text, find_external_ref, head_of_text, kept_ref, parse_bytes_literal,
+    parse_kept_ref, split_external_refs, KeptKind, PayloadFacts, PayloadHead, Payloads, Piece,
 };
 use js_sys::{Function, JsString, Reflect};
 use std::cell::{Cell, RefCell};
@@ -183,15 +183,12 @@ impl Payloads for JsPayloads<'_> {
         }) else {
             return facts_of_text(self, s, head_bytes);
         };
-        let len = text.length();
-        let head_chars = (head_bytes.div_ceil(3) * 4) as u32;
-        let head_text: String = text.slice(0, head_chars.min(len)).into();
-        let n = len as usize;
+        let head = js_head(&text, padding, head_bytes);
         PayloadFacts {
             md5,
-            len: n,
-            decoded_len: (n / 4 * 3).saturating_sub(padding),
-            head: ctxpack_core::media::decode_prefix(&head_text, head_bytes),
+            len: head.len,
+            decoded_len: head.decoded_len,
+            head: head.head,
             valid: if ok {
                 Ok(())
             } else {
@@ -201,30 +198,13 @@ impl Payloads for JsPayloads<'_> {
     }
 
     fn head(&self, s: &str, head_bytes: usize) -> PayloadHead {
-        let Some(text) = self
+        match self
             .0
             .payload(s)
             .and_then(|v| v.dyn_into::<JsString>().ok())
-        else {
-            let mut out = PayloadHead::default();
-            self.with_full(s, &mut |t| {
-                out = PayloadHead {
-                    len: t.len(),
-                    decoded_len: ctxpack_core::media::decoded_len(t),
-                    head: ctxpack_core::media::decode_prefix(t, head_bytes),
-                };
-            });
-            return out;
-        };
-        // Only the head crosses into wasm.
-        let len = text.length();
-        let head_chars = (head_bytes.div_ceil(3) * 4) as u32;
-        let head_text: String = text.slice(0, head_chars.min(len)).into();
-        let n = len as usize;
-        PayloadHead {
-            len: n,
-            decoded_len: (n / 4 * 3).saturating_sub(padding_of(&text)),
-            head: ctxpack_core::media::decode_prefix(&head_text, head_bytes),
+        {
+            Some(text) => js_head(&text, padding_of(&text), head_bytes),
+            None => head_of_text(self, s, head_bytes),
         }
     }
 
@@ -284,6 +264,20 @@ fn find_encode_into() -> Option<(JsValue, Function)> {
 }
 
 /// How many `=` end `text` (0, 1 or 2).
+/// The sizes of base64 `text` (with `padding` `=` at its end) and its first
+/// `head_bytes` decoded bytes: only the head crosses into wasm.
+fn js_head(text: &JsString, padding: usize, head_bytes: usize) -> PayloadHead {
+    let len = text.length();
+    let head_chars = (head_bytes.div_ceil(3) * 4) as u32;
+    let head_text: String = text.slice(0, head_chars.min(len)).into();
+    let n = len as usize;
+    PayloadHead {
+        len: n,
+        decoded_len: (n / 4 * 3).saturating_sub(padding),
+        head: ctxpack_core::media::decode_prefix(&head_text, head_bytes),
+    }
+}
+
 fn padding_of(text: &JsString) -> usize {
     let len = text.length();
     (len.saturating_sub(2)..len)

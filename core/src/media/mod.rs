@@ -17,7 +17,7 @@ pub use data_url::{DataUrl, DataUrlError};
 pub use dimensions::{image_dimensions, Dimensions};
 pub use mime::{mime_from_extension, sniff_mime};
 pub use payload::{
-    bytes_value, external_ref, facts_of_text, find_external_ref, kept_kind, kept_ref,
+    bytes_value, external_ref, facts_of_text, find_external_ref, head_of_text, kept_kind, kept_ref,
     literal_bytes_payload, parse_bytes_literal, parse_external_ref, parse_kept_ref, payload_facts,
     split_external_refs, stored_mime, BytesKind, InMemory, KeptKind, PayloadFacts, PayloadHead,
     Payloads, Piece,

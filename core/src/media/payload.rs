@@ -213,16 +213,21 @@ pub trait Payloads {
     /// The sizes and first `head_bytes` decoded bytes of payload `s`, without
     /// hashing or checking it: what an estimate needs.
     fn head(&self, s: &str, head_bytes: usize) -> PayloadHead {
-        let mut out = PayloadHead::default();
-        self.with_full(s, &mut |text| {
-            out = PayloadHead {
-                len: text.len(),
-                decoded_len: decoded_len(text),
-                head: decode_prefix(text, head_bytes),
-            };
-        });
-        out
+        head_of_text(self, s, head_bytes)
     }
+}
+
+/// The head of `s`, read from its full text.
+pub fn head_of_text<P: Payloads + ?Sized>(payloads: &P, s: &str, head_bytes: usize) -> PayloadHead {
+    let mut out = PayloadHead::default();
+    payloads.with_full(s, &mut |text| {
+        out = PayloadHead {
+            len: text.len(),
+            decoded_len: decoded_len(text),
+            head: decode_prefix(text, head_bytes),
+        };
+    });
+    out
 }
 
 /// A payload's sizes and leading bytes (see [`Payloads::head`]).
