@@ -109,7 +109,10 @@ fn a_screenshot_that_would_grow_when_shrunk_is_sent_as_it_is_unless_a_limit_forc
         assert_eq!(img.action, Action::Downscaled);
         assert!(img.after.as_ref().unwrap().bytes < img.before.as_ref().unwrap().bytes);
     }
-    // With more than 20 images the 2000-px rule is a hard limit: it shrinks.
+    // With more than 20 images the 2000-px rule is a hard limit: it shrinks,
+    // and never into more bytes than the original: a PNG of the resampled
+    // text is larger, so the screenshot goes as a JPEG at a quality that
+    // keeps text readable.
     let many = conversation(&vec![screenshot(3000, 1900, 1); 21], &[]);
     let out = block_on(fit_context::<MemoryBackend, _>(
         None,
@@ -127,7 +130,13 @@ fn a_screenshot_that_would_grow_when_shrunk_is_sent_as_it_is_unless_a_limit_forc
         assert!(img
             .reasons
             .contains(&ctxpack_core::fit::Reason::ManyImageRule));
-        assert_eq!(img.after.as_ref().unwrap().mime, "image/png");
+        let (before, after) = (img.before.as_ref().unwrap(), img.after.as_ref().unwrap());
+        assert!(after.bytes < before.bytes, "{img:?}");
+        assert!(after.width <= 2000 && after.height <= 2000);
+        assert_eq!(after.mime, "image/jpeg");
+        assert!(after.quality.unwrap() >= 80, "{img:?}");
+        let scale = img.scale.unwrap();
+        assert!((scale.x - 3000.0 / f64::from(after.width)).abs() < 1e-9);
     }
 }
 

@@ -1,22 +1,29 @@
 //! The encodings tried, in order, until an image fits: its own kind at the
 //! target size (PNG for screenshots and other lossless sources, JPEG for
-//! photos), then JPEG at falling quality, then smaller sizes.
+//! photos), then JPEG at falling quality — a floor of 80 for screenshots,
+//! so their text stays readable, 55 for photos — then smaller sizes.
 
-use super::target::{fit_long_edge, measured_bytes, ImageTarget};
+use super::source::is_photo_format;
+use super::target::{fit_long_edge, measured_bytes, ImageTarget, Reason};
 use crate::media::Dimensions;
 
 /// One encoding to try.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Attempt {
-    /// Width in px.
+    /// Width in px, as shown (EXIF orientation applied).
     pub width: u32,
-    /// Height in px.
+    /// Height in px, as shown.
     pub height: u32,
     /// `image/png` or `image/jpeg`.
     pub mime: &'static str,
     /// JPEG quality, 1–100 (ignored for PNG).
     pub quality: u8,
+    /// The JPEG qualities this image goes through, best first: a photo's
+    /// ([`PHOTO_QUALITIES`]) or, for screenshots and other lossless
+    /// sources whose text must stay readable, [`TEXT_QUALITIES`].
+    #[serde(skip)]
+    pub qualities: &'static [u8],
 }
 
 /// The most attempts for one image.
@@ -25,28 +32,37 @@ pub const MAX_ATTEMPTS: usize = 12;
 /// The smallest long edge an image is shrunk to while chasing a byte limit.
 pub const MIN_LONG_EDGE: u32 = 64;
 
-/// JPEG quality of the first lossy attempt.
-pub const FIRST_QUALITY: u8 = 85;
+/// JPEG qualities tried for a photo (a JPEG, AVIF or HEIC source) before
+/// its size shrinks.
+pub const PHOTO_QUALITIES: &[u8] = &[85, 70, 55];
 
-/// The lowest JPEG quality tried before the size shrinks.
-pub const LOWEST_QUALITY: u8 = 55;
+/// JPEG qualities tried for a screenshot or drawing (a lossless source)
+/// before its size shrinks: below about 80, JPEG's ringing blurs small text
+/// more than a smaller size does.
+pub const TEXT_QUALITIES: &[u8] = &[90, 85, 80];
 
-/// The first encoding for an image of `mime` and `dims` given `target`:
-/// a photo (JPEG source) stays JPEG; a lossless source stays PNG, unless
-/// only its bytes are over (its size is fine), when JPEG is the only way
-/// down.
+/// The first encoding for an image of `mime` and `dims` (as shown) given
+/// `target`: a photo (JPEG, AVIF, HEIC source) becomes JPEG; a lossless
+/// source stays lossless as PNG, unless only its bytes are over at its own
+/// size, when JPEG is the only way down.
 pub fn first_attempt(mime: &str, dims: Dimensions, target: &ImageTarget) -> Attempt {
-    let lossless = mime != "image/jpeg";
-    let mime = if lossless && target.size != dims {
-        "image/png"
+    let photo = is_photo_format(mime);
+    let bytes_only = target.size == dims && target.reasons.contains(&Reason::OverImageBytes);
+    let qualities = if photo {
+        PHOTO_QUALITIES
     } else {
-        "image/jpeg"
+        TEXT_QUALITIES
     };
     Attempt {
         width: target.size.width,
         height: target.size.height,
-        mime,
-        quality: FIRST_QUALITY,
+        mime: if photo || bytes_only {
+            "image/jpeg"
+        } else {
+            "image/png"
+        },
+        quality: qualities[0],
+        qualities,
     }
 }
 
@@ -54,22 +70,23 @@ pub fn first_attempt(mime: &str, dims: Dimensions, target: &ImageTarget) -> Atte
 /// `target`'s byte limit; `None` when there is nothing left to try.
 pub fn next_attempt(previous: &Attempt, decoded: u64, target: &ImageTarget) -> Option<Attempt> {
     let max = target.max_bytes?;
+    let first = *previous.qualities.first()?;
     if previous.mime == "image/png" {
         return Some(Attempt {
             mime: "image/jpeg",
-            quality: FIRST_QUALITY,
+            quality: first,
             ..*previous
         });
     }
-    if previous.quality > LOWEST_QUALITY {
+    if let Some(lower) = previous.qualities.iter().find(|q| **q < previous.quality) {
         return Some(Attempt {
-            quality: previous.quality.saturating_sub(15).max(LOWEST_QUALITY),
+            quality: *lower,
             ..*previous
         });
     }
     // Bytes fall about with the area: shrink the sides by the square root
     // of what is left to lose, and a tenth more.
-    let over = measured_bytes(decoded, target.bytes_on) as f64 / max as f64;
+    let over = measured_bytes(decoded, target.bytes_on) as f64 / max.max(1) as f64;
     let scale = (0.9 / over.sqrt()).min(0.9);
     let dims = Dimensions {
         width: previous.width,
@@ -97,7 +114,6 @@ pub fn within_bytes(decoded: u64, target: &ImageTarget) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::target::Reason;
     use super::*;
     use crate::budget::BytesOn;
 
@@ -146,9 +162,10 @@ mod tests {
             assert!(seen.len() <= MAX_ATTEMPTS * 2);
         }
         assert_eq!(seen[1].mime, "image/jpeg");
+        // A screenshot's JPEG qualities stop at 80 so that text stays readable.
         assert_eq!(
             seen.iter().map(|a| a.quality).take(4).collect::<Vec<_>>(),
-            vec![85, 85, 70, 55]
+            vec![90, 90, 85, 80]
         );
         assert!(
             seen[4].width < 2000
@@ -156,5 +173,38 @@ mod tests {
         );
         assert!(seen.last().unwrap().width.max(seen.last().unwrap().height) >= MIN_LONG_EDGE);
         assert!(within_bytes(750_000, &t) && !within_bytes(750_001, &t));
+    }
+
+    #[test]
+    fn photos_go_down_to_55_and_converted_formats_keep_their_kind() {
+        let big = Dimensions {
+            width: 4000,
+            height: 3000,
+        };
+        let t = target(2000, 1500, 100);
+        let mut a = first_attempt("image/heic", big, &t);
+        let mut q = vec![a.quality];
+        while let Some(n) = next_attempt(&a, 1_000_000, &t) {
+            if n.width != a.width {
+                break;
+            }
+            a = n;
+            q.push(a.quality);
+        }
+        assert_eq!(q, vec![85, 70, 55]);
+        assert_eq!(a.mime, "image/jpeg");
+        // A BMP that only needs converting becomes a PNG of the same size.
+        let small = Dimensions {
+            width: 300,
+            height: 200,
+        };
+        let convert = ImageTarget {
+            reasons: vec![Reason::UnsupportedFormat],
+            ..target(300, 200, 5_000_000)
+        };
+        assert_eq!(
+            first_attempt("image/bmp", small, &convert).mime,
+            "image/png"
+        );
     }
 }

@@ -3,15 +3,16 @@
 //! and wait for the commit, replace only what committed, then stash the
 //! oldest history images the plan names (through compaction).
 
-use super::attempt::{first_attempt, next_attempt, within_bytes, Attempt, MAX_ATTEMPTS};
+use super::attempt::Attempt;
+use super::one_image::{fit_one, target_of, Change, Inline, Outcome};
 use super::plan::{choose_stash, Account, Limits, Rest, StashChoice};
-use super::report::{Action, Figures, FitReport, ImageFit};
-use super::target::{image_target, Reason};
+use super::report::{Action, Figures, FitReport, ImageFit, Scale};
+use super::target::Reason;
 use crate::budget::{estimate, json_len_with, profile_image_tokens, BytesOn, ModelProfile};
 use crate::history::{compact_history, CompactOptions};
 use crate::json_path::JsonPath;
 use crate::media::payload::{payload_facts, stored_mime, Payloads};
-use crate::media::{image_dimensions, is_animated, Dimensions};
+use crate::media::{exif_orientation, image_dimensions, is_animated, Dimensions};
 use crate::messages::image::ImageTemplate;
 use crate::messages::walk::{for_each_image, rewrite_images};
 use crate::messages::{decode_messages, detect_format, Format, ImagePart, MessageError, Part};
@@ -76,44 +77,6 @@ struct Found {
     inline: Option<Inline>,
 }
 
-/// An inline image whose header could be read.
-struct Inline {
-    payload: String,
-    md5: String,
-    mime: String,
-    dims: Dimensions,
-    text_len: u64,
-    decoded: u64,
-    animated: bool,
-    template: Option<ImageTemplate>,
-}
-
-/// A new encoding of one image.
-#[derive(Clone)]
-struct Change {
-    payload: String,
-    mime: String,
-    dims: Dimensions,
-    text_len: u64,
-    decoded: u64,
-    reasons: Vec<Reason>,
-    first_frame_only: bool,
-}
-
-/// What happened to one image that had to change.
-#[derive(Clone)]
-enum Outcome {
-    Changed(Change),
-    Kept(Vec<Reason>, String),
-    Failed(Vec<Reason>, String),
-}
-
-impl Outcome {
-    fn clone_of(&self) -> Outcome {
-        self.clone()
-    }
-}
-
 fn figures(
     profile: &ModelProfile,
     dims: Dimensions,
@@ -129,6 +92,8 @@ fn figures(
         base64_bytes: text_len,
         tokens: profile_image_tokens(profile, dims, low),
         mime: mime.to_owned(),
+        quality: None,
+        orientation: None,
     }
 }
 
@@ -161,6 +126,7 @@ fn find_images(
                     payload: payload.to_owned(),
                     mime: stored_mime(&facts, declared),
                     animated: is_animated(&facts.head),
+                    orientation: exif_orientation(&facts.head),
                     md5: facts.md5,
                     dims,
                     text_len: facts.len as u64,
@@ -219,7 +185,7 @@ fn accounts(
             }
             let predict = |many: bool| -> (u64, u64) {
                 let target = (!f.protected)
-                    .then(|| image_target(profile, img.dims, img.decoded, many, f.low))
+                    .then(|| target_of(profile, img, many, f.low))
                     .flatten();
                 let size = target.as_ref().map_or(img.dims, |t| t.size);
                 let ratio = (f64::from(size.width) * f64::from(size.height))
@@ -245,90 +211,6 @@ fn accounts(
             }
         })
         .collect()
-}
-
-/// Tries the encodings for one image until one fits its target.
-async fn fit_one<R: Resizer>(
-    resizer: &R,
-    profile: &ModelProfile,
-    img: &Inline,
-    low: bool,
-    many: bool,
-    payloads: &dyn Payloads,
-) -> Option<Outcome> {
-    let target = image_target(profile, img.dims, img.decoded, many, low)?;
-    if img.animated && !target.is_hard() {
-        return Some(Outcome::Kept(
-            target.reasons,
-            "animated: sent whole rather than as its first frame".into(),
-        ));
-    }
-    let mut attempt = first_attempt(&img.mime, img.dims, &target);
-    for _ in 0..MAX_ATTEMPTS {
-        let payload = match resizer
-            .resize(&img.payload, &img.mime, img.dims, &attempt)
-            .await
-        {
-            Ok(p) => p,
-            Err(e) => {
-                return Some(Outcome::Failed(
-                    target.reasons,
-                    format!("{}: {}", e.code, e.message),
-                ))
-            }
-        };
-        let facts = payload_facts(payloads, &payload, 64 * 1024);
-        let dims = image_dimensions(&facts.head);
-        let Some(dims) = dims.filter(|d| d.width <= attempt.width && d.height <= attempt.height)
-        else {
-            return Some(Outcome::Failed(
-                target.reasons,
-                format!(
-                    "the resizer returned {} instead of an image of at most {}×{}",
-                    dims.map_or("something unreadable".into(), |d| format!(
-                        "{}×{}",
-                        d.width, d.height
-                    )),
-                    attempt.width,
-                    attempt.height
-                ),
-            ));
-        };
-        let decoded = facts.decoded_len as u64;
-        if within_bytes(decoded, &target) {
-            if !target.is_hard() && decoded >= img.decoded {
-                return Some(Outcome::Kept(
-                    target.reasons,
-                    "smaller pixels did not make fewer bytes; sent as it was".into(),
-                ));
-            }
-            let mime = stored_mime(&facts, Some(attempt.mime));
-            return Some(Outcome::Changed(Change {
-                payload,
-                mime,
-                dims,
-                text_len: facts.len as u64,
-                decoded,
-                reasons: target.reasons,
-                first_frame_only: img.animated,
-            }));
-        }
-        match next_attempt(&attempt, decoded, &target) {
-            Some(next) => attempt = next,
-            None => break,
-        }
-    }
-    let limit = target.max_bytes.unwrap_or(0);
-    Some(Outcome::Failed(
-        target.reasons,
-        format!(
-            "no encoding came under {limit} bytes ({})",
-            match target.bytes_on {
-                BytesOn::Base64 => "measured on the base64",
-                BytesOn::Decoded => "decoded",
-            }
-        ),
-    ))
 }
 
 /// Writes the originals of changed images; returns the md5s that committed.
@@ -470,7 +352,7 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
         let outcome = match &f.inline {
             Some(img) if !f.protected && !is_stashed(k, planned.stash) => {
                 match done.get(&(img.md5.as_str(), f.low)) {
-                    Some(earlier) => outcomes[*earlier].as_ref().map(Outcome::clone_of),
+                    Some(earlier) => outcomes[*earlier].clone(),
                     None => {
                         done.insert((img.md5.as_str(), f.low), k);
                         fit_one(resizer, profile, img, f.low, planned.many, payloads).await
@@ -504,10 +386,10 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
         BTreeMap::new();
     let mut images: Vec<ImageFit> = Vec::with_capacity(found.len());
     for (k, (f, o)) in found.iter().zip(&outcomes).enumerate() {
-        let before_fig = f
-            .inline
-            .as_ref()
-            .map(|i| figures(profile, i.dims, i.decoded, i.text_len, f.low, &i.mime));
+        let before_fig = f.inline.as_ref().map(|i| Figures {
+            orientation: i.orientation.map(|o| o.value()).filter(|v| *v != 1),
+            ..figures(profile, i.dims, i.decoded, i.text_len, f.low, &i.mime)
+        });
         let mut fit = ImageFit {
             path: f.path.clone(),
             action: Action::Kept,
@@ -515,6 +397,7 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
             before: before_fig.clone(),
             after: before_fig,
             id: None,
+            scale: None,
             first_frame_only: false,
             note: None,
         };
@@ -538,11 +421,14 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
                         } else {
                             Action::Downscaled
                         };
-                        fit.after = Some(figures(
-                            profile, c.dims, c.decoded, c.text_len, f.low, &c.mime,
-                        ));
+                        fit.after = Some(Figures {
+                            quality: c.quality,
+                            ..figures(profile, c.dims, c.decoded, c.text_len, f.low, &c.mime)
+                        });
+                        fit.scale = Some(Scale::between(img.dims, c.dims));
                         fit.id = committed.as_ref().map(|_| format!("history_{}", img.md5));
                         fit.first_frame_only = c.first_frame_only;
+                        fit.note.clone_from(&c.note);
                     }
                     _ => {
                         fit.action = Action::Failed;
@@ -621,6 +507,22 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
     let after = estimate(&final_messages, profile, bytes_after, None, payloads);
     drop(final_messages);
     problems.extend(after.exceeded.iter().cloned());
+    problems.extend(
+        images
+            .iter()
+            .filter(|i| {
+                i.action == Action::Failed && i.reasons.contains(&Reason::UnsupportedFormat)
+            })
+            .map(|i| {
+                format!(
+                    "{} is {}, which the model does not take, and could not be converted",
+                    i.path,
+                    i.before
+                        .as_ref()
+                        .map_or("an unreadable image", |b| b.mime.as_str())
+                )
+            }),
+    );
     if let Some(m) = max_tokens.filter(|m| after.total_tokens > *m) {
         problems.push(format!(
             "the request is about {} tokens; the limit is {m}",

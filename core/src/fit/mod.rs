@@ -13,15 +13,21 @@
 
 mod attempt;
 mod flow;
+mod one_image;
 mod plan;
 mod repair;
 mod report;
+mod source;
 mod target;
 
-pub use attempt::{first_attempt, next_attempt, within_bytes, Attempt, MAX_ATTEMPTS};
+pub use attempt::{
+    first_attempt, next_attempt, within_bytes, Attempt, MAX_ATTEMPTS, PHOTO_QUALITIES,
+    TEXT_QUALITIES,
+};
 pub use flow::repair_context;
 pub use flow::{fit_context, FitOptions, ResizeFailure, Resizer, StashAccess};
 pub use plan::{choose_stash, Account, Limits, Rest, StashChoice, PLACEHOLDER_TOKENS};
 pub use repair::{kind_name, repair_profile, Repair, RepairError};
-pub use report::{Action, Figures, FitReport, ImageFit};
+pub use report::{Action, Figures, FitReport, ImageFit, Scale};
+pub use source::source_target;
 pub use target::{fit_long_edge, image_target, measured_bytes, ImageTarget, Reason};

@@ -1,6 +1,7 @@
 //! What a fitting did, per image and for the whole request.
 
 use super::Reason;
+use crate::media::Dimensions;
 
 /// What became of one image.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -34,10 +35,42 @@ pub struct Figures {
     pub tokens: u64,
     /// MIME type.
     pub mime: String,
+    /// The JPEG quality ctxpack chose (of an image it encoded as JPEG): 90
+    /// to 80 for screenshots and other lossless sources, so text stays
+    /// readable; 85 to 55 for photos.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quality: Option<u8>,
+    /// The EXIF orientation the original is stored with (2–8; width and
+    /// height are as shown, with it applied). Absent when stored upright.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub orientation: Option<u8>,
+}
+
+/// From the pixels sent to the original's pixels: a point `(x, y)` the
+/// model names in the image it was sent is `(x × scale.x, y × scale.y)` in
+/// the original as shown (EXIF orientation applied), e.g. to map a
+/// computer-use click back to the screen it was taken from.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Scale {
+    /// Original width ÷ sent width.
+    pub x: f64,
+    /// Original height ÷ sent height.
+    pub y: f64,
+}
+
+impl Scale {
+    /// The scale from `sent` to `original`.
+    pub fn between(original: Dimensions, sent: Dimensions) -> Scale {
+        let ratio = |o: u32, s: u32| f64::from(o) / f64::from(s.max(1));
+        Scale {
+            x: ratio(original.width, sent.width),
+            y: ratio(original.height, sent.height),
+        }
+    }
 }
 
 /// One image's account.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImageFit {
     /// JSON path of the image part in the messages given.
@@ -55,6 +88,10 @@ pub struct ImageFit {
     /// stash holds the original (what `get_history_image` gives back).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    /// For an image sent changed (downscaled or re-encoded): from sent
+    /// pixels to the original's, to map coordinates the model gives back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale: Option<Scale>,
     /// True when an animated image was sent as its first frame only.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub first_frame_only: bool,
@@ -64,7 +101,7 @@ pub struct ImageFit {
 }
 
 /// The request's account.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FitReport {
     /// The profile row that applied.

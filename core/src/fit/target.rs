@@ -23,13 +23,20 @@ pub enum Reason {
     OverContext,
     /// The request's bytes over the model's limit (stashed).
     OverRequestBytes,
+    /// A format the model does not take (AVIF, HEIC, BMP, TIFF …):
+    /// converted to one it does.
+    UnsupportedFormat,
+    /// Stored turned, with an EXIF orientation that some models ignore:
+    /// sent with its pixels upright.
+    ExifOrientation,
 }
 
 impl Reason {
     /// True for a limit the model refuses a request over; false for the
-    /// size the model reads at, which only saves bytes.
+    /// size the model reads at, which only saves bytes, and for an EXIF
+    /// orientation, which is only worth a re-encode that is not larger.
     pub fn is_hard(self) -> bool {
-        self != Reason::LargerThanModelReads
+        !matches!(self, Reason::LargerThanModelReads | Reason::ExifOrientation)
     }
 }
 

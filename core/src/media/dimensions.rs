@@ -9,15 +9,38 @@ pub struct Dimensions {
     pub height: u32,
 }
 
-/// Reads the dimensions from the header of a PNG, GIF, JPEG, WebP, BMP, AVIF
-/// or HEIC image. `None` when the format is unknown or the header is cut off.
+impl Dimensions {
+    /// Width and height swapped: the size of the image turned a quarter.
+    pub fn transposed(self) -> Dimensions {
+        Dimensions {
+            width: self.height,
+            height: self.width,
+        }
+    }
+}
+
+/// Reads the dimensions of an image *as shown* from the header of a PNG,
+/// GIF, JPEG, WebP, BMP, TIFF, AVIF or HEIC image: a JPEG or PNG whose EXIF
+/// orientation turns it a quarter (5–8, as phones write portrait photos)
+/// has its stored sides swapped. `None` when the format is unknown or the
+/// header is cut off.
 pub fn image_dimensions(bytes: &[u8]) -> Option<Dimensions> {
+    let stored = stored_dimensions(bytes)?;
+    Some(match super::exif_orientation(bytes) {
+        Some(o) if o.swaps_sides() => stored.transposed(),
+        _ => stored,
+    })
+}
+
+/// The dimensions of the pixels as stored, before any EXIF orientation.
+pub fn stored_dimensions(bytes: &[u8]) -> Option<Dimensions> {
     let dims = match super::sniff_mime(bytes)? {
         "image/png" => png(bytes),
         "image/gif" => gif(bytes),
         "image/jpeg" => jpeg(bytes),
         "image/webp" => webp(bytes),
         "image/bmp" => bmp(bytes),
+        "image/tiff" => tiff(bytes),
         "image/avif" | "image/heic" | "image/heif" => ispe(bytes),
         _ => None,
     }?;
@@ -140,6 +163,14 @@ fn bmp(b: &[u8]) -> Option<Dimensions> {
     })
 }
 
+/// TIFF: `ImageWidth` and `ImageLength` of the first directory.
+fn tiff(b: &[u8]) -> Option<Dimensions> {
+    Some(Dimensions {
+        width: super::orientation::tiff_ifd0_short(b, 0x0100)?,
+        height: super::orientation::tiff_ifd0_short(b, 0x0101)?,
+    })
+}
+
 /// AVIF/HEIF: the first `ispe` (image spatial extents) property.
 fn ispe(b: &[u8]) -> Option<Dimensions> {
     let at = b.windows(4).position(|w| w == b"ispe")?;
@@ -201,6 +232,39 @@ mod tests {
             })
         );
         assert_eq!(image_dimensions(&j[..10]), None);
+    }
+
+    #[test]
+    fn a_phone_portrait_reads_as_shown() {
+        // APP1 Exif, big-endian TIFF with Orientation = 6, then SOF 600×300.
+        let mut exif = b"Exif\0\0MM\0*\0\0\0\x08\0\x01".to_vec();
+        exif.extend_from_slice(&[0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0]);
+        let mut j = vec![0xff, 0xd8, 0xff, 0xe1];
+        j.extend_from_slice(&u16::try_from(exif.len() + 2).unwrap().to_be_bytes());
+        j.extend_from_slice(&exif);
+        j.extend_from_slice(&[0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0x2c, 0x02, 0x58]);
+        let stored = Dimensions {
+            width: 600,
+            height: 300,
+        };
+        assert_eq!(stored_dimensions(&j), Some(stored));
+        assert_eq!(image_dimensions(&j), Some(stored.transposed()));
+    }
+
+    #[test]
+    fn reads_a_tiff_directory() {
+        // Little-endian: ImageWidth (SHORT) 70, ImageLength (LONG) 50000.
+        let mut t = b"II*\0\x08\0\0\0\x02\0".to_vec();
+        t.extend_from_slice(&[0x00, 0x01, 3, 0, 1, 0, 0, 0, 70, 0, 0, 0]);
+        t.extend_from_slice(&[0x01, 0x01, 4, 0, 1, 0, 0, 0]);
+        t.extend_from_slice(&50_000u32.to_le_bytes());
+        assert_eq!(
+            image_dimensions(&t),
+            Some(Dimensions {
+                width: 70,
+                height: 50_000
+            })
+        );
     }
 
     #[test]

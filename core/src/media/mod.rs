@@ -6,6 +6,7 @@ pub(crate) mod base64_payload;
 pub(crate) mod data_url;
 pub(crate) mod dimensions;
 pub(crate) mod mime;
+mod orientation;
 pub(crate) mod payload;
 pub(crate) mod type_names;
 
@@ -14,8 +15,9 @@ pub use base64_payload::{
     check_base64, decode_base64, decode_prefix, decoded_len, encode_base64, Base64Problem,
 };
 pub use data_url::{DataUrl, DataUrlError};
-pub use dimensions::{image_dimensions, Dimensions};
+pub use dimensions::{image_dimensions, stored_dimensions, Dimensions};
 pub use mime::{mime_from_extension, sniff_mime};
+pub use orientation::{exif_orientation, Orientation};
 pub use payload::{
     bytes_value, external_ref, facts_of_text, find_external_ref, head_of_text, kept_kind, kept_ref,
     literal_bytes_payload, parse_bytes_literal, parse_external_ref, parse_kept_ref, payload_facts,

@@ -1,0 +1,305 @@
+//! Fitting what cameras and other programs really write: photos stored
+//! turned with an EXIF orientation, formats a model does not take, and the
+//! rule that a re-encode is never larger than the original it replaces.
+
+mod common;
+
+use common::*;
+use ctxpack_codec::{transcode, OutputFormat, Request};
+use ctxpack_core::budget::model_profile;
+use ctxpack_core::fit::{
+    fit_context, Action, Attempt, FitOptions, Reason, ResizeFailure, Resizer, StashAccess,
+};
+use ctxpack_core::media::{decode_base64, encode_base64, image_dimensions, Dimensions, InMemory};
+use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
+use ctxpack_core::ErrorCode;
+use image::{ImageFormat, Rgb, RgbImage};
+use serde_json::{json, Value};
+use std::io::Cursor;
+
+/// The codec crate as the resizer.
+struct Codec;
+
+impl Resizer for Codec {
+    async fn resize(
+        &self,
+        payload: &str,
+        _mime: &str,
+        _source: Dimensions,
+        a: &Attempt,
+    ) -> Result<String, ResizeFailure> {
+        let fail = |message: String| ResizeFailure {
+            code: ErrorCode::ImageResizeFailed,
+            message,
+        };
+        let bytes = decode_base64(payload).ok_or_else(|| fail("not base64".into()))?;
+        let format = OutputFormat::from_mime(a.mime, a.quality).map_err(|e| fail(e.to_string()))?;
+        let out = transcode(
+            &bytes,
+            Request {
+                width: a.width,
+                height: a.height,
+                format,
+            },
+        )
+        .map_err(|e| fail(e.to_string()))?;
+        Ok(encode_base64(&out.bytes))
+    }
+}
+
+fn encode(img: &RgbImage, format: ImageFormat) -> Vec<u8> {
+    let mut out = Cursor::new(Vec::new());
+    img.write_to(&mut out, format).unwrap();
+    out.into_inner()
+}
+
+/// A JPEG stored `w`×`h` whose stored left quarter is red and the rest
+/// blue, with an APP1 Exif segment giving `orientation`.
+fn turned_jpeg(w: u32, h: u32, orientation: u16) -> Vec<u8> {
+    turned_jpeg_at(w, h, orientation, 75)
+}
+
+/// [`turned_jpeg`] at JPEG `quality`, with grain so that quality shows in
+/// the bytes.
+fn turned_jpeg_at(w: u32, h: u32, orientation: u16, quality: u8) -> Vec<u8> {
+    let mut s = 99u32;
+    let img = RgbImage::from_fn(w, h, |x, _| {
+        s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        let grain = (s >> 27) as u8;
+        if x < w / 4 {
+            Rgb([220 - grain, 20 + grain, 20])
+        } else {
+            Rgb([20 + grain, 20, 220 - grain])
+        }
+    });
+    let mut plain = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut plain, quality)
+        .encode_image(&img)
+        .unwrap();
+    // Big-endian TIFF with one SHORT entry: Orientation.
+    let mut exif = b"Exif\0\0MM\0*\0\0\0\x08\0\x01".to_vec();
+    exif.extend_from_slice(&[0x01, 0x12, 0, 3, 0, 0, 0, 1]);
+    exif.extend_from_slice(&orientation.to_be_bytes());
+    exif.extend_from_slice(&[0, 0, 0, 0, 0, 0]);
+    let mut out = plain[..2].to_vec();
+    out.extend_from_slice(&[0xff, 0xe1]);
+    out.extend_from_slice(&u16::try_from(exif.len() + 2).unwrap().to_be_bytes());
+    out.extend_from_slice(&exif);
+    out.extend_from_slice(&plain[2..]);
+    out
+}
+
+fn part(mime: &str, bytes: &[u8]) -> Value {
+    json!({"type": "image", "source": {"type": "base64", "media_type": mime, "data": b64(bytes)}})
+}
+
+/// An older turn holding `image`, then a question.
+fn history_with(mime: &str, image: &[u8]) -> Vec<Value> {
+    vec![
+        json!({"role": "user", "content": [part(mime, image), {"type": "text", "text": "this one"}]}),
+        json!({"role": "assistant", "content": "noted"}),
+        json!({"role": "user", "content": "and now?"}),
+    ]
+}
+
+fn first_image(values: &[Value]) -> (String, Vec<u8>) {
+    let source = &values[0]["content"][0]["source"];
+    (
+        source["media_type"].as_str().unwrap().to_owned(),
+        decode_base64(source["data"].as_str().unwrap()).unwrap(),
+    )
+}
+
+fn stash<'a>(b: &'a MemoryBackend, c: &'a StashConfig) -> Option<StashAccess<'a, MemoryBackend>> {
+    Some(StashAccess {
+        backend: b,
+        config: c,
+        now: 1.0e12,
+    })
+}
+
+#[test]
+fn a_phone_portrait_is_measured_as_shown_and_sent_upright() {
+    // Stored landscape 1600×1200, shown portrait 1200×1600 (orientation 6:
+    // turn 90° clockwise, so the stored left quarter is the shown top).
+    let photo = turned_jpeg(1600, 1200, 6);
+    let backend = MemoryBackend::default();
+    let config = StashConfig::default();
+    let out = block_on(fit_context(
+        stash(&backend, &config),
+        &Codec,
+        history_with("image/jpeg", &photo),
+        None,
+        &model_profile("gpt-4o"),
+        FitOptions::default(),
+        &InMemory,
+    ))
+    .unwrap();
+    let fit = &out.report.images[0];
+    let before = fit.before.as_ref().unwrap();
+    assert_eq!(
+        (before.width, before.height, before.orientation),
+        (1200, 1600, Some(6))
+    );
+    assert_eq!(fit.action, Action::Downscaled, "{fit:?}");
+    // GPT-4o reads it with its short side at 768: 768×1024, portrait.
+    let after = fit.after.as_ref().unwrap();
+    assert_eq!(
+        (after.width, after.height, after.orientation),
+        (768, 1024, None)
+    );
+    assert!(fit.reasons.contains(&Reason::ExifOrientation));
+    let scale = fit.scale.unwrap();
+    assert!((scale.x - 1200.0 / 768.0).abs() < 1e-9 && (scale.y - 1600.0 / 1024.0).abs() < 1e-9);
+    let (_, sent) = first_image(&out.messages);
+    let pixels = image::load_from_memory(&sent).unwrap().into_rgb8();
+    assert_eq!(pixels.dimensions(), (768, 1024));
+    let top = pixels.get_pixel(384, 40).0;
+    let bottom = pixels.get_pixel(384, 1000).0;
+    assert!(
+        top[0] > 150 && top[2] < 100,
+        "the top is the red edge: {top:?}"
+    );
+    assert!(bottom[2] > 150 && bottom[0] < 100, "{bottom:?}");
+    // The original, turned as it was, waits in the stash.
+    let md5 = fit.id.as_deref().unwrap().strip_prefix("history_").unwrap();
+    let rec = block_on(backend.get_record(md5)).unwrap().unwrap();
+    assert_eq!(decode_base64(&rec.payload).unwrap(), photo);
+}
+
+#[test]
+fn every_orientation_reads_as_shown() {
+    for o in 1..=8u16 {
+        let dims = image_dimensions(&turned_jpeg(64, 32, o)).unwrap();
+        let want = if o >= 5 { (32, 64) } else { (64, 32) };
+        assert_eq!((dims.width, dims.height), want, "orientation {o}");
+    }
+}
+
+#[test]
+fn a_small_turned_photo_is_made_upright_only_when_that_is_not_larger() {
+    // Within every limit of Claude: only the turn asks for a change.
+    let photo = turned_jpeg(400, 300, 8);
+    let out = block_on(fit_context::<MemoryBackend, _>(
+        None,
+        &Codec,
+        history_with("image/jpeg", &photo),
+        None,
+        &model_profile("claude-sonnet-4-5"),
+        FitOptions::default(),
+        &InMemory,
+    ))
+    .unwrap();
+    let fit = &out.report.images[0];
+    assert_eq!(fit.reasons, vec![Reason::ExifOrientation]);
+    let (before, after) = (fit.before.as_ref().unwrap(), fit.after.as_ref().unwrap());
+    match fit.action {
+        Action::Reencoded => {
+            assert!(after.bytes < before.bytes);
+            assert_eq!(
+                (after.width, after.height, after.orientation),
+                (300, 400, None)
+            );
+        }
+        Action::Kept => {
+            assert_eq!(after, before);
+            assert!(fit.note.as_deref().unwrap().contains("EXIF orientation"));
+            assert_eq!(first_image(&out.messages).1, photo);
+        }
+        other => panic!("{other:?}: {fit:?}"),
+    }
+}
+
+#[test]
+fn a_format_the_model_does_not_take_is_converted_and_its_original_kept() {
+    let drawing = RgbImage::from_fn(300, 200, |x, y| {
+        if (x / 20 + y / 20) % 2 == 0 {
+            Rgb([250, 250, 250])
+        } else {
+            Rgb([10, 120, 10])
+        }
+    });
+    let bmp = encode(&drawing, ImageFormat::Bmp);
+    let backend = MemoryBackend::default();
+    let config = StashConfig::default();
+    let out = block_on(fit_context(
+        stash(&backend, &config),
+        &Codec,
+        history_with("image/bmp", &bmp),
+        None,
+        &model_profile("claude-sonnet-4-5"),
+        FitOptions::default(),
+        &InMemory,
+    ))
+    .unwrap();
+    let fit = &out.report.images[0];
+    assert_eq!(fit.reasons, vec![Reason::UnsupportedFormat], "{fit:?}");
+    assert_eq!(fit.action, Action::Reencoded);
+    let (mime, sent) = first_image(&out.messages);
+    assert_eq!(mime, "image/png", "a lossless drawing stays lossless");
+    assert_eq!(
+        image::load_from_memory(&sent).unwrap().into_rgb8(),
+        drawing,
+        "PNG keeps every pixel"
+    );
+    assert!(out.report.fits);
+    let md5 = fit.id.as_deref().unwrap().strip_prefix("history_").unwrap();
+    let rec = block_on(backend.get_record(md5)).unwrap().unwrap();
+    assert_eq!(decode_base64(&rec.payload).unwrap(), bmp);
+    assert_eq!(rec.mime, "image/bmp");
+}
+
+#[test]
+fn what_cannot_be_decoded_fails_with_a_code_and_stays() {
+    // A HEIC header the codec cannot decode: for Claude it must change.
+    let mut heic = vec![0, 0, 0, 0x18];
+    heic.extend_from_slice(b"ftypheic\0\0\0\0mif1heic");
+    heic.extend_from_slice(&[0; 64]);
+    let values = history_with("image/heic", &heic);
+    let out = block_on(fit_context::<MemoryBackend, _>(
+        None,
+        &Codec,
+        values.clone(),
+        None,
+        &model_profile("claude-sonnet-4-5"),
+        FitOptions::default(),
+        &InMemory,
+    ))
+    .unwrap();
+    // Without an `ispe` box there are no dimensions to plan with: left
+    // alone, and the message is the caller's own.
+    assert_eq!(out.messages, values);
+    // With dimensions the plan converts it, and the codec's failure is
+    // reported with its code.
+    heic.extend_from_slice(&[0, 0, 0, 0x14]);
+    heic.extend_from_slice(b"ispe\0\0\0\0");
+    heic.extend_from_slice(&640u32.to_be_bytes());
+    heic.extend_from_slice(&480u32.to_be_bytes());
+    let values = history_with("image/heic", &heic);
+    let out = block_on(fit_context::<MemoryBackend, _>(
+        None,
+        &Codec,
+        values.clone(),
+        None,
+        &model_profile("claude-sonnet-4-5"),
+        FitOptions::default(),
+        &InMemory,
+    ))
+    .unwrap();
+    let fit = &out.report.images[0];
+    assert_eq!(fit.action, Action::Failed);
+    assert_eq!(fit.reasons, vec![Reason::UnsupportedFormat]);
+    assert!(
+        fit.note
+            .as_deref()
+            .unwrap()
+            .starts_with("IMAGE_RESIZE_FAILED"),
+        "{fit:?}"
+    );
+    assert_eq!(out.messages, values);
+    assert!(!out.report.fits);
+    assert_eq!(
+        out.report.problems,
+        vec!["messages[0].content[0] is image/heic, which the model does not take, and could not be converted"]
+    );
+}
