@@ -55,8 +55,12 @@ error_codes! {
     TransactionAborted = "TRANSACTION_ABORTED",
     /// Another connection deleted or upgraded the database (`VersionError`).
     VersionChange = "VERSION_CHANGE",
-    /// An image could not be decoded, resized or encoded.
+    /// An image could not be resized or encoded.
     ImageResizeFailed = "IMAGE_RESIZE_FAILED",
+    /// An image could not be decoded: a format the host cannot read (AVIF
+    /// or HEIC in Node, TIFF or HEIC in Chromium), a truncated file, or one
+    /// whose header claims more pixels than the decoder allows.
+    ImageDecodeFailed = "IMAGE_DECODE_FAILED",
     /// The request cannot be made to fit the model: what the refusal names
     /// is not something ctxpack can change (text alone over the context
     /// window, an image that cannot shrink enough, no stash to move images to).
@@ -65,6 +69,13 @@ error_codes! {
     NotARefusal = "NOT_A_REFUSAL",
     /// A fault inside ctxpack; please report it.
     Internal = "INTERNAL",
+}
+
+impl ErrorCode {
+    /// The code whose text is `text`, if it is one.
+    pub fn from_text(text: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.iter().copied().find(|c| c.as_str() == text)
+    }
 }
 
 impl std::fmt::Display for ErrorCode {
@@ -107,5 +118,9 @@ mod tests {
             ERROR_CODE_TYPESCRIPT.matches("| \"").count(),
             ErrorCode::ALL.len()
         );
+        for code in ErrorCode::ALL {
+            assert_eq!(ErrorCode::from_text(code.as_str()), Some(*code));
+        }
+        assert_eq!(ErrorCode::from_text("NOT_A_CODE"), None);
     }
 }

@@ -42,7 +42,7 @@ impl Resizer for Codec {
                 format,
             },
         )
-        .map_err(|e| fail(e.to_string()))?;
+        .map_err(|e| ResizeFailure::reported(Some(e.code()), e.to_string()))?;
         Ok(encode_base64(&out.bytes))
     }
 }
@@ -293,7 +293,7 @@ fn what_cannot_be_decoded_fails_with_a_code_and_stays() {
         fit.note
             .as_deref()
             .unwrap()
-            .starts_with("IMAGE_RESIZE_FAILED"),
+            .starts_with("IMAGE_DECODE_FAILED"),
         "{fit:?}"
     );
     assert_eq!(out.messages, values);

@@ -8,15 +8,28 @@ export const canvasAvailable =
 
 /**
  * Encodes `image` ({data, mime}) at `target` ({width, height, mime,
- * quality}). An animated GIF or WebP gives its first frame.
+ * quality}), both sizes as the image is shown: the browser applies a JPEG's
+ * or PNG's EXIF orientation while decoding, before resizing, so the pixels
+ * come out upright (and the encoder writes no orientation). An animated GIF
+ * or WebP gives its first frame. What the browser cannot decode (TIFF, and
+ * HEIC outside Safari) throws an `Error` whose `code` is
+ * `IMAGE_DECODE_FAILED`.
  */
 export async function canvasResize(image, target) {
   const blob = new Blob([image.data], { type: image.mime });
-  const bitmap = await createImageBitmap(blob, {
-    resizeWidth: target.width,
-    resizeHeight: target.height,
-    resizeQuality: 'high',
-  });
+  let bitmap;
+  try {
+    bitmap = await createImageBitmap(blob, {
+      imageOrientation: 'from-image',
+      resizeWidth: target.width,
+      resizeHeight: target.height,
+      resizeQuality: 'high',
+    });
+  } catch (e) {
+    const error = new Error(`this browser cannot decode ${image.mime}: ${e?.message ?? e}`, { cause: e });
+    error.code = 'IMAGE_DECODE_FAILED';
+    throw error;
+  }
   try {
     const canvas = new OffscreenCanvas(target.width, target.height);
     const ctx = canvas.getContext('2d');

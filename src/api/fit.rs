@@ -159,12 +159,12 @@ fn failure(e: JsValue) -> ResizeFailure {
             .ok()
             .and_then(|v| v.as_string())
     };
-    ResizeFailure {
-        code: ErrorCode::ImageResizeFailed,
-        message: text("message")
+    ResizeFailure::reported(
+        text("code").as_deref(),
+        text("message")
             .or_else(|| e.as_string())
             .unwrap_or_else(|| "the resize function failed".into()),
-    }
+    )
 }
 
 impl Resizer for JsResizer<'_> {

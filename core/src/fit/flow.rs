@@ -30,6 +30,19 @@ pub struct ResizeFailure {
     pub message: String,
 }
 
+impl ResizeFailure {
+    /// A failure a resize function reported with `code` (the `code` of the
+    /// error it threw, if any): a decode failure keeps its code, anything
+    /// else is `IMAGE_RESIZE_FAILED`.
+    pub fn reported(code: Option<&str>, message: String) -> ResizeFailure {
+        let code = match code.and_then(ErrorCode::from_text) {
+            Some(ErrorCode::ImageDecodeFailed) => ErrorCode::ImageDecodeFailed,
+            _ => ErrorCode::ImageResizeFailed,
+        };
+        ResizeFailure { code, message }
+    }
+}
+
 /// Changes an image's pixels: the browser's canvas, the codec module, or
 /// the caller's own function.
 #[allow(async_fn_in_trait)]
