@@ -11,7 +11,7 @@ use super::target::Reason;
 use crate::budget::{estimate, json_len_with, profile_image_tokens, BytesOn, ModelProfile};
 use crate::history::{compact_history, CompactOptions};
 use crate::json_path::JsonPath;
-use crate::media::payload::{payload_facts, stored_mime, Payloads};
+use crate::media::payload::{payload_facts, stored_mime, PayloadFacts, Payloads};
 use crate::media::{exif_orientation, image_dimensions, is_animated, Dimensions};
 use crate::messages::image::ImageTemplate;
 use crate::messages::walk::{for_each_image, rewrite_images};
@@ -110,10 +110,15 @@ fn figures(
     }
 }
 
+/// Every image of `messages`. With `hash` (a stash is given: the ids of
+/// originals are their md5s) each payload is read whole, hashed and
+/// checked; without, only its sizes and header are read, and a payload
+/// that is not valid base64 fails in the resizer instead.
 fn find_images(
     messages: &[crate::messages::Message],
     options: FitOptions,
     payloads: &dyn Payloads,
+    hash: bool,
 ) -> Vec<Found> {
     let cutoff = crate::history::compact::newest_user_index(messages).unwrap_or(0);
     let root = JsonPath::root("messages");
@@ -132,7 +137,18 @@ fn find_images(
             let stashable =
                 i < cutoff && inline_source.is_some() && img.shape.replaceable_by_text();
             let inline = inline_source.and_then(|(declared, payload)| {
-                let facts = payload_facts(payloads, payload, 64 * 1024);
+                let facts = if hash {
+                    payload_facts(payloads, payload, 64 * 1024)
+                } else {
+                    let head = payloads.head(payload, 64 * 1024);
+                    PayloadFacts {
+                        md5: String::new(),
+                        len: head.len,
+                        decoded_len: head.decoded_len,
+                        head: head.head,
+                        valid: Ok(()),
+                    }
+                };
                 facts.valid.as_ref().ok()?;
                 let dims = image_dimensions(&facts.head)?;
                 Some(Inline {
@@ -312,7 +328,7 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
     let (format, mut messages) =
         decode_messages(values, Some(format), &JsonPath::root("messages"))?;
     let before = estimate(&messages, profile, bytes_before, None, payloads);
-    let found = find_images(&messages, options, payloads);
+    let found = find_images(&messages, options, payloads, stash.is_some());
     let max_tokens = options.max_tokens.or(profile.context_tokens);
     let limits = Limits {
         max_images: profile.max_images,
@@ -364,10 +380,16 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
     for (k, f) in found.iter().enumerate() {
         let outcome = match &f.inline {
             Some(img) if !f.protected && !is_stashed(k, planned.stash) => {
-                match done.get(&(img.md5.as_str(), f.low)) {
+                // Without a stash nothing was hashed: the same text is the same image.
+                let key = if img.md5.is_empty() {
+                    img.payload.as_str()
+                } else {
+                    img.md5.as_str()
+                };
+                match done.get(&(key, f.low)) {
                     Some(earlier) => outcomes[*earlier].clone(),
                     None => {
-                        done.insert((img.md5.as_str(), f.low), k);
+                        done.insert((key, f.low), k);
                         fit_one(resizer, profile, img, f.low, planned.many, payloads).await
                     }
                 }
