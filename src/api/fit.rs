@@ -24,7 +24,7 @@ use wasm_bindgen_futures::JsFuture;
 #[wasm_bindgen(typescript_custom_section)]
 const FIT_TS: &'static str = r#"
 /** Why an image changed. */
-export type FitReason = "larger-than-model-reads" | "over-long-edge" | "many-image-rule" | "over-image-bytes" | "too-many-images" | "over-context" | "over-request-bytes";
+export type FitReason = "larger-than-model-reads" | "over-long-edge" | "many-image-rule" | "over-image-bytes" | "too-many-images" | "over-context" | "over-request-bytes" | "unsupported-format" | "exif-orientation";
 
 /** An image's figures as the model counts them. */
 export interface ImageFigures {
@@ -36,6 +36,16 @@ export interface ImageFigures {
   base64Bytes: number;
   tokens: number;
   mime: string;
+  /** The JPEG quality chosen, for an image ctxpack encoded as JPEG. */
+  quality?: number;
+  /** The EXIF orientation (2–8) the original is stored with; width and height are as shown. */
+  orientation?: number;
+}
+
+/** From sent pixels to the original's (as shown): a point (x, y) in the sent image is (x * scale.x, y * scale.y) in the original. */
+export interface ImageScale {
+  x: number;
+  y: number;
 }
 
 /** What became of one image. */
@@ -50,6 +60,8 @@ export interface ImageFit {
   after: ImageFigures | null;
   /** `history_<md5>` of the original in the stash, when it changed. */
   id?: string;
+  /** For a changed image: the scale from sent pixels to the original's, to map coordinates the model gives back. */
+  scale?: ImageScale;
   /** True when an animated image was sent as its first frame only. */
   firstFrameOnly?: boolean;
   note?: string;

@@ -40,6 +40,7 @@ import {
   codecResize,
   type FitReport,
   type ImageFit,
+  type FitReason,
   type ResizeFunction,
 } from 'ctxpack';
 
@@ -53,8 +54,12 @@ export async function fitting(stash: Stash, messages: unknown[], error: unknown)
   });
   const resize: ResizeFunction = codecResize;
   const first: ImageFit | undefined = fitted.report.images[0];
+  // A click the model gives in the sent image, in the original's pixels.
+  const click = first?.scale ? { x: 100 * first.scale.x, y: 40 * first.scale.y } : { x: 100, y: 40 };
+  const why: FitReason[] = first?.reasons.filter((r) => r === 'exif-orientation' || r === 'unsupported-format') ?? [];
+  const quality: number | undefined = first?.after?.quality ?? first?.before?.orientation;
   const repaired = await repairContext(fitted.messages, error, { model: 'gpt-4o', resize });
-  return repaired.report.tokensAfter + (first?.after?.tokens ?? 0) + repaired.refusal.kind.length;
+  return repaired.report.tokensAfter + (first?.after?.tokens ?? 0) + repaired.refusal.kind.length + click.x + why.length + (quality ?? 0);
 }
 
 export async function rulesAndRefusals(stash: Stash, error: unknown): Promise<number> {
