@@ -151,3 +151,19 @@ impl From<CtxpackError> for JsValue {
         err.into()
     }
 }
+
+/// The `CtxpackError` for an error the markdown module reports as
+/// `{code, message, path}` (the package's entry throws it), so that every
+/// error ctxpack throws is of the one class. An unknown code is `INTERNAL`.
+#[wasm_bindgen(js_name = __ctxpackError, skip_typescript)]
+pub fn ctxpack_error_js(code: &str, message: String, path: Option<String>) -> JsValue {
+    let e = CtxpackError::new(
+        ErrorCode::from_text(code).unwrap_or(ErrorCode::Internal),
+        message,
+    );
+    match path.filter(|p| !p.is_empty()) {
+        Some(p) => e.at(p),
+        None => e,
+    }
+    .into()
+}

@@ -3,7 +3,7 @@
 // loads them). The codec module is a dynamic import: bundlers split it into
 // a chunk fetched the first time an image must change without a canvas.
 import * as main from './ctxpack.js';
-import { parseMarkdownImages as parse } from './markdown/ctxpack_markdown.js';
+import { parseMarkdownImages as parse, routeArtifact as routeInMarkdownModule } from './markdown/ctxpack_markdown.js';
 
 import { canvasAvailable, canvasResize } from './canvas-resize.js';
 
@@ -23,6 +23,17 @@ export function toMultimodal(text, options) {
 /** True when any message holds an image or file part, a placeholder, or a markdown image. */
 export function hasMultimedia(messages, options) {
   return main.__hasMultimedia(messages, options, parse);
+}
+
+/** The markdown module's result, or its error thrown as a `CtxpackError`. */
+function unwrap(result) {
+  if (result?.error) throw main.__ctxpackError(result.error.code, result.error.message, result.error.path);
+  return result?.ok;
+}
+
+/** Which part an artifact becomes for a model's capabilities (see the declaration). */
+export function routeArtifact(artifact, capabilities, options) {
+  return unwrap(routeInMarkdownModule(artifact, capabilities, options));
 }
 
 let codec = null;

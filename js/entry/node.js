@@ -1,14 +1,26 @@
 // The Node entry (CommonJS): the main module's exports, with the markdown
-// functions joined to the markdown module, which is loaded (synchronously)
-// the first time one of them needs it.
+// functions and routeArtifact joined to the markdown module, which is loaded
+// (synchronously) the first time one of them needs it.
 'use strict';
 const main = require('./ctxpack.js');
 
 let markdown = null;
-/** The markdown module's parser, loaded on first use. */
-function parse(text) {
+/** The markdown module, loaded on first use. */
+function markdownModule() {
   markdown ??= require('./markdown/ctxpack_markdown.js');
-  return markdown.parseMarkdownImages(text);
+  return markdown;
+}
+
+/** The markdown module's parser. */
+function parse(text) {
+  return markdownModule().parseMarkdownImages(text);
+}
+
+/** Which part an artifact becomes for a model's capabilities: the markdown module's answer, or its error thrown as a `CtxpackError`. */
+function routeArtifact(artifact, capabilities, options) {
+  const result = markdownModule().routeArtifact(artifact, capabilities, options);
+  if (result?.error) throw main.__ctxpackError(result.error.code, result.error.message, result.error.path);
+  return result?.ok;
 }
 
 let codec = null;
@@ -25,6 +37,7 @@ module.exports = {
   parseMarkdownImages: (text) => main.__parseMarkdownImages(text, parse),
   toMultimodal: (text, options) => main.__toMultimodal(text, options, parse),
   hasMultimedia: (messages, options) => main.__hasMultimedia(messages, options, parse),
+  routeArtifact,
   codecResize,
   fitContext: (messages, options) => main.__fitContext(messages, options, codecResize),
   repairContext: (messages, error, options) => main.__repairContext(messages, error, options, codecResize),

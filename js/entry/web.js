@@ -2,7 +2,7 @@
 // functions joined to the markdown module. `init()` instantiates both modules
 // in parallel, so every synchronous function works once it resolves.
 import initMain, * as main from './ctxpack.js';
-import initMarkdown, { parseMarkdownImages as parse } from './markdown/ctxpack_markdown.js';
+import initMarkdown, { parseMarkdownImages as parse, routeArtifact as routeInMarkdownModule } from './markdown/ctxpack_markdown.js';
 
 import { canvasAvailable, canvasResize } from './canvas-resize.js';
 
@@ -46,6 +46,17 @@ export async function toMultimodal(text, options) {
 /** True when any message holds an image or file part, a placeholder, or a markdown image. */
 export function hasMultimedia(messages, options) {
   return main.__hasMultimedia(messages, options, parse);
+}
+
+/** The markdown module's result, or its error thrown as a `CtxpackError`. */
+function unwrap(result) {
+  if (result?.error) throw main.__ctxpackError(result.error.code, result.error.message, result.error.path);
+  return result?.ok;
+}
+
+/** Which part an artifact becomes for a model's capabilities (see the declaration). */
+export function routeArtifact(artifact, capabilities, options) {
+  return unwrap(routeInMarkdownModule(artifact, capabilities, options));
 }
 
 let codec = null;

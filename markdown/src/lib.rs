@@ -1,9 +1,14 @@
 //! ctxpack's markdown module: the CommonMark image parser (pulldown-cmark)
-//! as a wasm module of its own. The main module leaves the parser out; the
-//! package's JavaScript entry loads this one when markdown is first needed
-//! (on first use in Node, alongside the main module in browsers) and hands
-//! its parse function to the main module's exports.
+//! as a wasm module of its own, with `routeArtifact` (pure, synchronous and
+//! used by only some apps, so kept out of the main module's size budget).
+//! The main module leaves both out; the package's JavaScript entry loads
+//! this one when first needed (on first use in Node, alongside the main
+//! module in browsers), hands its parse function to the main module's
+//! exports and throws its argument errors as the main module's
+//! `CtxpackError`.
 #![deny(missing_docs)]
 
 #[cfg(target_arch = "wasm32")]
 pub mod exports;
+#[cfg(target_arch = "wasm32")]
+pub mod route;

@@ -1,23 +1,19 @@
 //! `sanitizeToolResult` and `routeArtifact`: binary out of text.
 
 use crate::convert::external::{JsPayloads, Table};
-use crate::convert::{from_js_kept, js_type, options_arg, to_js, to_js_kept};
+use crate::convert::{from_js_kept, js_type, options_arg, to_js_kept};
 use crate::promise::to_promise;
 use crate::stash::call_backend;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
-use ctxpack_core::history::Lang;
-use ctxpack_core::messages::Format;
 use ctxpack_core::stash::StashConfig;
-use ctxpack_core::tool_results::{route_artifact, Artifact, ArtifactBody, Capabilities};
 use ctxpack_core::tool_results::{
     sanitize_targets, target_text, text_target, OnWriteFailure, Target,
 };
 use ctxpack_core::tool_results::{SanitizeOptions, DEFAULT_THRESHOLD_BYTES};
 use ctxpack_core::JsonPath;
-use js_sys::{Function, Promise, Reflect, Uint8Array};
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const BINARY_TS: &'static str = r#"
@@ -146,90 +142,4 @@ pub async fn sanitize_tool_result(
     } else {
         Ok(to_js_kept(&target.value, &table))
     }
-}
-
-fn read_capabilities(caps: &JsValue) -> Capabilities {
-    let caps = match caps.dyn_ref::<Function>() {
-        Some(f) => match f.call0(&JsValue::UNDEFINED) {
-            Ok(v) => v,
-            Err(_) => return Capabilities::default(),
-        },
-        None => caps.clone(),
-    };
-    if !caps.is_object() {
-        return Capabilities::default();
-    }
-    let flag = |k: &str| {
-        Reflect::get(&caps, &JsValue::from_str(k))
-            .ok()
-            .and_then(|v| v.as_bool())
-            .unwrap_or(false)
-    };
-    Capabilities {
-        vision: flag("vision"),
-        file: flag("file"),
-        audio: flag("audio"),
-        video: flag("video"),
-    }
-}
-
-/// See the TypeScript declaration.
-#[wasm_bindgen(js_name = routeArtifact, skip_typescript)]
-pub fn route_artifact_js(
-    artifact: JsValue,
-    capabilities: JsValue,
-    options: Option<JsValue>,
-) -> Result<JsValue, CtxpackError> {
-    if !artifact.is_object() {
-        return Err(CtxpackError::invalid_argument(
-            "artifact",
-            format!("expected an object, got {}", js_type(&artifact)),
-        ));
-    }
-    let opts = options_arg(options.as_ref(), "options")?;
-    let zh = opts.lang()? == Lang::Zh;
-    let format = opts.format()?.unwrap_or(Format::OpenAi);
-    let field =
-        |k: &str| Reflect::get(&artifact, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
-    let string_field = |k: &str| -> Result<Option<String>, CtxpackError> {
-        let v = field(k);
-        if v.is_undefined() || v.is_null() {
-            return Ok(None);
-        }
-        v.as_string().map(Some).ok_or_else(|| {
-            CtxpackError::invalid_argument(
-                format!("artifact.{k}"),
-                format!("expected a string, got {}", js_type(&v)),
-            )
-        })
-    };
-    let id = string_field("id")?.ok_or_else(|| {
-        CtxpackError::invalid_argument("artifact.id", "an artifact needs a string `id`")
-    })?;
-    let bytes = field("bytes");
-    let body =
-        if bytes.is_instance_of::<Uint8Array>() || bytes.is_instance_of::<js_sys::ArrayBuffer>() {
-            ArtifactBody::Bytes(Uint8Array::new(&bytes).to_vec())
-        } else if let Some(t) = string_field("text")? {
-            ArtifactBody::Text(t)
-        } else if let Some(b) = string_field("base64")? {
-            ArtifactBody::Base64(b)
-        } else {
-            return Err(CtxpackError::invalid_argument(
-                "artifact",
-                "an artifact needs `bytes`, `base64` or `text`",
-            ));
-        };
-    let artifact = Artifact {
-        id,
-        filename: string_field("filename")?,
-        mime_type: string_field("mimeType")?,
-        body,
-    };
-    Ok(to_js(&route_artifact(
-        &artifact,
-        read_capabilities(&capabilities),
-        format,
-        zh,
-    )))
 }

@@ -36,3 +36,32 @@ test('Node loads the markdown module on first use only', () => {
     found: [{ alt: 'a', url: 'b.png', start: 4, end: 15 }],
   });
 });
+
+test('routeArtifact lives in the markdown module: the main module has none of it, and its errors are the one CtxpackError', () => {
+  const script = `
+    const c = require(${JSON.stringify(path.join(ROOT, 'dist/node/index.js'))});
+    const main = require(${JSON.stringify(path.join(ROOT, 'dist/node/ctxpack.js'))});
+    const before = c.__markdownLoaded();
+    const routed = c.routeArtifact({ id: 'r1', filename: 'report.pdf', text: 'x' }, { file: true }, { format: 'anthropic' });
+    const errors = [];
+    for (const args of [[{ filename: 'x' }, {}], [{ id: 'a', text: 't' }, {}, { lang: 'fr' }], [{ id: 'a', text: 't' }, {}, { format: 'nope' }], [7, {}]]) {
+      try { c.routeArtifact(...args); errors.push(null); } catch (e) {
+        errors.push({ cls: e instanceof c.CtxpackError && e instanceof Error, name: e.name, code: e.code, path: e.path });
+      }
+    }
+    console.log(JSON.stringify({ before, after: c.__markdownLoaded(), inMain: 'routeArtifact' in main, id: routed.metadata.id, errors }));
+  `;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.before, false);
+  assert.equal(out.after, true, 'the first routeArtifact loads the markdown module');
+  assert.equal(out.inMain, false, 'the main module exports no routeArtifact');
+  assert.equal(out.id, 'r1');
+  assert.deepEqual(out.errors, [
+    { cls: true, name: 'CtxpackError', code: 'INVALID_ARGUMENT', path: 'artifact.id' },
+    { cls: true, name: 'CtxpackError', code: 'INVALID_OPTION', path: 'options.lang' },
+    { cls: true, name: 'CtxpackError', code: 'INVALID_OPTION', path: 'options.format' },
+    { cls: true, name: 'CtxpackError', code: 'INVALID_ARGUMENT', path: 'artifact' },
+  ]);
+});
