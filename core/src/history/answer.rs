@@ -1,12 +1,18 @@
 //! Answering a `get_history_image` call: reading the call as each API
 //! delivers it, and the messages to append so the model sees the image, in
-//! the form that API accepts (a Chat Completions `tool` message carries
-//! text only, so the image follows in a `user` message; Responses, Anthropic,
-//! the AI SDK, Gemini, LangChain and MCP carry it in the tool result itself).
+//! the form that API accepts. A Chat Completions `tool` message carries text
+//! only, so the image follows in a `user` message; LangChain answers the same
+//! way (`ChatOpenAI` sends a tool message's image to Chat Completions, which
+//! refuses it, and `ChatGoogleGenerativeAI` sends it as JSON text inside the
+//! function response). The AI SDK answer does so too unless the provider's
+//! prompt converter sends a tool result's file as an image
+//! ([`ai_sdk_tool_result_takes_images`]). Responses, Anthropic, Gemini and MCP
+//! carry the image in the tool result itself.
 
 use super::tool::TOOL_NAME;
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
+use crate::messages::image::new_image_part;
 use crate::messages::{Format, MessageError};
 use serde_json::{json, Map, Value};
 
@@ -174,31 +180,72 @@ fn answer_text(call: &HistoryImageCall, found: bool) -> String {
     }
 }
 
+/// True when the AI SDK provider `provider` (a language model's `provider`
+/// field, e.g. `openai.responses`) sends the `file` parts of a tool result's
+/// `content` output as images: OpenAI Responses (`*.responses`, as
+/// `input_image` in `function_call_output`), Anthropic (`anthropic.messages`,
+/// an image block in `tool_result`) and Google (`google.generative-ai`,
+/// `inlineData` in or beside `functionResponse`). Every other provider,
+/// `openai.chat` among them, may turn that output into JSON text, base64 and
+/// all, so the image goes in a user message instead.
+pub fn ai_sdk_tool_result_takes_images(provider: Option<&str>) -> bool {
+    provider.is_some_and(|p| {
+        p.ends_with(".responses") || p == "anthropic.messages" || p == "google.generative-ai"
+    })
+}
+
+/// A tool answer whose image follows in a user message: the tool message
+/// (with the tool text written in) and, with an image, the user message
+/// holding `text` and `image`.
+fn tool_then_user(
+    mut tool: Value,
+    put_text: impl Fn(&mut Value, String),
+    text: &str,
+    image: Option<Value>,
+) -> Vec<Value> {
+    let Some(image) = image else {
+        put_text(&mut tool, text.to_owned());
+        return vec![tool];
+    };
+    put_text(&mut tool, format!("{text} It follows in the next message."));
+    vec![
+        tool,
+        json!({"role": "user", "content": [{"type": "text", "text": text}, image]}),
+    ]
+}
+
 /// The messages that answer `call` in `format`: with `image` (MIME type and
 /// base64 payload) the model sees the image; without, it reads why not.
+/// `provider` names the AI SDK provider the answer is for (see
+/// [`ai_sdk_tool_result_takes_images`]); other formats ignore it.
 pub fn answer_messages(
     format: Format,
     call: &HistoryImageCall,
     image: Option<(&str, &str)>,
+    provider: Option<&str>,
 ) -> Vec<Value> {
     let text = answer_text(call, image.is_some());
     let id = call.id.clone().map_or(Value::Null, Value::String);
+    let user_image = image.map(|(mime, data)| new_image_part(format, mime, data, None));
     let mut out = match format {
-        Format::OpenAi => {
-            let mut tool = json!({"role": "tool", "tool_call_id": id, "content": text});
-            let Some((mime, data)) = image else {
-                return vec![tool];
-            };
-            // A tool message holds text only: the image follows as the user's.
-            tool["content"] = format!("{text} it follows in the next message.").into();
-            vec![
-                tool,
-                json!({"role": "user", "content": [
-                    {"type": "text", "text": text},
-                    {"type": "image_url", "image_url": {"url": format_data_url(mime, data)}}
-                ]}),
-            ]
-        }
+        Format::OpenAi => tool_then_user(
+            json!({"role": "tool", "tool_call_id": id}),
+            |m, t| m["content"] = t.into(),
+            &text,
+            user_image,
+        ),
+        Format::LangChain => tool_then_user(
+            json!({"role": "tool", "tool_call_id": id, "name": TOOL_NAME}),
+            |m, t| m["content"] = t.into(),
+            &text,
+            user_image,
+        ),
+        Format::AiSdk if !ai_sdk_tool_result_takes_images(provider) => tool_then_user(
+            json!({"role": "tool", "content": [{"type": "tool-result", "toolCallId": id, "toolName": TOOL_NAME}]}),
+            |m, t| m["content"][0]["output"] = json!({"type": "text", "value": t}),
+            &text,
+            user_image,
+        ),
         Format::OpenAiResponses => {
             let mut output = vec![json!({"type": "input_text", "text": text})];
             if let Some((mime, data)) = image {
@@ -208,9 +255,7 @@ pub fn answer_messages(
         }
         Format::Anthropic => {
             let mut content = vec![json!({"type": "text", "text": text})];
-            if let Some((mime, data)) = image {
-                content.push(json!({"type": "image", "source": {"type": "base64", "media_type": mime, "data": data}}));
-            }
+            content.extend(user_image);
             vec![
                 json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": content}]}),
             ]
@@ -234,26 +279,14 @@ pub fn answer_messages(
             }
             response.insert("name".into(), TOOL_NAME.into());
             response.insert("response".into(), json!({"output": text}));
-            if let Some((mime, data)) = image {
-                response.insert(
-                    "parts".into(),
-                    json!([{"inlineData": {"mimeType": mime, "data": data}}]),
-                );
+            if let Some(image) = user_image {
+                response.insert("parts".into(), json!([image]));
             }
             vec![json!({"role": "user", "parts": [{"functionResponse": response}]})]
         }
-        Format::LangChain => {
-            let mut content = vec![json!({"type": "text", "text": text})];
-            if let Some((mime, data)) = image {
-                content.push(json!({"type": "image", "mimeType": mime, "data": data}));
-            }
-            vec![json!({"role": "tool", "tool_call_id": id, "name": TOOL_NAME, "content": content})]
-        }
         Format::Mcp => {
             let mut content = vec![json!({"type": "text", "text": text})];
-            if let Some((mime, data)) = image {
-                content.push(json!({"type": "image", "data": data, "mimeType": mime}));
-            }
+            content.extend(user_image);
             vec![json!({"content": content, "isError": false})]
         }
         Format::Ollama => {
@@ -382,26 +415,99 @@ mod tests {
             id: Some("c1".into()),
             image_id: "history_0123456789abcdef0123456789abcdef".into(),
         };
-        let openai = answer_messages(Format::OpenAi, &call, Some(("image/png", "AAAA")));
+        let openai = answer_messages(Format::OpenAi, &call, Some(("image/png", "AAAA")), None);
         assert_eq!(openai.len(), 2);
         assert_eq!(openai[0]["tool_call_id"], "c1");
+        assert!(openai[0]["content"]
+            .as_str()
+            .unwrap()
+            .ends_with("It follows in the next message."));
         assert_eq!(
             openai[1]["content"][1]["image_url"]["url"],
             "data:image/png;base64,AAAA"
         );
-        let missing = answer_messages(Format::OpenAi, &call, None);
+        let missing = answer_messages(Format::OpenAi, &call, None, None);
         assert_eq!(missing.len(), 1);
         assert!(missing[0]["content"]
             .as_str()
             .unwrap()
             .contains("Ask the user"));
-        let gemini = answer_messages(Format::Gemini, &call, Some(("image/png", "AAAA")));
+        let gemini = answer_messages(Format::Gemini, &call, Some(("image/png", "AAAA")), None);
         assert_eq!(
             gemini[0]["parts"][0]["functionResponse"]["parts"][0]["inlineData"]["data"],
             "AAAA"
         );
         let no_id = HistoryImageCall { id: None, ..call };
-        let ai = answer_messages(Format::AiSdk, &no_id, None);
+        let ai = answer_messages(Format::AiSdk, &no_id, None, None);
         assert!(ai[0]["content"][0].get("toolCallId").is_none());
+        assert_eq!(ai[0]["content"][0]["output"]["type"], "text");
+    }
+
+    #[test]
+    fn only_providers_that_send_tool_result_files_as_images_get_them_there() {
+        for p in [
+            "openai.responses",
+            "azure.responses",
+            "anthropic.messages",
+            "google.generative-ai",
+        ] {
+            assert!(ai_sdk_tool_result_takes_images(Some(p)), "{p}");
+        }
+        for p in [
+            None,
+            Some("openai.chat"),
+            Some("mistral.chat"),
+            Some("openai.responses.x"),
+            Some(""),
+        ] {
+            assert!(!ai_sdk_tool_result_takes_images(p), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn ai_sdk_answers_put_the_image_where_the_provider_sends_it_as_one() {
+        let call = HistoryImageCall {
+            id: Some("c1".into()),
+            image_id: "0123456789abcdef0123456789abcdef".into(),
+        };
+        let image = Some(("image/png", "AAAA"));
+        // By default (and for Chat Completions) the tool result is text and
+        // the image follows as the user's.
+        for provider in [None, Some("openai.chat")] {
+            let out = answer_messages(Format::AiSdk, &call, image, provider);
+            assert_eq!(out.len(), 2, "{provider:?}");
+            let output = &out[0]["content"][0]["output"];
+            assert_eq!(output["type"], "text");
+            assert!(!output.to_string().contains("AAAA"));
+            assert_eq!(out[0]["content"][0]["toolCallId"], "c1");
+            assert_eq!(out[1]["role"], "user");
+            assert_eq!(
+                out[1]["content"][1],
+                json!({"type": "image", "image": "AAAA", "mediaType": "image/png"})
+            );
+        }
+        let out = answer_messages(Format::AiSdk, &call, image, Some("anthropic.messages"));
+        assert_eq!(out.len(), 1);
+        let output = &out[0]["content"][0]["output"];
+        assert_eq!(output["type"], "content");
+        assert_eq!(output["value"][1]["data"]["data"], "AAAA");
+    }
+
+    #[test]
+    fn langchain_answers_send_the_image_as_the_users() {
+        let call = HistoryImageCall {
+            id: Some("c1".into()),
+            image_id: "0123456789abcdef0123456789abcdef".into(),
+        };
+        let out = answer_messages(Format::LangChain, &call, Some(("image/png", "AAAA")), None);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0]["role"], "tool");
+        assert_eq!(out[0]["name"], TOOL_NAME);
+        assert!(out[0]["content"].is_string());
+        assert_eq!(out[1]["role"], "user");
+        assert_eq!(
+            out[1]["content"][1]["image_url"]["url"],
+            "data:image/png;base64,AAAA"
+        );
     }
 }

@@ -15,7 +15,7 @@ mod flow;
 pub(crate) mod tool;
 
 pub use crate::messages::{parse_image_id, placeholder};
-pub use answer::{answer_messages, read_call, HistoryImageCall};
+pub use answer::{ai_sdk_tool_result_takes_images, answer_messages, read_call, HistoryImageCall};
 pub use compact::{CompactOptions, CompactReport, Failure};
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
 pub use flow::{
