@@ -1,0 +1,112 @@
+// What the Vercel AI SDK sends, checked on the wire: each real provider
+// (@ai-sdk/openai's Chat Completions and Responses models, @ai-sdk/anthropic,
+// @ai-sdk/google on a Gemini 2.5 and a Gemini 3 model) is built with a
+// capturing `fetch` that records the body `generateText` sends and answers
+// with the provider's own minimal reply. In every body each test image's
+// base64 appears only inside that API's image shape and decodes to the
+// original bytes: for a compacted history with placeholders, for a
+// `get_history_image` call answered by `historyImageTool` in a multi-step
+// `generateText`, for an expanded context, and for the messages
+// `answerHistoryImageCall` gives.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { generateText, stepCountIs, wrapLanguageModel } from 'ai';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogle } from '@ai-sdk/google';
+import { Stash, answerHistoryImageCall, compactContext, expandContext } from 'ctxpack';
+import { ctxpackMiddleware, historyImageTool, HISTORY_IMAGE_TOOL } from 'ctxpack/ai-sdk';
+import { IMAGES, REPLIES, assertImagesOnWire, capturingFetch } from './support/wire.mjs';
+
+const { chart, photo } = IMAGES;
+
+/** Each provider: the API its body is in, and its model built on a `fetch`. */
+const PROVIDERS = [
+  { provider: 'openai.chat', api: 'chat-completions', model: (fetch) => createOpenAI({ apiKey: 'test', fetch }).chat('gpt-4o') },
+  { provider: 'openai.responses', api: 'responses', model: (fetch) => createOpenAI({ apiKey: 'test', fetch })('gpt-4o') },
+  { provider: 'anthropic.messages', api: 'anthropic', model: (fetch) => createAnthropic({ apiKey: 'test', fetch })('claude-sonnet-4-5') },
+  { provider: 'google.generative-ai', api: 'gemini', model: (fetch) => createGoogle({ apiKey: 'test', fetch })('gemini-2.5-flash'), label: 'Gemini 2.5' },
+  { provider: 'google.generative-ai', api: 'gemini', model: (fetch) => createGoogle({ apiKey: 'test', fetch })('gemini-3-pro-preview'), label: 'Gemini 3' },
+];
+
+/** Where a fetched-back image is sent: in the tool result, or in a user message after it. */
+const TOOL_IMAGE_WHERE = {
+  'openai.chat': 'user',
+  'openai.responses': 'tool',
+  'anthropic.messages': 'tool',
+  // Gemini 2.5 takes no image in a function response: the SDK sends it as a
+  // part beside it; Gemini 3 takes it in the function response's own parts.
+  'Gemini 2.5': 'user',
+  'Gemini 3': 'tool',
+};
+
+/** The conversation: the chart shared earlier, the photo in the newest user message. */
+const conversation = () => [
+  { role: 'user', content: [{ type: 'file', mediaType: chart.mime, data: { type: 'data', data: chart.b64 } }, { type: 'text', text: 'what is this chart?' }] },
+  { role: 'assistant', content: [{ type: 'text', text: 'sales by month' }] },
+  { role: 'user', content: [{ type: 'image', image: photo.b64, mediaType: photo.mime }, { type: 'text', text: 'compare this photo with the first chart' }] },
+];
+
+/** The model of `p`, its captured bodies, answering with `replies` (built from the API's scripted replies). */
+function captured(p, replies) {
+  const { fetch, bodies } = capturingFetch(replies(REPLIES[p.api]));
+  return { model: p.model(fetch), bodies };
+}
+
+for (const p of PROVIDERS) {
+  const name = p.label ?? p.provider;
+
+  test(`${name}: a compacted history sends placeholders, and only the newest image, as an image`, async () => {
+    const stash = await Stash.open({ backend: 'memory' });
+    const { model, bodies } = captured(p, (r) => [r.text('sales rose')]);
+    const wrapped = wrapLanguageModel({ model, middleware: ctxpackMiddleware({ stash }) });
+    const result = await generateText({ model: wrapped, messages: conversation() });
+    assert.equal(result.text, 'sales rose');
+    assert.equal(bodies.length, 1);
+    assertImagesOnWire(p.api, bodies[0], { chart: 0, photo: 1 }, { photo: ['user'] });
+    assert.ok(JSON.stringify(bodies[0]).includes(`[Picture:history_${chart.id}]`), 'the placeholder is sent');
+  });
+
+  test(`${name}: get_history_image answered by historyImageTool sends the original image as an image`, async () => {
+    const stash = await Stash.open({ backend: 'memory' });
+    const { model, bodies } = captured(p, (r) => [r.call(`history_${chart.id}`), r.text('the chart is higher')]);
+    const wrapped = wrapLanguageModel({ model, middleware: ctxpackMiddleware({ stash }) });
+    const result = await generateText({
+      model: wrapped,
+      messages: conversation(),
+      tools: { [HISTORY_IMAGE_TOOL]: historyImageTool({ stash }) },
+      stopWhen: stepCountIs(3),
+    });
+    assert.equal(result.text, 'the chart is higher');
+    assert.equal(bodies.length, 2, 'one request with the call, one with its answer');
+    assertImagesOnWire(p.api, bodies[0], { chart: 0, photo: 1 });
+    assertImagesOnWire(p.api, bodies[1], { chart: 1, photo: 1 }, { chart: [TOOL_IMAGE_WHERE[p.label ?? p.provider]], photo: ['user'] });
+  });
+
+  test(`${name}: an expanded context sends every image restored, as an image`, async () => {
+    const stash = await Stash.open({ backend: 'memory' });
+    const { messages: compacted } = await compactContext(conversation(), { stash, format: 'ai-sdk' });
+    const { messages: expanded, report } = await expandContext(compacted, { stash, format: 'ai-sdk' });
+    assert.equal(report.restored, 1);
+    const { model, bodies } = captured(p, (r) => [r.text('both')]);
+    await generateText({ model, messages: expanded });
+    assertImagesOnWire(p.api, bodies[0], { chart: 1, photo: 1 }, { chart: ['user'], photo: ['user'] });
+  });
+
+  test(`${name}: answerHistoryImageCall's answer, by default and for this provider, sends the image as an image`, async () => {
+    const stash = await Stash.open({ backend: 'memory' });
+    const { messages } = await compactContext(conversation(), { stash, format: 'ai-sdk' });
+    const call = { type: 'tool-call', toolCallId: 'call_1', toolName: HISTORY_IMAGE_TOOL, input: { image_md5: chart.id } };
+    const tools = { [HISTORY_IMAGE_TOOL]: historyImageTool() };
+    for (const [options, where] of [
+      [{ format: 'ai-sdk' }, 'user'],
+      [{ format: 'ai-sdk', provider: p.provider }, TOOL_IMAGE_WHERE[p.label ?? p.provider]],
+    ]) {
+      const answer = await answerHistoryImageCall(stash, call, options);
+      const { model, bodies } = captured(p, (r) => [r.text('the chart is higher')]);
+      assert.equal(model.provider, p.provider);
+      await generateText({ model, tools, messages: [...messages, { role: 'assistant', content: [call] }, ...answer] });
+      assertImagesOnWire(p.api, bodies[0], { chart: 1, photo: 1 }, { chart: [where] });
+    }
+  });
+}
