@@ -37,6 +37,13 @@ export declare function toolResultsTakeFiles(provider: string | undefined): bool
  */
 export declare function moveToolResultFiles(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt;
 
+/**
+ * A language-model middleware that only places tool-result files (see
+ * {@link moveToolResultFiles}) for the model's provider: for a route that
+ * receives already compacted messages and has no stash.
+ */
+export declare function toolResultFilesMiddleware(): LanguageModelMiddleware;
+
 /** The tool's input. */
 export interface HistoryImageInput {
   /** `history_<md5>` or the bare md5 from a placeholder. */

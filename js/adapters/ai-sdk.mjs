@@ -74,6 +74,27 @@ export function moveToolResultFiles(prompt) {
   return changed ? out : prompt;
 }
 
+/** `prompt` as the model of `provider` should receive it: tool-result files moved out unless it takes them. */
+const placeToolResultFiles = (prompt, provider) => (toolResultsTakeFiles(provider) ? prompt : moveToolResultFiles(prompt));
+
+/**
+ * A language-model middleware that only places tool-result files: unless the
+ * model's provider sends a tool result's files as images
+ * (`toolResultsTakeFiles`), they move into a user message after the tool
+ * messages. For a route that receives messages already compacted (from
+ * `compactUIMessages` in the browser) and has no stash; `ctxpackMiddleware`
+ * does this too.
+ */
+export function toolResultFilesMiddleware() {
+  return {
+    specificationVersion: 'v4',
+    async transformParams({ params, model }) {
+      const prompt = placeToolResultFiles(params.prompt, model?.provider);
+      return prompt === params.prompt ? params : { ...params, prompt };
+    },
+  };
+}
+
 /**
  * A language-model middleware (`wrapLanguageModel({ model, middleware })`)
  * whose `transformParams` compacts the prompt before each call: images
@@ -93,8 +114,7 @@ export function ctxpackMiddleware(options) {
     async transformParams({ params, model }) {
       const { messages, report } = await compactContext(params.prompt, { ...rest, stash, format: 'ai-sdk' });
       onReport?.(report);
-      const prompt = toolResultsTakeFiles(model?.provider) ? messages : moveToolResultFiles(messages);
-      return { ...params, prompt };
+      return { ...params, prompt: placeToolResultFiles(messages, model?.provider) };
     },
   };
 }

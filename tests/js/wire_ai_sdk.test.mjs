@@ -6,16 +6,17 @@
 // base64 appears only inside that API's image shape and decodes to the
 // original bytes: for a compacted history with placeholders, for a
 // `get_history_image` call answered by `historyImageTool` in a multi-step
-// `generateText`, for an expanded context, and for the messages
-// `answerHistoryImageCall` gives.
+// `generateText`, for an expanded context, for the messages
+// `answerHistoryImageCall` gives, and for a route that receives `useChat`'s
+// compacted UIMessages with the tool answered in the browser.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { generateText, stepCountIs, wrapLanguageModel } from 'ai';
+import { convertToModelMessages, generateText, stepCountIs, wrapLanguageModel } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogle } from '@ai-sdk/google';
 import { Stash, answerHistoryImageCall, compactContext, expandContext } from 'ctxpack';
-import { ctxpackMiddleware, historyImageTool, HISTORY_IMAGE_TOOL } from 'ctxpack/ai-sdk';
+import { compactUIMessages, ctxpackMiddleware, historyImageOutput, historyImageTool, toolResultFilesMiddleware, HISTORY_IMAGE_TOOL } from 'ctxpack/ai-sdk';
 import { IMAGES, REPLIES, assertImagesOnWire, capturingFetch } from './support/wire.mjs';
 
 const { chart, photo } = IMAGES;
@@ -108,5 +109,26 @@ for (const p of PROVIDERS) {
       await generateText({ model, tools, messages: [...messages, { role: 'assistant', content: [call] }, ...answer] });
       assertImagesOnWire(p.api, bodies[0], { chart: 1, photo: 1 }, { chart: [where] });
     }
+  });
+
+  test(`${name}: a route given compacted UIMessages, the tool answered in the browser, sends the image as an image`, async () => {
+    const stash = await Stash.open({ backend: 'memory' });
+    const turns = [
+      { id: 'u1', role: 'user', parts: [{ type: 'file', mediaType: chart.mime, url: chart.dataUrl }, { type: 'text', text: 'what is this chart?' }] },
+      { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'sales by month' }] },
+      { id: 'u2', role: 'user', parts: [{ type: 'file', mediaType: photo.mime, url: photo.dataUrl }, { type: 'text', text: 'compare this photo with the first chart' }] },
+    ];
+    // The browser: compacts before sending, then answers the model's call from its stash.
+    await compactUIMessages(turns, { stash });
+    const output = await historyImageOutput(stash, { image_md5: `history_${chart.id}` });
+    assert.equal(output.found, true);
+    const answered = { id: 'a2', role: 'assistant', parts: [{ type: `tool-${HISTORY_IMAGE_TOOL}`, toolCallId: 'call_1', state: 'output-available', input: { image_md5: `history_${chart.id}` }, output }] };
+    const sent = await compactUIMessages([...turns, answered], { stash });
+    // The route: no stash; its model places the tool's image for its provider.
+    const tools = { [HISTORY_IMAGE_TOOL]: historyImageTool() };
+    const { model, bodies } = captured(p, (r) => [r.text('the chart is higher')]);
+    const wrapped = wrapLanguageModel({ model, middleware: toolResultFilesMiddleware() });
+    await generateText({ model: wrapped, tools, messages: await convertToModelMessages(sent, { tools }) });
+    assertImagesOnWire(p.api, bodies[0], { chart: 1, photo: 1 }, { chart: [TOOL_IMAGE_WHERE[name]], photo: ['user'] });
   });
 }

@@ -4,7 +4,7 @@ import { generateText, wrapLanguageModel, type LanguageModel, type UIMessage } f
 import { createAgent } from 'langchain';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { Stash, answerHistoryImageCall, type CompactReport } from 'ctxpack';
-import { compactUIMessages, ctxpackMiddleware, historyImageOutput, historyImageTool, moveToolResultFiles, toolResultsTakeFiles, type HistoryImageOutput } from 'ctxpack/ai-sdk';
+import { compactUIMessages, ctxpackMiddleware, historyImageOutput, historyImageTool, moveToolResultFiles, toolResultFilesMiddleware, toolResultsTakeFiles, type HistoryImageOutput } from 'ctxpack/ai-sdk';
 import * as lc from 'ctxpack/langchain';
 
 export async function aiSdkApp(base: Exclude<LanguageModel, string>, ui: UIMessage[]): Promise<string> {
@@ -13,6 +13,8 @@ export async function aiSdkApp(base: Exclude<LanguageModel, string>, ui: UIMessa
   const model = wrapLanguageModel({ model: base as Parameters<typeof wrapLanguageModel>[0]['model'], middleware: ctxpackMiddleware({ stash, keepRecentImages: 1, onReport: (r) => reports.push(r) }) });
   const { text } = await generateText({ model, prompt: 'hi', tools: { get_history_image: historyImageTool({ stash }) } });
   const compacted: UIMessage[] = await compactUIMessages(ui, { stash });
+  const route = wrapLanguageModel({ model: base as Parameters<typeof wrapLanguageModel>[0]['model'], middleware: toolResultFilesMiddleware() });
+  await generateText({ model: route, prompt: 'hi', tools: { get_history_image: historyImageTool() } });
   const out: HistoryImageOutput = await historyImageOutput(stash, { image_md5: 'history_x' });
   // The answer for this model's provider: the image in the tool result where it takes it.
   const provider: string = base.provider;
