@@ -22,12 +22,15 @@ export function toolResultsTakeFiles(provider) {
     (provider.endsWith('.responses') || provider === 'anthropic.messages' || provider === 'google.generative-ai');
 }
 
+/** True for a `file` part of a tool result's output that a user message can carry (not inline text). */
+const isMovableFile = (part) => part?.type === 'file' && part.data?.type !== 'text';
+
 /** `output` (a tool result's `content` output) split: its text, and its `file` parts. */
 function splitOutput(output) {
   const texts = [];
   const files = [];
   for (const part of output.value) {
-    if (part.type === 'file') files.push(part);
+    if (isMovableFile(part)) files.push(part);
     else texts.push(part.type === 'text' ? part.text : JSON.stringify(part));
   }
   return { texts, files };
@@ -55,11 +58,13 @@ export function moveToolResultFiles(prompt) {
       continue;
     }
     const content = message.content.map((part) => {
-      if (part.type !== 'tool-result' || part.output?.type !== 'content' || !part.output.value.some((p) => p.type === 'file')) {
+      if (part.type !== 'tool-result' || part.output?.type !== 'content' || !part.output.value.some(isMovableFile)) {
         return part;
       }
       const { texts, files } = splitOutput(part.output);
-      const note = `${files.length === 1 ? 'The file' : `The ${files.length} files`} of this result follow in the next message.`;
+      const note = files.length === 1
+        ? 'The file of this result follows in the next message.'
+        : `The ${files.length} files of this result follow in the next message.`;
       moved.push({ type: 'text', text: `Result of ${part.toolName} (${part.toolCallId}):` }, ...files);
       return { ...part, output: { type: 'text', value: [...texts, note].join('\n') } };
     });

@@ -90,7 +90,9 @@ export function moveToolMessageMedia(messages) {
     }
     changed = true;
     const rest = blocks.filter((b) => !MEDIA.has(b?.type));
-    const note = `${media.length === 1 ? 'The image' : `The ${media.length} images or files`} of this result follow in the next message.`;
+    const note = media.length === 1
+      ? 'The image or file of this result follows in the next message.'
+      : `The ${media.length} images or files of this result follow in the next message.`;
     out.push(withContent(message, [...rest, { type: 'text', text: note }]));
     moved.push({ type: 'text', text: `Result of ${message.name ?? 'the tool'} (${message.tool_call_id}):` }, ...media);
   }

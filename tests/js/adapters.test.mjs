@@ -83,7 +83,7 @@ test('ai-sdk: the middleware compacts every prompt; the tool gives the model the
   const at = second.findIndex((m) => m.role === 'tool');
   const output = second[at].content[0].output;
   assert.equal(output.type, 'text');
-  assert.match(output.value, /follow in the next message/);
+  assert.match(output.value, /follows in the next message/);
   assert.ok(!output.value.includes(old.slice(0, 100)));
   const user = second[at + 1];
   assert.equal(user.role, 'user');
@@ -105,6 +105,34 @@ test('ai-sdk: for a provider that sends a tool result\'s file as an image, the i
   assert.ok(aiSdk.toolResultsTakeFiles('google.generative-ai'));
   assert.ok(!aiSdk.toolResultsTakeFiles('openai.chat'));
   assert.ok(!aiSdk.toolResultsTakeFiles(undefined));
+});
+
+test('ai-sdk: moveToolResultFiles moves every file of a run of tool results into one user message after it', () => {
+  const file = (data) => ({ type: 'file', mediaType: 'image/png', data: { type: 'data', data } });
+  const result = (id, value) => ({ type: 'tool-result', toolCallId: id, toolName: 'shot', output: { type: 'content', value } });
+  const prompt = [
+    { role: 'user', content: [{ type: 'text', text: 'take two screenshots' }] },
+    { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'a', toolName: 'shot', input: {} }, { type: 'tool-call', toolCallId: 'b', toolName: 'shot', input: {} }] },
+    { role: 'tool', content: [result('a', [{ type: 'text', text: 'first' }, file('AAAA')])] },
+    { role: 'tool', content: [result('b', [file('BBBB'), file('CCCC')])] },
+  ];
+  const out = aiSdk.moveToolResultFiles(prompt);
+  assert.equal(out.length, 5);
+  assert.deepEqual(out[2].content[0].output, { type: 'text', value: 'first\nThe file of this result follows in the next message.' });
+  assert.deepEqual(out[3].content[0].output, { type: 'text', value: 'The 2 files of this result follow in the next message.' });
+  assert.deepEqual(out[4], {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'Result of shot (a):' }, file('AAAA'),
+      { type: 'text', text: 'Result of shot (b):' }, file('BBBB'), file('CCCC'),
+    ],
+  });
+  assert.equal(out[0], prompt[0], 'messages that do not change are the caller\'s own');
+  assert.equal(prompt[2].content[0].output.type, 'content', 'the input is not mutated');
+  // Nothing to move: the prompt itself; inline text files stay in the tool result.
+  const textOnly = [{ role: 'tool', content: [result('c', [{ type: 'file', mediaType: 'text/plain', data: { type: 'text', text: 'hi' } }])] }];
+  assert.equal(aiSdk.moveToolResultFiles(textOnly), textOnly);
+  assert.equal(aiSdk.moveToolResultFiles(prompt.slice(0, 2)).length, 2);
 });
 
 test('ai-sdk: an expired id answers with text the model can act on', async () => {
@@ -154,6 +182,31 @@ test('langchain: agent middleware compacts each model call; the tool\'s image re
   const image = second[at + 1].content.find((b) => b.type === 'image_url');
   assert.deepEqual(image, { type: 'image_url', image_url: { url: `data:image/png;base64,${old}` } });
   assert.ok(!lc.toolMessagesTakeImages(model));
+});
+
+test('langchain: moveToolMessageMedia moves the images of a run of tool messages into one human message after it', () => {
+  const image = (data) => ({ type: 'image_url', image_url: { url: `data:image/png;base64,${data}` } });
+  const messages = [
+    new HumanMessage('take two screenshots'),
+    new AIMessage({ content: '', tool_calls: [{ id: 'a', name: 'shot', args: {} }, { id: 'b', name: 'shot', args: {} }] }),
+    new ToolMessage({ content: [{ type: 'text', text: 'first' }, image('AAAA')], tool_call_id: 'a', name: 'shot' }),
+    new ToolMessage({ content: [image('BBBB')], tool_call_id: 'b', name: 'shot', artifact: { n: 2 } }),
+    new AIMessage('two screenshots'),
+  ];
+  const out = lc.moveToolMessageMedia(messages);
+  assert.equal(out.length, 6);
+  assert.ok(out[2] instanceof ToolMessage && out[3] instanceof ToolMessage);
+  assert.deepEqual(out[2].content, [{ type: 'text', text: 'first' }, { type: 'text', text: 'The image or file of this result follows in the next message.' }]);
+  assert.equal(out[3].tool_call_id, 'b');
+  assert.deepEqual(out[3].artifact, { n: 2 });
+  assert.ok(out[4] instanceof HumanMessage);
+  assert.deepEqual(out[4].content, [
+    { type: 'text', text: 'Result of shot (a):' }, image('AAAA'),
+    { type: 'text', text: 'Result of shot (b):' }, image('BBBB'),
+  ]);
+  assert.equal(out[5], messages[4]);
+  const plain = [new HumanMessage('hi'), new ToolMessage({ content: 'done', tool_call_id: 'x' })];
+  assert.equal(lc.moveToolMessageMedia(plain), plain, 'nothing to move: the messages themselves');
 });
 
 test('langchain: compactMessages keeps unchanged messages and rebuilds changed ones in their own class', async () => {

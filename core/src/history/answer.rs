@@ -1,172 +1,20 @@
-//! Answering a `get_history_image` call: reading the call as each API
-//! delivers it, and the messages to append so the model sees the image, in
-//! the form that API accepts. A Chat Completions `tool` message carries text
-//! only, so the image follows in a `user` message; LangChain answers the same
-//! way (`ChatOpenAI` sends a tool message's image to Chat Completions, which
-//! refuses it, and `ChatGoogleGenerativeAI` sends it as JSON text inside the
-//! function response). The AI SDK answer does so too unless the provider's
-//! prompt converter sends a tool result's file as an image
-//! ([`ai_sdk_tool_result_takes_images`]). Responses, Anthropic, Gemini and MCP
-//! carry the image in the tool result itself.
+//! Answering a `get_history_image` call ([`super::call`] reads it): the
+//! messages to append so the model sees the image, in the form that API
+//! accepts. A Chat Completions `tool` message carries text only, so the image
+//! follows in a `user` message; LangChain answers the same way (`ChatOpenAI`
+//! sends a tool message's image to Chat Completions, which refuses it, and
+//! `ChatGoogleGenerativeAI` sends it as JSON text inside the function
+//! response). The AI SDK answer does so too unless the provider's prompt
+//! converter sends a tool result's file as an image
+//! ([`ai_sdk_tool_result_takes_images`]). Responses, Anthropic, Gemini and
+//! MCP carry the image in the tool result itself.
 
+use super::call::HistoryImageCall;
 use super::tool::TOOL_NAME;
-use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
 use crate::messages::image::new_image_part;
-use crate::messages::{Format, MessageError};
+use crate::messages::Format;
 use serde_json::{json, Map, Value};
-
-/// A `get_history_image` call, read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HistoryImageCall {
-    /// The call's id, to answer it by (`None` where the API has none).
-    pub id: Option<String>,
-    /// The image id the model passed (`history_<md5>` or the bare md5).
-    pub image_id: String,
-}
-
-/// Where a format keeps a call's id, name and arguments, as paths from the call.
-struct CallKeys {
-    id: &'static [&'static str],
-    name: &'static [&'static str],
-    arguments: &'static [&'static str],
-}
-
-fn keys(format: Format) -> Option<CallKeys> {
-    Some(match format {
-        Format::OpenAi => CallKeys {
-            id: &["id"],
-            name: &["function", "name"],
-            arguments: &["function", "arguments"],
-        },
-        Format::Ollama => CallKeys {
-            id: &["id"],
-            name: &["function", "name"],
-            arguments: &["function", "arguments"],
-        },
-        Format::OpenAiResponses => CallKeys {
-            id: &["call_id"],
-            name: &["name"],
-            arguments: &["arguments"],
-        },
-        Format::Anthropic => CallKeys {
-            id: &["id"],
-            name: &["name"],
-            arguments: &["input"],
-        },
-        Format::AiSdk => CallKeys {
-            id: &["toolCallId"],
-            name: &["toolName"],
-            arguments: &["input"],
-        },
-        Format::Gemini => CallKeys {
-            id: &["id"],
-            name: &["name"],
-            arguments: &["args"],
-        },
-        Format::LangChain => CallKeys {
-            id: &["id"],
-            name: &["name"],
-            arguments: &["args"],
-        },
-        Format::Mcp => CallKeys {
-            id: &["id"],
-            name: &["name"],
-            arguments: &["arguments"],
-        },
-        Format::UiMessage => return None,
-    })
-}
-
-fn at<'v>(value: &'v Value, keys: &[&str], path: &JsonPath) -> (Option<&'v Value>, JsonPath) {
-    let mut v = Some(value);
-    let mut p = path.clone();
-    for k in keys {
-        v = v.and_then(|x| x.get(*k));
-        p = p.key(k);
-    }
-    (v, p)
-}
-
-/// Reads `call`, a `get_history_image` call as the API of `format` delivers
-/// it (`path` names it for errors). Arguments may be JSON text or an object.
-/// Gemini's `{functionCall: {...}}` part and MCP's `{params: {...}}` request
-/// are read as the call inside them.
-pub fn read_call(
-    format: Format,
-    call: &Value,
-    path: &JsonPath,
-) -> Result<HistoryImageCall, MessageError> {
-    let Some(keys) = keys(format) else {
-        return Err(MessageError::invalid(
-            path,
-            "a UIMessage tool call is answered with addToolOutput: use historyImageOutput from ctxpack/ai-sdk",
-        ));
-    };
-    let (call, path) = match (format, call) {
-        (Format::Gemini, Value::Object(m)) if m.contains_key("functionCall") => {
-            (&m["functionCall"], path.key("functionCall"))
-        }
-        (Format::Mcp, Value::Object(m)) if m.contains_key("params") => {
-            (&m["params"], path.key("params"))
-        }
-        _ => (call, path.clone()),
-    };
-    if !call.is_object() {
-        return Err(MessageError::invalid(&path, "a tool call is an object"));
-    }
-    let (name, name_path) = at(call, keys.name, &path);
-    match name.and_then(Value::as_str) {
-        Some(TOOL_NAME) => {}
-        Some(other) => {
-            return Err(MessageError::invalid(
-                &name_path,
-                format!(
-                    "this is a call of {}, not {TOOL_NAME}",
-                    crate::quoted(other)
-                ),
-            ))
-        }
-        None => {
-            return Err(MessageError::invalid(
-                &name_path,
-                "the call needs the tool's name",
-            ))
-        }
-    }
-    let (arguments, args_path) = at(call, keys.arguments, &path);
-    let parsed;
-    let arguments = match arguments {
-        Some(Value::String(text)) => {
-            parsed = serde_json::from_str::<Value>(text).map_err(|e| {
-                MessageError::invalid(&args_path, format!("the arguments are not JSON: {e}"))
-            })?;
-            &parsed
-        }
-        Some(v) => v,
-        None => {
-            return Err(MessageError::invalid(
-                &args_path,
-                "the call has no arguments",
-            ))
-        }
-    };
-    let image_id = arguments
-        .get("image_md5")
-        .and_then(Value::as_str)
-        .ok_or_else(|| {
-            MessageError::invalid(
-                &args_path.key("image_md5"),
-                "the arguments need a string image_md5",
-            )
-        })?
-        .to_owned();
-    let (id, _) = at(call, keys.id, &path);
-    Ok(HistoryImageCall {
-        id: id.and_then(Value::as_str).map(str::to_owned),
-        image_id,
-    })
-}
 
 /// The text that goes with an answer: the image follows, or why it does not.
 fn answer_text(call: &HistoryImageCall, found: bool) -> String {
@@ -194,24 +42,16 @@ pub fn ai_sdk_tool_result_takes_images(provider: Option<&str>) -> bool {
     })
 }
 
-/// A tool answer whose image follows in a user message: the tool message
-/// (with the tool text written in) and, with an image, the user message
-/// holding `text` and `image`.
-fn tool_then_user(
-    mut tool: Value,
-    put_text: impl Fn(&mut Value, String),
-    text: &str,
-    image: Option<Value>,
-) -> Vec<Value> {
-    let Some(image) = image else {
-        put_text(&mut tool, text.to_owned());
-        return vec![tool];
-    };
-    put_text(&mut tool, format!("{text} It follows in the next message."));
-    vec![
-        tool,
-        json!({"role": "user", "content": [{"type": "text", "text": text}, image]}),
-    ]
+/// `tool` (a tool answer of text), then, with `image`, a user message holding
+/// `text` and the image.
+fn then_user(tool: Value, text: &str, image: Option<Value>) -> Vec<Value> {
+    let mut out = vec![tool];
+    out.extend(
+        image.map(
+            |image| json!({"role": "user", "content": [{"type": "text", "text": text}, image]}),
+        ),
+    );
+    out
 }
 
 /// The messages that answer `call` in `format`: with `image` (MIME type and
@@ -227,22 +67,24 @@ pub fn answer_messages(
     let text = answer_text(call, image.is_some());
     let id = call.id.clone().map_or(Value::Null, Value::String);
     let user_image = image.map(|(mime, data)| new_image_part(format, mime, data, None));
+    // The text of a tool answer whose image follows in a user message.
+    let tool_text = match image {
+        Some(_) => format!("{text} It follows in the next message."),
+        None => text.clone(),
+    };
     let mut out = match format {
-        Format::OpenAi => tool_then_user(
-            json!({"role": "tool", "tool_call_id": id}),
-            |m, t| m["content"] = t.into(),
+        Format::OpenAi => then_user(
+            json!({"role": "tool", "tool_call_id": id, "content": tool_text}),
             &text,
             user_image,
         ),
-        Format::LangChain => tool_then_user(
-            json!({"role": "tool", "tool_call_id": id, "name": TOOL_NAME}),
-            |m, t| m["content"] = t.into(),
+        Format::LangChain => then_user(
+            json!({"role": "tool", "tool_call_id": id, "name": TOOL_NAME, "content": tool_text}),
             &text,
             user_image,
         ),
-        Format::AiSdk if !ai_sdk_tool_result_takes_images(provider) => tool_then_user(
-            json!({"role": "tool", "content": [{"type": "tool-result", "toolCallId": id, "toolName": TOOL_NAME}]}),
-            |m, t| m["content"][0]["output"] = json!({"type": "text", "value": t}),
+        Format::AiSdk if !ai_sdk_tool_result_takes_images(provider) => then_user(
+            json!({"role": "tool", "content": [{"type": "tool-result", "toolCallId": id, "toolName": TOOL_NAME, "output": {"type": "text", "value": tool_text}}]}),
             &text,
             user_image,
         ),
@@ -326,88 +168,7 @@ fn drop_null_ids(v: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn read(format: Format, call: Value) -> Result<HistoryImageCall, MessageError> {
-        read_call(format, &call, &JsonPath::root("call"))
-    }
-
-    #[test]
-    fn reads_each_apis_call() {
-        let md5 = "0123456789abcdef0123456789abcdef";
-        let args = json!({"image_md5": md5});
-        let text = args.to_string();
-        let cases = [
-            (
-                Format::OpenAi,
-                json!({"id":"c1","type":"function","function":{"name":TOOL_NAME,"arguments":text}}),
-            ),
-            (
-                Format::OpenAiResponses,
-                json!({"type":"function_call","call_id":"c1","name":TOOL_NAME,"arguments":text}),
-            ),
-            (
-                Format::Anthropic,
-                json!({"type":"tool_use","id":"c1","name":TOOL_NAME,"input":args}),
-            ),
-            (
-                Format::AiSdk,
-                json!({"type":"tool-call","toolCallId":"c1","toolName":TOOL_NAME,"input":args}),
-            ),
-            (
-                Format::Gemini,
-                json!({"functionCall":{"id":"c1","name":TOOL_NAME,"args":args}}),
-            ),
-            (
-                Format::LangChain,
-                json!({"id":"c1","name":TOOL_NAME,"args":args}),
-            ),
-            (
-                Format::Mcp,
-                json!({"id":"c1","params":{"name":TOOL_NAME,"arguments":args}}),
-            ),
-        ];
-        for (format, call) in cases {
-            let c = read(format, call).unwrap();
-            assert_eq!(c.image_id, md5, "{format:?}");
-        }
-        assert_eq!(
-            read(Format::Gemini, json!({"name":TOOL_NAME,"args":args}))
-                .unwrap()
-                .id,
-            None
-        );
-    }
-
-    #[test]
-    fn bad_calls_name_the_bad_value() {
-        let path = |f, v| match read(f, v).unwrap_err() {
-            MessageError::InvalidMessage { path, .. } => path,
-            e => panic!("{e}"),
-        };
-        assert_eq!(
-            path(
-                Format::OpenAi,
-                json!({"id":"c","function":{"name":"other","arguments":"{}"}})
-            ),
-            "call.function.name"
-        );
-        assert_eq!(
-            path(
-                Format::OpenAi,
-                json!({"id":"c","function":{"name":TOOL_NAME,"arguments":"{oops"}})
-            ),
-            "call.function.arguments"
-        );
-        assert_eq!(
-            path(
-                Format::Anthropic,
-                json!({"id":"c","name":TOOL_NAME,"input":{"image":"x"}})
-            ),
-            "call.input.image_md5"
-        );
-        assert_eq!(path(Format::AiSdk, json!(7)), "call");
-        assert_eq!(path(Format::UiMessage, json!({})), "call");
-    }
+    use serde_json::json;
 
     #[test]
     fn answers_carry_the_image_or_say_why_not() {

@@ -589,7 +589,7 @@ pub async fn answer_history_image_call<B: StashBackend>(
     provider: Option<&str>,
     payloads: &dyn Payloads,
 ) -> Result<Vec<Value>, MessageError> {
-    let call = crate::history::answer::read_call(format, call, &JsonPath::root("call"))?;
+    let call = crate::history::call::read_call(format, call, &JsonPath::root("call"))?;
     let record = match crate::messages::placeholder::parse_image_id(&call.image_id) {
         Some(md5) => match read_verified(backend, &md5, now, payloads).await {
             Ok(Lookup::Found(rec)) => {
