@@ -66,7 +66,15 @@ pub fn answer_messages(
 ) -> Vec<Value> {
     let text = answer_text(call, image.is_some());
     let id = call.id.clone().map_or(Value::Null, Value::String);
-    let user_image = image.map(|(mime, data)| new_image_part(format, mime, data, None));
+    // The image part (the AI SDK's: a `file` with tagged data, valid both in a
+    // tool result's `content` output and in a user message, where AI SDK 7
+    // deprecates the `image` part).
+    let user_image = image.map(|(mime, data)| match format {
+        Format::AiSdk => {
+            json!({"type": "file", "mediaType": mime, "data": {"type": "data", "data": data}})
+        }
+        _ => new_image_part(format, mime, data, None),
+    });
     // The text of a tool answer whose image follows in a user message.
     let tool_text = match image {
         Some(_) => format!("{text} It follows in the next message."),
@@ -103,11 +111,10 @@ pub fn answer_messages(
             ]
         }
         Format::AiSdk => {
-            let output = match image {
-                Some((mime, data)) => json!({"type": "content", "value": [
-                    {"type": "text", "text": text},
-                    {"type": "file", "mediaType": mime, "data": {"type": "data", "data": data}}
-                ]}),
+            let output = match user_image {
+                Some(file) => {
+                    json!({"type": "content", "value": [{"type": "text", "text": text}, file]})
+                }
                 None => json!({"type": "text", "value": text}),
             };
             vec![
@@ -244,7 +251,7 @@ mod tests {
             assert_eq!(out[1]["role"], "user");
             assert_eq!(
                 out[1]["content"][1],
-                json!({"type": "image", "image": "AAAA", "mediaType": "image/png"})
+                json!({"type": "file", "mediaType": "image/png", "data": {"type": "data", "data": "AAAA"}})
             );
         }
         let out = answer_messages(Format::AiSdk, &call, image, Some("anthropic.messages"));
