@@ -48,6 +48,13 @@ const conversation = () => [
   { role: 'user', content: [{ type: 'image', image: photo.b64, mediaType: photo.mime }, { type: 'text', text: 'compare this photo with the first chart' }] },
 ];
 
+/** For Gemini, whose API wants user and model turns to alternate: no two contents in a row share a role. */
+function assertTurnsAlternate(p, body) {
+  if (p.api !== 'gemini') return;
+  const roles = body.contents.map((c) => c.role);
+  assert.ok(roles.every((r, i) => i === 0 || r !== roles[i - 1]), `turns alternate: ${roles.join(', ')}`);
+}
+
 /** The model of `p`, its captured bodies, answering with `replies` (built from the API's scripted replies). */
 function captured(p, replies) {
   const { fetch, bodies } = capturingFetch(replies(REPLIES[p.api]));
@@ -82,6 +89,7 @@ for (const p of PROVIDERS) {
     assert.equal(bodies.length, 2, 'one request with the call, one with its answer');
     assertImagesOnWire(p.api, bodies[0], { chart: 0, photo: 1 });
     assertImagesOnWire(p.api, bodies[1], { chart: 1, photo: 1 }, { chart: [TOOL_IMAGE_WHERE[p.label ?? p.provider]], photo: ['user'] });
+    assertTurnsAlternate(p, bodies[1]);
   });
 
   test(`${name}: an expanded context sends every image restored, as an image`, async () => {
@@ -108,6 +116,7 @@ for (const p of PROVIDERS) {
       assert.equal(model.provider, p.provider);
       await generateText({ model, tools, messages: [...messages, { role: 'assistant', content: [call] }, ...answer] });
       assertImagesOnWire(p.api, bodies[0], { chart: 1, photo: 1 }, { chart: [where] });
+      if (options.provider) assertTurnsAlternate(p, bodies[0]);
     }
   });
 
@@ -130,5 +139,6 @@ for (const p of PROVIDERS) {
     const wrapped = wrapLanguageModel({ model, middleware: toolResultFilesMiddleware() });
     await generateText({ model: wrapped, tools, messages: await convertToModelMessages(sent, { tools }) });
     assertImagesOnWire(p.api, bodies[0], { chart: 1, photo: 1 }, { chart: [TOOL_IMAGE_WHERE[name]], photo: ['user'] });
+    assertTurnsAlternate(p, bodies[0]);
   });
 }
