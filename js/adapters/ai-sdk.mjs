@@ -15,7 +15,9 @@ export const HISTORY_IMAGE_TOOL = 'get_history_image';
  * Google (`google.generative-ai`: `inlineData`). Every other provider —
  * `openai.chat` turns that output into JSON text, base64 and all — gets the
  * files in a user message instead. The same rule as the core's answer of
- * `answerHistoryImageCall(…, { format: 'ai-sdk', provider })`.
+ * `answerHistoryImageCall(…, { format: 'ai-sdk', provider })`, read in each
+ * provider's prompt converter (`@ai-sdk/openai` 4.0.118, `@ai-sdk/anthropic`
+ * 4.0.105, `@ai-sdk/google` 4.0.121) on 2026-11-25.
  */
 export function toolResultsTakeFiles(provider) {
   return typeof provider === 'string' &&

@@ -52,7 +52,10 @@ function innermost(model) {
 }
 
 /**
- * True when `model` sends the images of a tool message as images:
+ * True when `model` sends the images of a tool message as images (read in
+ * `@langchain/anthropic` 1.5.11, `@langchain/openai` 1.6.0 and
+ * `@langchain/google-genai` 2.3.2 on 2026-11-25; Chat Completions refusing an
+ * image in a `tool` message: openai/openai-openapi#523, OpenHands#7700):
  * `ChatAnthropic` (an image block in `tool_result`). `ChatOpenAI` sends them
  * to Chat Completions, which refuses images in a tool message, and
  * `ChatGoogleGenerativeAI` writes them as JSON text into the function

@@ -35,7 +35,12 @@ fn answer_text(call: &HistoryImageCall, found: bool) -> String {
 /// an image block in `tool_result`) and Google (`google.generative-ai`,
 /// `inlineData` in or beside `functionResponse`). Every other provider,
 /// `openai.chat` among them, may turn that output into JSON text, base64 and
-/// all, so the image goes in a user message instead.
+/// all, so the image goes in a user message instead. (Read in the providers'
+/// prompt converters on 2026-11-25: `@ai-sdk/openai` 4.0.118
+/// `chat/convert-to-openai-chat-messages.ts` stringifies a `content` output;
+/// `responses/convert-to-openai-responses-input.ts`, `@ai-sdk/anthropic`
+/// 4.0.105 `convert-to-anthropic-prompt.ts` and `@ai-sdk/google` 4.0.121
+/// `convert-to-google-messages.ts` turn its image `file` into their image.)
 pub fn ai_sdk_tool_result_takes_images(provider: Option<&str>) -> bool {
     provider.is_some_and(|p| {
         p.ends_with(".responses") || p == "anthropic.messages" || p == "google.generative-ai"
