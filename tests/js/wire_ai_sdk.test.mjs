@@ -11,7 +11,7 @@
 // compacted UIMessages with the tool answered in the browser.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { convertToModelMessages, generateText, stepCountIs, wrapLanguageModel } from 'ai';
+import { convertToModelMessages, generateText, stepCountIs, streamText, wrapLanguageModel } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogle } from '@ai-sdk/google';
@@ -142,3 +142,30 @@ for (const p of PROVIDERS) {
     assertTurnsAlternate(p, bodies[0]);
   });
 }
+
+test('openai.chat under streamText (a useChat route): the tool answered in the browser reaches the model as an image', async () => {
+  const stash = await Stash.open({ backend: 'memory' });
+  const turns = [
+    { id: 'u1', role: 'user', parts: [{ type: 'file', mediaType: chart.mime, url: chart.dataUrl }, { type: 'text', text: 'what is this chart?' }] },
+    { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'sales by month' }] },
+    { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'look at the chart again' }] },
+  ];
+  await compactUIMessages(turns, { stash });
+  const output = await historyImageOutput(stash, { image_md5: chart.id });
+  const answered = { id: 'a2', role: 'assistant', parts: [{ type: `tool-${HISTORY_IMAGE_TOOL}`, toolCallId: 'call_1', state: 'output-available', input: { image_md5: chart.id }, output }] };
+  const sent = await compactUIMessages([...turns, answered], { stash });
+  // Chat Completions streams server-sent events.
+  const bodies = [];
+  const chunk = (delta, finish) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const fetch = async (url, init) => {
+    bodies.push(JSON.parse(init.body));
+    const sse = chunk({ role: 'assistant', content: 'higher' }, null) + chunk({}, 'stop') + 'data: [DONE]\n\n';
+    return new Response(sse, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  };
+  const tools = { [HISTORY_IMAGE_TOOL]: historyImageTool() };
+  const model = wrapLanguageModel({ model: createOpenAI({ apiKey: 'test', fetch }).chat('gpt-4o'), middleware: toolResultFilesMiddleware() });
+  const result = streamText({ model, tools, messages: await convertToModelMessages(sent, { tools }) });
+  assert.equal(await result.text, 'higher');
+  assert.equal(bodies[0].stream, true);
+  assertImagesOnWire('chat-completions', bodies[0], { chart: 1 }, { chart: ['user'] });
+});
