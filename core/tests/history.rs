@@ -116,7 +116,8 @@ fn dootask_example_compacts_to_the_expected_output_and_back() {
         parts,
         vec![json!({"type":"image", "mime_type":"image/jpeg", "base64": b64(JPEG)})]
     );
-    // LangChain JS gets its standard image block.
+    // LangChain JS gets an image_url block with a data URL: the block each of
+    // ChatOpenAI, ChatAnthropic and ChatGoogleGenerativeAI sends as an image.
     let parts = block_on(history_image(
         &stash,
         &StashConfig::default(),
@@ -128,7 +129,9 @@ fn dootask_example_compacts_to_the_expected_output_and_back() {
     ));
     assert_eq!(
         parts,
-        vec![json!({"type":"image", "mimeType":"image/jpeg", "data": b64(JPEG)})]
+        vec![
+            json!({"type":"image_url", "image_url": {"url": format!("data:image/jpeg;base64,{}", b64(JPEG))}})
+        ]
     );
 }
 

@@ -1,4 +1,5 @@
 import type { LanguageModelMiddleware, Tool, UIMessage } from 'ai';
+import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import type { CompactOptions, CompactReport, Stash } from 'ctxpack';
 
 /** The tool's name, as placeholders and the model know it. */
@@ -12,9 +13,36 @@ export type CtxpackMiddlewareOptions = Omit<CompactOptions, 'format'> & {
 
 /**
  * A language-model middleware (`wrapLanguageModel({ model, middleware })`)
- * whose `transformParams` compacts the prompt before each call.
+ * whose `transformParams` compacts the prompt before each call. Unless the
+ * model's provider sends a tool result's files as images
+ * ({@link toolResultsTakeFiles}), the files of tool results then move into a
+ * user message after the tool messages, so the model sees an image and never
+ * reads base64 as text.
  */
 export declare function ctxpackMiddleware(options: CtxpackMiddlewareOptions): LanguageModelMiddleware;
+
+/**
+ * True when the provider `provider` (a language model's `provider`, e.g.
+ * `openai.responses`) sends the `file` parts of a tool result's `content`
+ * output as images: `*.responses`, `anthropic.messages`,
+ * `google.generative-ai`. `openai.chat` and every other provider get them in
+ * a user message from {@link ctxpackMiddleware}.
+ */
+export declare function toolResultsTakeFiles(provider: string | undefined): boolean;
+
+/**
+ * `prompt` with the `file` parts of every tool result moved into one user
+ * message after each run of tool messages; the tool results keep their text.
+ * A prompt with no such file comes back as it was.
+ */
+export declare function moveToolResultFiles(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt;
+
+/**
+ * A language-model middleware that only places tool-result files (see
+ * {@link moveToolResultFiles}) for the model's provider: for a route that
+ * receives already compacted messages and has no stash.
+ */
+export declare function toolResultFilesMiddleware(): LanguageModelMiddleware;
 
 /** The tool's input. */
 export interface HistoryImageInput {
@@ -36,7 +64,10 @@ export declare function historyImageOutput(stash: Stash, input: HistoryImageInpu
 
 /**
  * The `get_history_image` tool. With `stash` it answers itself; without, it
- * is declared only, for a client that answers with `historyImageOutput`.
+ * is declared only, for a client that answers with `historyImageOutput`. The
+ * tool result holds the image as a `file`; use it with
+ * {@link ctxpackMiddleware}, which moves the image into a user message for a
+ * provider that would send it as text (`openai.chat`).
  */
 export declare function historyImageTool(options?: { stash?: Stash }): Tool<HistoryImageInput, HistoryImageOutput>;
 

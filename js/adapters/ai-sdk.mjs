@@ -8,10 +8,109 @@ import { compactContext, getHistoryImage, historyImageTool as toolDefinition } f
 export const HISTORY_IMAGE_TOOL = 'get_history_image';
 
 /**
+ * True when the provider `provider` (a language model's `provider` field)
+ * sends the `file` parts of a tool result's `content` output as images:
+ * OpenAI Responses (`*.responses`: `input_image` in `function_call_output`),
+ * Anthropic (`anthropic.messages`: an image block in `tool_result`) and
+ * Google (`google.generative-ai`: `inlineData`). Every other provider —
+ * `openai.chat` turns that output into JSON text, base64 and all — gets the
+ * files in a user message instead. The same rule as the core's answer of
+ * `answerHistoryImageCall(…, { format: 'ai-sdk', provider })`, read in each
+ * provider's prompt converter (`@ai-sdk/openai` 4.0.118, `@ai-sdk/anthropic`
+ * 4.0.105, `@ai-sdk/google` 4.0.121) on 2026-11-25.
+ */
+export function toolResultsTakeFiles(provider) {
+  return typeof provider === 'string' &&
+    (provider.endsWith('.responses') || provider === 'anthropic.messages' || provider === 'google.generative-ai');
+}
+
+/** True for a `file` part of a tool result's output that a user message can carry (not inline text). */
+const isMovableFile = (part) => part?.type === 'file' && part.data?.type !== 'text';
+
+/** `output` (a tool result's `content` output) split: its text, and its `file` parts. */
+function splitOutput(output) {
+  const texts = [];
+  const files = [];
+  for (const part of output.value) {
+    if (isMovableFile(part)) files.push(part);
+    else texts.push(part.type === 'text' ? part.text : JSON.stringify(part));
+  }
+  return { texts, files };
+}
+
+/**
+ * `prompt` (a language model's prompt) with the `file` parts of every tool
+ * result moved out: the tool result keeps its text (and says the files
+ * follow), and one user message after each run of tool messages holds the
+ * files, each run of them led by the call it answers. A prompt with no such
+ * file comes back as it was.
+ */
+export function moveToolResultFiles(prompt) {
+  const out = [];
+  let moved = [];
+  const flush = () => {
+    if (moved.length) out.push({ role: 'user', content: moved });
+    moved = [];
+  };
+  let changed = false;
+  for (const message of prompt) {
+    if (message.role !== 'tool') {
+      flush();
+      out.push(message);
+      continue;
+    }
+    const content = message.content.map((part) => {
+      if (part.type !== 'tool-result' || part.output?.type !== 'content' || !part.output.value.some(isMovableFile)) {
+        return part;
+      }
+      const { texts, files } = splitOutput(part.output);
+      const note = files.length === 1
+        ? 'The file of this result follows in the next message.'
+        : `The ${files.length} files of this result follow in the next message.`;
+      moved.push({ type: 'text', text: `Result of ${part.toolName} (${part.toolCallId}):` }, ...files);
+      return { ...part, output: { type: 'text', value: [...texts, note].join('\n') } };
+    });
+    if (content.some((p, i) => p !== message.content[i])) {
+      changed = true;
+      out.push({ ...message, content });
+    } else {
+      out.push(message);
+    }
+  }
+  flush();
+  return changed ? out : prompt;
+}
+
+/** `prompt` as the model of `provider` should receive it: tool-result files moved out unless it takes them. */
+const placeToolResultFiles = (prompt, provider) => (toolResultsTakeFiles(provider) ? prompt : moveToolResultFiles(prompt));
+
+/**
+ * A language-model middleware that only places tool-result files: unless the
+ * model's provider sends a tool result's files as images
+ * (`toolResultsTakeFiles`), they move into a user message after the tool
+ * messages. For a route that receives messages already compacted (from
+ * `compactUIMessages` in the browser) and has no stash; `ctxpackMiddleware`
+ * does this too.
+ */
+export function toolResultFilesMiddleware() {
+  return {
+    specificationVersion: 'v4',
+    async transformParams({ params, model }) {
+      const prompt = placeToolResultFiles(params.prompt, model?.provider);
+      return prompt === params.prompt ? params : { ...params, prompt };
+    },
+  };
+}
+
+/**
  * A language-model middleware (`wrapLanguageModel({ model, middleware })`)
  * whose `transformParams` compacts the prompt before each call: images
  * before the newest user message are stashed and replaced by
- * `[Picture:history_<md5>]`. Options are `compactContext`'s (`stash` is
+ * `[Picture:history_<md5>]`. Then, unless the model's provider sends a tool
+ * result's files as images (`toolResultsTakeFiles`), the files of tool
+ * results — the image `get_history_image` answers with — move into a user
+ * message after the tool messages, so the model sees an image and never
+ * reads base64 as text. Options are `compactContext`'s (`stash` is
  * required); `onReport` receives each compaction's report.
  */
 export function ctxpackMiddleware(options) {
@@ -19,10 +118,10 @@ export function ctxpackMiddleware(options) {
   if (!stash) throw new TypeError('ctxpackMiddleware needs { stash }');
   return {
     specificationVersion: 'v4',
-    async transformParams({ params }) {
+    async transformParams({ params, model }) {
       const { messages, report } = await compactContext(params.prompt, { ...rest, stash, format: 'ai-sdk' });
       onReport?.(report);
-      return { ...params, prompt: messages };
+      return { ...params, prompt: placeToolResultFiles(messages, model?.provider) };
     },
   };
 }
@@ -47,8 +146,10 @@ export async function historyImageOutput(stash, input) {
  * The `get_history_image` tool as an AI SDK `tool()`. With `stash` it
  * answers itself (`execute`); without, it is declared only, for a client
  * that answers from its own stash (`onToolCall` + `addToolOutput` with
- * `historyImageOutput`). Either way the model receives the image as an
- * image: AI SDK 7's `{type:'file', mediaType, data:{type:'data', data}}`.
+ * `historyImageOutput`). The tool result holds the image as AI SDK 7's
+ * `{type:'file', mediaType, data:{type:'data', data}}`; `ctxpackMiddleware`
+ * moves it into a user message for a provider that would send a tool
+ * result's file as text (`openai.chat`), so use the two together.
  */
 export function historyImageTool(options = {}) {
   const { stash } = options;

@@ -15,8 +15,33 @@ export declare function compactMessages<M extends BaseMessage>(
   options: Omit<CompactOptions, 'format'>,
 ): Promise<{ messages: M[]; report: CompactReport }>;
 
-/** Agent middleware that compacts the messages of each model call. */
+/**
+ * True when `model` sends a tool message's images as images: `ChatAnthropic`.
+ * `ChatOpenAI` (Chat Completions refuses an image in a tool message),
+ * `ChatGoogleGenerativeAI` (it writes them as JSON text into the function
+ * response) and every other model get them in a human message from
+ * {@link ctxpackMiddleware}.
+ */
+export declare function toolMessagesTakeImages(model: unknown): boolean;
+
+/**
+ * `messages` with the images and other media blocks of every tool message
+ * moved into one human message after each run of tool messages; the tool
+ * messages keep their text. Messages holding none come back as they were.
+ */
+export declare function moveToolMessageMedia<M extends BaseMessage>(messages: readonly M[]): BaseMessage[];
+
+/**
+ * Agent middleware that compacts the messages of each model call, then, for
+ * a model that takes no image in a tool message ({@link toolMessagesTakeImages}),
+ * moves tool messages' images into a human message after them.
+ */
 export declare function ctxpackMiddleware(options: CtxpackLangChainOptions): AgentMiddleware;
 
-/** The `get_history_image` tool, answering with a standard image block. */
+/**
+ * The `get_history_image` tool, answering with the image as an `image_url`
+ * block holding a data URL (the block `ChatOpenAI`, `ChatAnthropic` and
+ * `ChatGoogleGenerativeAI` each send as their API's image). Use it with
+ * {@link ctxpackMiddleware}.
+ */
 export declare function historyImageTool(options: { stash: Stash }): DynamicStructuredTool;

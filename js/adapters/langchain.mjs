@@ -2,6 +2,7 @@
 // optional peer dependencies): agent middleware that compacts the messages
 // of every model call, and the `get_history_image` tool.
 import { createMiddleware } from 'langchain';
+import { HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { compactContext, getHistoryImage, historyImageTool as toolDefinition } from 'ctxpack';
 
@@ -40,11 +41,76 @@ export async function compactMessages(messages, options) {
   };
 }
 
+/** Block types a tool message may hold that are not text: images, files, audio, video. */
+const MEDIA = new Set(['image', 'image_url', 'file', 'audio', 'video']);
+
+/** The model behind `model`, through `bindTools`' bindings. */
+function innermost(model) {
+  let m = model;
+  for (let i = 0; m && typeof m._llmType !== 'function' && m.bound && i < 8; i++) m = m.bound;
+  return m;
+}
+
+/**
+ * True when `model` sends the images of a tool message as images (read in
+ * `@langchain/anthropic` 1.5.11, `@langchain/openai` 1.6.0 and
+ * `@langchain/google-genai` 2.3.2 on 2026-11-25; Chat Completions refusing an
+ * image in a `tool` message: openai/openai-openapi#523, OpenHands#7700):
+ * `ChatAnthropic` (an image block in `tool_result`). `ChatOpenAI` sends them
+ * to Chat Completions, which refuses images in a tool message, and
+ * `ChatGoogleGenerativeAI` writes them as JSON text into the function
+ * response; those and every other model get them in a human message.
+ */
+export function toolMessagesTakeImages(model) {
+  return innermost(model)?._llmType?.() === 'anthropic';
+}
+
+/**
+ * `messages` with the images (and other media blocks) of every tool message
+ * moved out: the tool message keeps its text (and says the media follow), and
+ * one human message after each run of tool messages holds them, each led by
+ * the call it answers. Messages that hold none come back as they were.
+ */
+export function moveToolMessageMedia(messages) {
+  const out = [];
+  let moved = [];
+  const flush = () => {
+    if (moved.length) out.push(new HumanMessage({ content: moved }));
+    moved = [];
+  };
+  let changed = false;
+  for (const message of messages) {
+    if (!ToolMessage.isInstance(message)) {
+      flush();
+      out.push(message);
+      continue;
+    }
+    const blocks = Array.isArray(message.content) ? message.content : [];
+    const media = blocks.filter((b) => MEDIA.has(b?.type));
+    if (!media.length) {
+      out.push(message);
+      continue;
+    }
+    changed = true;
+    const rest = blocks.filter((b) => !MEDIA.has(b?.type));
+    const note = media.length === 1
+      ? 'The image or file of this result follows in the next message.'
+      : `The ${media.length} images or files of this result follow in the next message.`;
+    out.push(withContent(message, [...rest, { type: 'text', text: note }]));
+    moved.push({ type: 'text', text: `Result of ${message.name ?? 'the tool'} (${message.tool_call_id}):` }, ...media);
+  }
+  flush();
+  return changed ? out : messages;
+}
+
 /**
  * Agent middleware (`createAgent({ middleware: [ctxpackMiddleware({ stash })] })`)
  * that compacts the messages of each model call. The agent's state keeps the
- * originals; only what the model is sent is compacted. `onReport` receives
- * each compaction's report.
+ * originals; only what the model is sent is compacted. Then, unless the
+ * model sends a tool message's images as images (`toolMessagesTakeImages`:
+ * `ChatAnthropic`), the images of tool messages — the one
+ * `get_history_image` answers with — move into a human message after them.
+ * `onReport` receives each compaction's report.
  */
 export function ctxpackMiddleware(options) {
   const { onReport, ...rest } = options ?? {};
@@ -54,28 +120,29 @@ export function ctxpackMiddleware(options) {
     wrapModelCall: async (request, handler) => {
       const { messages, report } = await compactMessages(request.messages, rest);
       onReport?.(report);
-      return handler({ ...request, messages });
+      const sent = toolMessagesTakeImages(request.model) ? messages : moveToolMessageMedia(messages);
+      return handler({ ...request, messages: sent });
     },
   });
 }
 
 /**
- * The `get_history_image` tool as a LangChain tool. It answers with
- * LangChain's standard image block (`{type:'image', mimeType, data}`), so
- * the model receives the image itself, or with text the model can act on
- * when the image is gone.
+ * The `get_history_image` tool as a LangChain tool. It answers with the
+ * image as an `image_url` block holding a data URL — the block `ChatOpenAI`,
+ * `ChatAnthropic` and `ChatGoogleGenerativeAI` each send as their API's
+ * image — or with text the model can act on when the image is gone. Use it
+ * with `ctxpackMiddleware`, which moves the image into a human message for
+ * the models that take no image in a tool message.
  */
 export function historyImageTool({ stash }) {
   if (!stash) throw new TypeError('historyImageTool needs { stash }');
   const definition = toolDefinition('openai').function;
   return tool(
     async ({ image_md5 }) => {
-      const [part] = await getHistoryImage(stash, String(image_md5 ?? ''), { format: 'ai-sdk' });
-      if (part?.type === 'image') {
-        return [
-          { type: 'text', text: `Image ${image_md5} follows.` },
-          { type: 'image', mimeType: part.mediaType, data: part.image },
-        ];
+      const id = String(image_md5 ?? '');
+      const [part] = await getHistoryImage(stash, id, { format: 'langchain' });
+      if (part && part.type !== 'text') {
+        return [{ type: 'text', text: `Image ${id} follows.` }, part];
       }
       return `${part?.text ?? 'Image not found or expired'}. Ask the user to share the image again.`;
     },

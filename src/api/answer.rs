@@ -19,14 +19,24 @@ const ANSWER_TS: &'static str = r#"
  * call asked for, in the form the API accepts: Chat Completions a `tool`
  * message plus a `user` message with the image (a tool message holds text
  * only); Responses a `function_call_output` with an `input_image`; Anthropic a
- * `tool_result` with an image block; the AI SDK a tool result whose output is
- * a `file` with tagged data; Gemini a `functionResponse` with an `inlineData`
- * part; LangChain JS a tool message with a standard image block; MCP a
- * `CallToolResult`; Ollama a tool message with `images`. `call` is the call as
- * that API delivers it (arguments as JSON text or an object). An unknown or
- * expired id is answered in the same shapes with text the model can act on.
+ * `tool_result` with an image block; Gemini a `functionResponse` with an
+ * `inlineData` part; MCP a `CallToolResult`; Ollama a tool message with `images`.
+ * LangChain JS: a tool message with text, then a user message with an
+ * `image_url` block (`ChatOpenAI`, `ChatAnthropic` and
+ * `ChatGoogleGenerativeAI` all send that as an image; a tool message's image
+ * is refused by Chat Completions and reaches Gemini as JSON text). The AI
+ * SDK: by default a tool result with text, then a user message with the image
+ * (the safe answer for any provider: `openai.chat` turns a tool result's
+ * content into JSON text, base64 and all); with `provider` set to the
+ * model's `provider` and one whose converter sends a tool result's file as an
+ * image (`openai.responses`, `anthropic.messages`, `google.generative-ai`), a
+ * tool result whose `content` output holds the image as a `file`. `call` is
+ * the call as that API delivers it (arguments as JSON text or an object). An
+ * unknown or expired id is answered in the same shapes with text the model
+ * can act on. With several calls answered at once, append every tool message
+ * before the user messages.
  */
-export function answerHistoryImageCall(stash: Stash, call: unknown, options: { format: Format }): Promise<unknown[]>;
+export function answerHistoryImageCall(stash: Stash, call: unknown, options: { format: Format; provider?: string }): Promise<unknown[]>;
 "#;
 
 /// See the TypeScript declaration.
@@ -59,6 +69,7 @@ pub async fn answer(
             "a UIMessage tool call is answered with addToolOutput: use historyImageOutput from ctxpack/ai-sdk",
         ));
     }
+    let provider = opts.string("provider")?;
     let table = Table::new();
     let call = from_js_kept(&call, "call", &table)?;
     let backend = call_backend(&stash, &table);
@@ -68,6 +79,7 @@ pub async fn answer(
         stash.now(),
         format,
         &call,
+        provider.as_deref(),
         &JsPayloads(&table),
     )
     .await

@@ -18,10 +18,11 @@ import { makeImage } from '../fixtures/make.mjs';
 const md5 = (s) => createHash('md5').update(s).digest('hex');
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 
-/** A mock model answering each call with the next of `replies` (content arrays). */
-function scriptedModel(replies) {
+/** A mock model of `provider` answering each call with the next of `replies` (content arrays). */
+function scriptedModel(replies, provider = 'mock-provider') {
   let n = 0;
   return new MockLanguageModelV4({
+    provider,
     doGenerate: async () => ({
       content: replies[Math.min(n++, replies.length - 1)],
       finishReason: { unified: 'stop', raw: 'stop' },
@@ -48,14 +49,15 @@ async function conversation() {
   return { old, fresh, messages };
 }
 
-test('ai-sdk: the middleware compacts every prompt; the tool gives the model the original image back', async () => {
+/** Runs the middleware and the tool under generateText with a mock model of `provider`: the prompts it received. */
+async function toolLoop(provider) {
   const { old, fresh, messages } = await conversation();
   const stash = await Stash.open({ backend: 'memory' });
   const reports = [];
   const inner = scriptedModel([
     [{ type: 'tool-call', toolCallId: 'call-1', toolName: aiSdk.HISTORY_IMAGE_TOOL, input: JSON.stringify({ image_md5: `history_${md5(old)}` }) }],
     [{ type: 'text', text: 'the first chart is higher' }],
-  ]);
+  ], provider);
   const model = wrapLanguageModel({ model: inner, middleware: aiSdk.ctxpackMiddleware({ stash, onReport: (r) => reports.push(r) }) });
   const result = await generateText({
     model,
@@ -65,18 +67,72 @@ test('ai-sdk: the middleware compacts every prompt; the tool gives the model the
   });
   assert.equal(result.text, 'the first chart is higher');
   const [first, second] = inner.doGenerateCalls.map((c) => c.prompt);
+  return { old, fresh, first, second, reports };
+}
+
+test('ai-sdk: the middleware compacts every prompt; the tool gives the model the original image back', async () => {
+  const { old, fresh, first, second, reports } = await toolLoop('mock-provider');
   // First call: the older image is a placeholder, the newest one intact.
   assert.equal(first[0].content[0].text, `[Picture:history_${md5(old)}]`);
   assert.equal(base64Of(first[2].content[0].data), fresh);
   assert.ok(!JSON.stringify(first).includes(old.slice(0, 100)));
   assert.equal(reports[0].stashed, 1);
-  // Second call: the tool result carries the original image as a file the model receives.
-  const toolMessage = second.find((m) => m.role === 'tool');
-  const output = toolMessage.content[0].output;
+  // Second call: a provider not known to send a tool result's file as an
+  // image gets the tool result as text, and the original image as the
+  // user's in the message after it.
+  const at = second.findIndex((m) => m.role === 'tool');
+  const output = second[at].content[0].output;
+  assert.equal(output.type, 'text');
+  assert.match(output.value, /follows in the next message/);
+  assert.ok(!output.value.includes(old.slice(0, 100)));
+  const user = second[at + 1];
+  assert.equal(user.role, 'user');
+  const file = user.content.find((p) => p.type === 'file');
+  assert.equal(file.mediaType, 'image/png');
+  assert.equal(base64Of(file.data), old);
+});
+
+test('ai-sdk: for a provider that sends a tool result\'s file as an image, the image stays in the tool result', async () => {
+  const { old, second } = await toolLoop('anthropic.messages');
+  const at = second.findIndex((m) => m.role === 'tool');
+  const output = second[at].content[0].output;
   assert.equal(output.type, 'content');
   const file = output.value.find((p) => p.type === 'file');
   assert.equal(file.mediaType, 'image/png');
   assert.equal(base64Of(file.data), old);
+  assert.equal(second.length, at + 1, 'no message after the tool result');
+  assert.ok(aiSdk.toolResultsTakeFiles('openai.responses'));
+  assert.ok(aiSdk.toolResultsTakeFiles('google.generative-ai'));
+  assert.ok(!aiSdk.toolResultsTakeFiles('openai.chat'));
+  assert.ok(!aiSdk.toolResultsTakeFiles(undefined));
+});
+
+test('ai-sdk: moveToolResultFiles moves every file of a run of tool results into one user message after it', () => {
+  const file = (data) => ({ type: 'file', mediaType: 'image/png', data: { type: 'data', data } });
+  const result = (id, value) => ({ type: 'tool-result', toolCallId: id, toolName: 'shot', output: { type: 'content', value } });
+  const prompt = [
+    { role: 'user', content: [{ type: 'text', text: 'take two screenshots' }] },
+    { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'a', toolName: 'shot', input: {} }, { type: 'tool-call', toolCallId: 'b', toolName: 'shot', input: {} }] },
+    { role: 'tool', content: [result('a', [{ type: 'text', text: 'first' }, file('AAAA')])] },
+    { role: 'tool', content: [result('b', [file('BBBB'), file('CCCC')])] },
+  ];
+  const out = aiSdk.moveToolResultFiles(prompt);
+  assert.equal(out.length, 5);
+  assert.deepEqual(out[2].content[0].output, { type: 'text', value: 'first\nThe file of this result follows in the next message.' });
+  assert.deepEqual(out[3].content[0].output, { type: 'text', value: 'The 2 files of this result follow in the next message.' });
+  assert.deepEqual(out[4], {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'Result of shot (a):' }, file('AAAA'),
+      { type: 'text', text: 'Result of shot (b):' }, file('BBBB'), file('CCCC'),
+    ],
+  });
+  assert.equal(out[0], prompt[0], 'messages that do not change are the caller\'s own');
+  assert.equal(prompt[2].content[0].output.type, 'content', 'the input is not mutated');
+  // Nothing to move: the prompt itself; inline text files stay in the tool result.
+  const textOnly = [{ role: 'tool', content: [result('c', [{ type: 'file', mediaType: 'text/plain', data: { type: 'text', text: 'hi' } }])] }];
+  assert.equal(aiSdk.moveToolResultFiles(textOnly), textOnly);
+  assert.equal(aiSdk.moveToolResultFiles(prompt.slice(0, 2)).length, 2);
 });
 
 test('ai-sdk: an expired id answers with text the model can act on', async () => {
@@ -91,7 +147,7 @@ test('ai-sdk: an expired id answers with text the model can act on', async () =>
   assert.throws(() => aiSdk.ctxpackMiddleware({}), TypeError);
 });
 
-test('langchain: agent middleware compacts each model call; the tool returns a standard image block', async () => {
+test('langchain: agent middleware compacts each model call; the tool\'s image reaches the model as the user\'s', async () => {
   const { old, fresh } = await conversation();
   const stash = await Stash.open({ backend: 'memory' });
   const model = fakeModel()
@@ -114,10 +170,43 @@ test('langchain: agent middleware compacts each model call; the tool returns a s
   assert.deepEqual(first[0].content[0], { type: 'text', text: `[Picture:history_${md5(old)}]` });
   assert.equal(first[2].content[0].data, fresh, 'the newest image is sent as it is');
   assert.equal(result.messages[0].content[0].data, old, "the agent's state keeps the original");
-  const toolMessage = second.find((m) => m instanceof ToolMessage);
-  assert.equal(toolMessage.tool_call_id, 'tc-1');
-  const image = toolMessage.content.find((b) => b.type === 'image');
-  assert.deepEqual(image, { type: 'image', mimeType: 'image/png', data: old });
+  // The tool answers with an image_url block; a model that takes no image in
+  // a tool message (the fake model, like ChatOpenAI) gets the tool message as
+  // text and the image in a human message after it.
+  const toolAnswer = result.messages.find((m) => m instanceof ToolMessage);
+  assert.deepEqual(toolAnswer.content.find((b) => b.type === 'image_url'), { type: 'image_url', image_url: { url: `data:image/png;base64,${old}` } });
+  const at = second.findIndex((m) => m instanceof ToolMessage);
+  assert.equal(second[at].tool_call_id, 'tc-1');
+  assert.ok(!JSON.stringify(second[at].content).includes(old.slice(0, 100)));
+  assert.ok(second[at + 1] instanceof HumanMessage);
+  const image = second[at + 1].content.find((b) => b.type === 'image_url');
+  assert.deepEqual(image, { type: 'image_url', image_url: { url: `data:image/png;base64,${old}` } });
+  assert.ok(!lc.toolMessagesTakeImages(model));
+});
+
+test('langchain: moveToolMessageMedia moves the images of a run of tool messages into one human message after it', () => {
+  const image = (data) => ({ type: 'image_url', image_url: { url: `data:image/png;base64,${data}` } });
+  const messages = [
+    new HumanMessage('take two screenshots'),
+    new AIMessage({ content: '', tool_calls: [{ id: 'a', name: 'shot', args: {} }, { id: 'b', name: 'shot', args: {} }] }),
+    new ToolMessage({ content: [{ type: 'text', text: 'first' }, image('AAAA')], tool_call_id: 'a', name: 'shot' }),
+    new ToolMessage({ content: [image('BBBB')], tool_call_id: 'b', name: 'shot', artifact: { n: 2 } }),
+    new AIMessage('two screenshots'),
+  ];
+  const out = lc.moveToolMessageMedia(messages);
+  assert.equal(out.length, 6);
+  assert.ok(out[2] instanceof ToolMessage && out[3] instanceof ToolMessage);
+  assert.deepEqual(out[2].content, [{ type: 'text', text: 'first' }, { type: 'text', text: 'The image or file of this result follows in the next message.' }]);
+  assert.equal(out[3].tool_call_id, 'b');
+  assert.deepEqual(out[3].artifact, { n: 2 });
+  assert.ok(out[4] instanceof HumanMessage);
+  assert.deepEqual(out[4].content, [
+    { type: 'text', text: 'Result of shot (a):' }, image('AAAA'),
+    { type: 'text', text: 'Result of shot (b):' }, image('BBBB'),
+  ]);
+  assert.equal(out[5], messages[4]);
+  const plain = [new HumanMessage('hi'), new ToolMessage({ content: 'done', tool_call_id: 'x' })];
+  assert.equal(lc.moveToolMessageMedia(plain), plain, 'nothing to move: the messages themselves');
 });
 
 test('langchain: compactMessages keeps unchanged messages and rebuilds changed ones in their own class', async () => {

@@ -16,7 +16,7 @@ import { GoogleGenAI } from '@google/genai';
 import { Ollama } from 'ollama';
 import { generateText } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { coerceMessageLikeToMessage, ToolMessage } from '@langchain/core/messages';
+import { coerceMessageLikeToMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Stash, compactContext, answerHistoryImageCall, getHistoryImage, CtxpackError } from 'ctxpack';
 import { ROOT } from '../../scripts/serve.mjs';
@@ -121,15 +121,14 @@ test('Gemini: a functionResponse whose parts hold the image', async () => {
   typed.push(['import type { Content } from "@google/genai";', 'Content[]', answer]);
 });
 
-test('AI SDK 7: a tool result with file content the model receives', async () => {
+test('AI SDK 7: by default a text tool result, then the image as the user’s; with a provider that takes it, a tool result with file content', async () => {
   const { stash, messages } = await compacted([
     { role: 'user', content: [{ type: 'file', mediaType: 'image/png', data: { type: 'data', data: png } }, { type: 'text', text: 'what is this?' }] },
     { role: 'assistant', content: [{ type: 'text', text: 'a chart' }] },
     { role: 'user', content: [{ type: 'text', text: 'look at it again' }] },
   ], 'ai-sdk');
   const call = { type: 'tool-call', toolCallId: 'call_1', toolName: 'get_history_image', input: { image_md5: id } };
-  const answer = await answerHistoryImageCall(stash, call, { format: 'ai-sdk' });
-  const model = new MockLanguageModelV4({
+  const model = () => new MockLanguageModelV4({
     doGenerate: async () => ({
       content: [{ type: 'text', text: 'ok' }],
       finishReason: { unified: 'stop', raw: 'stop' },
@@ -137,27 +136,49 @@ test('AI SDK 7: a tool result with file content the model receives', async () =>
       warnings: [],
     }),
   });
-  await generateText({ model, messages: [...messages, { role: 'assistant', content: [call] }, ...answer] });
-  const tool = model.doGenerateCalls[0].prompt.at(-1);
-  const file = tool.content[0].output.value.find((p) => p.type === 'file');
-  const data = file.data.type === 'data' ? file.data.data : file.data;
-  assert.equal(typeof data === 'string' ? data : Buffer.from(data).toString('base64'), png);
-  typed.push(['import type { ModelMessage } from "ai";', 'ModelMessage[]', answer]);
+  const base64 = (data) => (typeof data === 'string' ? data : Buffer.from(data).toString('base64'));
+  // The default never puts the image where a provider may send it as text.
+  const safe = await answerHistoryImageCall(stash, call, { format: 'ai-sdk' });
+  const first = model();
+  await generateText({ model: first, messages: [...messages, { role: 'assistant', content: [call] }, ...safe] });
+  const [tool, user] = first.doGenerateCalls[0].prompt.slice(-2);
+  assert.equal(tool.role, 'tool');
+  assert.equal(tool.content[0].toolCallId, 'call_1');
+  assert.equal(tool.content[0].output.type, 'text');
+  assert.ok(!tool.content[0].output.value.includes(png.slice(0, 100)));
+  assert.equal(user.role, 'user');
+  const image = user.content.find((p) => p.type === 'file');
+  assert.equal(image.mediaType, 'image/png');
+  assert.equal(base64(image.data.type === 'data' ? image.data.data : image.data), png);
+  typed.push(['import type { ModelMessage } from "ai";', 'ModelMessage[]', safe]);
+  // For a provider whose converter sends a tool result's file as an image.
+  const inTool = await answerHistoryImageCall(stash, call, { format: 'ai-sdk', provider: 'anthropic.messages' });
+  assert.equal(inTool.length, 1);
+  const second = model();
+  await generateText({ model: second, messages: [...messages, { role: 'assistant', content: [call] }, ...inTool] });
+  const last = second.doGenerateCalls[0].prompt.at(-1);
+  const file = last.content[0].output.value.find((p) => p.type === 'file');
+  assert.equal(base64(file.data.type === 'data' ? file.data.data : file.data), png);
+  typed.push(['import type { ModelMessage } from "ai";', 'ModelMessage[]', inTool]);
+  await assert.rejects(answerHistoryImageCall(stash, call, { format: 'ai-sdk', provider: 7 }), (e) => e.code === 'INVALID_OPTION' && e.path === 'options.provider');
 });
 
-test('LangChain JS: a ToolMessage with a standard image block', async () => {
+test('LangChain JS: a ToolMessage with text, then the image as the user’s in an image_url block', async () => {
   const { stash } = await compacted([
     ['human', [{ type: 'image', mimeType: 'image/png', data: png }, { type: 'text', text: 'what is this?' }]],
     ['ai', 'a chart'],
     ['human', 'look at it again'],
   ], 'langchain');
   const answer = await answerHistoryImageCall(stash, { id: 'call_1', name: 'get_history_image', args: { image_md5: id } }, { format: 'langchain' });
-  const message = coerceMessageLikeToMessage(answer[0]);
-  assert.ok(message instanceof ToolMessage);
-  assert.equal(message.tool_call_id, 'call_1');
-  assert.deepEqual(message.content.find((b) => b.type === 'image'), { type: 'image', mimeType: 'image/png', data: png });
-  // getHistoryImage: LangChain JS's block, and Python LangChain's behind its own name.
-  assert.deepEqual(await getHistoryImage(stash, id, { format: 'langchain' }), [{ type: 'image', mimeType: 'image/png', data: png }]);
+  const [tool, user] = answer.map((m) => coerceMessageLikeToMessage(m));
+  assert.ok(tool instanceof ToolMessage);
+  assert.equal(tool.tool_call_id, 'call_1');
+  assert.equal(typeof tool.content, 'string');
+  assert.ok(user instanceof HumanMessage);
+  // ChatOpenAI, ChatAnthropic and ChatGoogleGenerativeAI each send this block as an image.
+  assert.deepEqual(user.content.find((b) => b.type === 'image_url'), { type: 'image_url', image_url: { url: dataUrl } });
+  // getHistoryImage: the same block, and Python LangChain's behind its own name.
+  assert.deepEqual(await getHistoryImage(stash, id, { format: 'langchain' }), [{ type: 'image_url', image_url: { url: dataUrl } }]);
   assert.deepEqual(await getHistoryImage(stash, id, { format: 'langchain-python' }), [{ type: 'image', mime_type: 'image/png', base64: png }]);
 });
 
@@ -255,7 +276,7 @@ const tmp = mkdtempSync(path.join(ROOT, 'test-results', 'answers-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 test('every answer type-checks under tsc --strict as the SDK’s own type', () => {
-  assert.equal(typed.length, 12);
+  assert.equal(typed.length, 13);
   const short = (v) => JSON.stringify(v, (k, x) => (typeof x === 'string' && x.length > 200 ? x.slice(0, 16) : x), 2);
   const imports = [...new Set(typed.map(([imp]) => imp))].join('\n');
   const source = `${imports}\n\n${typed.map(([, type, value], i) => `export const answer${i}: ${type} = ${short(value)};\n`).join('\n')}`;

@@ -3,8 +3,8 @@
 import { generateText, wrapLanguageModel, type LanguageModel, type UIMessage } from 'ai';
 import { createAgent } from 'langchain';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { Stash, type CompactReport } from 'ctxpack';
-import { compactUIMessages, ctxpackMiddleware, historyImageOutput, historyImageTool, type HistoryImageOutput } from 'ctxpack/ai-sdk';
+import { Stash, answerHistoryImageCall, type CompactReport } from 'ctxpack';
+import { compactUIMessages, ctxpackMiddleware, historyImageOutput, historyImageTool, moveToolResultFiles, toolResultFilesMiddleware, toolResultsTakeFiles, type HistoryImageOutput } from 'ctxpack/ai-sdk';
 import * as lc from 'ctxpack/langchain';
 
 export async function aiSdkApp(base: Exclude<LanguageModel, string>, ui: UIMessage[]): Promise<string> {
@@ -13,12 +13,19 @@ export async function aiSdkApp(base: Exclude<LanguageModel, string>, ui: UIMessa
   const model = wrapLanguageModel({ model: base as Parameters<typeof wrapLanguageModel>[0]['model'], middleware: ctxpackMiddleware({ stash, keepRecentImages: 1, onReport: (r) => reports.push(r) }) });
   const { text } = await generateText({ model, prompt: 'hi', tools: { get_history_image: historyImageTool({ stash }) } });
   const compacted: UIMessage[] = await compactUIMessages(ui, { stash });
+  const route = wrapLanguageModel({ model: base as Parameters<typeof wrapLanguageModel>[0]['model'], middleware: toolResultFilesMiddleware() });
+  await generateText({ model: route, prompt: 'hi', tools: { get_history_image: historyImageTool() } });
   const out: HistoryImageOutput = await historyImageOutput(stash, { image_md5: 'history_x' });
-  return out.found ? out.mediaType + compacted.length : out.message + text;
+  // The answer for this model's provider: the image in the tool result where it takes it.
+  const provider: string = base.provider;
+  const answer: unknown[] = await answerHistoryImageCall(stash, { type: 'tool-call', toolCallId: 'c', toolName: 'get_history_image', input: { image_md5: 'x' } }, { format: 'ai-sdk', provider });
+  const moved = toolResultsTakeFiles(provider) ? [] : moveToolResultFiles([{ role: 'user', content: [{ type: 'text', text: 'hi' }] }]);
+  return out.found ? out.mediaType + compacted.length + answer.length + moved.length : out.message + text;
 }
 
 export async function langchainApp(model: BaseChatModel) {
   const stash = await Stash.open({ backend: 'memory' });
   const agent = createAgent({ model, tools: [lc.historyImageTool({ stash })], middleware: [lc.ctxpackMiddleware({ stash })] });
-  return agent;
+  const sent = lc.toolMessagesTakeImages(model) ? [] : lc.moveToolMessageMedia([]);
+  return sent.length ? null : agent;
 }

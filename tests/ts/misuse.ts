@@ -17,4 +17,5 @@ estimate([], { provider: 'acme' }); // @expect-error
 routeArtifact({ filename: 'x.pdf' }, {}); // @expect-error
 modelProfile(42); // @expect-error
 answerHistoryImageCall(stash, {}, {}); // @expect-error
+answerHistoryImageCall(stash, {}, { format: 'ai-sdk', provider: 7 }); // @expect-error
 fitContext([], { stash: undefined }); // @expect-error

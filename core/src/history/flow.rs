@@ -514,8 +514,8 @@ impl Lang {
 /// The shape `getHistoryImage` answers in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PartDialect {
-    /// The image part of a message format (LangChain: the JS standard block
-    /// `{type:'image', mimeType, data}`).
+    /// The image part of a message format (LangChain JS: an `image_url`
+    /// block with a data URL).
     Format(Format),
     /// Python LangChain's `{type:'image', mime_type, base64}`, as servers
     /// such as the dootask backend expect.
@@ -577,16 +577,19 @@ pub async fn history_image<B: StashBackend>(
 
 /// The messages that answer a `get_history_image` call (`call`, as the API
 /// of `format` delivers it) so the model sees the image — or, when the id is
-/// invalid or the image gone, reads why and what to do.
+/// invalid or the image gone, reads why and what to do. `provider` names the
+/// AI SDK provider an `ai-sdk` answer is for (see
+/// [`crate::history::ai_sdk_tool_result_takes_images`]).
 pub async fn answer_history_image_call<B: StashBackend>(
     backend: &B,
     config: &StashConfig,
     now: f64,
     format: Format,
     call: &Value,
+    provider: Option<&str>,
     payloads: &dyn Payloads,
 ) -> Result<Vec<Value>, MessageError> {
-    let call = crate::history::answer::read_call(format, call, &JsonPath::root("call"))?;
+    let call = crate::history::call::read_call(format, call, &JsonPath::root("call"))?;
     let record = match crate::messages::placeholder::parse_image_id(&call.image_id) {
         Some(md5) => match read_verified(backend, &md5, now, payloads).await {
             Ok(Lookup::Found(rec)) => {
@@ -601,14 +604,15 @@ pub async fn answer_history_image_call<B: StashBackend>(
         .as_ref()
         .map(|r| (r.mime.as_str(), r.payload.as_str()));
     Ok(crate::history::answer::answer_messages(
-        format, &call, image,
+        format, &call, image, provider,
     ))
 }
 
-/// An image as a tool result part: a format's image part (OpenAI
-/// `image_url` with a data URL, Anthropic `image` block, AI SDK `{type:'image',
-/// image, mediaType}`, LangChain JS `{type:'image', mimeType, data}` …), or
-/// Python LangChain's `{type:'image', mime_type, base64}`.
+/// An image as a tool result part: a format's image part (OpenAI and
+/// LangChain JS `image_url` with a data URL — the block `ChatOpenAI`,
+/// `ChatAnthropic` and `ChatGoogleGenerativeAI` each send as their API's
+/// image —, Anthropic `image` block, AI SDK `{type:'image', image,
+/// mediaType}` …), or Python LangChain's `{type:'image', mime_type, base64}`.
 pub fn tool_image_part(dialect: PartDialect, mime: &str, payload: &str) -> Value {
     let mut m = serde_json::Map::new();
     m.insert("type".into(), "image".into());
@@ -616,10 +620,6 @@ pub fn tool_image_part(dialect: PartDialect, mime: &str, payload: &str) -> Value
         PartDialect::LangChainPython => {
             m.insert("mime_type".into(), mime.into());
             m.insert("base64".into(), payload.into());
-        }
-        PartDialect::Format(Format::LangChain) => {
-            m.insert("mimeType".into(), mime.into());
-            m.insert("data".into(), payload.into());
         }
         PartDialect::Format(other) => {
             return crate::messages::image::new_image_part(other, mime, payload, None)
