@@ -113,24 +113,15 @@ impl ProviderRefusal {
     }
 }
 
-/// The number that ends right before `needle` (`1000 in the completion`).
-fn number_before(text: &str, needle: &str) -> Option<u64> {
-    let at = find(text, needle)?;
-    let head = text.get(..at)?.trim_end();
-    let start = head
-        .rfind(|c: char| !(c.is_ascii_digit() || c == ','))
-        .map_or(0, |i| i + 1);
-    let digits: String = head.get(start..)?.chars().filter(char::is_ascii_digit).collect();
-    digits.parse().ok()
-}
-
 /// The output tokens an OpenAI-style context refusal says were asked for:
 /// `(3120 in the messages, 1000 in the completion)`, `(8977 in your prompt;
 /// 0 for the completion)`, `you requested 128000 output tokens`.
 fn output_tokens_of(text: &str) -> Option<u64> {
-    number_before(text, "in the completion")
-        .or_else(|| number_before(text, "for the completion"))
-        .or_else(|| number_before(text, "output tokens"))
+    let after = |needle| numbers_after(text, needle).first().copied();
+    if find(text, "output tokens").is_some() {
+        return after("you requested");
+    }
+    after("in the messages,").or_else(|| after("in your prompt;"))
 }
 
 /// `a + b`, when both are given.

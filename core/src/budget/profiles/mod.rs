@@ -7,6 +7,7 @@
 //! call ([`resolve_profile`]).
 
 mod registry;
+mod rule_input;
 mod rules;
 mod spec;
 mod table;

@@ -5,7 +5,9 @@
 //! stays a plain copyable value; their number is bounded.
 
 use super::spec::{ProfileError, ProfileOverrides};
-use super::{model_profile, provider_profile, ModelProfile};
+use super::ModelProfile;
+#[cfg(test)]
+use super::model_profile;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// The most profiles an app may register.
@@ -70,26 +72,19 @@ pub fn register_model_profile(
             format!("expected a model id of 1 to {MAX_ID} characters"),
         ));
     }
-    profile.check()?;
-    let base = match profile.provider {
-        Some(p) => provider_profile(p),
-        None => model_profile(&id),
-    };
+    let resolved = super::spec::resolve_profile(&id, Some(profile))?;
     let too_many = || ProfileError::new("", "too many profiles registered");
-    let matched = intern(&id).ok_or_else(too_many)?;
-    let source = match &profile.source {
-        Some(s) => intern(s).ok_or_else(too_many)?,
-        None if profile.provider.is_some() => "registerModelProfile",
-        None => base.source,
-    };
     let registered = ModelProfile {
-        matched,
-        source,
-        ..base.with_overrides(profile)
+        matched: intern(&id).ok_or_else(too_many)?,
+        source: match (&profile.source, profile.provider) {
+            (None, Some(_)) => "registerModelProfile",
+            _ => resolved.source,
+        },
+        ..resolved
     };
     let mut profiles = lock(&PROFILES);
     let full = profiles.len() >= MAX_PROFILES;
-    match profiles.iter_mut().find(|p| p.matched == matched) {
+    match profiles.iter_mut().find(|p| p.matched == registered.matched) {
         Some(slot) => *slot = registered,
         None if full => return Err(too_many()),
         None => profiles.push(registered),

@@ -5,8 +5,8 @@
 /// How a model counts an image's tokens. Every figure the formula uses is a
 /// field; fields left out of a profile given as data take the documented
 /// figure shown on each.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum TokenRule {
     /// OpenAI tiles: fit in `fitBox`², shortest side to `shortestSide`, then
     /// `base + perTile × tiles` of `tile` px; `detail: 'low'` is `base` alone,
@@ -18,16 +18,12 @@ pub enum TokenRule {
         /// Tokens per tile.
         per_tile: u32,
         /// The tile's side, px (512).
-        #[serde(default = "px512")]
         tile: u32,
         /// The square an image is first fitted into, px (2048).
-        #[serde(default = "px2048")]
         fit_box: u32,
         /// The shortest side is then scaled down to this, px (768).
-        #[serde(default = "px768")]
         shortest_side: u32,
         /// The square a `detail: 'low'` image is read at, px (512).
-        #[serde(default = "px512")]
         low_box: u32,
     },
     /// OpenAI patches: `patch`-px patches, at most `maxPatches` (the image
@@ -37,10 +33,8 @@ pub enum TokenRule {
         /// The multiplier × 1000.
         multiplier_milli: u32,
         /// The patch's side, px (32).
-        #[serde(default = "px32")]
         patch: u32,
         /// The most patches one image is read as (1536).
-        #[serde(default = "patches1536")]
         max_patches: u32,
     },
     /// Anthropic: `width × height / pixelsPerToken` after scaling the long
@@ -52,7 +46,6 @@ pub enum TokenRule {
         /// The most tokens one image costs; larger images are scaled down.
         max_tokens: u32,
         /// Pixels per token (750).
-        #[serde(default = "pixels750")]
         pixels_per_token: u32,
     },
     /// Gemini 2.x: `perTile` tokens for an image within `smallSide`², else
@@ -60,13 +53,10 @@ pub enum TokenRule {
     #[serde(rename_all = "camelCase")]
     GeminiTiles {
         /// Tokens per tile, and for a small image (258).
-        #[serde(default = "tokens258")]
         per_tile: u32,
         /// The tile's side, px (768).
-        #[serde(default = "px768")]
         tile: u32,
         /// An image with both sides within this is one tile, px (384).
-        #[serde(default = "px384")]
         small_side: u32,
     },
     /// Gemini 3: a fixed count per image, by `media_resolution`.
@@ -80,30 +70,30 @@ pub enum TokenRule {
     },
 }
 
-const fn px32() -> u32 {
-    32
+/// The documented figures a profile given as data may leave out.
+pub(super) mod figures {
+    /// OpenAI's tile, px.
+    pub const TILE: u32 = 512;
+    /// OpenAI's box, px.
+    pub const FIT_BOX: u32 = 2048;
+    /// OpenAI's shortest side, px.
+    pub const SHORTEST_SIDE: u32 = 768;
+    /// OpenAI's low-detail box, px.
+    pub const LOW_BOX: u32 = 512;
+    /// OpenAI's patch, px.
+    pub const PATCH: u32 = 32;
+    /// OpenAI's patch cap.
+    pub const MAX_PATCHES: u32 = 1536;
+    /// Anthropic's pixels per token.
+    pub const PIXELS_PER_TOKEN: u32 = 750;
+    /// Gemini's tokens per tile.
+    pub const GEMINI_PER_TILE: u32 = 258;
+    /// Gemini's tile, px.
+    pub const GEMINI_TILE: u32 = 768;
+    /// Gemini's one-tile side, px.
+    pub const GEMINI_SMALL_SIDE: u32 = 384;
 }
-const fn px384() -> u32 {
-    384
-}
-const fn px512() -> u32 {
-    512
-}
-const fn px768() -> u32 {
-    768
-}
-const fn px2048() -> u32 {
-    2048
-}
-const fn patches1536() -> u32 {
-    1536
-}
-const fn pixels750() -> u32 {
-    750
-}
-const fn tokens258() -> u32 {
-    258
-}
+use figures::*;
 
 impl TokenRule {
     /// OpenAI's tile rule with the vision guide's geometry.
@@ -111,10 +101,10 @@ impl TokenRule {
         TokenRule::OpenaiTiles {
             base,
             per_tile,
-            tile: px512(),
-            fit_box: px2048(),
-            shortest_side: px768(),
-            low_box: px512(),
+            tile: TILE,
+            fit_box: FIT_BOX,
+            shortest_side: SHORTEST_SIDE,
+            low_box: LOW_BOX,
         }
     }
 
@@ -122,8 +112,8 @@ impl TokenRule {
     pub const fn openai_patches(multiplier_milli: u32) -> TokenRule {
         TokenRule::OpenaiPatches {
             multiplier_milli,
-            patch: px32(),
-            max_patches: patches1536(),
+            patch: PATCH,
+            max_patches: MAX_PATCHES,
         }
     }
 
@@ -132,15 +122,15 @@ impl TokenRule {
         TokenRule::AnthropicPixels {
             long_edge,
             max_tokens,
-            pixels_per_token: pixels750(),
+            pixels_per_token: PIXELS_PER_TOKEN,
         }
     }
 
     /// Gemini 2.x's tile rule.
     pub const GEMINI_TILES: TokenRule = TokenRule::GeminiTiles {
-        per_tile: tokens258(),
-        tile: px768(),
-        small_side: px384(),
+        per_tile: GEMINI_PER_TILE,
+        tile: GEMINI_TILE,
+        small_side: GEMINI_SMALL_SIDE,
     };
 
     /// The name of a figure that must not be zero and is, if any.
@@ -191,7 +181,7 @@ pub enum BytesOn {
 
 /// The level of detail an image is read at: OpenAI's `detail` and Gemini
 /// 3's `media_resolution` (`low`, `medium`, `high`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Detail {
     /// Low detail: OpenAI's `low`, Gemini's `MEDIA_RESOLUTION_LOW`.
@@ -221,6 +211,16 @@ impl Detail {
             "original" => Some(Detail::Original),
             _ => None,
         }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Detail {
+    /// A level as [`Detail::parse`] reads it.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
+        value.as_str().and_then(Detail::parse).ok_or_else(|| {
+            serde::de::Error::custom("expected 'low', 'medium', 'high', 'auto' or 'original'")
+        })
     }
 }
 
@@ -287,12 +287,15 @@ impl serde::Serialize for MimeSet {
 impl<'de> serde::Deserialize<'de> for MimeSet {
     /// A list of MIME types; one ctxpack does not know is refused.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let list = <Vec<String> as serde::Deserialize>::deserialize(d)?;
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
+        let list = value
+            .as_array()
+            .ok_or_else(|| serde::de::Error::custom("expected a list of image types"))?;
         let mut set = 0;
-        for m in &list {
-            set |= Self::bit(m).ok_or_else(|| {
+        for m in list {
+            set |= m.as_str().and_then(Self::bit).ok_or_else(|| {
                 serde::de::Error::custom(format!(
-                    "unknown image type {m:?}; expected one of {}",
+                    "unknown image type {m}; expected one of {}",
                     MIMES.join(", ")
                 ))
             })?;

@@ -8,11 +8,27 @@ use super::rules::{BytesOn, Detail, MimeSet, TokenRule};
 use super::{ModelProfile, MB};
 use crate::budget::limits::Provider;
 
-const OPENAI_DOCS: &str = "developers.openai.com/api/docs/guides/images-vision (image input requirements: PNG, JPEG, WEBP, non-animated GIF, 20 MB per image, 500 images and 50 MB per request; calculating costs; detail low/high/auto, default auto), read 2026-11-25";
-const ANTHROPIC_DOCS: &str = "platform.claude.com/docs/en/build-with-claude/vision (general limits: 100 images per request with a 200k-token window, 600 otherwise, 8000 px, 2000 px over 20 images; evaluate image size: 1568 px, ~1,600 tokens, w·h/750), docs.anthropic.com/en/api/overview (32 MB request), platform.claude.com/docs/en/models (context windows), read 2026-11-25";
-const BEDROCK_DOCS: &str = "platform.claude.com/docs/en/build-with-claude/vision (5 MB base64 per image on Amazon Bedrock), docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html (20 MB payload), Bedrock's own refusal 'too many images and documents: 21 + 0 > 20' (github.com/RooCodeInc/Roo-Code/issues/8800), read 2026-11-25";
-const VERTEX_DOCS: &str = "platform.claude.com/docs/en/build-with-claude/vision (5 MB base64 per image on Vertex AI; request size lower than 32 MB, figure not given), read 2026-11-25";
-const GEMINI_DOCS: &str = "ai.google.dev/gemini-api/docs/image-understanding, /tokens and /media-resolution (258 per 768-px tile, 384 px; Gemini 3 per-part media_resolution, default high), cloud.google.com/vertex-ai image understanding (PNG, JPEG, WEBP, HEIC, HEIF; 3,000 images), firebase.google.com/docs/ai-logic/input-file-requirements (20 MB inline request), read 2026-11-25";
+const OPENAI_DOCS: &str = "developers.openai.com/api/docs/guides/images-vision, read 2026-11-25";
+const ANTHROPIC_DOCS: &str = "platform.claude.com/docs/en/build-with-claude/vision, docs.anthropic.com/en/api/overview, platform.claude.com/docs/en/models, read 2026-11-25";
+const BEDROCK_DOCS: &str = "platform.claude.com/docs/en/build-with-claude/vision, docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html, github.com/RooCodeInc/Roo-Code/issues/8800, read 2026-11-25";
+const VERTEX_DOCS: &str = "platform.claude.com/docs/en/build-with-claude/vision, read 2026-11-25";
+const GEMINI_DOCS: &str = "ai.google.dev/gemini-api/docs/image-understanding, /tokens, /media-resolution, firebase.google.com/docs/ai-logic/input-file-requirements, read 2026-11-25";
+
+// Each page, and what it says:
+// - OpenAI vision guide: PNG, JPEG, WEBP, non-animated GIF; 20 MB per
+//   image, 500 images and 50 MB per request; detail low/high/auto (default
+//   auto); the tile and patch rules ("calculating costs").
+// - Claude vision: 100 images per request with a 200k-token window, 600
+//   otherwise; 8000 px, 2000 px with more than 20 images; 5 MB of base64
+//   per image on Bedrock and Vertex AI; 1568 px, ~1,600 tokens, w·h/750.
+//   API overview: 32 MB per request. Models: context windows.
+// - Bedrock: 20 MB InvokeModel payload; Claude 4.x on Bedrock refuses the
+//   21st image ("too many images and documents: 21 + 0 > 20", Roo-Code#8800).
+// - Vertex AI: a request limit lower than 32 MB, not given as a figure.
+// - Gemini: 258 tokens per 768-px tile, one tile within 384 px; Gemini 3
+//   per-part media_resolution, images default to high; PNG, JPEG, WEBP,
+//   HEIC, HEIF (Vertex AI image understanding: 3,000 images per prompt);
+//   20 MB inline request (Firebase AI Logic input file requirements).
 
 /// OpenAI's image types: PNG, JPEG, WEBP, non-animated GIF.
 const OPENAI_ACCEPTS: MimeSet = MimeSet::PNG_JPEG_GIF_WEBP;
