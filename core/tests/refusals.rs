@@ -112,7 +112,8 @@ Available Model Group Fallbacks=None","type":null,"param":null,"code":"400"}}"#,
 
 #[test]
 fn reads_what_the_count_includes_besides_images_and_input() {
-    let media = parse_provider_error("Too much media: 30 document pages + 75 images > 100").unwrap();
+    let media =
+        parse_provider_error("Too much media: 30 document pages + 75 images > 100").unwrap();
     assert_eq!((media.documents, media.actual), (Some(30), Some(105)));
     let docs = parse_provider_error("too many images and documents: 104 + 1 > 100").unwrap();
     assert_eq!(docs.documents, Some(1));
@@ -186,27 +187,54 @@ fn input_plus_max_tokens_over_the_window_brings_the_input_to_the_window_minus_ma
     let scaled = fix.max_tokens.unwrap();
     assert!(scaled > target && scaled <= 136_000 * 11 / 10, "{scaled}");
     // max_tokens alone fills the window: nothing the input can do.
-    let all = parse_provider_error("input length and `max_tokens` exceed context limit: 10 + 200000 > 200000").unwrap();
-    assert_eq!(repair_profile(&all, &profile, &current(10, 0), None).max_tokens, Some(0));
+    let all = parse_provider_error(
+        "input length and `max_tokens` exceed context limit: 10 + 200000 > 200000",
+    )
+    .unwrap();
+    assert_eq!(
+        repair_profile(&all, &profile, &current(10, 0), None).max_tokens,
+        Some(0)
+    );
 }
 
 #[test]
 fn too_much_media_leaves_room_for_the_document_pages() {
     let profile = model_profile("claude-sonnet-4-5");
     let r = parse_provider_error("Too much media: 30 document pages + 75 images > 100").unwrap();
-    assert_eq!(repair_profile(&r, &profile, &current(1000, 75), None).profile.max_images, Some(70));
+    assert_eq!(
+        repair_profile(&r, &profile, &current(1000, 75), None)
+            .profile
+            .max_images,
+        Some(70)
+    );
     let r = parse_provider_error("too many images and documents: 104 + 1 > 100").unwrap();
-    assert_eq!(repair_profile(&r, &profile, &current(1000, 104), None).profile.max_images, Some(99));
+    assert_eq!(
+        repair_profile(&r, &profile, &current(1000, 104), None)
+            .profile
+            .max_images,
+        Some(99)
+    );
     let r = parse_provider_error("Too much media: 0 document pages + 102 images > 100").unwrap();
-    assert_eq!(repair_profile(&r, &profile, &current(1000, 102), None).profile.max_images, Some(100));
+    assert_eq!(
+        repair_profile(&r, &profile, &current(1000, 102), None)
+            .profile
+            .max_images,
+        Some(100)
+    );
 }
 
 #[test]
 fn a_request_body_limit_named_is_met_with_a_margin() {
     let profile = model_profile("gemini-2.5-pro");
-    let r = parse_provider_error("Maximum request body size 1048576 exceeded, actual body size 1056562").unwrap();
+    let r = parse_provider_error(
+        "Maximum request body size 1048576 exceeded, actual body size 1056562",
+    )
+    .unwrap();
     let mut now = current(1000, 1);
     now.request_bytes = 1_056_562;
-    let limit = repair_profile(&r, &profile, &now, None).profile.max_request_bytes.unwrap();
+    let limit = repair_profile(&r, &profile, &now, None)
+        .profile
+        .max_request_bytes
+        .unwrap();
     assert!(limit < 1_048_576 && limit > 1_000_000, "{limit}");
 }

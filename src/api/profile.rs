@@ -117,7 +117,10 @@ pub fn model_profile(model_id: JsValue) -> Result<JsValue, CtxpackError> {
 
 /// See the TypeScript declaration.
 #[wasm_bindgen(js_name = registerModelProfile, skip_typescript)]
-pub fn register_model_profile(model_id: JsValue, profile: JsValue) -> Result<JsValue, CtxpackError> {
+pub fn register_model_profile(
+    model_id: JsValue,
+    profile: JsValue,
+) -> Result<JsValue, CtxpackError> {
     let id = string_arg(&model_id, "modelId")?;
     let spec = read_profile(&profile, "profile", CtxpackError::invalid_argument)?;
     ctxpack_core::budget::register_model_profile(&id, &spec)
@@ -126,11 +129,7 @@ pub fn register_model_profile(model_id: JsValue, profile: JsValue) -> Result<JsV
 }
 
 /// The error `e` of a profile at `base`, made by `make` (a code and a path).
-fn at(
-    e: ProfileError,
-    base: &str,
-    make: fn(String, String) -> CtxpackError,
-) -> CtxpackError {
+fn at(e: ProfileError, base: &str, make: fn(String, String) -> CtxpackError) -> CtxpackError {
     let path = match e.path.as_str() {
         "" => base.to_owned(),
         "modelId" => "modelId".to_owned(),

@@ -14,7 +14,9 @@
 //!   plus 4 per message — within about 10 % of real tokenizers on chat text.
 
 use crate::budget::limits::{Provider, RequestLimits};
-use crate::budget::profiles::{image_tokens_at, profile_image_tokens, BytesOn, Detail, ModelProfile};
+use crate::budget::profiles::{
+    image_tokens_at, profile_image_tokens, BytesOn, Detail, ModelProfile,
+};
 use crate::json_path::JsonPath;
 use crate::media::{image_dimensions, Dimensions};
 use crate::messages::walk::{for_each_image, for_each_text};
@@ -237,13 +239,22 @@ mod tests {
     fn a_parts_detail_or_media_resolution_is_read() {
         let part = |v: serde_json::Value| part_detail(v.as_object().unwrap());
         use serde_json::json;
-        assert_eq!(part(json!({"type":"image_url","image_url":{"url":"x","detail":"low"}})), Some(Detail::Low));
-        assert_eq!(part(json!({"type":"input_image","detail":"original"})), Some(Detail::Original));
+        assert_eq!(
+            part(json!({"type":"image_url","image_url":{"url":"x","detail":"low"}})),
+            Some(Detail::Low)
+        );
+        assert_eq!(
+            part(json!({"type":"input_image","detail":"original"})),
+            Some(Detail::Original)
+        );
         assert_eq!(
             part(json!({"inlineData":{},"mediaResolution":{"level":"MEDIA_RESOLUTION_MEDIUM"}})),
             Some(Detail::Medium)
         );
-        assert_eq!(part(json!({"inline_data":{},"media_resolution":"media_resolution_low"})), Some(Detail::Low));
+        assert_eq!(
+            part(json!({"inline_data":{},"media_resolution":"media_resolution_low"})),
+            Some(Detail::Low)
+        );
         assert_eq!(part(json!({"type":"image"})), None);
     }
 

@@ -17,8 +17,8 @@ pub use json_size::{json_len, json_len_with};
 pub use limits::{limits_of, Provider, RequestLimits};
 pub use profiles::{
     image_tokens_at, model_profile, profile_image_tokens, provider_profile, register_model_profile,
-    resolve_profile, seen_size, seen_size_at, BytesOn, Detail, MimeSet, ModelProfile,
-    ProfileError, ProfileOverrides, TokenRule, PROFILES,
+    resolve_profile, seen_size, seen_size_at, BytesOn, Detail, MimeSet, ModelProfile, ProfileError,
+    ProfileOverrides, TokenRule, PROFILES,
 };
 pub use provider_error::{parse_provider_error, ProviderRefusal, RefusalKind};
 pub use request::request_bytes;

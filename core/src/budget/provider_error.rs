@@ -291,14 +291,18 @@ pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
     // configured limit of 272000 tokens. Your messages resulted in 509178 tokens."
     if find(text, "exceed the configured limit of").is_some() {
         let mut r = ProviderRefusal::new(ContextLength, provider_of(text, "openai"));
-        r.limit = numbers_after(text, "exceed the configured limit of").first().copied();
+        r.limit = numbers_after(text, "exceed the configured limit of")
+            .first()
+            .copied();
         r.actual = numbers_after(text, "resulted in").first().copied();
         return Some(r);
     }
     // Gemini 2.5: "The input token count exceeds the maximum number of tokens allowed (1048576)."
     if find(text, "maximum number of tokens allowed").is_some() {
         let mut r = ProviderRefusal::new(ContextLength, "gemini");
-        r.limit = numbers_after(text, "maximum number of tokens allowed").first().copied();
+        r.limit = numbers_after(text, "maximum number of tokens allowed")
+            .first()
+            .copied();
         return Some(r);
     }
     if find(text, "Input is too long").is_some() {
@@ -316,7 +320,9 @@ pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
     // "Maximum request body size 1048576 exceeded, actual body size 1056562"
     if find(text, "Maximum request body size").is_some() {
         let mut r = ProviderRefusal::new(RequestTooLarge, "gemini");
-        r.limit = numbers_after(text, "Maximum request body size").first().copied();
+        r.limit = numbers_after(text, "Maximum request body size")
+            .first()
+            .copied();
         r.actual = numbers_after(text, "actual body size").first().copied();
         return Some(r);
     }

@@ -92,9 +92,11 @@ pub fn repair_profile(
         RefusalKind::TooManyImages => {
             // Documents (or their pages) count against the same limit.
             let documents = refusal.documents.unwrap_or(0);
-            let limit = refusal.limit.map_or(current.image_count.saturating_sub(1), |l| {
-                usize::try_from(l.saturating_sub(documents)).unwrap_or(usize::MAX)
-            });
+            let limit = refusal
+                .limit
+                .map_or(current.image_count.saturating_sub(1), |l| {
+                    usize::try_from(l.saturating_sub(documents)).unwrap_or(usize::MAX)
+                });
             p.max_images = Some(p.max_images.map_or(limit, |m| m.min(limit)));
         }
         RefusalKind::RequestTooLarge => {

@@ -4,10 +4,10 @@
 //! profile carries (its id, its source) are kept once each, so a profile
 //! stays a plain copyable value; their number is bounded.
 
-use super::spec::{ProfileError, ProfileOverrides};
-use super::ModelProfile;
 #[cfg(test)]
 use super::model_profile;
+use super::spec::{ProfileError, ProfileOverrides};
+use super::ModelProfile;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// The most profiles an app may register.
@@ -84,7 +84,10 @@ pub fn register_model_profile(
     };
     let mut profiles = lock(&PROFILES);
     let full = profiles.len() >= MAX_PROFILES;
-    match profiles.iter_mut().find(|p| p.matched == registered.matched) {
+    match profiles
+        .iter_mut()
+        .find(|p| p.matched == registered.matched)
+    {
         Some(slot) => *slot = registered,
         None if full => return Err(too_many()),
         None => profiles.push(registered),
@@ -105,7 +108,11 @@ mod tests {
         .unwrap();
         let p = register_model_profile("Acme-Vision", &spec).unwrap();
         assert_eq!((p.matched, p.provider), ("acme-vision", "openai"));
-        for id in ["acme-vision", "ACME-VISION-2026", "openrouter/acme-vision-mini"] {
+        for id in [
+            "acme-vision",
+            "ACME-VISION-2026",
+            "openrouter/acme-vision-mini",
+        ] {
             let found = model_profile(id);
             assert_eq!(found, p, "{id}");
         }
@@ -114,7 +121,12 @@ mod tests {
         assert_eq!(p.source, "acme docs, read 2026-11-25");
         // Again: replaced, not added.
         let again = ProfileOverrides::from_json(r#"{"provider":"openai","maxImages":9}"#).unwrap();
-        assert_eq!(register_model_profile("acme-vision", &again).unwrap().max_images, Some(9));
+        assert_eq!(
+            register_model_profile("acme-vision", &again)
+                .unwrap()
+                .max_images,
+            Some(9)
+        );
         assert_eq!(model_profile("acme-vision").max_images, Some(9));
     }
 
@@ -122,7 +134,10 @@ mod tests {
     fn a_registered_row_replaces_a_built_in_one_and_the_longest_wins() {
         let spec = ProfileOverrides::from_json(r#"{"maxImages":3}"#).unwrap();
         let p = register_model_profile("gpt-4o-2099", &spec).unwrap();
-        assert_eq!((p.provider, p.tokens), ("openai", TokenRule::openai_tiles(85, 170)));
+        assert_eq!(
+            (p.provider, p.tokens),
+            ("openai", TokenRule::openai_tiles(85, 170))
+        );
         assert_eq!(model_profile("gpt-4o-2099-01-01").max_images, Some(3));
         assert_eq!(model_profile("gpt-4o").max_images, Some(500));
         let longer = ProfileOverrides::from_json(r#"{"maxImages":2}"#).unwrap();
@@ -133,13 +148,18 @@ mod tests {
     #[test]
     fn bad_ids_and_profiles_are_refused() {
         let spec = ProfileOverrides::default();
-        assert_eq!(register_model_profile("  ", &spec).unwrap_err().path, "modelId");
         assert_eq!(
-            register_model_profile(&"x".repeat(201), &spec).unwrap_err().path,
+            register_model_profile("  ", &spec).unwrap_err().path,
             "modelId"
         );
-        let zero = ProfileOverrides::from_json(r#"{"tokens":{"kind":"gemini-tiles","tile":0}}"#)
-            .unwrap();
+        assert_eq!(
+            register_model_profile(&"x".repeat(201), &spec)
+                .unwrap_err()
+                .path,
+            "modelId"
+        );
+        let zero =
+            ProfileOverrides::from_json(r#"{"tokens":{"kind":"gemini-tiles","tile":0}}"#).unwrap();
         assert_eq!(
             register_model_profile("zero-tile", &zero).unwrap_err().path,
             "tokens.tile"

@@ -56,7 +56,10 @@ impl TokenRule {
             if key == "kind" {
                 kind = v.as_str().and_then(|k| KINDS.iter().position(|n| *n == k));
                 if kind.is_none() {
-                    return Err(format!("unknown `kind`; expected one of {}", KINDS.join(", ")));
+                    return Err(format!(
+                        "unknown `kind`; expected one of {}",
+                        KINDS.join(", ")
+                    ));
                 }
                 continue;
             }

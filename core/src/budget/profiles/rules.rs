@@ -331,7 +331,10 @@ mod tests {
     #[test]
     fn details_read_openai_and_gemini_spellings() {
         assert_eq!(Detail::parse("MEDIA_RESOLUTION_LOW"), Some(Detail::Low));
-        assert_eq!(Detail::parse("media_resolution_medium"), Some(Detail::Medium));
+        assert_eq!(
+            Detail::parse("media_resolution_medium"),
+            Some(Detail::Medium)
+        );
         assert_eq!(Detail::parse("original"), Some(Detail::Original));
         assert_eq!(Detail::parse("MEDIA_RESOLUTION_UNSPECIFIED"), None);
     }

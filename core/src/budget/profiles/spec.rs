@@ -207,7 +207,10 @@ mod tests {
         assert_eq!(p.tokens, TokenRule::GEMINI_TILES);
         assert_eq!(p.image_bytes_on, BytesOn::Decoded);
         assert!(p.accepts_mime("image/png") && !p.accepts_mime("image/jpeg") && p.accepts_animated);
-        assert_eq!((p.default_detail, p.context_tokens), (Some(Detail::Low), Some(1000)));
+        assert_eq!(
+            (p.default_detail, p.context_tokens),
+            (Some(Detail::Low), Some(1000))
+        );
         assert_eq!(p.max_image_bytes, Some(5 * MB), "absent fields are kept");
         assert_eq!((p.matched, p.provider), ("claude-sonnet-4-5", "anthropic"));
         let e = ProfileOverrides::from_json(r#"{"maxImagez":1}"#).unwrap_err();
@@ -221,11 +224,20 @@ mod tests {
         )
         .unwrap();
         let p = resolve_profile("acme-vision-2", Some(&o)).unwrap();
-        assert_eq!((p.matched, p.provider, p.source), ("acme-vision-2", "anthropic", "our gateway, 2026-11"));
+        assert_eq!(
+            (p.matched, p.provider, p.source),
+            ("acme-vision-2", "anthropic", "our gateway, 2026-11")
+        );
         assert_eq!(p.tokens, TokenRule::anthropic_pixels(1000, 900));
-        assert_eq!((p.max_images, p.many_images_long_edge), (Some(8), Some(2000)));
+        assert_eq!(
+            (p.max_images, p.many_images_long_edge),
+            (Some(8), Some(2000))
+        );
         // Without a provider the unknown id would have been OpenAI's.
-        assert_eq!(resolve_profile("acme-vision-2", None).unwrap().provider, "openai");
+        assert_eq!(
+            resolve_profile("acme-vision-2", None).unwrap().provider,
+            "openai"
+        );
     }
 
     #[test]

@@ -145,11 +145,7 @@ const CLAUDE_1M: u64 = 1_000_000;
 pub const PROFILES: &[ModelProfile] = &[
     // OpenAI: tiles (base, per tile) or patches (multiplier), per the
     // "Calculating costs" tables of the vision guide.
-    openai(
-        "gpt-4o-mini",
-        TokenRule::openai_tiles(2833, 5667),
-        128_000,
-    ),
+    openai("gpt-4o-mini", TokenRule::openai_tiles(2833, 5667), 128_000),
     openai("gpt-4o", TILES_4O, 128_000),
     openai("gpt-4.1-mini", TokenRule::openai_patches(1620), 1_047_576),
     openai("gpt-4.1-nano", TokenRule::openai_patches(2460), 1_047_576),
@@ -308,7 +304,11 @@ mod tests {
             ("claude-opus-5-5", 600, 1_000_000),
         ] {
             let p = model_profile(id);
-            assert_eq!((p.max_images, p.context_tokens), (Some(images), Some(window)), "{id}");
+            assert_eq!(
+                (p.max_images, p.context_tokens),
+                (Some(images), Some(window)),
+                "{id}"
+            );
         }
         assert_eq!(provider_profile(Provider::Anthropic).max_images, Some(100));
     }
@@ -320,17 +320,31 @@ mod tests {
         let cross = model_profile("us.anthropic.claude-opus-4-7-v1:0");
         let vertex = model_profile("claude-sonnet-4-5@20250929");
         let vertex_prefixed = model_profile("vertex_ai/claude-opus-4-6");
-        assert_eq!((api.max_images, api.max_request_bytes), (Some(600), Some(32 * MB)));
         assert_eq!(
-            (bedrock.provider, bedrock.max_images, bedrock.max_image_bytes, bedrock.max_request_bytes),
+            (api.max_images, api.max_request_bytes),
+            (Some(600), Some(32 * MB))
+        );
+        assert_eq!(
+            (
+                bedrock.provider,
+                bedrock.max_images,
+                bedrock.max_image_bytes,
+                bedrock.max_request_bytes
+            ),
             ("bedrock", Some(20), Some(5 * MB), Some(20 * MB))
         );
-        assert_eq!((cross.provider, cross.tokens), ("bedrock", TokenRule::anthropic_pixels(2576, 4784)));
+        assert_eq!(
+            (cross.provider, cross.tokens),
+            ("bedrock", TokenRule::anthropic_pixels(2576, 4784))
+        );
         assert_eq!(
             (vertex.provider, vertex.max_images, vertex.max_request_bytes),
             ("vertex", Some(100), None)
         );
-        assert_eq!((vertex_prefixed.provider, vertex_prefixed.max_images), ("vertex", Some(600)));
+        assert_eq!(
+            (vertex_prefixed.provider, vertex_prefixed.max_images),
+            ("vertex", Some(600))
+        );
         assert_eq!(model_profile("bedrock/some-new-model").provider, "bedrock");
     }
 

@@ -91,7 +91,11 @@ pub fn seen_size(profile: &ModelProfile, dims: Dimensions, low: bool) -> Dimensi
 }
 
 /// [`seen_size`] at `detail` (`None`: the profile's default).
-pub fn seen_size_at(profile: &ModelProfile, dims: Dimensions, detail: Option<Detail>) -> Dimensions {
+pub fn seen_size_at(
+    profile: &ModelProfile,
+    dims: Dimensions,
+    detail: Option<Detail>,
+) -> Dimensions {
     let detail = detail.or(profile.default_detail);
     let (w, h) = (f64::from(dims.width.max(1)), f64::from(dims.height.max(1)));
     let scale = match profile.tokens {
@@ -235,7 +239,10 @@ mod tests {
         };
         assert_eq!(profile_image_tokens(&p, d(200, 150), false), 100);
         assert_eq!(profile_image_tokens(&p, d(1000, 600), false), 400);
-        assert_eq!((p.max_image_bytes, p.image_bytes_on), (Some(20 * MB), BytesOn::Decoded));
+        assert_eq!(
+            (p.max_image_bytes, p.image_bytes_on),
+            (Some(20 * MB), BytesOn::Decoded)
+        );
     }
 
     #[test]
@@ -243,9 +250,15 @@ mod tests {
         let g = model_profile("gemini-3-pro-preview");
         assert_eq!(g.default_detail, Some(Detail::High));
         let at = |detail| image_tokens_at(&g, d(4000, 3000), detail);
-        assert_eq!((at(Some(Detail::Low)), at(Some(Detail::Medium)), at(None)), (280, 560, 1120));
+        assert_eq!(
+            (at(Some(Detail::Low)), at(Some(Detail::Medium)), at(None)),
+            (280, 560, 1120)
+        );
         let mut low_default = g;
         low_default.default_detail = Some(Detail::Low);
-        assert_eq!(profile_image_tokens(&low_default, d(4000, 3000), false), 280);
+        assert_eq!(
+            profile_image_tokens(&low_default, d(4000, 3000), false),
+            280
+        );
     }
 }
