@@ -10,7 +10,7 @@ use crate::convert::{options_arg, Options};
 use crate::promise::to_promise;
 use crate::stash::{call_backend, stash_from_js};
 use crate::CtxpackError;
-use ctxpack_core::budget::{model_profile, ModelProfile, ProfileOverrides, ProviderRefusal};
+use ctxpack_core::budget::{ModelProfile, ProviderRefusal};
 use ctxpack_core::fit::{
     fit_context, repair_context, Attempt, FitOptions, RepairError, ResizeFailure, Resizer,
     StashAccess,
@@ -117,14 +117,11 @@ export type ResizeFunction = (image: ResizeInput, target: ResizeTarget) => Promi
  */
 export const codecResize: ResizeFunction;
 
-/** Fields of a {@link ModelProfile} to replace; `null` removes a limit. */
-export type ProfileOverrides = Partial<Omit<ModelProfile, "matched" | "provider" | "source">>;
-
 /** Options of {@link fitContext}. */
 export interface FitOptions {
   /** The model id (`claude-sonnet-4-5`, `gpt-4o`, `gemini-2.5-pro`, `anthropic/…`). */
   model: string;
-  /** Figures of the model's profile to replace. */
+  /** Figures of the model's profile to replace, or a whole profile (with `provider`). */
   profile?: ProfileOverrides;
   /** Where originals go: history images stashed to fit, and the originals of changed images. */
   stash?: Stash;
@@ -226,7 +223,7 @@ impl Resizer for JsResizer<'_> {
     }
 }
 
-/// The model's profile with the caller's overrides.
+/// The model's profile with the caller's `profile` option.
 fn profile_of(opts: &Options) -> Result<ModelProfile, CtxpackError> {
     let id = opts.string("model")?.ok_or_else(|| {
         CtxpackError::invalid_option(
@@ -234,19 +231,7 @@ fn profile_of(opts: &Options) -> Result<ModelProfile, CtxpackError> {
             "expected a model id such as 'claude-sonnet-4-5'",
         )
     })?;
-    let profile = model_profile(&id);
-    let overrides = opts.get("profile");
-    if overrides.is_undefined() || overrides.is_null() {
-        return Ok(profile);
-    }
-    // Through JSON text, so that a misspelt field is refused, not ignored.
-    let text = js_sys::JSON::stringify(&overrides)
-        .ok()
-        .and_then(|t| t.as_string())
-        .unwrap_or_default();
-    let o: ProfileOverrides = serde_json::from_str(&text)
-        .map_err(|e| CtxpackError::invalid_option(opts.path_of("profile"), e.to_string()))?;
-    Ok(profile.with_overrides(&o))
+    super::profile::profile_option(opts, &id)
 }
 
 /// The options both functions share.

@@ -15,6 +15,10 @@ export interface ProviderRefusal {
   kind: RefusalKind;
   /** Whose wording it was. */
   provider: "openai" | "anthropic" | "bedrock" | "gemini" | "deepseek" | "vllm" | "gateway";
+  /** Context length: the output tokens the request asked for (`max_tokens`), counted in `actual`; the input must come down to `limit` less these. */
+  outputTokens?: number;
+  /** Too many images: the documents (or document pages) counted with the images in `actual`. */
+  documents?: number;
   /** The limit the refusal names: tokens, bytes, pixels or images. */
   limit?: number;
   /** What the request had, when the refusal says. */
@@ -28,7 +32,8 @@ export interface ProviderRefusal {
 /**
  * Reads a refusal — the error text, or an error object whose `message`,
  * `responseBody`, `body` or `error` holds it (as the SDKs throw them) — from
- * the exact wording OpenAI, Anthropic, Bedrock, Gemini, DeepSeek and vLLM use.
+ * the exact wording OpenAI, Azure OpenAI, Anthropic, Bedrock, Gemini, DeepSeek,
+ * vLLM and the gateways (OpenRouter, LiteLLM) use.
  * `null` when it is not about size or images.
  */
 export function parseProviderError(textOrError: unknown): ProviderRefusal | null;

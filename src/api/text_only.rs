@@ -31,7 +31,7 @@ export function toTextOnly<M>(messages: readonly M[], options: { stash: Stash; f
 export function hasMultimedia(messages: readonly unknown[], options?: { format?: Format }): boolean;
 
 /** A provider ctxpack knows the limits and image-token rules of. */
-export type Provider = "openai" | "anthropic" | "gemini" | "bedrock";
+export type Provider = "openai" | "anthropic" | "gemini" | "bedrock" | "vertex";
 
 /** What one request may carry. */
 export interface RequestLimits {
@@ -56,11 +56,12 @@ export interface EstimateReport {
 
 /**
  * Accounts for a request before it is sent: image tokens per the formula of
- * the model (`model`, see `modelProfile`) or of the provider in general
+ * the model (`model`, see `modelProfile`; `profile` replaces figures of it,
+ * or with `provider` is a whole profile) or of the provider in general
  * (`provider`), text tokens, and the limits it breaks — images, bytes per
  * image and per request, the largest side and the many-image rule.
  */
-export function estimate(messages: readonly unknown[], options: ({ provider: Provider; model?: undefined } | { model: string; provider?: undefined }) & { format?: Format; limits?: RequestLimits }): EstimateReport;
+export function estimate(messages: readonly unknown[], options: ({ provider: Provider; model?: undefined } | { model: string; provider?: undefined; profile?: ProfileOverrides }) & { format?: Format; limits?: RequestLimits }): EstimateReport;
 
 /** Reads a model API's context-length error; `null` when the text is not one. */
 export function parseContextLengthError(text: string): { requested: number; max: number; provider: "openai" | "anthropic" | "gemini" } | null;
@@ -177,7 +178,7 @@ pub fn provider_and_limits(opts: &Options) -> Result<(Provider, RequestLimits), 
     let name = opts.string("provider")?.ok_or_else(|| {
         CtxpackError::invalid_option(
             opts.path_of("provider"),
-            "expected 'openai', 'anthropic', 'gemini' or 'bedrock'",
+            "expected 'openai', 'anthropic', 'gemini', 'bedrock' or 'vertex'",
         )
     })?;
     let provider = Provider::from_name(&name).ok_or_else(|| {
@@ -204,7 +205,7 @@ pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, Ctxpa
     // `{model}`: that model's rules; `{provider}`: the provider's in general.
     let (profile, limits) = match opts.string("model")? {
         Some(id) => {
-            let profile = ctxpack_core::budget::model_profile(&id);
+            let profile = super::profile::profile_option(&opts, &id)?;
             let limits = limits_option(&opts, profile.limits())?;
             (profile, limits)
         }

@@ -160,6 +160,15 @@ test('an animated GIF keeps its frames unless a hard limit forces it, and then t
   assert.equal(img.after.mime, 'image/png');
   const meta = await sharp(Buffer.from(blocks(hard.messages)[0].source.data, 'base64'), { animated: true }).metadata();
   assert.equal(meta.pages ?? 1, 1);
+  // OpenAI takes no animated GIF: its first frame goes, as a PNG.
+  const small = await makeAnimatedGif(300, 200, 3);
+  const gpt = await fitContext(conversation([], [small]), { model: 'gpt-4o' });
+  const [first] = gpt.report.images;
+  assert.deepEqual(first.reasons, ['unsupported-format']);
+  assert.equal(first.firstFrameOnly, true);
+  assert.equal(first.after.mime, 'image/png');
+  const sent = await sharp(Buffer.from(blocks(gpt.messages)[0].source.data, 'base64'), { animated: true }).metadata();
+  assert.deepEqual([sent.format, sent.pages ?? 1, sent.width, sent.height], ['png', 1, 300, 200]);
 });
 
 test('a caller’s resize function is used, and one that returns the wrong size is reported, not trusted', async () => {

@@ -33,7 +33,7 @@ test('the Anthropic SDK’s BadRequestError for an oversized image', async () =>
 test('the Anthropic SDK’s error for too many images and for the many-image rule', async () => {
   const count = new Anthropic({ apiKey: 'test', maxRetries: 0, fetch: refusing(400, { type: 'error', error: { type: 'invalid_request_error', message: 'too many images and documents: 101 + 0 > 100' } }) });
   const e1 = await thrown(() => count.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }));
-  assert.deepEqual(parseProviderError(e1), { kind: 'too-many-images', provider: 'anthropic', limit: 100, actual: 101 });
+  assert.deepEqual(parseProviderError(e1), { kind: 'too-many-images', provider: 'anthropic', limit: 100, actual: 101, documents: 0 });
   const dims = new Anthropic({ apiKey: 'test', maxRetries: 0, fetch: refusing(400, { type: 'error', error: { type: 'invalid_request_error', message: 'messages.19.content.27.image.source.base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels' } }) });
   const e2 = await thrown(() => dims.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }));
   assert.equal(parseProviderError(e2).kind, 'image-dimensions');
@@ -60,4 +60,38 @@ test('texts, and what is not a refusal', () => {
   assert.equal(parseProviderError('Rate limit reached for gpt-4o'), null);
   assert.equal(parseProviderError(undefined), null);
   assert.equal(parseProviderError(42), null);
+});
+
+test('Anthropic’s too-much-media and input + max_tokens refusals, through the SDK', async () => {
+  // Wordings quoted in anthropics/claude-code#19822 and continuedev/continue#6080.
+  const media = new Anthropic({ apiKey: 'test', maxRetries: 0, fetch: refusing(400, { type: 'error', error: { type: 'invalid_request_error', message: 'Too much media: 3 document pages + 102 images > 100' } }) });
+  const e1 = await thrown(() => media.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }));
+  assert.deepEqual(parseProviderError(e1), { kind: 'too-many-images', provider: 'anthropic', limit: 100, actual: 105, documents: 3 });
+  const window = new Anthropic({ apiKey: 'test', maxRetries: 0, fetch: refusing(400, { type: 'error', error: { type: 'invalid_request_error', message: 'input length and `max_tokens` exceed context limit: 199759 + 8192 > 200000, decrease input length or `max_tokens` and try again' } }) });
+  const e2 = await thrown(() => window.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8192, messages: [{ role: 'user', content: 'hi' }] }));
+  assert.deepEqual(parseProviderError(e2), { kind: 'context-length', provider: 'anthropic', limit: 200000, actual: 207951, outputTokens: 8192 });
+});
+
+test('OpenAI-style refusals that count the completion, and Azure’s configured limit', () => {
+  // evalstate/fast-agent#621 (DeepSeek) and BerriAI/litellm#15968 (Azure OpenAI).
+  assert.deepEqual(parseProviderError("This model's maximum context length is 131072 tokens. However, you requested 131134 tokens (122942 in the messages, 8192 in the completion). Please reduce the length of the messages or completion."),
+    { kind: 'context-length', provider: 'openai', limit: 131072, actual: 131134, outputTokens: 8192 });
+  assert.deepEqual(parseProviderError('AzureException BadRequestError - Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 509178 tokens. Please reduce the length of the messages.'),
+    { kind: 'context-length', provider: 'openai', limit: 272000, actual: 509178 });
+});
+
+test('repairContext brings the input down to the window less max_tokens', async () => {
+  const { repairContext, estimate, Stash } = await import('ctxpack');
+  const { makeScreenshot } = await import('../fixtures/make.mjs');
+  const shot = (await makeScreenshot(1000, 1000, 4)).toString('base64');
+  const turn = (i) => [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: shot } }, { type: 'text', text: `step ${i}` }] }, { role: 'assistant', content: 'noted' }];
+  const messages = [...turn(0), ...turn(1), ...turn(2), ...turn(3), { role: 'user', content: 'and now?' }];
+  const full = estimate(messages, { model: 'claude-sonnet-4-5' }).totalTokens;
+  // The provider counted the input as we do; max_tokens takes 4000 of a window 2000 over the input.
+  const refusal = `input length and \`max_tokens\` exceed context limit: ${full} + 4000 > ${full + 2000}, decrease input length or \`max_tokens\` and try again`;
+  const stash = await Stash.open({ backend: 'memory' });
+  const { report, refusal: read } = await repairContext(messages, refusal, { model: 'claude-sonnet-4-5', stash });
+  assert.equal(read.outputTokens, 4000);
+  assert.ok(report.tokensAfter <= full + 2000 - 4000, `${report.tokensAfter} tokens; the input may hold ${full - 2000}`);
+  assert.ok(report.images.filter((i) => i.action === 'stashed').length >= 2);
 });

@@ -31,8 +31,13 @@ import {
   type MultimodalContent,
   answerHistoryImageCall,
   modelProfile,
+  registerModelProfile,
   parseProviderError,
+  type ImageDetail,
+  type ImageMime,
   type ModelProfile,
+  type ProfileOverrides,
+  type TokenRule,
   type ProviderRefusal,
   type RefusalKind,
   fitContext,
@@ -71,6 +76,30 @@ export async function rulesAndRefusals(stash: Stash, error: unknown): Promise<nu
   const aiSdkAnswer: unknown[] = await answerHistoryImageCall(stash, { type: 'tool-call', toolCallId: 'c', toolName: 'get_history_image', input: { image_md5: 'x' } }, { format: 'ai-sdk', provider: 'openai.chat' });
   const parts: ContentPart[] = await getHistoryImage(stash, 'x', { format: 'langchain-python' });
   return (edge ?? 0) + (kind ? 1 : 0) + answer.length + aiSdkAnswer.length + parts.length + (profile.tokens.kind === 'anthropic-pixels' ? profile.tokens.longEdge : 0);
+}
+
+export function profilesAsData(messages: unknown[]): number {
+  // A model ctxpack does not know, registered once with a whole profile.
+  const spec: ProfileOverrides = {
+    provider: 'openai',
+    tokens: { kind: 'openai-patches', multiplierMilli: 1200, maxPatches: 2048 },
+    accepts: ['image/png', 'image/jpeg'],
+    defaultDetail: 'high',
+    maxImages: 16,
+    maxRequestBytes: null,
+    source: 'acme docs, read 2026-11-25',
+  };
+  const registered: ModelProfile = registerModelProfile('acme-vision', spec);
+  const accepts: ImageMime[] = registered.accepts;
+  const detail: ImageDetail | null = registered.defaultDetail;
+  const rule: TokenRule = modelProfile('claude-opus-4-7').tokens;
+  const perToken: number = rule.kind === 'anthropic-pixels' ? rule.pixelsPerToken : 0;
+  const box: number = rule.kind === 'openai-tiles' ? rule.fitBox + rule.shortestSide + rule.tile + rule.lowBox : 0;
+  // A whole profile for one call, and the fields of a known model's.
+  const report = estimate(messages, { model: 'acme-vision-2', profile: { provider: 'anthropic', tokens: { kind: 'anthropic-pixels', longEdge: 1000, maxTokens: 900 } } });
+  const tweaked = estimate(messages, { model: 'gemini-3-pro', profile: { defaultDetail: 'low', accepts: ['image/png'] } });
+  const animated: boolean = registered.acceptsAnimated;
+  return accepts.length + (detail ? 1 : 0) + perToken + box + report.totalTokens + tweaked.imageTokens + (animated ? 1 : 0);
 }
 
 export async function consume(text: string, readFile: (uri: string) => Promise<Uint8Array>): Promise<ContentPart[]> {

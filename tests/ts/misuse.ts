@@ -1,6 +1,6 @@
 // Each line below must fail to type-check: the tests assert that tsc reports
 // an error on exactly these lines, proving the .d.ts is specific, not `any`.
-import { Stash, answerHistoryImageCall, fitContext, compactContext, detectFormat, estimate, historyImageTool, modelProfile, parseMarkdownImages, routeArtifact, toMultimodal } from 'ctxpack';
+import { Stash, answerHistoryImageCall, fitContext, compactContext, detectFormat, estimate, historyImageTool, modelProfile, registerModelProfile, parseMarkdownImages, routeArtifact, toMultimodal } from 'ctxpack';
 
 declare const stash: Stash;
 
@@ -19,3 +19,7 @@ modelProfile(42); // @expect-error
 answerHistoryImageCall(stash, {}, {}); // @expect-error
 answerHistoryImageCall(stash, {}, { format: 'ai-sdk', provider: 7 }); // @expect-error
 fitContext([], { stash: undefined }); // @expect-error
+registerModelProfile('acme', { provider: 'mistral' }); // @expect-error
+registerModelProfile('acme', { maxImagez: 3 }); // @expect-error
+registerModelProfile('acme', { accepts: ['image/svg+xml'] }); // @expect-error
+fitContext([], { model: 'x', profile: { tokens: { kind: 'anthropic-pixels', longEdge: 1568 } } }); // @expect-error

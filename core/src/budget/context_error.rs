@@ -47,7 +47,10 @@ pub fn parse_context_length_error(text: &str) -> Option<ContextLengthError> {
     // OpenAI-style: "maximum context length is 131072 tokens. However, you requested 5472941 tokens"
     if let Some(at) = find(text, "maximum context length is") {
         let (max, end) = number_after(text, at)?;
-        let requested = find(&text[end..], "requested")
+        // "…you requested 128000 output tokens and your prompt contains at
+        // least 134145 input tokens, for a total of at least 262145 tokens"
+        let requested = find(&text[end..], "total of")
+            .or_else(|| find(&text[end..], "requested"))
             .or_else(|| find(&text[end..], "resulted in"))
             .and_then(|r| number_after(text, end + r))
             .map(|(n, _)| n)?;

@@ -14,7 +14,9 @@
 //!   plus 4 per message — within about 10 % of real tokenizers on chat text.
 
 use crate::budget::limits::{Provider, RequestLimits};
-use crate::budget::profiles::{profile_image_tokens, BytesOn, ModelProfile};
+use crate::budget::profiles::{
+    image_tokens_at, profile_image_tokens, BytesOn, Detail, ModelProfile,
+};
 use crate::json_path::JsonPath;
 use crate::media::{image_dimensions, Dimensions};
 use crate::messages::walk::{for_each_image, for_each_text};
@@ -99,6 +101,26 @@ pub struct EstimateReport {
     pub exceeded: Vec<String>,
 }
 
+/// The detail a part asks for: OpenAI's `detail` (on the part or its
+/// `image_url`), or Gemini 3's `mediaResolution` / `media_resolution` (a
+/// level, or `{level}`); `None` when it names none.
+pub fn part_detail(wire: &serde_json::Map<String, serde_json::Value>) -> Option<Detail> {
+    let level = |v: &serde_json::Value| {
+        v.as_str()
+            .or_else(|| v.get("level").and_then(|l| l.as_str()))
+            .and_then(Detail::parse)
+    };
+    wire.get("image_url")
+        .and_then(|u| u.get("detail"))
+        .or_else(|| wire.get("detail"))
+        .and_then(level)
+        .or_else(|| {
+            wire.get("mediaResolution")
+                .or_else(|| wire.get("media_resolution"))
+                .and_then(level)
+        })
+}
+
 /// Accounts for `messages` (whose serialized size is `request_bytes`) under
 /// `profile`'s rules (a model's, or a provider's in general): image tokens
 /// by its formula, and the limits it sets — images, bytes per image (on the
@@ -119,13 +141,7 @@ pub fn estimate(
         text += 4;
         for_each_text(m, &root.index(i), &mut |_, t| text += text_tokens(t));
         for_each_image(m, &root.index(i), &mut |_, path, img| {
-            let low = img
-                .wire
-                .get("image_url")
-                .and_then(|u| u.get("detail"))
-                .or_else(|| img.wire.get("detail"))
-                .and_then(|d| d.as_str())
-                == Some("low");
+            let detail = part_detail(&img.wire);
             let (dims, bytes) = match img.source() {
                 ImageSource::Url(_) | ImageSource::Opaque => (None, 0),
                 src => match src.inline() {
@@ -148,7 +164,7 @@ pub fn estimate(
                 height: d.height,
                 measured,
                 bytes,
-                tokens: profile_image_tokens(profile, d, low),
+                tokens: image_tokens_at(profile, d, detail),
             });
         });
     }
@@ -217,6 +233,29 @@ mod tests {
 
     fn d(width: u32, height: u32) -> Dimensions {
         Dimensions { width, height }
+    }
+
+    #[test]
+    fn a_parts_detail_or_media_resolution_is_read() {
+        let part = |v: serde_json::Value| part_detail(v.as_object().unwrap());
+        use serde_json::json;
+        assert_eq!(
+            part(json!({"type":"image_url","image_url":{"url":"x","detail":"low"}})),
+            Some(Detail::Low)
+        );
+        assert_eq!(
+            part(json!({"type":"input_image","detail":"original"})),
+            Some(Detail::Original)
+        );
+        assert_eq!(
+            part(json!({"inlineData":{},"mediaResolution":{"level":"MEDIA_RESOLUTION_MEDIUM"}})),
+            Some(Detail::Medium)
+        );
+        assert_eq!(
+            part(json!({"inline_data":{},"media_resolution":"media_resolution_low"})),
+            Some(Detail::Low)
+        );
+        assert_eq!(part(json!({"type":"image"})), None);
     }
 
     #[test]

@@ -1,29 +1,30 @@
-//! Per-provider request limits, in one table: how many images a request may
-//! carry and how many bytes per image and per request. Figures are the
-//! providers' documented limits for their public APIs; a caller can override
-//! any of them.
+//! The providers ctxpack knows, and what one request may carry. The figures
+//! themselves live in the model profiles ([`super::provider_profile`]).
 
 /// A provider whose limits and image-token rules ctxpack knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Provider {
-    /// OpenAI Chat Completions / Responses.
+    /// OpenAI Chat Completions / Responses (also Azure OpenAI).
     OpenAi,
     /// Anthropic Messages API.
     Anthropic,
     /// Google Gemini API.
     Gemini,
-    /// Amazon Bedrock Converse (Claude on Bedrock).
+    /// Amazon Bedrock (Claude on Bedrock).
     Bedrock,
+    /// Google Vertex AI (Claude on Vertex AI).
+    Vertex,
 }
 
 impl Provider {
-    /// Reads a provider name.
+    /// Reads a provider name, as apps and gateways spell it.
     pub fn from_name(name: &str) -> Option<Provider> {
         match name.to_ascii_lowercase().as_str() {
-            "openai" | "azure" | "azure-openai" => Some(Provider::OpenAi),
+            "openai" | "azure" | "azure-openai" | "azure_openai" => Some(Provider::OpenAi),
             "anthropic" | "claude" => Some(Provider::Anthropic),
             "gemini" | "google" => Some(Provider::Gemini),
-            "bedrock" | "aws" => Some(Provider::Bedrock),
+            "bedrock" | "aws" | "amazon-bedrock" => Some(Provider::Bedrock),
+            "vertex" | "vertex_ai" | "vertex-ai" | "google-vertex" => Some(Provider::Vertex),
             _ => None,
         }
     }
@@ -35,6 +36,7 @@ impl Provider {
             Provider::Anthropic => "anthropic",
             Provider::Gemini => "gemini",
             Provider::Bedrock => "bedrock",
+            Provider::Vertex => "vertex",
         }
     }
 }
@@ -45,7 +47,7 @@ impl Provider {
 pub struct RequestLimits {
     /// Images per request.
     pub max_images: Option<usize>,
-    /// Bytes per image (decoded).
+    /// Bytes per image (measured as the profile's `imageBytesOn` says).
     #[serde(serialize_with = "crate::number::opt_u64_as_number")]
     pub max_image_bytes: Option<u64>,
     /// Bytes per request body.
@@ -53,29 +55,7 @@ pub struct RequestLimits {
     pub max_request_bytes: Option<u64>,
 }
 
-const MB: u64 = 1024 * 1024;
-
-/// The limits table: (provider, images per request, bytes per image, bytes per request).
-pub const LIMITS: &[(Provider, usize, u64, u64)] = &[
-    (Provider::OpenAi, 500, 20 * MB, 50 * MB),
-    (Provider::Anthropic, 100, 5 * MB, 32 * MB),
-    (Provider::Gemini, 3000, 7 * MB, 20 * MB),
-    (Provider::Bedrock, 20, 3_750_000, 20 * MB),
-];
-
-/// The documented limits of `provider`.
+/// The documented limits of `provider`'s models in general.
 pub fn limits_of(provider: Provider) -> RequestLimits {
-    LIMITS
-        .iter()
-        .find(|(p, ..)| *p == provider)
-        .map(|&(_, images, image, request)| RequestLimits {
-            max_images: Some(images),
-            max_image_bytes: Some(image),
-            max_request_bytes: Some(request),
-        })
-        .unwrap_or(RequestLimits {
-            max_images: None,
-            max_image_bytes: None,
-            max_request_bytes: None,
-        })
+    super::provider_profile(provider).limits()
 }

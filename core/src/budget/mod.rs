@@ -14,9 +14,10 @@ mod request;
 pub use context_error::{parse_context_length_error, ContextLengthError};
 pub use estimate::{estimate, image_tokens, text_tokens, EstimateReport, ImageEstimate};
 pub use json_size::{json_len, json_len_with};
-pub use limits::{limits_of, Provider, RequestLimits, LIMITS};
+pub use limits::{limits_of, Provider, RequestLimits};
 pub use profiles::{
-    model_profile, profile_image_tokens, provider_profile, seen_size, BytesOn, ModelProfile,
+    image_tokens_at, model_profile, profile_image_tokens, provider_profile, register_model_profile,
+    resolve_profile, seen_size, seen_size_at, BytesOn, Detail, MimeSet, ModelProfile, ProfileError,
     ProfileOverrides, TokenRule, PROFILES,
 };
 pub use provider_error::{parse_provider_error, ProviderRefusal, RefusalKind};

@@ -8,23 +8,34 @@
 //!   maximum: 15908784 bytes > 5242880 bytes`; `…: At least one of the image
 //!   dimensions exceed max allowed size for many-image requests: 2000 pixels`;
 //!   `image dimensions exceed max allowed size: 8000 pixels`; `too many images
-//!   and documents: 101 + 0 > 100`; `prompt is too long: 213610 tokens >
-//!   199999 maximum`; `request_too_large` (HTTP 413).
+//!   and documents: 101 + 0 > 100`; `Too much media: 0 document pages + 102
+//!   images > 100`; `prompt is too long: 213610 tokens > 199999 maximum`;
+//!   ``input length and `max_tokens` exceed context limit: 199759 + 8192 >
+//!   200000``; `request_too_large` (HTTP 413).
 //! - Amazon Bedrock wraps Anthropic's in `ValidationException: The model
 //!   returned the following errors: …` (the image path ends in
 //!   `source.bytes`); its own: `Input is too long for requested model.`,
 //!   `Failed to buffer the request body: length limit exceeded`, `Image
 //!   exceeds max pixels allowed.`
-//! - OpenAI (and DeepSeek, vLLM, OpenRouter): `This model's maximum context
-//!   length is 128000 tokens. However, your messages resulted in 130000
-//!   tokens.`; Responses: `Your input exceeds the context window of this
-//!   model.`; `Too many images in request. Max is 10.`
+//! - OpenAI (and Azure OpenAI, DeepSeek, vLLM, OpenRouter): `This model's
+//!   maximum context length is 128000 tokens. However, your messages resulted
+//!   in 130000 tokens.` (or `… you requested 4120 tokens (3120 in the
+//!   messages, 1000 in the completion)`, `… you requested 128000 output
+//!   tokens and your prompt contains at least 134145 input tokens, for a
+//!   total of at least 262145 tokens`); Responses: `Your input exceeds the
+//!   context window of this model.`; `Too many images in request. Max is 10.`
 //! - vLLM: `At most 5 image(s) may be provided in one request.`
 //! - Gemini: `The input token count (1200293) exceeds the maximum number of
-//!   tokens allowed (1048576).`
+//!   tokens allowed (1048576).` (2.5: without the count).
+//! - Google's front end: `Maximum request body size 1048576 exceeded, actual
+//!   body size 1056562` (HTTP 413).
 //! - Gateways: `request contains 52 images, exceeding the maximum of 50
 //!   allowed per request`; `Too many images in request: 11 images provided,
-//!   but the model supports a maximum of 10 images.`
+//!   but the model supports a maximum of 10 images.`; LiteLLM's
+//!   `ContextWindowExceededError` around the provider's own text.
+//!
+//! The tests quoting each wording, with where it was found, are in
+//! `core/tests/refusals.rs`.
 
 use super::context_error::{find, number_after, parse_context_length_error};
 
@@ -71,6 +82,20 @@ pub struct ProviderRefusal {
     /// The provider's path of the refused value (`messages.3.content.0.image.source.base64`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// Context length: the output tokens the request asked for (`max_tokens`),
+    /// counted in `actual`; the input must come down to `limit` minus these.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::number::opt_u64_as_number"
+    )]
+    pub output_tokens: Option<u64>,
+    /// Too many images: the documents (or document pages) counted with the
+    /// images in `actual`; the images must come down to `limit` minus these.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::number::opt_u64_as_number"
+    )]
+    pub documents: Option<u64>,
 }
 
 impl ProviderRefusal {
@@ -82,8 +107,26 @@ impl ProviderRefusal {
             actual: None,
             message_index: None,
             path: None,
+            output_tokens: None,
+            documents: None,
         }
     }
+}
+
+/// The output tokens an OpenAI-style context refusal says were asked for:
+/// `(3120 in the messages, 1000 in the completion)`, `(8977 in your prompt;
+/// 0 for the completion)`, `you requested 128000 output tokens`.
+fn output_tokens_of(text: &str) -> Option<u64> {
+    let after = |needle| numbers_after(text, needle).first().copied();
+    if find(text, "output tokens").is_some() {
+        return after("you requested");
+    }
+    after("in the messages,").or_else(|| after("in your prompt;"))
+}
+
+/// `a + b`, when both are given.
+fn sum(a: Option<&u64>, b: Option<&u64>) -> Option<u64> {
+    a?.checked_add(*b?)
 }
 
 /// The numbers that follow `needle` in `text`, in order.
@@ -176,13 +219,21 @@ pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
     if find(text, "Image exceeds max pixels allowed").is_some() {
         return Some(ProviderRefusal::new(ImageDimensions, "bedrock"));
     }
+    // "too many images and documents: 104 + 1 > 100" (images + documents).
     if find(text, "too many images and documents").is_some() {
         let n = numbers_after(text, "too many images and documents");
         let mut r = ProviderRefusal::new(TooManyImages, provider_of(text, "anthropic"));
-        r.actual = match (n.first(), n.get(1)) {
-            (Some(a), Some(b)) => a.checked_add(*b),
-            _ => None,
-        };
+        r.actual = sum(n.first(), n.get(1));
+        r.documents = n.get(1).copied();
+        r.limit = n.get(2).copied();
+        return Some(r);
+    }
+    // "Too much media: 0 document pages + 102 images > 100" (pages + images).
+    if find(text, "too much media").is_some() {
+        let n = numbers_after(text, "too much media");
+        let mut r = ProviderRefusal::new(TooManyImages, provider_of(text, "anthropic"));
+        r.actual = sum(n.first(), n.get(1));
+        r.documents = n.first().copied();
         r.limit = n.get(2).copied();
         return Some(r);
     }
@@ -214,11 +265,21 @@ pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
             .copied();
         return Some(r);
     }
+    // "input length and `max_tokens` exceed context limit: 199759 + 8192 > 200000"
+    if find(text, "exceed context limit").is_some() {
+        let n = numbers_after(text, "exceed context limit");
+        let mut r = ProviderRefusal::new(ContextLength, provider_of(text, "anthropic"));
+        r.actual = sum(n.first(), n.get(1));
+        r.output_tokens = n.get(1).copied();
+        r.limit = n.get(2).copied();
+        return Some(r);
+    }
     // Context length, with its numbers where the wording gives them.
     if let Some(c) = parse_context_length_error(text) {
         let mut r = ProviderRefusal::new(ContextLength, provider_of(text, c.provider));
         r.limit = Some(c.max);
         r.actual = Some(c.requested);
+        r.output_tokens = output_tokens_of(text).filter(|n| *n <= c.requested);
         return Some(r);
     }
     if find(text, "exceeds the context window").is_some()
@@ -226,9 +287,25 @@ pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
     {
         return Some(ProviderRefusal::new(ContextLength, "openai"));
     }
-    if find(text, "Input is too long for requested model").is_some()
-        || find(text, "Input is too long").is_some()
-    {
+    // Azure OpenAI and OpenAI's configured limit: "Input tokens exceed the
+    // configured limit of 272000 tokens. Your messages resulted in 509178 tokens."
+    if find(text, "exceed the configured limit of").is_some() {
+        let mut r = ProviderRefusal::new(ContextLength, provider_of(text, "openai"));
+        r.limit = numbers_after(text, "exceed the configured limit of")
+            .first()
+            .copied();
+        r.actual = numbers_after(text, "resulted in").first().copied();
+        return Some(r);
+    }
+    // Gemini 2.5: "The input token count exceeds the maximum number of tokens allowed (1048576)."
+    if find(text, "maximum number of tokens allowed").is_some() {
+        let mut r = ProviderRefusal::new(ContextLength, "gemini");
+        r.limit = numbers_after(text, "maximum number of tokens allowed")
+            .first()
+            .copied();
+        return Some(r);
+    }
+    if find(text, "Input is too long").is_some() {
         return Some(ProviderRefusal::new(ContextLength, "bedrock"));
     }
     // The request body itself.
@@ -240,6 +317,15 @@ pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
             provider_of(text, "anthropic"),
         ));
     }
+    // "Maximum request body size 1048576 exceeded, actual body size 1056562"
+    if find(text, "Maximum request body size").is_some() {
+        let mut r = ProviderRefusal::new(RequestTooLarge, "gemini");
+        r.limit = numbers_after(text, "Maximum request body size")
+            .first()
+            .copied();
+        r.actual = numbers_after(text, "actual body size").first().copied();
+        return Some(r);
+    }
     if find(text, "length limit exceeded").is_some()
         || find(text, "413 Request Entity Too Large").is_some()
     {
@@ -249,86 +335,4 @@ pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
         ));
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use RefusalKind::*;
-
-    /// Kind, provider, limit and actual, as read.
-    type Read = (RefusalKind, &'static str, Option<u64>, Option<u64>);
-
-    fn read(text: &str) -> Read {
-        let r = parse_provider_error(text).unwrap_or_else(|| panic!("not read: {text}"));
-        (r.kind, r.provider, r.limit, r.actual)
-    }
-
-    #[test]
-    fn reads_every_providers_wording() {
-        let cases: &[(&str, Read)] = &[
-            (r#"{"type":"error","error":{"type":"invalid_request_error","message":"messages.0.content.2.image.source.base64: image exceeds 5 MB maximum: 15908784 bytes > 5242880 bytes"},"request_id":"req_011CUcqvXBc6AskCDuW4mM1q"}"#,
-             (ImageTooLarge, "anthropic", Some(5_242_880), Some(15_908_784))),
-            ("ValidationException: The model returned the following errors:\nmessages.0.content.2.image.source.bytes: image exceeds 5 MB maximum:\n7167852 bytes > 5242880 bytes",
-             (ImageTooLarge, "bedrock", Some(5_242_880), Some(7_167_852))),
-            (r#"{"type":"error","error":{"type":"invalid_request_error","message":"messages.135.content.6.image.source.base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels"}}"#,
-             (ImageDimensions, "anthropic", Some(2000), None)),
-            ("messages.1.content.0.image.source.base64: image dimensions exceed max allowed size: 8000 pixels",
-             (ImageDimensions, "anthropic", Some(8000), None)),
-            ("ValidationException: image exceed max allowed size for many-image requests: 2000 pixels",
-             (ImageDimensions, "bedrock", Some(2000), None)),
-            ("ValidationException: 400 Bad Request: Image exceeds max pixels allowed.", (ImageDimensions, "bedrock", None, None)),
-            (r#"{"type":"error","error":{"type":"invalid_request_error","message":"too many images and documents: 101 + 0 > 100"}}"#,
-             (TooManyImages, "anthropic", Some(100), Some(101))),
-            ("error, status code: 400, message: Too many images in request. Max is 10.", (TooManyImages, "openai", Some(10), None)),
-            ("Too many images in request: 11 images provided, but the model supports a maximum of 10 images.",
-             (TooManyImages, "gateway", Some(10), Some(11))),
-            ("{'object': 'error', 'message': 'At most 5 image(s) may be provided in one request.', 'type': 'BadRequestError', 'param': None, 'code': 400}",
-             (TooManyImages, "vllm", Some(5), None)),
-            ("[invalid_request_error] request contains 52 images, exceeding the maximum of 50 allowed per request",
-             (TooManyImages, "gateway", Some(50), Some(52))),
-            (r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 213610 tokens > 199999 maximum"}}"#,
-             (ContextLength, "anthropic", Some(199_999), Some(213_610))),
-            ("This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens. Please reduce the length of the messages.",
-             (ContextLength, "openai", Some(128_000), Some(130_000))),
-            ("DeepSeek API error: This model's maximum context length is 131072 tokens. However, you requested 5472941 tokens (5468845 in the messages, 4096 in the completion).",
-             (ContextLength, "deepseek", Some(131_072), Some(5_472_941))),
-            ("{'object': 'error', 'message': \"This model's maximum context length is 32768 tokens. However, you requested 40000 tokens (39000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.\", 'type': 'BadRequestError', 'code': 400}",
-             (ContextLength, "vllm", Some(32_768), Some(40_000))),
-            (r#"{"error":{"message":"Your input exceeds the context window of this model. Please adjust your input and try again.","type":"invalid_request_error","code":"context_length_exceeded"}}"#,
-             (ContextLength, "openai", None, None)),
-            (r#"{"error":{"code":400,"message":"The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}"#,
-             (ContextLength, "gemini", Some(1_048_576), Some(1_200_293))),
-            ("ValidationException: Input is too long for requested model.", (ContextLength, "bedrock", None, None)),
-            (r#"{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}"#,
-             (RequestTooLarge, "anthropic", None, None)),
-            (r#"ValidationException: The model returned the following errors: {"code":"validation_error","message":"Failed to buffer the request body: length limit exceeded"}"#,
-             (RequestTooLarge, "bedrock", None, None)),
-        ];
-        for (text, want) in cases {
-            assert_eq!(read(text), *want, "{text}");
-        }
-    }
-
-    #[test]
-    fn names_the_refused_image_where_the_provider_does() {
-        let r = parse_provider_error("messages.34.content.2.tool_result.content.0.image.source.base64: image exceeds 5 MB maximum: 5404560 bytes > 5242880 bytes").unwrap();
-        assert_eq!(
-            r.path.as_deref(),
-            Some("messages.34.content.2.tool_result.content.0.image.source.base64")
-        );
-        assert_eq!(r.message_index, Some(34));
-    }
-
-    #[test]
-    fn other_errors_are_not_refusals() {
-        for text in [
-            "rate limit exceeded",
-            "Incorrect API key provided",
-            "",
-            "Request too large for gpt-4o on tokens per min",
-        ] {
-            assert_eq!(parse_provider_error(text), None, "{text}");
-        }
-    }
 }

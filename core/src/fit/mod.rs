@@ -29,5 +29,5 @@ pub use flow::{fit_context, FitOptions, ResizeFailure, Resizer, StashAccess};
 pub use plan::{choose_stash, Account, Limits, Rest, StashChoice, PLACEHOLDER_TOKENS};
 pub use repair::{kind_name, repair_profile, Repair, RepairError};
 pub use report::{Action, Figures, FitReport, ImageFit, Scale};
-pub use source::source_target;
+pub use source::{source_target, SourceFacts};
 pub use target::{fit_long_edge, image_target, measured_bytes, ImageTarget, Reason};

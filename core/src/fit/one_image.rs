@@ -4,7 +4,7 @@
 
 use super::attempt::{first_attempt, next_attempt, within_bytes, MAX_ATTEMPTS, PHOTO_QUALITIES};
 use super::flow::Resizer;
-use super::source::source_target;
+use super::source::{source_target, SourceFacts};
 use super::target::{image_target, measured_bytes, ImageTarget, Reason};
 use crate::budget::{BytesOn, ModelProfile};
 use crate::media::payload::{payload_facts, stored_mime, Payloads};
@@ -57,8 +57,11 @@ pub(super) fn target_of(
     low: bool,
 ) -> Option<ImageTarget> {
     let base = image_target(profile, img.dims, img.decoded, many, low);
-    let turned = img.orientation.is_some_and(Orientation::turns);
-    source_target(profile, &img.mime, img.dims, turned, base)
+    let facts = SourceFacts {
+        turned: img.orientation.is_some_and(Orientation::turns),
+        animated: img.animated,
+    };
+    source_target(profile, &img.mime, img.dims, facts, base)
 }
 
 fn limit_words(target: &ImageTarget) -> String {

@@ -49,14 +49,20 @@ pub fn repair_profile(
     let mut max_tokens = max_tokens.or(profile.context_tokens);
     match refusal.kind {
         RefusalKind::ContextLength => {
-            // The provider counts tokens its own way: scale our estimate by
-            // how far over its count was, and keep 5 % to spare.
+            // The provider counts tokens its own way: scale our estimate of
+            // the input by how far over its count was, and keep 5 % to
+            // spare. Output tokens the request asked for (`max_tokens`) are
+            // counted in the refusal but not in our estimate: the input
+            // must come down to the limit less them.
             let ours = current.total_tokens.max(1);
+            let output = refusal.output_tokens.unwrap_or(0);
             let target = match (refusal.limit, refusal.actual) {
-                (Some(limit), Some(actual)) if actual > 0 => {
-                    (u128::from(ours) * u128::from(limit) * 95 / (u128::from(actual) * 100)) as u64
+                (Some(limit), Some(actual)) if actual > output => {
+                    let room = limit.saturating_sub(output);
+                    let input = actual - output;
+                    (u128::from(ours) * u128::from(room) * 95 / (u128::from(input) * 100)) as u64
                 }
-                (Some(limit), _) => limit.min(ours) * 9 / 10,
+                (Some(limit), _) => limit.saturating_sub(output).min(ours) * 9 / 10,
                 _ => ours * 8 / 10,
             };
             max_tokens = min_some(max_tokens, target);
@@ -84,9 +90,13 @@ pub fn repair_profile(
             p.many_images_long_edge = p.many_images_long_edge.map(|m| m.min(limit));
         }
         RefusalKind::TooManyImages => {
+            // Documents (or their pages) count against the same limit.
+            let documents = refusal.documents.unwrap_or(0);
             let limit = refusal
                 .limit
-                .map_or(current.image_count.saturating_sub(1), |l| l as usize);
+                .map_or(current.image_count.saturating_sub(1), |l| {
+                    usize::try_from(l.saturating_sub(documents)).unwrap_or(usize::MAX)
+                });
             p.max_images = Some(p.max_images.map_or(limit, |m| m.min(limit)));
         }
         RefusalKind::RequestTooLarge => {
