@@ -15,8 +15,9 @@ const { fitContext, Stash, getHistoryImage } = ctxpack;
 
 /**
  * A 1600×1200 camera JPEG (quality 95, with grain) whose stored left
- * quarter is red, the rest blue, and whose top-left corner holds a green
- * mark, stored with EXIF `orientation`.
+ * quarter is green above and red below, the rest blue — so that every turn
+ * and flip moves colour across a large area —, stored with EXIF
+ * `orientation`.
  */
 async function turnedPhoto(orientation, width = 1600, height = 1200) {
   const raw = Buffer.alloc(width * height * 3);
@@ -26,7 +27,7 @@ async function turnedPhoto(orientation, width = 1600, height = 1200) {
       s = (s * 1664525 + 1013904223) >>> 0;
       const g = s >>> 28;
       const i = (y * width + x) * 3;
-      const mark = x < width / 8 && y < height / 8;
+      const mark = x < width / 4 && y < height / 2;
       const red = x < width / 4;
       raw[i] = mark ? 20 : red ? 220 - g : 20 + g;
       raw[i + 1] = mark ? 220 - g : 20 + g;
