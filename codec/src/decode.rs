@@ -64,9 +64,15 @@ fn decode_with_image(bytes: &[u8]) -> Result<Decoded, CodecError> {
         });
     }
     // Metadata that cannot be read is metadata the image does not have.
-    let orientation = decoder
-        .orientation()
-        .unwrap_or(Orientation::NoTransforms);
+    let orientation = match decoder.orientation() {
+        Ok(Orientation::NoTransforms) | Err(_) => decoder
+            .exif_metadata()
+            .ok()
+            .flatten()
+            .and_then(|exif| orientation_in(&exif))
+            .unwrap_or(Orientation::NoTransforms),
+        Ok(found) => found,
+    };
     let icc = decoder.icc_profile().ok().flatten();
     let image = DynamicImage::from_decoder(decoder).map_err(decode_error)?;
     Ok(Decoded {
@@ -75,6 +81,12 @@ fn decode_with_image(bytes: &[u8]) -> Result<Decoded, CodecError> {
         icc,
         stored: (width, height),
     })
+}
+
+/// The orientation in an EXIF block, which some writers (libvips in WebP
+/// and PNG) store with the "Exif\0\0" prefix of a JPEG APP1 segment.
+pub fn orientation_in(exif: &[u8]) -> Option<Orientation> {
+    Orientation::from_exif_chunk(exif.strip_prefix(b"Exif\0\0").unwrap_or(exif))
 }
 
 fn decode_error(e: ImageError) -> CodecError {

@@ -66,3 +66,10 @@ pub fn trap_for_tests(leak_mb: u32) {
     std::hint::black_box(&held);
     std::process::abort();
 }
+
+/// The bytes of the instance's linear memory, for the same tests.
+#[doc(hidden)]
+#[wasm_bindgen(js_name = __memoryBytesForTests)]
+pub fn memory_bytes_for_tests() -> f64 {
+    (core::arch::wasm32::memory_size(0) * 65536) as f64
+}

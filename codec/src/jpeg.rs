@@ -5,7 +5,7 @@
 //! result is still at least the requested size on both sides, so the
 //! resizer always shrinks and never enlarges.
 
-use crate::decode::{swaps_sides, to_eight_bits, Decoded};
+use crate::decode::{orientation_in, swaps_sides, to_eight_bits, Decoded};
 use crate::limits::{check_source, MAX_ALLOC};
 use crate::CodecError;
 use image::metadata::Orientation;
@@ -27,7 +27,7 @@ pub fn decode(bytes: &[u8], shown: (u32, u32)) -> Result<Decoded, CodecError> {
     decoder.set_max_decoding_buffer_size(usize::try_from(MAX_ALLOC).unwrap_or(usize::MAX));
     let orientation = decoder
         .exif_data()
-        .and_then(Orientation::from_exif_chunk)
+        .and_then(orientation_in)
         .unwrap_or(Orientation::NoTransforms);
     let icc = decoder.icc_profile();
     let (tw, th) = if swaps_sides(orientation) {
