@@ -1,7 +1,6 @@
 //! Pixels to JPEG or PNG bytes.
 
 use crate::{CodecError, OutputFormat};
-use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::{CompressionType, FilterType as PngFilter, PngEncoder};
 use image::{DynamicImage, ExtendedColorType, ImageEncoder, RgbaImage};
 
@@ -25,16 +24,31 @@ pub fn encode(image: &DynamicImage, format: OutputFormat) -> Result<Vec<u8>, Cod
             ExtendedColorType::Rgb8,
         ),
     };
-    let result = match format {
+    match format {
         OutputFormat::Jpeg { quality } => {
-            JpegEncoder::new_with_quality(&mut out, quality).write_image(&bytes, w, h, color)
+            // `jpeg-encoder`: optimised Huffman tables and, below quality 90,
+            // 4:2:0 chroma averaged as libjpeg does (smaller and faster than
+            // the `image` crate's encoder).
+            let side = |n: u32| {
+                u16::try_from(n).map_err(|_| CodecError::Encode(format!("{n} px is beyond JPEG")))
+            };
+            let kind = match color {
+                ExtendedColorType::L8 => jpeg_encoder::ColorType::Luma,
+                _ => jpeg_encoder::ColorType::Rgb,
+            };
+            let mut encoder = jpeg_encoder::Encoder::new(&mut out, quality);
+            encoder.set_optimized_huffman_tables(true);
+            encoder.set_chroma_subsampling_method(jpeg_encoder::ChromaSubsamplingMethod::Average);
+            encoder
+                .encode(&bytes, side(w)?, side(h)?, kind)
+                .map_err(|e| CodecError::Encode(e.to_string()))?;
         }
         OutputFormat::Png => {
             PngEncoder::new_with_quality(&mut out, CompressionType::Best, PngFilter::Adaptive)
                 .write_image(&bytes, w, h, color)
+                .map_err(|e| CodecError::Encode(e.to_string()))?;
         }
-    };
-    result.map_err(|e| CodecError::Encode(e.to_string()))?;
+    }
     Ok(out)
 }
 

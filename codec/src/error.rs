@@ -13,7 +13,9 @@ pub enum CodecError {
     UnsupportedFormat(&'static str),
     /// The image declares more pixels than the codec decodes (a camera
     /// original fits; a decompression bomb does not).
-    #[error("cannot decode the image: {width}×{height} px is larger than the codec decodes ({limit})")]
+    #[error(
+        "cannot decode the image: {width}×{height} px is larger than the codec decodes ({limit})"
+    )]
     TooLarge {
         /// Declared width.
         width: u32,

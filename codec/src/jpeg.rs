@@ -38,9 +38,12 @@ pub fn decode(bytes: &[u8], shown: (u32, u32)) -> Result<Decoded, CodecError> {
     let (ow, oh) = choose_scale(&mut decoder, (width, height), (tw, th))?;
     let pixels = decoder.decode().map_err(fail)?;
     let (ow, oh) = (u32::from(ow), u32::from(oh));
-    let wrong = || CodecError::Decode("JPEG: the decoder returned a buffer of the wrong size".into());
+    let wrong =
+        || CodecError::Decode("JPEG: the decoder returned a buffer of the wrong size".into());
     let image = match info.pixel_format {
-        PixelFormat::L8 => DynamicImage::ImageLuma8(GrayImage::from_raw(ow, oh, pixels).ok_or_else(wrong)?),
+        PixelFormat::L8 => {
+            DynamicImage::ImageLuma8(GrayImage::from_raw(ow, oh, pixels).ok_or_else(wrong)?)
+        }
         PixelFormat::L16 => {
             let samples = pixels
                 .chunks_exact(2)
@@ -50,7 +53,9 @@ pub fn decode(bytes: &[u8], shown: (u32, u32)) -> Result<Decoded, CodecError> {
                 ImageBuffer::from_raw(ow, oh, samples).ok_or_else(wrong)?;
             to_eight_bits(DynamicImage::ImageLuma16(grey))
         }
-        PixelFormat::RGB24 => DynamicImage::ImageRgb8(RgbImage::from_raw(ow, oh, pixels).ok_or_else(wrong)?),
+        PixelFormat::RGB24 => {
+            DynamicImage::ImageRgb8(RgbImage::from_raw(ow, oh, pixels).ok_or_else(wrong)?)
+        }
         PixelFormat::CMYK32 => DynamicImage::ImageRgb8(
             RgbImage::from_raw(ow, oh, cmyk_to_rgb(&pixels)).ok_or_else(wrong)?,
         ),

@@ -88,7 +88,10 @@ mod tests {
     #[test]
     fn targets_must_be_non_empty_and_bounded() {
         assert!(check_target(1568, 1176).is_ok());
-        assert_eq!(check_target(0, 5).unwrap_err().code(), "IMAGE_RESIZE_FAILED");
+        assert_eq!(
+            check_target(0, 5).unwrap_err().code(),
+            "IMAGE_RESIZE_FAILED"
+        );
         assert!(check_target(MAX_SIDE, MAX_SIDE).is_err());
     }
 }

@@ -36,8 +36,12 @@ pub fn resize(image: DynamicImage, width: u32, height: u32) -> Result<DynamicIma
     let out = dst.into_vec();
     let wrong = || fail("the resizer returned a buffer of the wrong size".into());
     Ok(match pixel_type {
-        PixelType::U8 => DynamicImage::ImageLuma8(GrayImage::from_raw(width, height, out).ok_or_else(wrong)?),
-        PixelType::U8x3 => DynamicImage::ImageRgb8(RgbImage::from_raw(width, height, out).ok_or_else(wrong)?),
+        PixelType::U8 => {
+            DynamicImage::ImageLuma8(GrayImage::from_raw(width, height, out).ok_or_else(wrong)?)
+        }
+        PixelType::U8x3 => {
+            DynamicImage::ImageRgb8(RgbImage::from_raw(width, height, out).ok_or_else(wrong)?)
+        }
         _ => DynamicImage::ImageRgba8(RgbaImage::from_raw(width, height, out).ok_or_else(wrong)?),
     })
 }

@@ -26,7 +26,10 @@ pub fn undecodable_format(bytes: &[u8]) -> Option<&'static str> {
     let heif = [
         b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm", b"hevs", b"mif1", b"msf1",
     ];
-    if brands.iter().any(|b| heif.iter().any(|h| *b == h.as_slice())) {
+    if brands
+        .iter()
+        .any(|b| heif.iter().any(|h| *b == h.as_slice()))
+    {
         return Some("HEIC/HEIF");
     }
     None

@@ -23,10 +23,26 @@ fn assert_upright(bytes: &[u8], width: u32, height: u32, what: &str) {
     assert_eq!(img.dimensions(), (width, height), "{what}");
     let at = |x: u32, y: u32| img.get_pixel(x, y).0;
     let (x0, x1, y0, y1) = (width / 8, width * 7 / 8, height / 8, height * 7 / 8);
-    assert!(near(at(x0, y0), TOP_LEFT, 30), "{what}: top-left {:?}", at(x0, y0));
-    assert!(near(at(x1, y0), TOP_RIGHT, 30), "{what}: top-right {:?}", at(x1, y0));
-    assert!(near(at(x0, y1), BOTTOM_LEFT, 30), "{what}: bottom-left {:?}", at(x0, y1));
-    assert!(near(at(x1, y1), REST, 30), "{what}: bottom-right {:?}", at(x1, y1));
+    assert!(
+        near(at(x0, y0), TOP_LEFT, 30),
+        "{what}: top-left {:?}",
+        at(x0, y0)
+    );
+    assert!(
+        near(at(x1, y0), TOP_RIGHT, 30),
+        "{what}: top-right {:?}",
+        at(x1, y0)
+    );
+    assert!(
+        near(at(x0, y1), BOTTOM_LEFT, 30),
+        "{what}: bottom-left {:?}",
+        at(x0, y1)
+    );
+    assert!(
+        near(at(x1, y1), REST, 30),
+        "{what}: bottom-right {:?}",
+        at(x1, y1)
+    );
 }
 
 #[test]
@@ -51,7 +67,12 @@ fn a_jpeg_stored_1600_by_1200_comes_out_upright_for_all_eight_orientations() {
                 shown.dimensions(),
                 "the source as shown"
             );
-            assert_upright(&out.bytes, w, h, &format!("orientation {orientation}, {format:?}"));
+            assert_upright(
+                &out.bytes,
+                w,
+                h,
+                &format!("orientation {orientation}, {format:?}"),
+            );
             let mut decoder = image::ImageReader::new(std::io::Cursor::new(&out.bytes))
                 .with_guessed_format()
                 .unwrap()

@@ -110,7 +110,11 @@ fn a_progressive_jpeg_decodes_like_its_baseline_twin() {
 
 #[test]
 fn a_16_bit_png_is_read_at_its_colour() {
-    let img = image::ImageBuffer::<image::Rgb<u16>, _>::from_pixel(40, 30, image::Rgb([51400, 25700, 12850]));
+    let img = image::ImageBuffer::<image::Rgb<u16>, _>::from_pixel(
+        40,
+        30,
+        image::Rgb([51400, 25700, 12850]),
+    );
     let mut file = std::io::Cursor::new(Vec::new());
     img.write_to(&mut file, image::ImageFormat::Png).unwrap();
     let got = rgb_of(&fit(file.get_ref(), 20, 15)).get_pixel(10, 7).0;

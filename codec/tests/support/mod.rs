@@ -107,5 +107,7 @@ pub fn psnr(a: &RgbImage, b: &RgbImage) -> f64 {
 
 /// True when every channel of `got` is within `tolerance` of `want`.
 pub fn near(got: [u8; 3], want: [u8; 3], tolerance: u8) -> bool {
-    got.iter().zip(want).all(|(&g, w)| g.abs_diff(w) <= tolerance)
+    got.iter()
+        .zip(want)
+        .all(|(&g, w)| g.abs_diff(w) <= tolerance)
 }
