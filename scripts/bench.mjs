@@ -11,6 +11,9 @@
 //   fit     one 12-megapixel JPEG fitted to a 1568-px model: in Chromium
 //           against a plain canvas resize (the floor), in Node against
 //           jimp (pure JavaScript) and sharp (native libvips)
+//
+// BENCH_ONLY=node-fit runs only the Node fitting rows (no browser), and
+// writes bench-results/bench-node-fit.json.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -22,6 +25,7 @@ import { gzipSync } from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.env.BENCH_RUNS || 5);
+const nodeFitOnly = process.env.BENCH_ONLY === 'node-fit';
 execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
 execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
 
@@ -47,12 +51,13 @@ const photo12mp = (await makeImage('jpeg', 4000, 3000, 12)).toString('base64');
 const FIT_MODEL = 'claude-sonnet-4-5';
 
 const json = (body) => (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-const server = await serve({ routes: { '/bench/workload-big.json': json(big), '/bench/workload-many.json': json(many), '/bench/steady-image.json': json(steadyImage) } });
-const browser = await launch();
+const server = nodeFitOnly ? null : await serve({ routes: { '/bench/workload-big.json': json(big), '/bench/workload-many.json': json(many), '/bench/steady-image.json': json(steadyImage) } });
+const browser = nodeFitOnly ? null : await launch();
 const result = { date: new Date().toISOString(), runs, browser: {}, node: {} };
 let ctxMs = 0;
 const line = (name, ms, base) => { if (!base) ctxMs = ms; console.log(`  ${name.padEnd(42)} ${ms.toFixed(1).padStart(9)} ms ${base ? `${(base / ctxMs).toFixed(2).padStart(7)}×` : ''}`); };
 try {
+  if (!nodeFitOnly) {
   const page = await browser.newPage();
   await page.goto(`${server.url}/bench/index.html`);
   await page.waitForFunction(() => window.benchReady === true);
@@ -82,9 +87,10 @@ try {
   for (const [impl, v] of Object.entries(md5)) {
     console.log(`  ${impl.padEnd(12)} ${v.mbPerS.toFixed(0).padStart(6)} MB/s over 1 MB (${(v.mbPerS / md5['hash-wasm'].mbPerS).toFixed(2)}× hash-wasm)   ${Math.round(v.smallPerS).toLocaleString().padStart(10)} hashes/s of 32 bytes`);
   }
+  }
 } finally {
-  await browser.close();
-  await server.close();
+  await browser?.close();
+  await server?.close();
 }
 
 // Node: the nodejs build with the memory and the file stash against node:crypto + a Map.
@@ -117,6 +123,7 @@ function nodeBaseline(map) {
     }) };
   });
 }
+if (!nodeFitOnly) {
 const nodeCrypto = await time(async () => nodeBaseline(new Map()));
 const nodeMemory = await time(async () => {
   const stash = await ctx.Stash.open({ backend: 'memory' });
@@ -134,6 +141,7 @@ const nodeFile = await time(async () => {
 for (const d of dirs) rmSync(d, { recursive: true, force: true });
 result.node = { nodeCrypto, nodeMemory, nodeFile };
 console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack memory stash ${nodeMemory.toFixed(1)} ms (${(nodeMemory / nodeCrypto).toFixed(2)}× the baseline's time); file stash ${nodeFile.toFixed(1)} ms`);
+}
 
 // Node fitting: the codec module against jimp and sharp, same image, same size.
 const { Jimp } = await import('jimp');
@@ -162,4 +170,4 @@ const wasm = readFileSync(path.join(root, 'dist/web/ctxpack_bg.wasm'));
 const codec = readFileSync(path.join(root, 'dist/web/codec/ctxpack_codec_bg.wasm'));
 result.size = { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length, codec: { raw: codec.length, gzip: gzipSync(codec, { level: 9 }).length } };
 console.log(`\nrelease wasm: ${(result.size.raw / 1024).toFixed(1)} KiB, ${(result.size.gzip / 1024).toFixed(1)} KiB gzipped; codec module ${(result.size.codec.raw / 1024).toFixed(1)} KiB, ${(result.size.codec.gzip / 1024).toFixed(1)} KiB gzipped (loaded on first use)`);
-writeFileSync(path.join(outDir, 'bench.json'), JSON.stringify(result, null, 2) + '\n');
+writeFileSync(path.join(outDir, nodeFitOnly ? 'bench-node-fit.json' : 'bench.json'), JSON.stringify(result, null, 2) + '\n');

@@ -1,4 +1,5 @@
-//! The module's one export: `transcodeImage`.
+//! The module's exports: `transcodeImage`, and a trap for the tests of the
+//! JavaScript entries' recovery.
 
 use crate::{transcode, OutputFormat, Request};
 use js_sys::{Error, Object, Reflect, Uint8Array};
@@ -9,11 +10,13 @@ use wasm_bindgen::prelude::*;
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-/// Decodes `bytes`, resizes to `width`×`height` and encodes as `mime`
-/// (`image/jpeg` at `quality`, or `image/png`). Resolves to
-/// `{data: Uint8Array, width, height, mime}`; throws an `Error` whose `code`
-/// is `IMAGE_DECODE_FAILED`, `IMAGE_RESIZE_FAILED`, `IMAGE_ENCODE_FAILED` or
-/// `INVALID_OPTION`.
+/// Decodes `bytes`, resizes to `width`×`height` (the image as shown: the
+/// codec applies its EXIF orientation) and encodes as `mime` (`image/jpeg`
+/// at `quality`, or `image/png`). Returns `{data: Uint8Array, width,
+/// height, mime, sourceWidth, sourceHeight, orientation}` (the source's
+/// size as shown and the EXIF orientation applied, 1–8); throws an `Error`
+/// whose `code` is `IMAGE_DECODE_FAILED`, `IMAGE_RESIZE_FAILED`,
+/// `IMAGE_ENCODE_FAILED` or `INVALID_OPTION`.
 #[wasm_bindgen(js_name = transcodeImage)]
 pub fn transcode_image(
     bytes: &[u8],
@@ -39,9 +42,34 @@ pub fn transcode_image(
     .map_err(to_js)?;
     let obj = Object::new();
     let data = Uint8Array::from(out.bytes.as_slice());
-    let _ = Reflect::set(&obj, &"data".into(), &data);
-    let _ = Reflect::set(&obj, &"width".into(), &out.width.into());
-    let _ = Reflect::set(&obj, &"height".into(), &out.height.into());
-    let _ = Reflect::set(&obj, &"mime".into(), &out.mime.into());
+    let set = |key: &str, value: JsValue| {
+        let _ = Reflect::set(&obj, &key.into(), &value);
+    };
+    set("data", data.into());
+    set("width", out.width.into());
+    set("height", out.height.into());
+    set("mime", out.mime.into());
+    set("sourceWidth", out.source_width.into());
+    set("sourceHeight", out.source_height.into());
+    set("orientation", out.orientation.into());
     Ok(obj)
+}
+
+/// Traps (a WebAssembly `unreachable`) after allocating `leak_mb` MiB that
+/// are never freed: what a failed allocation or a bug in a decoder leaves
+/// behind. Exists so the tests can check that the JavaScript entries replace
+/// an instance after a trap; nothing else calls it.
+#[doc(hidden)]
+#[wasm_bindgen(js_name = __trapForTests)]
+pub fn trap_for_tests(leak_mb: u32) {
+    let held = vec![1u8; (leak_mb as usize) << 20];
+    std::hint::black_box(&held);
+    std::process::abort();
+}
+
+/// The bytes of the instance's linear memory, for the same tests.
+#[doc(hidden)]
+#[wasm_bindgen(js_name = __memoryBytesForTests)]
+pub fn memory_bytes_for_tests() -> f64 {
+    (core::arch::wasm32::memory_size(0) * 65536) as f64
 }

@@ -1,16 +1,11 @@
 //! One image in, one image out: decode, resize, encode.
 
+use crate::color::convert_to_srgb;
+use crate::decode::{decode, swaps_sides};
+use crate::encode::encode;
+use crate::limits::check_target;
+use crate::resize::resize;
 use crate::CodecError;
-use fast_image_resize::images::Image;
-use fast_image_resize::{FilterType, PixelType, ResizeAlg, ResizeOptions, Resizer};
-use image::codecs::jpeg::JpegEncoder;
-use image::codecs::png::{CompressionType, FilterType as PngFilter, PngEncoder};
-use image::{DynamicImage, ImageEncoder, ImageReader, Limits, RgbaImage};
-use std::io::Cursor;
-
-/// The largest side the codec decodes or produces, in pixels: beyond what
-/// any model accepts (8000 px), with room for camera originals.
-pub const MAX_SIDE: u32 = 1 << 14;
 
 /// The formats the codec writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,113 +62,60 @@ pub struct Encoded {
     pub height: u32,
     /// Its MIME type.
     pub mime: &'static str,
+    /// The source image's width as shown (after its EXIF orientation).
+    pub source_width: u32,
+    /// The source image's height as shown.
+    pub source_height: u32,
+    /// The EXIF orientation the codec applied (1–8; 1 when there was none).
+    pub orientation: u8,
 }
 
-/// Decodes `bytes` (PNG, JPEG, GIF — its first frame — or WebP), resizes to
-/// the requested size and encodes it in the requested format.
+/// Decodes `bytes` (PNG, JPEG, GIF — its first frame —, WebP — its first
+/// frame —, BMP or TIFF), resizes it to the requested size and encodes it in
+/// the requested format.
+///
+/// The requested size is the image as shown: after its EXIF orientation,
+/// which the codec applies (orientations 5–8 swap the sides), so the result
+/// is upright and carries no orientation. Pixels tagged with an RGB ICC
+/// profile are converted to sRGB; the result carries no profile.
 pub fn transcode(bytes: &[u8], request: Request) -> Result<Encoded, CodecError> {
     let (w, h) = (request.width, request.height);
-    if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
-        return Err(CodecError::Resize {
-            width: w,
-            height: h,
-            reason: format!("each side must be from 1 to {MAX_SIDE} px"),
-        });
+    check_target(w, h)?;
+    let decoded = decode(bytes, (w, h))?;
+    // Resize in the stored orientation, then turn the (smaller) result.
+    let (sw, sh) = if swaps_sides(decoded.orientation) {
+        (h, w)
+    } else {
+        (w, h)
+    };
+    let (stored_w, stored_h) = decoded.stored;
+    let (source_width, source_height) = if swaps_sides(decoded.orientation) {
+        (stored_h, stored_w)
+    } else {
+        (stored_w, stored_h)
+    };
+    let mut pixels = resize(decoded.image, sw, sh)?;
+    if let Some(icc) = &decoded.icc {
+        convert_to_srgb(&mut pixels, icc);
     }
-    let source = decode(bytes)?;
-    let pixels = resize(source, w, h)?;
+    pixels.apply_orientation(decoded.orientation);
     let bytes = encode(&pixels, request.format)?;
     Ok(Encoded {
         bytes,
-        width: w,
-        height: h,
+        width: pixels.width(),
+        height: pixels.height(),
         mime: request.format.mime(),
+        source_width,
+        source_height,
+        orientation: decoded.orientation.to_exif(),
     })
-}
-
-fn decode(bytes: &[u8]) -> Result<RgbaImage, CodecError> {
-    let mut reader = ImageReader::new(Cursor::new(bytes))
-        .with_guessed_format()
-        .map_err(|e| CodecError::Decode(e.to_string()))?;
-    let mut limits = Limits::default();
-    limits.max_image_width = Some(MAX_SIDE);
-    limits.max_image_height = Some(MAX_SIDE);
-    reader.limits(limits);
-    let image: DynamicImage = reader
-        .decode()
-        .map_err(|e| CodecError::Decode(e.to_string()))?;
-    Ok(image.into_rgba8())
-}
-
-fn resize(source: RgbaImage, width: u32, height: u32) -> Result<RgbaImage, CodecError> {
-    let fail = |reason: String| CodecError::Resize {
-        width,
-        height,
-        reason,
-    };
-    if source.dimensions() == (width, height) {
-        return Ok(source);
-    }
-    let (sw, sh) = source.dimensions();
-    let src = Image::from_vec_u8(sw, sh, source.into_raw(), PixelType::U8x4)
-        .map_err(|e| fail(e.to_string()))?;
-    let mut dst = Image::new(width, height, PixelType::U8x4);
-    // Catmull-Rom: sharp enough for text in screenshots, and cheaper than
-    // Lanczos3 on camera-sized sources. Alpha is premultiplied while
-    // resizing (the default), so transparent edges do not darken.
-    let options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::CatmullRom));
-    Resizer::new()
-        .resize(&src, &mut dst, &options)
-        .map_err(|e| fail(e.to_string()))?;
-    RgbaImage::from_raw(width, height, dst.into_vec())
-        .ok_or_else(|| fail("the resizer returned a buffer of the wrong size".into()))
-}
-
-fn encode(pixels: &RgbaImage, format: OutputFormat) -> Result<Vec<u8>, CodecError> {
-    let (w, h) = pixels.dimensions();
-    let mut out = Vec::new();
-    let result = match format {
-        OutputFormat::Jpeg { quality } => {
-            let rgb = flatten_on_white(pixels);
-            JpegEncoder::new_with_quality(&mut out, quality).write_image(
-                &rgb,
-                w,
-                h,
-                image::ExtendedColorType::Rgb8,
-            )
-        }
-        OutputFormat::Png => {
-            let opaque = pixels.pixels().all(|p| p.0[3] == 255);
-            let encoder =
-                PngEncoder::new_with_quality(&mut out, CompressionType::Best, PngFilter::Adaptive);
-            if opaque {
-                let rgb = flatten_on_white(pixels);
-                encoder.write_image(&rgb, w, h, image::ExtendedColorType::Rgb8)
-            } else {
-                encoder.write_image(pixels.as_raw(), w, h, image::ExtendedColorType::Rgba8)
-            }
-        }
-    };
-    result.map_err(|e| CodecError::Encode(e.to_string()))?;
-    Ok(out)
-}
-
-/// RGB bytes of `pixels` composited over white.
-fn flatten_on_white(pixels: &RgbaImage) -> Vec<u8> {
-    let mut rgb = Vec::with_capacity(pixels.as_raw().len() / 4 * 3);
-    for p in pixels.pixels() {
-        let [r, g, b, a] = p.0;
-        let a = u16::from(a);
-        let over = |c: u8| ((u16::from(c) * a + 255 * (255 - a) + 127) / 255) as u8;
-        rgb.extend_from_slice(&[over(r), over(g), over(b)]);
-    }
-    rgb
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use image::{ImageFormat, Rgba};
+    use image::{ImageFormat, Rgba, RgbaImage};
+    use std::io::Cursor;
 
     fn png_of(w: u32, h: u32, alpha: u8) -> Vec<u8> {
         let img = RgbaImage::from_fn(w, h, |x, y| {

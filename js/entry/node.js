@@ -24,11 +24,26 @@ function routeArtifact(artifact, capabilities, options) {
 }
 
 let codec = null;
-/** Encodes `image` at `target` with the codec module, loaded on first use. */
+/** A fresh instance of the codec module (not the one `require` cached). */
+function loadCodec() {
+  const file = require.resolve('./codec/ctxpack_codec.js');
+  delete require.cache[file];
+  return require(file);
+}
+/**
+ * Encodes `image` at `target` with the codec module, loaded on first use.
+ * A trap (WebAssembly.RuntimeError) leaves the instance's memory as it was
+ * mid-call, so the next call gets a fresh instance.
+ */
 function codecResize(image, target) {
   return new Promise((resolve) => {
-    codec ??= require('./codec/ctxpack_codec.js');
-    resolve(codec.transcodeImage(image.data, target.width, target.height, target.mime, target.quality));
+    codec ??= loadCodec();
+    try {
+      resolve(codec.transcodeImage(image.data, target.width, target.height, target.mime, target.quality));
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError) codec = null;
+      throw e;
+    }
   });
 }
 

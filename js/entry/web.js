@@ -67,17 +67,32 @@ let codec = null;
  * what wasm-bindgen's init takes, by default the `.wasm` next to its script.
  */
 export function initCodecModule(input) {
-  codec ??= import('./codec/ctxpack_codec.js').then(async (m) => {
-    await m.default(input);
+  if (input !== undefined) codecInput = input;
+  if (codec) return codec;
+  // After a trap, a fresh copy of the glue: it holds its instance.
+  const url = codecInstances++ === 0 ? './codec/ctxpack_codec.js' : `./codec/ctxpack_codec.js?instance=${codecInstances}`;
+  codec = import(url).then(async (m) => {
+    await m.default(codecInput);
     return m;
   });
   return codec;
 }
+let codecInput;
+let codecInstances = 0;
 
-/** Encodes `image` at `target` with the codec module (loaded on first use). */
+/**
+ * Encodes `image` at `target` with the codec module (loaded on first use).
+ * A trap (WebAssembly.RuntimeError) leaves the instance's memory as it was
+ * mid-call, so the next call gets a fresh instance.
+ */
 export async function codecResize(image, target) {
   const m = await initCodecModule();
-  return m.transcodeImage(image.data, target.width, target.height, target.mime, target.quality);
+  try {
+    return m.transcodeImage(image.data, target.width, target.height, target.mime, target.quality);
+  } catch (e) {
+    if (e instanceof WebAssembly.RuntimeError) codec = null;
+    throw e;
+  }
 }
 
 // Browsers and workers resize on a canvas; without one, the codec module.
