@@ -64,7 +64,12 @@ fn decode_with_image(bytes: &[u8]) -> Result<Decoded, CodecError> {
         });
     }
     // Metadata that cannot be read is metadata the image does not have.
+    // A WebP's EXIF orientation is not applied: browsers (Chromium among
+    // them) show WebP as stored, and ctxpack's core measures it so, so the
+    // image sent is the one the user saw, on every path.
+    let webp = bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP";
     let orientation = match decoder.orientation() {
+        _ if webp => Orientation::NoTransforms,
         Ok(Orientation::NoTransforms) | Err(_) => decoder
             .exif_metadata()
             .ok()

@@ -67,8 +67,17 @@ test('a JPEG stored 1600×1200 comes out upright at the shown size for each of t
   }
 });
 
-test('PNG (eXIf) and WebP (EXIF) orientations are applied too', async () => {
-  for (const format of ['png', 'webp']) {
+test('PNG (eXIf) orientations are applied too; WebP is shown as stored, as browsers show it', async () => {
+  for (const orientation of [6, 8]) {
+    const bytes = await orientedImage(orientation, 300, 400, 'webp');
+    assert.equal((await sharp(bytes).metadata()).orientation, orientation, `webp carries orientation ${orientation}`);
+    // Shown 300×400 by a viewer that applies EXIF; stored (and shown by
+    // browsers) 400×300.
+    const out = await resize(bytes, 200, 150);
+    assert.equal(out.orientation, 1, 'no orientation applied to a WebP');
+    assert.deepEqual([out.sourceWidth, out.sourceHeight], [400, 300]);
+  }
+  for (const format of ['png']) {
     for (const orientation of [3, 6, 7, 8]) {
       const swapped = orientation >= 5;
       const [sw, sh] = swapped ? [300, 400] : [400, 300];

@@ -117,7 +117,9 @@ fn png(b: &[u8]) -> Option<Orientation> {
             b"eXIf" => {
                 let start = i + 8;
                 let end = start.checked_add(len)?.min(b.len());
-                return tiff_orientation(b.get(start..end)?);
+                // Some writers (libvips) keep JPEG's "Exif\0\0" prefix here.
+                let data = b.get(start..end)?;
+                return tiff_orientation(data.strip_prefix(b"Exif\0\0").unwrap_or(data));
             }
             _ => i = i.checked_add(12)?.checked_add(len)?,
         }
@@ -259,6 +261,13 @@ mod tests {
         before.extend(chunk(b"eXIf", &tiff(6, false)));
         before.extend(chunk(b"IDAT", &[1, 2, 3]));
         assert_eq!(exif_orientation(&before).map(Orientation::value), Some(6));
+        // libvips keeps JPEG's prefix in the chunk.
+        let mut prefixed = png.clone();
+        let mut data = b"Exif\0\0".to_vec();
+        data.extend(tiff(3, true));
+        prefixed.extend(chunk(b"eXIf", &data));
+        prefixed.extend(chunk(b"IDAT", &[1, 2, 3]));
+        assert_eq!(exif_orientation(&prefixed).map(Orientation::value), Some(3));
         let mut after = png;
         after.extend(chunk(b"IDAT", &[1, 2, 3]));
         after.extend(chunk(b"eXIf", &tiff(6, false)));
