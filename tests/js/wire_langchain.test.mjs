@@ -60,12 +60,12 @@ const MODELS = [
 ];
 
 /** Fixture bytes by file URL, for toMultimodal's resolver. */
-const FILES = Object.fromEntries(Object.values(IMAGES).map((img) => [`file:///work/${img.name}`, img.bytes]));
+const FILES = Object.fromEntries(Object.values(IMAGES).map((img) => [`file:///workspace/${img.name}`, img.bytes]));
 const resolve = (url) => FILES[url] ?? null;
 
 /** A user message built by toMultimodal from markdown naming `images`. */
 async function userTurn(text, images) {
-  const markdown = `${text} ${images.map((img) => `![${img.name}](file:///work/${img.name})`).join(' ')}`;
+  const markdown = `${text} ${images.map((img) => `![${img.name}](file:///workspace/${img.name})`).join(' ')}`;
   const { content, missing } = await toMultimodal(markdown, { format: 'langchain', resolve });
   assert.deepEqual(missing, []);
   return { role: 'user', content };
