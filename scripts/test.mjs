@@ -50,6 +50,9 @@ const steps = [
   ['cargo fmt', 'cargo', ['fmt', '--all', '--', '--check'], null],
   ['clippy (native)', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'], null],
   ['clippy (wasm32)', 'cargo', ['clippy', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'], null],
+  // The markdown and codec modules' wasm-only code (their exports), linted on
+  // their own: with the main crate their allocator features would unify.
+  ['clippy (wasm32 modules)', 'cargo', ['clippy', '-p', 'ctxpack-markdown', '-p', 'ctxpack-codec', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'], null],
   ['cargo test', 'cargo', ['test', '--workspace'], cargoCounts],
   ['wasm-pack test --node', 'wasm-pack', ['test', '--node', '--', '--test', 'wasm_node'], cargoCounts],
   ['wasm-pack test --chrome', 'wasm-pack', ['test', '--headless', '--chrome', '--', '--test', 'wasm_browser'], cargoCounts],
