@@ -90,37 +90,12 @@ fn gif(b: &[u8]) -> Option<Dimensions> {
 }
 
 fn jpeg(b: &[u8]) -> Option<Dimensions> {
-    let mut i = 2;
-    loop {
-        // Skip fill bytes before a marker.
-        while *b.get(i)? == 0xff && *b.get(i + 1)? == 0xff {
-            i += 1;
-        }
-        if *b.get(i)? != 0xff {
-            return None;
-        }
-        let marker = *b.get(i + 1)?;
-        match marker {
-            0xd8 | 0x01 | 0xd0..=0xd7 => {
-                i += 2;
-                continue;
-            }
-            0xd9 | 0xda => return None,
-            _ => {}
-        }
-        let len = be16(b, i + 2)? as usize;
-        let is_sof = matches!(marker, 0xc0..=0xcf) && !matches!(marker, 0xc4 | 0xc8 | 0xcc);
-        if is_sof {
-            return Some(Dimensions {
-                height: be16(b, i + 5)?,
-                width: be16(b, i + 7)?,
-            });
-        }
-        if len < 2 {
-            return None;
-        }
-        i += 2 + len;
-    }
+    let sof = super::jpeg_segments::JpegSegments::new(b)
+        .find(|s| matches!(s.marker, 0xc0..=0xcf) && !matches!(s.marker, 0xc4 | 0xc8 | 0xcc))?;
+    Some(Dimensions {
+        height: be16(sof.body, 1)?,
+        width: be16(sof.body, 3)?,
+    })
 }
 
 fn webp(b: &[u8]) -> Option<Dimensions> {

@@ -5,6 +5,7 @@ mod animation;
 pub(crate) mod base64_payload;
 pub(crate) mod data_url;
 pub(crate) mod dimensions;
+mod jpeg_segments;
 pub(crate) mod mime;
 mod orientation;
 pub(crate) mod payload;

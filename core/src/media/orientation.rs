@@ -63,47 +63,16 @@ pub fn exif_orientation(bytes: &[u8]) -> Option<Orientation> {
     }
 }
 
-fn be16(b: &[u8], at: usize) -> Option<usize> {
-    let s = b.get(at..at.checked_add(2)?)?;
-    Some(usize::from(u16::from_be_bytes([s[0], s[1]])))
-}
-
 fn be32(b: &[u8], at: usize) -> Option<usize> {
     let s = b.get(at..at.checked_add(4)?)?;
     usize::try_from(u32::from_be_bytes([s[0], s[1], s[2], s[3]])).ok()
 }
 
-/// The APP1 `Exif` segment before the first frame.
+/// The APP1 `Exif` segment before the first scan.
 fn jpeg(b: &[u8]) -> Option<Orientation> {
-    let mut i = 2usize;
-    loop {
-        while *b.get(i)? == 0xff && *b.get(i + 1)? == 0xff {
-            i += 1;
-        }
-        if *b.get(i)? != 0xff {
-            return None;
-        }
-        let marker = *b.get(i + 1)?;
-        match marker {
-            0xd8 | 0x01 | 0xd0..=0xd7 => {
-                i += 2;
-                continue;
-            }
-            // Start of scan or end of image: no EXIF before the pixels.
-            0xd9 | 0xda => return None,
-            _ => {}
-        }
-        let len = be16(b, i + 2)?;
-        if len < 2 {
-            return None;
-        }
-        let body = i + 4;
-        if marker == 0xe1 && b.get(body..body + 6) == Some(b"Exif\0\0") {
-            let end = (i + 2 + len).min(b.len());
-            return tiff_orientation(b.get(body + 6..end)?);
-        }
-        i += 2 + len;
-    }
+    let app1 = super::jpeg_segments::JpegSegments::new(b)
+        .find(|s| s.marker == 0xe1 && s.body.starts_with(b"Exif\0\0"))?;
+    tiff_orientation(app1.body.get(6..)?)
 }
 
 /// The `eXIf` chunk before the first `IDAT` (where browsers honour it).
