@@ -4,57 +4,19 @@
 
 mod common;
 
+use common::codec::Codec;
 use common::*;
-use ctxpack_codec::{transcode, OutputFormat, Request};
 use ctxpack_core::budget::{estimate, model_profile, parse_provider_error, RefusalKind};
 use ctxpack_core::fit::{
-    fit_context, repair_context, Action, Attempt, FitOptions, RepairError, ResizeFailure, Resizer,
-    StashAccess,
+    fit_context, repair_context, Action, FitOptions, RepairError, StashAccess,
 };
-use ctxpack_core::media::{decode_base64, encode_base64, image_dimensions, Dimensions, InMemory};
+use ctxpack_core::media::{decode_base64, image_dimensions, Dimensions, InMemory};
 use ctxpack_core::messages::decode_messages;
 use ctxpack_core::stash::{MemoryBackend, StashConfig};
-use ctxpack_core::{ErrorCode, JsonPath};
+use ctxpack_core::JsonPath;
 use image::{ImageFormat, Rgb, RgbImage};
 use serde_json::{json, Value};
-use std::cell::Cell;
 use std::io::Cursor;
-
-/// The codec crate as the resizer, counting its calls.
-#[derive(Default)]
-struct Codec {
-    calls: Cell<usize>,
-}
-
-impl Resizer for Codec {
-    async fn resize(
-        &self,
-        payload: &str,
-        _mime: &str,
-        _source: Dimensions,
-        a: &Attempt,
-    ) -> Result<String, ResizeFailure> {
-        self.calls.set(self.calls.get() + 1);
-        let bytes = decode_base64(payload).ok_or_else(|| ResizeFailure {
-            code: ErrorCode::ImageResizeFailed,
-            message: "not base64".into(),
-        })?;
-        let format = OutputFormat::from_mime(a.mime, a.quality).unwrap();
-        let out = transcode(
-            &bytes,
-            Request {
-                width: a.width,
-                height: a.height,
-                format,
-            },
-        )
-        .map_err(|e| ResizeFailure {
-            code: ErrorCode::ImageResizeFailed,
-            message: e.to_string(),
-        })?;
-        Ok(encode_base64(&out.bytes))
-    }
-}
 
 /// A screenshot: white, with dark lines of "text" and a coloured bar.
 fn screenshot(w: u32, h: u32, seed: u32) -> Vec<u8> {

@@ -4,48 +4,15 @@
 
 mod common;
 
+use common::codec::Codec;
 use common::*;
-use ctxpack_codec::{transcode, OutputFormat, Request};
 use ctxpack_core::budget::model_profile;
-use ctxpack_core::fit::{
-    fit_context, Action, Attempt, FitOptions, Reason, ResizeFailure, Resizer, StashAccess,
-};
-use ctxpack_core::media::{decode_base64, encode_base64, image_dimensions, Dimensions, InMemory};
+use ctxpack_core::fit::{fit_context, Action, FitOptions, Reason, StashAccess};
+use ctxpack_core::media::{decode_base64, image_dimensions, InMemory};
 use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
-use ctxpack_core::ErrorCode;
 use image::{ImageFormat, Rgb, RgbImage};
 use serde_json::{json, Value};
 use std::io::Cursor;
-
-/// The codec crate as the resizer.
-struct Codec;
-
-impl Resizer for Codec {
-    async fn resize(
-        &self,
-        payload: &str,
-        _mime: &str,
-        _source: Dimensions,
-        a: &Attempt,
-    ) -> Result<String, ResizeFailure> {
-        let fail = |message: String| ResizeFailure {
-            code: ErrorCode::ImageResizeFailed,
-            message,
-        };
-        let bytes = decode_base64(payload).ok_or_else(|| fail("not base64".into()))?;
-        let format = OutputFormat::from_mime(a.mime, a.quality).map_err(|e| fail(e.to_string()))?;
-        let out = transcode(
-            &bytes,
-            Request {
-                width: a.width,
-                height: a.height,
-                format,
-            },
-        )
-        .map_err(|e| ResizeFailure::reported(Some(e.code()), e.to_string()))?;
-        Ok(encode_base64(&out.bytes))
-    }
-}
 
 fn encode(img: &RgbImage, format: ImageFormat) -> Vec<u8> {
     let mut out = Cursor::new(Vec::new());
@@ -127,7 +94,7 @@ fn a_phone_portrait_is_measured_as_shown_and_sent_upright() {
     let config = StashConfig::default();
     let out = block_on(fit_context(
         stash(&backend, &config),
-        &Codec,
+        &Codec::default(),
         history_with("image/jpeg", &photo),
         None,
         &model_profile("gpt-4o"),
@@ -182,7 +149,7 @@ fn a_small_turned_photo_is_made_upright_only_when_that_is_not_larger() {
     let photo = turned_jpeg(400, 300, 8);
     let out = block_on(fit_context::<MemoryBackend, _>(
         None,
-        &Codec,
+        &Codec::default(),
         history_with("image/jpeg", &photo),
         None,
         &model_profile("claude-sonnet-4-5"),
@@ -224,7 +191,7 @@ fn a_format_the_model_does_not_take_is_converted_and_its_original_kept() {
     let config = StashConfig::default();
     let out = block_on(fit_context(
         stash(&backend, &config),
-        &Codec,
+        &Codec::default(),
         history_with("image/bmp", &bmp),
         None,
         &model_profile("claude-sonnet-4-5"),
@@ -258,7 +225,7 @@ fn what_cannot_be_decoded_fails_with_a_code_and_stays() {
     let values = history_with("image/heic", &heic);
     let out = block_on(fit_context::<MemoryBackend, _>(
         None,
-        &Codec,
+        &Codec::default(),
         values.clone(),
         None,
         &model_profile("claude-sonnet-4-5"),
@@ -278,7 +245,7 @@ fn what_cannot_be_decoded_fails_with_a_code_and_stays() {
     let values = history_with("image/heic", &heic);
     let out = block_on(fit_context::<MemoryBackend, _>(
         None,
-        &Codec,
+        &Codec::default(),
         values.clone(),
         None,
         &model_profile("claude-sonnet-4-5"),

@@ -1,6 +1,8 @@
 //! Helpers shared by the native integration tests.
 #![allow(dead_code)]
 
+pub mod codec;
+
 use base64::Engine;
 use ctxpack_core::stash::{
     MemoryBackend, NewRecord, RecordMeta, StashBackend, StashError, StashErrorKind, StoredRecord,
