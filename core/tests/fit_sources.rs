@@ -43,6 +43,11 @@ fn turned_jpeg_at(w: u32, h: u32, orientation: u16, quality: u8) -> Vec<u8> {
     image::codecs::jpeg::JpegEncoder::new_with_quality(&mut plain, quality)
         .encode_image(&img)
         .unwrap();
+    with_orientation(&plain, orientation)
+}
+
+/// `jpeg` with an APP1 Exif segment giving `orientation` after its SOI.
+fn with_orientation(plain: &[u8], orientation: u16) -> Vec<u8> {
     // Big-endian TIFF with one SHORT entry: Orientation.
     let mut exif = b"Exif\0\0MM\0*\0\0\0\x08\0\x01".to_vec();
     exif.extend_from_slice(&[0x01, 0x12, 0, 3, 0, 0, 0, 1]);
@@ -77,12 +82,29 @@ fn first_image(values: &[Value]) -> (String, Vec<u8>) {
     )
 }
 
-fn stash<'a>(b: &'a MemoryBackend, c: &'a StashConfig) -> Option<StashAccess<'a, MemoryBackend>> {
-    Some(StashAccess {
-        backend: b,
-        config: c,
+/// `values` fitted to `model` through the codec, with originals going to
+/// `backend` when there is one.
+fn fit(
+    backend: Option<&MemoryBackend>,
+    model: &str,
+    values: Vec<Value>,
+) -> ctxpack_core::history::Outcome<ctxpack_core::fit::FitReport> {
+    let config = StashConfig::default();
+    let stash = backend.map(|backend| StashAccess {
+        backend,
+        config: &config,
         now: 1.0e12,
-    })
+    });
+    block_on(fit_context(
+        stash,
+        &Codec::default(),
+        values,
+        None,
+        &model_profile(model),
+        FitOptions::default(),
+        &InMemory,
+    ))
+    .unwrap()
 }
 
 #[test]
@@ -91,17 +113,7 @@ fn a_phone_portrait_is_measured_as_shown_and_sent_upright() {
     // turn 90° clockwise, so the stored left quarter is the shown top).
     let photo = turned_jpeg(1600, 1200, 6);
     let backend = MemoryBackend::default();
-    let config = StashConfig::default();
-    let out = block_on(fit_context(
-        stash(&backend, &config),
-        &Codec::default(),
-        history_with("image/jpeg", &photo),
-        None,
-        &model_profile("gpt-4o"),
-        FitOptions::default(),
-        &InMemory,
-    ))
-    .unwrap();
+    let out = fit(Some(&backend), "gpt-4o", history_with("image/jpeg", &photo));
     let fit = &out.report.images[0];
     let before = fit.before.as_ref().unwrap();
     assert_eq!(
@@ -146,35 +158,47 @@ fn every_orientation_reads_as_shown() {
 #[test]
 fn a_small_turned_photo_is_made_upright_only_when_that_is_not_larger() {
     // Within every limit of Claude: only the turn asks for a change.
-    let photo = turned_jpeg(400, 300, 8);
-    let out = block_on(fit_context::<MemoryBackend, _>(
+    // A camera's quality-95 JPEG: upright at 85 is smaller, and goes.
+    let out = fit(
         None,
-        &Codec::default(),
-        history_with("image/jpeg", &photo),
-        None,
-        &model_profile("claude-sonnet-4-5"),
-        FitOptions::default(),
-        &InMemory,
-    ))
+        "claude-sonnet-4-5",
+        history_with("image/jpeg", &turned_jpeg_at(400, 300, 8, 95)),
+    );
+    let fit_95 = &out.report.images[0];
+    assert_eq!(fit_95.reasons, vec![Reason::ExifOrientation]);
+    assert_eq!(fit_95.action, Action::Reencoded, "{fit_95:?}");
+    let (before, after) = (
+        fit_95.before.as_ref().unwrap(),
+        fit_95.after.as_ref().unwrap(),
+    );
+    assert!(after.bytes < before.bytes);
+    assert_eq!(
+        (after.width, after.height, after.orientation, after.quality),
+        (300, 400, None, Some(85))
+    );
+    // A quality-20 JPEG written by the codec's own encoder: no upright
+    // encoding at 85 or 70 is smaller, so it goes as stored, turned by its
+    // EXIF orientation, with a note.
+    let small = ctxpack_codec::transcode(
+        &turned_jpeg_at(400, 300, 1, 95),
+        ctxpack_codec::Request {
+            width: 400,
+            height: 300,
+            format: ctxpack_codec::OutputFormat::Jpeg { quality: 20 },
+        },
+    )
     .unwrap();
-    let fit = &out.report.images[0];
-    assert_eq!(fit.reasons, vec![Reason::ExifOrientation]);
-    let (before, after) = (fit.before.as_ref().unwrap(), fit.after.as_ref().unwrap());
-    match fit.action {
-        Action::Reencoded => {
-            assert!(after.bytes < before.bytes);
-            assert_eq!(
-                (after.width, after.height, after.orientation),
-                (300, 400, None)
-            );
-        }
-        Action::Kept => {
-            assert_eq!(after, before);
-            assert!(fit.note.as_deref().unwrap().contains("EXIF orientation"));
-            assert_eq!(first_image(&out.messages).1, photo);
-        }
-        other => panic!("{other:?}: {fit:?}"),
-    }
+    let photo = with_orientation(&small.bytes, 8);
+    let out = fit(
+        None,
+        "claude-sonnet-4-5",
+        history_with("image/jpeg", &photo),
+    );
+    let fit_30 = &out.report.images[0];
+    assert_eq!(fit_30.action, Action::Kept, "{fit_30:?}");
+    assert_eq!(fit_30.after, fit_30.before);
+    assert!(fit_30.note.as_deref().unwrap().contains("EXIF orientation"));
+    assert_eq!(first_image(&out.messages).1, photo);
 }
 
 #[test]
@@ -188,17 +212,11 @@ fn a_format_the_model_does_not_take_is_converted_and_its_original_kept() {
     });
     let bmp = encode(&drawing, ImageFormat::Bmp);
     let backend = MemoryBackend::default();
-    let config = StashConfig::default();
-    let out = block_on(fit_context(
-        stash(&backend, &config),
-        &Codec::default(),
+    let out = fit(
+        Some(&backend),
+        "claude-sonnet-4-5",
         history_with("image/bmp", &bmp),
-        None,
-        &model_profile("claude-sonnet-4-5"),
-        FitOptions::default(),
-        &InMemory,
-    ))
-    .unwrap();
+    );
     let fit = &out.report.images[0];
     assert_eq!(fit.reasons, vec![Reason::UnsupportedFormat], "{fit:?}");
     assert_eq!(fit.action, Action::Reencoded);
@@ -223,16 +241,7 @@ fn what_cannot_be_decoded_fails_with_a_code_and_stays() {
     heic.extend_from_slice(b"ftypheic\0\0\0\0mif1heic");
     heic.extend_from_slice(&[0; 64]);
     let values = history_with("image/heic", &heic);
-    let out = block_on(fit_context::<MemoryBackend, _>(
-        None,
-        &Codec::default(),
-        values.clone(),
-        None,
-        &model_profile("claude-sonnet-4-5"),
-        FitOptions::default(),
-        &InMemory,
-    ))
-    .unwrap();
+    let out = fit(None, "claude-sonnet-4-5", values.clone());
     // Without an `ispe` box there are no dimensions to plan with: left
     // alone, and the message is the caller's own.
     assert_eq!(out.messages, values);
@@ -243,16 +252,7 @@ fn what_cannot_be_decoded_fails_with_a_code_and_stays() {
     heic.extend_from_slice(&640u32.to_be_bytes());
     heic.extend_from_slice(&480u32.to_be_bytes());
     let values = history_with("image/heic", &heic);
-    let out = block_on(fit_context::<MemoryBackend, _>(
-        None,
-        &Codec::default(),
-        values.clone(),
-        None,
-        &model_profile("claude-sonnet-4-5"),
-        FitOptions::default(),
-        &InMemory,
-    ))
-    .unwrap();
+    let out = fit(None, "claude-sonnet-4-5", values.clone());
     let fit = &out.report.images[0];
     assert_eq!(fit.action, Action::Failed);
     assert_eq!(fit.reasons, vec![Reason::UnsupportedFormat]);

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import ctxpack from 'ctxpack';
 import { serve } from '../../scripts/serve.mjs';
 import { launch } from './support/browser.mjs';
+import { bmp as makeBmp } from '../fixtures/photos.mjs';
 
 const { fitContext, Stash, getHistoryImage } = ctxpack;
 
@@ -37,29 +38,14 @@ async function turnedPhoto(orientation, width = 1600, height = 1200) {
   return sharp(raw, { raw: { width, height, channels: 3 } }).withMetadata({ orientation }).jpeg({ quality: 95 }).toBuffer();
 }
 
-/** A 24-bit BMP (bottom-up rows) of a checkerboard: what Windows tools still write. */
-function checkerBmp(width, height) {
-  const row = Math.ceil((width * 3) / 4) * 4;
-  const out = Buffer.alloc(54 + row * height);
-  out.write('BM', 0, 'latin1');
-  out.writeUInt32LE(out.length, 2);
-  out.writeUInt32LE(54, 10);
-  out.writeUInt32LE(40, 14);
-  out.writeInt32LE(width, 18);
-  out.writeInt32LE(height, 22);
-  out.writeUInt16LE(1, 26);
-  out.writeUInt16LE(24, 28);
-  out.writeUInt32LE(row * height, 34);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const on = (Math.floor(x / 20) + Math.floor(y / 20)) % 2 === 0;
-      const at = 54 + (height - 1 - y) * row + x * 3;
-      out[at] = on ? 250 : 10; // blue
-      out[at + 1] = on ? 250 : 120; // green
-      out[at + 2] = on ? 250 : 10; // red
-    }
-  }
-  return out;
+/** A checkerboard's colour at (x, y): what Windows tools still write as BMP. */
+const checker = (x, y) => ((Math.floor(x / 20) + Math.floor(y / 20)) % 2 === 0 ? [250, 250, 250] : [10, 120, 10]);
+
+/** The raw RGB of a `width`×`height` image whose pixels `colour(x, y)` gives. */
+function rawRgb(width, height, colour) {
+  const raw = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) raw.set(colour(x, y), (y * width + x) * 3);
+  return raw;
 }
 
 const turn = (mime, b64) => [
@@ -154,7 +140,7 @@ for (const orientation of [1, 2, 3, 4, 5, 6, 7, 8]) {
 }
 
 test('a format the model does not take: BMP and AVIF become PNG and JPEG in Chromium; in Node BMP converts and AVIF fails with a code', async () => {
-  const bmp = checkerBmp(300, 200);
+  const bmp = makeBmp(300, 200, checker);
   const avif = await sharp(await turnedPhoto(1, 800, 600)).avif({ quality: 60 }).toBuffer();
 
   const web = await fitInPage(turn('image/bmp', bmp.toString('base64')), 'claude-sonnet-4-5');
@@ -162,7 +148,7 @@ test('a format the model does not take: BMP and AVIF become PNG and JPEG in Chro
   assert.deepEqual(web.report.images[0].reasons, ['unsupported-format']);
   assert.equal(web.mime, 'image/png');
   const { data: sent } = await rawOf(Buffer.from(web.data, 'base64'));
-  const { data: expected } = await rawOf(await bmpAsPng(bmp));
+  const expected = rawRgb(300, 200, checker);
   assert.equal(meanDiff(sent, expected), 0, 'lossless: every pixel kept');
 
   const webAvif = await fitInPage(turn('image/avif', avif.toString('base64')), 'claude-sonnet-4-5');
@@ -187,21 +173,3 @@ test('a format the model does not take: BMP and AVIF become PNG and JPEG in Chro
   assert.equal(nodeAvif.report.fits, false);
   assert.match(nodeAvif.report.problems.join('\n'), /image\/avif, which the model does not take/);
 });
-
-/** The BMP's pixels as a PNG, read back with the BMP layout written out (libvips has no BMP loader). */
-function bmpAsPng(bmp) {
-  const width = bmp.readInt32LE(18);
-  const height = bmp.readInt32LE(22);
-  const row = Math.ceil((width * 3) / 4) * 4;
-  const raw = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const at = 54 + (height - 1 - y) * row + x * 3;
-      const i = (y * width + x) * 3;
-      raw[i] = bmp[at + 2];
-      raw[i + 1] = bmp[at + 1];
-      raw[i + 2] = bmp[at];
-    }
-  }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
-}
