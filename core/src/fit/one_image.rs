@@ -7,8 +7,8 @@ use super::flow::Resizer;
 use super::source::{source_target, SourceFacts};
 use super::target::{image_target, measured_bytes, ImageTarget, Reason};
 use crate::budget::{BytesOn, ModelProfile};
-use crate::media::payload::{payload_facts, stored_mime, Payloads};
-use crate::media::{image_dimensions, Dimensions, Orientation};
+use crate::media::payload::Payloads;
+use crate::media::{image_dimensions, sniff_mime, Dimensions, Orientation};
 use crate::messages::image::ImageTemplate;
 
 /// An inline image whose header could be read.
@@ -126,7 +126,9 @@ pub(super) async fn fit_one<R: Resizer>(
                 ))
             }
         };
-        let facts = payload_facts(payloads, &payload, 64 * 1024);
+        // Its sizes and header are all that is needed: it is not stashed,
+        // so it is not hashed.
+        let facts = payloads.head(&payload, 64 * 1024);
         let dims = image_dimensions(&facts.head);
         let Some(dims) = dims.filter(|d| d.width <= attempt.width && d.height <= attempt.height)
         else {
@@ -145,7 +147,7 @@ pub(super) async fn fit_one<R: Resizer>(
         };
         let decoded = facts.decoded_len as u64;
         let change = Change {
-            mime: stored_mime(&facts, Some(attempt.mime)),
+            mime: sniff_mime(&facts.head).unwrap_or(attempt.mime).to_owned(),
             payload,
             dims,
             text_len: facts.len as u64,
