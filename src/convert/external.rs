@@ -26,6 +26,8 @@ thread_local! {
 pub struct Table {
     id: u32,
     values: RefCell<Vec<Kept>>,
+    /// This call's number in the payload memo, once it used the memo.
+    memo_call: Cell<Option<u32>>,
 }
 
 /// One kept value, with the base64 text of its bytes once read.
@@ -33,6 +35,9 @@ struct Kept {
     value: JsValue,
     kind: KeptKind,
     text: Option<JsString>,
+    /// The caller's string the payload was read from (itself, or a data URL
+    /// whose payload it is): what the payload memo knows it by.
+    source: Option<JsString>,
 }
 
 impl Table {
@@ -46,6 +51,42 @@ impl Table {
         Table {
             id,
             values: RefCell::new(Vec::new()),
+            memo_call: Cell::new(None),
+        }
+    }
+
+    /// Keeps `payload`, a payload string read from the caller's string
+    /// `source`, and returns the reference that stands for it.
+    pub fn keep_payload(&self, payload: JsString, source: JsString) -> String {
+        let mut values = self.values.borrow_mut();
+        values.push(Kept {
+            value: payload.into(),
+            kind: KeptKind::Text,
+            text: None,
+            source: Some(source),
+        });
+        kept_ref(self.id, (values.len() - 1) as u32, KeptKind::Text)
+    }
+
+    /// The caller's string the payload `s` (a reference, or a data URL whose
+    /// payload is one) was read from.
+    fn source(&self, s: &str) -> Option<JsString> {
+        let (_, t, i) = find_external_ref(s)?;
+        if t != self.id {
+            return None;
+        }
+        self.values.borrow().get(i as usize)?.source.clone()
+    }
+
+    /// This call's number in the payload memo.
+    fn memo_call(&self) -> u32 {
+        match self.memo_call.get() {
+            Some(c) => c,
+            None => {
+                let c = super::payload_memo::begin_call();
+                self.memo_call.set(Some(c));
+                c
+            }
         }
     }
 
@@ -62,6 +103,7 @@ impl Table {
             value,
             kind,
             text: None,
+            source: None,
         });
         kept_ref(self.id, (values.len() - 1) as u32, kind)
     }
@@ -167,7 +209,46 @@ impl Payloads for JsPayloads<'_> {
         }
     }
 
+    /// Facts of a payload read from a caller's string are remembered
+    /// between calls (see `payload_memo`): a history sent again is not
+    /// read or hashed again.
     fn facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
+        let Some(source) = self.0.source(s) else {
+            return self.read_facts(s, head_bytes);
+        };
+        let call = self.0.memo_call();
+        if let Some(facts) =
+            super::payload_memo::facts(&source, call, head_bytes, || self.head(s, head_bytes).head)
+        {
+            return facts;
+        }
+        let facts = self.read_facts(s, head_bytes);
+        super::payload_memo::remember(source, call, facts.clone(), head_bytes);
+        facts
+    }
+
+    fn head(&self, s: &str, head_bytes: usize) -> PayloadHead {
+        match self
+            .0
+            .payload(s)
+            .and_then(|v| v.dyn_into::<JsString>().ok())
+        {
+            Some(text) => js_head(&text, padding_of(&text), head_bytes),
+            None => head_of_text(self, s, head_bytes),
+        }
+    }
+
+    fn text_len(&self, s: &str) -> usize {
+        match self.0.payload(s) {
+            Some(v) => v.dyn_ref::<JsString>().map_or(0, |j| j.length() as usize),
+            None => s.len(),
+        }
+    }
+}
+
+impl JsPayloads<'_> {
+    /// The facts of payload `s`, read now.
+    fn read_facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
         let Some(value) = self.0.payload(s) else {
             return facts_of_text(self, s, head_bytes);
         };
@@ -194,24 +275,6 @@ impl Payloads for JsPayloads<'_> {
             } else {
                 Err(ctxpack_core::media::Base64Problem::BadLength)
             },
-        }
-    }
-
-    fn head(&self, s: &str, head_bytes: usize) -> PayloadHead {
-        match self
-            .0
-            .payload(s)
-            .and_then(|v| v.dyn_into::<JsString>().ok())
-        {
-            Some(text) => js_head(&text, padding_of(&text), head_bytes),
-            None => head_of_text(self, s, head_bytes),
-        }
-    }
-
-    fn text_len(&self, s: &str) -> usize {
-        match self.0.payload(s) {
-            Some(v) => v.dyn_ref::<JsString>().map_or(0, |j| j.length() as usize),
-            None => s.len(),
         }
     }
 }

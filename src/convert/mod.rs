@@ -6,6 +6,7 @@
 
 pub(crate) mod bytes;
 pub mod external;
+mod payload_memo;
 
 use self::external::Table;
 use crate::CtxpackError;
@@ -68,11 +69,12 @@ fn read_string(js: &JsString, key: Option<&str>, table: &Table) -> Value {
                 let header = &prefix[..comma + 1];
                 if header.to_ascii_lowercase().ends_with(";base64,") {
                     let payload = js.slice(comma as u32 + 1, len);
-                    return Value::String(format!("{header}{}", table.keep(payload.into())));
+                    let kept = table.keep_payload(payload, js.clone());
+                    return Value::String(format!("{header}{kept}"));
                 }
             }
         } else if key.is_some_and(|k| PAYLOAD_KEYS.contains(&k)) && is_base64_head(js, len) {
-            return Value::String(table.keep(js.clone().into()));
+            return Value::String(table.keep_payload(js.clone(), js.clone()));
         }
     }
     if !well_formed(js) || js.index_of("\u{0}", 0) >= 0 {

@@ -321,38 +321,60 @@ impl IdbBackend {
 
 impl IdbBackend {
     /// Writes records; payloads that are references of `table` are written
-    /// as the JavaScript values they stand for.
+    /// as the JavaScript values they stand for. Records the stash already
+    /// holds ([`NewRecord::stored`]) are counted in the same transaction,
+    /// not written: one commit for the whole call.
     pub async fn put_records_in(
         &self,
         records: &[NewRecord<'_>],
         table: &Table,
     ) -> Vec<Result<(), StashError>> {
-        let result: Result<(), StashError> = async {
-            let tx = self
-                .tx(&[IMAGES, META], IdbTransactionMode::Readwrite)
-                .await?;
+        let result: Result<Vec<Option<web_sys::IdbRequest>>, StashError> = async {
+            let mode = if records.iter().all(|r| r.stored) {
+                IdbTransactionMode::Readonly
+            } else {
+                IdbTransactionMode::Readwrite
+            };
+            let tx = self.tx(&[IMAGES, META], mode).await?;
             let images = store_of(&tx, IMAGES, "writing images")?;
             let meta = store_of(&tx, META, "writing images")?;
+            let mut counts = Vec::with_capacity(records.len());
             for r in records {
-                let queued = images
-                    .put(&record_to_js(r, table))
-                    .and_then(|_| meta.put(&meta_to_js(&r.meta)));
-                if let Err(e) = queued {
-                    let _ = tx.abort();
-                    return Err(stash_error(
-                        e,
-                        StashErrorKind::WriteFailed,
-                        "writing images",
-                    ));
+                let queued = if r.stored {
+                    images.count_with_key(&JsValue::from_str(&r.id)).map(Some)
+                } else {
+                    images
+                        .put(&record_to_js(r, table))
+                        .and_then(|_| meta.put(&meta_to_js(&r.meta)))
+                        .map(|_| None)
+                };
+                match queued {
+                    Ok(count) => counts.push(count),
+                    Err(e) => {
+                        let _ = tx.abort();
+                        return Err(stash_error(
+                            e,
+                            StashErrorKind::WriteFailed,
+                            "writing images",
+                        ));
+                    }
                 }
             }
             transaction(&tx)
                 .await
-                .map_err(|e| stash_error(e, StashErrorKind::WriteFailed, "writing images"))
+                .map_err(|e| stash_error(e, StashErrorKind::WriteFailed, "writing images"))?;
+            Ok(counts)
         }
         .await;
         match result {
-            Ok(()) => records.iter().map(|_| Ok(())).collect(),
+            Ok(counts) => counts
+                .iter()
+                .map(|count| match count {
+                    None => Ok(()),
+                    Some(req) if req.result().ok().and_then(|n| n.as_f64()) == Some(1.0) => Ok(()),
+                    Some(_) => Err(StashError::gone()),
+                })
+                .collect(),
             Err(e) => {
                 let (kind, message) = (e.kind, e.message.clone());
                 let mut first = Some(e);

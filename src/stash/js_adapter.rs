@@ -107,6 +107,15 @@ impl AdapterBackend {
 }
 
 impl AdapterBackend {
+    /// Every key the adapter holds.
+    async fn keys(&self) -> Result<Vec<String>, StashError> {
+        let keys = self
+            .call(&self.keys, &[], StashErrorKind::ReadFailed, "listing")
+            .await?;
+        let keys: Array = keys.dyn_into().unwrap_or_default();
+        Ok(keys.iter().filter_map(|k| k.as_string()).collect())
+    }
+
     /// Writes records; payloads that are references of `table` are written
     /// as the JavaScript values they stand for.
     pub async fn put_records_in(
@@ -115,7 +124,21 @@ impl AdapterBackend {
         table: &Table,
     ) -> Vec<Result<(), StashError>> {
         let mut out = Vec::with_capacity(records.len());
+        // Records the stash already holds are looked up among its keys.
+        let held: Option<Result<Vec<String>, StashError>> = if records.iter().any(|r| r.stored) {
+            Some(self.keys().await)
+        } else {
+            None
+        };
         for r in records {
+            if r.stored {
+                out.push(match &held {
+                    Some(Ok(keys)) if keys.iter().any(|k| *k == r.id) => Ok(()),
+                    Some(Err(e)) => Err(StashError::new(e.kind, e.message.clone())),
+                    _ => Err(StashError::gone()),
+                });
+                continue;
+            }
             let write = async {
                 self.call(
                     &self.put,

@@ -51,6 +51,13 @@ impl MapBackend {
         records
             .iter()
             .map(|r| {
+                if r.stored {
+                    return if self.map.has(&JsValue::from_str(&r.id)) {
+                        Ok(())
+                    } else {
+                        Err(StashError::gone())
+                    };
+                }
                 self.map
                     .set(&JsValue::from_str(&r.id), &record_to_js(r, table));
                 self.map.set(

@@ -435,9 +435,10 @@ pub fn stash_from_js(value: &JsValue, path: &str) -> Result<Rc<StashInner>, Ctxp
 async fn list(inner: Rc<StashInner>) -> Result<JsValue, CtxpackError> {
     inner.ensure_open()?;
     let metas = list_by_recency(&inner.backend).await?;
+    // The part template is bookkeeping for compaction, not for listings.
     Ok(metas
-        .iter()
-        .map(record_js::meta_to_js)
+        .into_iter()
+        .map(|m| record_js::meta_to_js(&RecordMeta { part: None, ..m }))
         .collect::<js_sys::Array>()
         .into())
 }

@@ -154,6 +154,17 @@ fn encode(
     (values, after)
 }
 
+/// Whether the live record `old` (as listed) already holds what `new` would
+/// write: its id is the payload's MD5, and the size, type and part template
+/// are the same.
+fn holds_already(old: &RecordMeta, new: &RecordMeta, now: f64) -> bool {
+    old.expires_at > now
+        && old.stored_bytes == new.stored_bytes
+        && old.size == new.size
+        && old.mime == new.mime
+        && old.part == new.part
+}
+
 /// Compacts `values` against `backend` at time `now` (ms since the epoch).
 /// (The arguments are the stash, the clock, the input, the options, the
 /// progress callback and payload access: each a separate concern.)
@@ -244,7 +255,7 @@ pub async fn compact_history<B: StashBackend>(
     }
     let templates = occurrence_templates(&messages, &plan, &earlier);
     drop(earlier);
-    let records: Vec<NewRecord<'_>> = plan
+    let mut records: Vec<NewRecord<'_>> = plan
         .images
         .iter()
         .zip(templates)
@@ -260,22 +271,48 @@ pub async fn compact_history<B: StashBackend>(
                 now,
                 config.ttl_ms,
             );
-            // Rewriting a record keeps when it was first stashed.
             if let Some(old) = all_metas.get(&img.md5) {
+                // Rewriting a record keeps when it was first stashed; a live
+                // record that already holds this payload and part is only
+                // confirmed (an app re-sending its history writes nothing new).
                 r.meta.created_at = old.created_at;
+                r.stored = holds_already(old, &r.meta, now);
             }
             r
         })
         .collect();
-    let results = if records.is_empty() {
+    let mut results = if records.is_empty() {
         Vec::new()
     } else {
         backend.put_records(&records).await
     };
+    // A record the listing named but that is gone (another connection
+    // deleted it) is written in full after all.
+    let gone: Vec<usize> = (0..records.len())
+        .filter(|&i| records[i].stored && matches!(results.get(i), Some(Err(_))))
+        .collect();
+    if !gone.is_empty() {
+        let retry: Vec<NewRecord<'_>> = gone
+            .iter()
+            .map(|&i| NewRecord {
+                stored: false,
+                ..records[i].clone()
+            })
+            .collect();
+        let again = backend.put_records(&retry).await;
+        for ((&i, r), result) in gone.iter().zip(retry).zip(again) {
+            records[i] = r;
+            results[i] = result;
+        }
+    }
     let mut committed: BTreeMap<String, RecordMeta> = BTreeMap::new();
+    let mut confirmed = BTreeSet::new();
     let mut write_errors: BTreeMap<String, (crate::ErrorCode, String)> = BTreeMap::new();
     for (i, rec) in records.iter().enumerate() {
         match results.get(i) {
+            Some(Ok(())) if rec.stored => {
+                confirmed.insert(rec.id.clone());
+            }
             Some(Ok(())) => {
                 committed.insert(rec.id.clone(), rec.meta.clone());
             }
@@ -298,7 +335,7 @@ pub async fn compact_history<B: StashBackend>(
 
     let mut replacements = Vec::new();
     for img in &plan.images {
-        if committed.contains_key(&img.md5) {
+        if committed.contains_key(&img.md5) || confirmed.contains(&img.md5) {
             replacements.push(((img.message, img.ordinal), img.md5.clone()));
             report.stashed += 1;
             if img.duplicate {
@@ -322,7 +359,14 @@ pub async fn compact_history<B: StashBackend>(
         .iter()
         .filter(|f| !f.path.is_empty())
         .count();
-    let referenced = plan.referenced.clone();
+    // Confirmed records are refreshed like the ones placeholders reference.
+    let mut referenced = plan.referenced.clone();
+    referenced.extend(
+        confirmed
+            .iter()
+            .filter(|id| !plan.referenced.contains(id))
+            .cloned(),
+    );
     drop(plan);
 
     let mut changed = apply_compaction(&mut messages, &replacements, options.collapse_text);

@@ -5,6 +5,7 @@ mod animation;
 pub(crate) mod base64_payload;
 pub(crate) mod data_url;
 pub(crate) mod dimensions;
+mod facts_memo;
 mod jpeg_segments;
 pub(crate) mod mime;
 mod orientation;
@@ -17,6 +18,7 @@ pub use base64_payload::{
 };
 pub use data_url::{DataUrl, DataUrlError};
 pub use dimensions::{image_dimensions, stored_dimensions, Dimensions};
+pub use facts_memo::{FactsMemo, MemoLimits};
 pub use mime::{mime_from_extension, sniff_mime};
 pub use orientation::{exif_orientation, Orientation};
 pub use payload::{

@@ -128,7 +128,8 @@ impl<B: StashBackend + Generation> StashBackend for CachedBackend<'_, B> {
             self.cache.clear();
         } else {
             self.cache.apply(&Ok::<(), StashError>(()), |metas| {
-                for r in records {
+                // A confirmed record keeps the metadata it was listed with.
+                for r in records.iter().filter(|r| !r.stored) {
                     metas.insert(r.id.clone(), r.meta.clone());
                 }
             });

@@ -72,6 +72,13 @@ impl StashError {
             cause: None,
         }
     }
+
+    /// A record the listing named is no longer stored (another connection
+    /// deleted it): the answer to a [`NewRecord::stored`](super::NewRecord::stored)
+    /// record that was not confirmed.
+    pub fn gone() -> Self {
+        StashError::new(StashErrorKind::ReadFailed, "the record is no longer stored")
+    }
 }
 
 impl fmt::Debug for StashError {

@@ -35,6 +35,13 @@ impl StashBackend for MemoryBackend {
         records
             .iter()
             .map(|r| {
+                if r.stored {
+                    return if map.contains_key(&r.id) {
+                        Ok(())
+                    } else {
+                        Err(StashError::gone())
+                    };
+                }
                 let stored = StoredRecord {
                     id: r.id.clone(),
                     mime: r.mime.clone(),

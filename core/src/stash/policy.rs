@@ -168,6 +168,7 @@ mod tests {
             created_at: 0.0,
             expires_at: expires,
             last_used_at: used,
+            part: None,
         }
     }
 

@@ -15,6 +15,12 @@ pub struct NewRecord<'a> {
     /// The image part without its payload (an `ImageTemplate` as JSON), so
     /// `expandContext` can restore the exact original part.
     pub part: Option<String>,
+    /// The stash already holds this record (its listing names it, with this
+    /// payload's size and this part): the backend only confirms, in the
+    /// same commit as the other records, that it is still there, and writes
+    /// nothing for it. A record no longer there is an error, so the caller
+    /// can write it in full.
+    pub stored: bool,
 }
 
 impl<'a> NewRecord<'a> {
@@ -38,6 +44,7 @@ impl<'a> NewRecord<'a> {
             created_at: now,
             expires_at: now + ttl_ms,
             last_used_at: now,
+            part: part.clone(),
         };
         NewRecord {
             id,
@@ -45,6 +52,7 @@ impl<'a> NewRecord<'a> {
             payload,
             meta,
             part,
+            stored: false,
         }
     }
 }
@@ -91,4 +99,9 @@ pub struct RecordMeta {
     /// When a compaction, expansion or tool call last referenced it.
     #[serde(default)]
     pub last_used_at: f64,
+    /// The record's part template (as [`NewRecord::part`]), so a later
+    /// compaction can tell from the listing alone that the record already
+    /// holds what it would write. Absent in records of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<String>,
 }

@@ -1,0 +1,354 @@
+//! What is remembered of payloads between calls, so a history sent again
+//! costs only what is new. An app that keeps its original messages hands
+//! the very same payload strings to every call; their facts (MD5, sizes,
+//! head, validity) depend on the text alone, so they are read once.
+//!
+//! This is the policy half: which entries are kept and which go. The host
+//! finds an entry by its payload string (a JavaScript `Map` keyed by the
+//! string itself: equal text or nothing, never a sampled fingerprint) and
+//! keeps the key alive while the entry lives, so the memo is bounded in the
+//! text it holds, in entries, and in how long an entry stays unused.
+
+use super::payload::PayloadFacts;
+
+/// How much a [`FactsMemo`] may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoLimits {
+    /// Total length of the payload texts it keeps alive.
+    pub max_bytes: u64,
+    /// Number of entries.
+    pub max_entries: usize,
+    /// Calls an entry may go unused before it is dropped.
+    pub max_idle_calls: u32,
+}
+
+impl Default for MemoLimits {
+    /// 128 MiB of text, 4,096 entries, dropped after 32 calls unused: a
+    /// history of a hundred 1 MB screenshots is remembered whole, and the
+    /// images of a chat the app has closed are let go soon after.
+    fn default() -> Self {
+        MemoLimits {
+            max_bytes: 128 << 20,
+            max_entries: 4096,
+            max_idle_calls: 32,
+        }
+    }
+}
+
+/// One remembered payload.
+#[derive(Debug)]
+struct Entry<K> {
+    key: K,
+    /// Its facts; `head` is unused here (see `heads`).
+    facts: PayloadFacts,
+    /// Its heads, by how many leading bytes were asked for (each exactly as
+    /// [`decode_prefix`](super::decode_prefix) gives it; a few sizes at most).
+    heads: Vec<(usize, Vec<u8>)>,
+    /// The call that last used it.
+    last_call: u32,
+}
+
+/// How many head sizes an entry keeps (the flows ask for two or three).
+const MAX_HEADS: usize = 4;
+
+/// Facts of payloads seen before, in numbered slots; `K` is the host's key
+/// (handed back when an entry goes, so the host can forget it too).
+#[derive(Debug)]
+pub struct FactsMemo<K> {
+    slots: Vec<Option<Entry<K>>>,
+    free: Vec<u32>,
+    held_bytes: u64,
+    entries: usize,
+    call: u32,
+    limits: MemoLimits,
+}
+
+impl<K> FactsMemo<K> {
+    /// An empty memo within `limits`.
+    pub fn new(limits: MemoLimits) -> Self {
+        FactsMemo {
+            slots: Vec::new(),
+            free: Vec::new(),
+            held_bytes: 0,
+            entries: 0,
+            call: 0,
+            limits,
+        }
+    }
+
+    /// Starts a call: returns its number, and the keys of entries that went
+    /// unused for longer than the limit (now forgotten).
+    pub fn begin_call(&mut self) -> (u32, Vec<K>) {
+        self.call = self.call.wrapping_add(1);
+        let call = self.call;
+        let idle = self.limits.max_idle_calls;
+        let stale: Vec<u32> = self
+            .live()
+            .filter(|(_, e)| call.wrapping_sub(e.last_call) > idle)
+            .map(|(slot, _)| slot)
+            .collect();
+        let gone = stale.into_iter().filter_map(|s| self.remove(s)).collect();
+        (call, gone)
+    }
+
+    /// The facts in `slot` with `head_bytes` leading bytes, marked as used
+    /// by `call`; `None` when the slot is empty. A head of a size not asked
+    /// for before is read with `read_head` (the leading text only, cheap)
+    /// and kept.
+    pub fn facts(
+        &mut self,
+        slot: u32,
+        call: u32,
+        head_bytes: usize,
+        read_head: impl FnOnce() -> Vec<u8>,
+    ) -> Option<PayloadFacts> {
+        let entry = self.slots.get_mut(slot as usize)?.as_mut()?;
+        entry.last_call = call;
+        let head = match entry.heads.iter().find(|(n, _)| *n == head_bytes) {
+            Some((_, h)) => h.clone(),
+            None => {
+                let h = read_head();
+                if entry.heads.len() >= MAX_HEADS {
+                    entry.heads.remove(0);
+                }
+                entry.heads.push((head_bytes, h.clone()));
+                h
+            }
+        };
+        Some(PayloadFacts {
+            head,
+            ..entry.facts.clone()
+        })
+    }
+
+    /// Remembers `facts` (read with `head_bytes` leading bytes) under `key`
+    /// for `call`. Makes room by dropping the entries unused longest, never
+    /// one `call` itself used; when there is no room even so, nothing is
+    /// remembered. Returns the slot, if one was taken, and the keys dropped.
+    pub fn insert(
+        &mut self,
+        key: K,
+        facts: PayloadFacts,
+        head_bytes: usize,
+        call: u32,
+    ) -> (Option<u32>, Vec<K>) {
+        let len = facts.len as u64;
+        let mut gone = Vec::new();
+        if len > self.limits.max_bytes || self.limits.max_entries == 0 {
+            return (None, gone);
+        }
+        while self.held_bytes + len > self.limits.max_bytes
+            || self.entries + 1 > self.limits.max_entries
+        {
+            // The entry unused longest: its last call lies furthest back.
+            let oldest = self
+                .live()
+                .filter(|(_, e)| e.last_call != call)
+                .max_by_key(|(slot, e)| (call.wrapping_sub(e.last_call), u32::MAX - slot))
+                .map(|(slot, _)| slot);
+            match oldest.and_then(|s| self.remove(s)) {
+                Some(k) => gone.push(k),
+                None => return (None, gone),
+            }
+        }
+        let mut facts = facts;
+        let head = std::mem::take(&mut facts.head);
+        let entry = Entry {
+            key,
+            facts,
+            heads: vec![(head_bytes, head)],
+            last_call: call,
+        };
+        self.held_bytes += len;
+        self.entries += 1;
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.slots[s as usize] = Some(entry);
+                s
+            }
+            None => {
+                self.slots.push(Some(entry));
+                (self.slots.len() - 1) as u32
+            }
+        };
+        (Some(slot), gone)
+    }
+
+    /// Forgets `slot`; returns its key.
+    pub fn remove(&mut self, slot: u32) -> Option<K> {
+        let entry = self.slots.get_mut(slot as usize)?.take()?;
+        self.held_bytes -= entry.facts.len as u64;
+        self.entries -= 1;
+        self.free.push(slot);
+        Some(entry.key)
+    }
+
+    /// How many entries it holds.
+    pub fn len(&self) -> usize {
+        self.entries
+    }
+
+    /// Whether it holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.entries == 0
+    }
+
+    /// The total text length of the payloads it holds.
+    pub fn held_bytes(&self) -> u64 {
+        self.held_bytes
+    }
+
+    fn live(&self) -> impl Iterator<Item = (u32, &Entry<K>)> {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| e.as_ref().map(|e| (i as u32, e)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::media::payload::{facts_of_text, InMemory};
+
+    fn facts(text: &str, head: usize) -> PayloadFacts {
+        facts_of_text(&InMemory, text, head)
+    }
+
+    fn limits(max_bytes: u64, max_entries: usize) -> MemoLimits {
+        MemoLimits {
+            max_bytes,
+            max_entries,
+            max_idle_calls: 3,
+        }
+    }
+
+    fn get(
+        memo: &mut FactsMemo<&str>,
+        slot: Option<u32>,
+        call: u32,
+        text: &str,
+        head: usize,
+    ) -> Option<PayloadFacts> {
+        memo.facts(slot?, call, head, || facts(text, head).head)
+    }
+
+    const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+    #[test]
+    fn gives_back_what_it_was_given_and_reads_only_heads_of_new_sizes() {
+        let mut memo = FactsMemo::new(MemoLimits::default());
+        let (call, _) = memo.begin_call();
+        let (slot, gone) = memo.insert("k", facts(PNG, 64), 64, call);
+        assert!(gone.is_empty());
+        let slot = slot.expect("room");
+        let mut reads = Vec::new();
+        for n in [64, 0, 8, 65_536, 8, 64] {
+            let got = memo.facts(slot, call, n, || {
+                reads.push(n);
+                facts(PNG, n).head
+            });
+            assert_eq!(got, Some(facts(PNG, n)));
+        }
+        // Only sizes not asked for before were read.
+        assert_eq!(reads, vec![0, 8, 65_536]);
+    }
+
+    #[test]
+    fn makes_room_by_dropping_the_entry_unused_longest_never_one_of_this_call() {
+        let mut memo = FactsMemo::new(limits(24, 10));
+        let (c1, _) = memo.begin_call();
+        let (a, _) = memo.insert("a", facts("YWFhYWFhYWE=", 0), 0, c1);
+        let (c2, _) = memo.begin_call();
+        let (b, _) = memo.insert("b", facts("YmJiYmJiYmI=", 0), 0, c2);
+        let (c3, _) = memo.begin_call();
+        // `b` was used more recently than `a`: `a` goes to make room.
+        assert!(get(&mut memo, b, c3, "YmJiYmJiYmI=", 0).is_some());
+        let (c, gone) = memo.insert("c", facts("Y2NjY2NjY2M=", 0), 0, c3);
+        assert_eq!(gone, vec!["a"]);
+        // `a`'s slot now holds `c` (the host forgot `a`'s key).
+        assert_eq!(c, a);
+        assert_eq!(get(&mut memo, c, c3, "", 0), Some(facts("Y2NjY2NjY2M=", 0)));
+        assert_eq!(memo.len(), 2);
+        assert_eq!(memo.held_bytes(), 24);
+        // Everything left was used by this call: nothing more is remembered.
+        let (d, gone) = memo.insert("d", facts("ZGRkZGRkZGQ=", 0), 0, c3);
+        assert_eq!((d, gone), (None, vec![]));
+        assert_eq!(memo.len(), 2);
+    }
+
+    #[test]
+    fn a_history_larger_than_the_memo_keeps_its_oldest_part_remembered() {
+        // A history sent again in the same order each call: what is
+        // remembered stays remembered, instead of each entry pushing out the
+        // one the next lookup needs.
+        let mut memo = FactsMemo::new(limits(3 * 12, 100));
+        let texts = [
+            "MTExMTExMTE=",
+            "MjIyMjIyMjI=",
+            "MzMzMzMzMzM=",
+            "NDQ0NDQ0NDQ=",
+            "NTU1NTU1NTU=",
+        ];
+        let mut slots: Vec<Option<u32>> = vec![None; texts.len()];
+        for _round in 0..3 {
+            let (call, _) = memo.begin_call();
+            for (i, t) in texts.iter().enumerate() {
+                if slots[i]
+                    .and_then(|s| memo.facts(s, call, 0, Vec::new))
+                    .is_none()
+                {
+                    slots[i] = memo.insert(*t, facts(t, 0), 0, call).0;
+                }
+            }
+        }
+        let (call, _) = memo.begin_call();
+        let hits = (0..texts.len())
+            .filter(|&i| {
+                slots[i]
+                    .and_then(|s| memo.facts(s, call, 0, Vec::new))
+                    .is_some()
+            })
+            .count();
+        assert_eq!(hits, 3);
+    }
+
+    #[test]
+    fn the_entry_count_is_bounded_too() {
+        let mut memo = FactsMemo::new(limits(1 << 20, 2));
+        let (c1, _) = memo.begin_call();
+        memo.insert(1, facts("YQ==", 0), 0, c1);
+        let (c2, _) = memo.begin_call();
+        memo.insert(2, facts("Yg==", 0), 0, c2);
+        memo.insert(3, facts("Yw==", 0), 0, c2);
+        assert_eq!(memo.len(), 2);
+    }
+
+    #[test]
+    fn entries_unused_for_too_many_calls_are_let_go() {
+        let mut memo = FactsMemo::new(limits(1 << 20, 100));
+        let (c1, _) = memo.begin_call();
+        let (a, _) = memo.insert("a", facts("YQ==", 0), 0, c1);
+        let (b, _) = memo.insert("b", facts("Yg==", 0), 0, c1);
+        let mut gone = Vec::new();
+        for _ in 0..4 {
+            let (call, g) = memo.begin_call();
+            assert!(get(&mut memo, b, call, "Yg==", 0).is_some());
+            gone.extend(g);
+        }
+        assert_eq!(gone, vec!["a"]);
+        assert_eq!(get(&mut memo, a, c1, "YQ==", 0), None);
+        assert_eq!(memo.len(), 1);
+    }
+
+    #[test]
+    fn a_payload_larger_than_the_memo_is_not_remembered() {
+        let mut memo = FactsMemo::new(limits(4, 10));
+        let (call, _) = memo.begin_call();
+        assert_eq!(
+            memo.insert("a", facts("YWFhYQ==", 0), 0, call),
+            (None, vec![])
+        );
+        assert!(memo.is_empty());
+    }
+}
