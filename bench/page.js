@@ -93,13 +93,35 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 let dbCounter = 0;
 const freshName = (tag) => `bench-${tag}-${Date.now()}-${dbCounter++}`;
 
-/** Times `fn(dbName)` `runs` times after one warm-up, each on a fresh database. */
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** Variant `k` of base64 text: one character in its middle changed, so the text (and its MD5) is new while its size and header stay. */
+function variant(b64, k) {
+  const i = b64.length >> 1;
+  const c = ALPHABET[(ALPHABET.indexOf(b64[i]) + 1 + (k % 63)) % 64];
+  return b64.slice(0, i) + c + b64.slice(i + 1);
+}
+
+/** The workload with every image payload replaced by its variant `k`: a history no earlier run has seen (ctxpack remembers the payloads it read), its strings flat as JSON.parse makes them. */
+function variantMessages(messages, k) {
+  return JSON.parse(JSON.stringify(variantRopes(messages, k)));
+}
+
+function variantRopes(messages, k) {
+  return messages.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => {
+    const url = p.image_url?.url;
+    if (typeof url !== 'string' || !url.startsWith('data:')) return p;
+    const comma = url.indexOf(',');
+    return { ...p, image_url: { ...p.image_url, url: url.slice(0, comma + 1) + variant(url.slice(comma + 1), k) } };
+  }) } : m));
+}
+
+/** Times `fn(dbName, run)` `runs` times after one warm-up, each on a fresh database. */
 async function measure(tag, runs, fn) {
   const times = [];
   for (let i = 0; i <= runs; i++) {
     const name = freshName(tag);
     const t0 = performance.now();
-    await fn(name);
+    await fn(name, i);
     const t = performance.now() - t0;
     await deleteDb(name);
     if (i > 0) times.push(t);
@@ -108,14 +130,17 @@ async function measure(tag, runs, fn) {
 }
 
 window.runBench = async ({ workload, runs }) => {
-  const messages = await (await fetch(workload)).json();
-  const payloads = historyPayloads(messages);
+  const original = await (await fetch(workload)).json();
+  const payloads = historyPayloads(original);
   const sparkHash = async (s) => SparkMD5.hash(s);
   const hashWasm = async (s) => hashwasm.md5(s);
   const results = {};
-  results.ctxpack = await measure('ctxpack', runs, async (name) => {
+  // Each run compacts a history with new payloads: a first send, nothing remembered.
+  const variants = Array.from({ length: runs + 1 }, (_, i) => variantMessages(original, 100 + i));
+  const messages = original;
+  results.ctxpack = await measure('ctxpack', runs, async (name, run) => {
     const stash = await Stash.open({ name });
-    const { report } = await compactContext(messages, { stash });
+    const { report } = await compactContext(variants[run], { stash });
     if (report.stashed !== payloads.length) throw new Error(`stashed ${report.stashed}, expected ${payloads.length}`);
     stash.close();
   });
@@ -169,49 +194,6 @@ window.runMd5 = async ({ runs }) => {
     out[name] = { mbPerS: (big.length / 1048576) / (median(bigTimes) / 1000), smallPerS: 1000 / median(smallTimes) };
   }
   return out;
-};
-
-/** steady: the compacted big history plus one turn with one new image; idle: nothing new. */
-window.runSteady = async ({ workload, runs }) => {
-  const messages = await (await fetch(workload)).json();
-  const name = freshName('steady');
-  const stash = await Stash.open({ name });
-  const { messages: compacted } = await compactContext(messages, { stash });
-  const fresh = await (await fetch('/bench/steady-image.json')).json();
-  const turn = [
-    { role: 'user', content: [{ type: 'text', text: 'one more' }, { type: 'image_url', image_url: { url: `data:${fresh.mime};base64,${fresh.b64}` } }] },
-    { role: 'assistant', content: 'seen' },
-    { role: 'user', content: 'and now?' },
-  ];
-  const history = [...compacted.slice(0, -1), ...turn];
-  const idle = [...compacted.slice(0, -1), { role: 'user', content: 'nothing new' }];
-  const steady = [];
-  const floorTimes = [];
-  const idleTimes = [];
-  for (let r = 0; r <= runs; r++) {
-    // Remove the fresh image so each steady run really writes it.
-    await stash.clear().catch(() => {});
-    await compactContext(messages, { stash });
-    let t0 = performance.now();
-    const { report } = await compactContext(history, { stash });
-    const t = performance.now() - t0;
-    if (report.stashed !== 1) throw new Error(`steady stashed ${report.stashed}`);
-    t0 = performance.now();
-    const { report: idleReport } = await compactContext(idle, { stash });
-    const ti = performance.now() - t0;
-    if (idleReport.stashed !== 0) throw new Error('idle stashed something');
-    const fname = freshName('steadyfloor');
-    const db = await openDb(fname);
-    t0 = performance.now();
-    await floor([{ mime: fresh.mime, b64: fresh.b64 }], async (s) => hashwasm.md5(s), db);
-    const tf = performance.now() - t0;
-    db.close();
-    await deleteDb(fname);
-    if (r > 0) { steady.push(t); idleTimes.push(ti); floorTimes.push(tf); }
-  }
-  stash.close();
-  await deleteDb(name);
-  return { steady: median(steady), steadyFloor: median(floorTimes), idle: median(idleTimes), messages: history.length, wasmMemoryBytes: wasm.memory.buffer.byteLength };
 };
 
 window.benchReady = true;

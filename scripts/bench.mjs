@@ -5,15 +5,22 @@
 //
 //   big     100 messages, 30 distinct ~1 MB images, into a fresh stash
 //   many    1,000 messages, 300 images of ~50 KB
-//   steady  the compacted big history plus one turn with one new image
-//   idle    the compacted big history sent again with nothing new
+//   re-sent the app keeps its 30 original ~1 MB images and sends the whole
+//           history again each turn, with one new image: in Chromium against
+//           the floor of that turn (hash-wasm on the new image + one
+//           IndexedDB transaction), in Node against node:crypto on the new
+//           image + a Map; with the longest main-thread task of each send
+//   long tasks  the longest main-thread task of compactContext,
+//           expandContext, fitContext, sanitizeToolResult and toMultimodal
+//           on the big workload, nothing remembered (a first send)
 //   md5     throughput over 1 MB and 32-byte strings
 //   fit     one 12-megapixel JPEG fitted to a 1568-px model: in Chromium
 //           against a plain canvas resize (the floor), in Node against
 //           jimp (pure JavaScript) and sharp (native libvips)
 //
 // BENCH_ONLY=node-fit runs only the Node fitting rows (no browser), and
-// writes bench-results/bench-node-fit.json.
+// writes bench-results/bench-node-fit.json; BENCH_ONLY=resent only the
+// re-sent and long-task rows (bench-results/bench-resent.json).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -26,6 +33,7 @@ import { gzipSync } from 'node:zlib';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.env.BENCH_RUNS || 5);
 const nodeFitOnly = process.env.BENCH_ONLY === 'node-fit';
+const resentOnly = process.env.BENCH_ONLY === 'resent';
 execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
 execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
 
@@ -58,6 +66,28 @@ let ctxMs = 0;
 const line = (name, ms, base) => { if (!base) ctxMs = ms; console.log(`  ${name.padEnd(42)} ${ms.toFixed(1).padStart(9)} ms ${base ? `${(base / ctxMs).toFixed(2).padStart(7)}×` : ''}`); };
 try {
   if (!nodeFitOnly) {
+  // A page loaded afresh for each: nothing remembered from another row.
+  const freshPage = async (file, ready) => {
+    const p = await browser.newPage();
+    await p.goto(`${server.url}/bench/${file}`);
+    await p.waitForFunction(ready);
+    return p;
+  };
+  const resentPage = await freshPage('resent.html', () => window.resentReady === true);
+  const resent = await resentPage.evaluate((args) => window.runResent(args), { workload: '/bench/workload-big.json', fresh: '/bench/steady-image.json', runs });
+  await resentPage.close();
+  result.browser.resent = resent;
+  console.log(`\nre-sent (Chromium, IndexedDB): the app's ${resent.images} original ~1 MB images sent again each turn with one new one; median of ${runs}`);
+  console.log(`  first send                     ${resent.first.ms.toFixed(1).padStart(9)} ms   longest task ${resent.first.longest ? `${resent.first.longest.toFixed(0)} ms` : 'under 50 ms'}`);
+  console.log(`  a turn (history + 1 new)       ${resent.turn.toFixed(1).padStart(9)} ms   longest task ${resent.longest ? `${resent.longest.toFixed(0)} ms` : 'under 50 ms'}`);
+  console.log(`  floor (hash-wasm + 1 transaction) ${resent.floor.toFixed(1).padStart(6)} ms   ctxpack is ${(resent.turn / resent.floor).toFixed(2)}× the floor`);
+  const longPage = await freshPage('resent.html', () => window.resentReady === true);
+  const long = await longPage.evaluate((args) => window.runLongTasks(args), { workload: '/bench/workload-big.json', model: FIT_MODEL });
+  await longPage.close();
+  result.browser.longTasks = long;
+  console.log('\nlongest main-thread task on the big workload, nothing remembered (Chromium; the long-task threshold is 50 ms)');
+  for (const [job, v] of Object.entries(long)) console.log(`  ${job.padEnd(20)} ${v.ms.toFixed(1).padStart(9)} ms in all   longest task ${v.longest ? `${v.longest.toFixed(0)} ms (${v.longTasks} over 50 ms)` : 'under 50 ms'}`);
+  if (!resentOnly) {
   const page = await browser.newPage();
   await page.goto(`${server.url}/bench/index.html`);
   await page.waitForFunction(() => window.benchReady === true);
@@ -69,10 +99,6 @@ try {
     for (const [impl, v] of Object.entries(r)) line(impl, v.median, impl === 'ctxpack' ? null : v.median);
     console.log(`  ctxpack: ${(r['spark-md5 + IndexedDB put per image'].median / r.ctxpack.median).toFixed(2)}× faster than spark-md5 + IndexedDB; ${(r.ctxpack.median / r['floor (hash-wasm + one transaction)'].median).toFixed(2)}× the floor; wasm memory ${(out.wasmMemoryBytes / 1048576).toFixed(1)} MiB`);
   }
-  const steady = await page.evaluate((args) => window.runSteady(args), { workload: '/bench/workload-big.json', runs });
-  result.browser.steady = steady;
-  console.log(`\nsteady: ${steady.steady.toFixed(1)} ms for one new ~1 MB image (floor ${steady.steadyFloor.toFixed(1)} ms: ${(steady.steady / steady.steadyFloor).toFixed(2)}× the floor)`);
-  console.log(`idle: ${steady.idle.toFixed(2)} ms for ${steady.messages} messages with nothing new`);
   const fitPage = await browser.newPage();
   await fitPage.goto(`${server.url}/bench/fit.html`);
   await fitPage.waitForFunction(() => window.fitReady === true);
@@ -88,6 +114,7 @@ try {
     console.log(`  ${impl.padEnd(12)} ${v.mbPerS.toFixed(0).padStart(6)} MB/s over 1 MB (${(v.mbPerS / md5['hash-wasm'].mbPerS).toFixed(2)}× hash-wasm)   ${Math.round(v.smallPerS).toLocaleString().padStart(10)} hashes/s of 32 bytes`);
   }
   }
+  }
 } finally {
   await browser?.close();
   await server?.close();
@@ -99,6 +126,12 @@ const ctx = require(path.join(root, 'dist/node/index.js'));
 const { fileStash } = require(path.join(root, 'dist/node/file-stash.js'));
 const messages = JSON.parse(big.toString());
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** Variant `k` of base64 text (as bench/page.js): new text, same size and header. */
+function variantB64(b64, k) {
+  const i = b64.length >> 1;
+  return b64.slice(0, i) + ALPHABET[(ALPHABET.indexOf(b64[i]) + 1 + (k % 63)) % 64] + b64.slice(i + 1);
+}
 async function time(fn) {
   const ts = [];
   for (let i = 0; i <= runs; i++) {
@@ -124,26 +157,73 @@ function nodeBaseline(map) {
   });
 }
 if (!nodeFitOnly) {
-const nodeCrypto = await time(async () => nodeBaseline(new Map()));
-const nodeMemory = await time(async () => {
+// Re-sent in Node: the memory stash; each turn one new image (a variant of
+// the steady image no earlier call has seen). The floor: node:crypto on the
+// new image and a Map of records.
+{
+  const image = JSON.parse(steadyImage.toString());
   const stash = await ctx.Stash.open({ backend: 'memory' });
   await ctx.compactContext(messages, { stash });
+  const turns = [];
+  const floors = [];
+  for (let r = 0; r <= runs; r++) {
+    const b64 = variantB64(image.b64, r + 1);
+    const history = [...messages.slice(0, -1),
+      { role: 'user', content: [{ type: 'text', text: 'one more' }, { type: 'image_url', image_url: { url: `data:${image.mime};base64,${b64}` } }] },
+      { role: 'assistant', content: 'seen' }, { role: 'user', content: 'and now?' }];
+    let t0 = performance.now();
+    const { report } = await ctx.compactContext(history, { stash });
+    const t = performance.now() - t0;
+    if (report.written !== 1) throw new Error(`re-sent turn wrote ${report.written}`);
+    const other = variantB64(image.b64, 1000 + r);
+    const records = new Map();
+    t0 = performance.now();
+    const id = createHash('md5').update(other).digest('hex');
+    records.set(id, { id, mime: image.mime, data: other });
+    const f = performance.now() - t0;
+    if (r > 0) { turns.push(t); floors.push(f); }
+  }
+  stash.free();
+  const turn = median(turns);
+  const floor = median(floors);
+  result.node.resent = { turn, floor };
+  console.log(`\nNode re-sent: a turn (30 original images + 1 new) ${turn.toFixed(2)} ms; node:crypto + Map on the new image ${floor.toFixed(2)} ms (${(turn / floor).toFixed(2)}× the floor)`);
+}
+}
+if (!nodeFitOnly && !resentOnly) {
+const nodeCrypto = await time(async () => nodeBaseline(new Map()));
+// Each run compacts a history with new payloads (ctxpack remembers what it read).
+const variantsOf = (base) => Array.from({ length: runs + 1 }, (_, k) => messages.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => {
+  const url = p.image_url?.url;
+  if (typeof url !== 'string' || !url.startsWith('data:')) return p;
+  const comma = url.indexOf(',');
+  return { ...p, image_url: { ...p.image_url, url: url.slice(0, comma + 1) + variantB64(url.slice(comma + 1), base + k) } };
+}) } : m)));
+let variants = variantsOf(200);
+let run = 0;
+const nodeMemory = await time(async () => {
+  const stash = await ctx.Stash.open({ backend: 'memory' });
+  await ctx.compactContext(variants[run++], { stash });
   stash.free();
 });
 const dirs = [];
+variants = variantsOf(300);
+run = 0;
 const nodeFile = await time(async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-bench-'));
   dirs.push(dir);
   const stash = await ctx.Stash.open({ backend: fileStash(dir) });
-  await ctx.compactContext(messages, { stash });
+  await ctx.compactContext(variants[run++], { stash });
   stash.close();
 });
+variants = null;
 for (const d of dirs) rmSync(d, { recursive: true, force: true });
 result.node = { nodeCrypto, nodeMemory, nodeFile };
 console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack memory stash ${nodeMemory.toFixed(1)} ms (${(nodeMemory / nodeCrypto).toFixed(2)}× the baseline's time); file stash ${nodeFile.toFixed(1)} ms`);
 }
 
 // Node fitting: the codec module against jimp and sharp, same image, same size.
+if (!resentOnly) {
 const { Jimp } = await import('jimp');
 const sharp = (await import('sharp')).default;
 const fitMessages = [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: photo12mp } }, { type: 'text', text: 'what is this?' }] }];
@@ -166,8 +246,10 @@ console.log(`  fitContext (codec module) ${nodeFit.toFixed(1).padStart(8)} ms`);
 console.log(`  jimp (pure JavaScript)    ${jimpMs.toFixed(1).padStart(8)} ms   ctxpack is ${(jimpMs / nodeFit).toFixed(2)}× faster`);
 console.log(`  sharp (native libvips)    ${sharpMs.toFixed(1).padStart(8)} ms   ctxpack takes ${(nodeFit / sharpMs).toFixed(2)}× sharp's time`);
 
+}
+
 const wasm = readFileSync(path.join(root, 'dist/web/ctxpack_bg.wasm'));
 const codec = readFileSync(path.join(root, 'dist/web/codec/ctxpack_codec_bg.wasm'));
 result.size = { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length, codec: { raw: codec.length, gzip: gzipSync(codec, { level: 9 }).length } };
 console.log(`\nrelease wasm: ${(result.size.raw / 1024).toFixed(1)} KiB, ${(result.size.gzip / 1024).toFixed(1)} KiB gzipped; codec module ${(result.size.codec.raw / 1024).toFixed(1)} KiB, ${(result.size.codec.gzip / 1024).toFixed(1)} KiB gzipped (loaded on first use)`);
-writeFileSync(path.join(outDir, nodeFitOnly ? 'bench-node-fit.json' : 'bench.json'), JSON.stringify(result, null, 2) + '\n');
+writeFileSync(path.join(outDir, nodeFitOnly ? 'bench-node-fit.json' : resentOnly ? 'bench-resent.json' : 'bench.json'), JSON.stringify(result, null, 2) + '\n');

@@ -16,6 +16,7 @@ mod allocator;
 pub mod api;
 mod convert;
 mod error;
+mod event_loop;
 mod fetch;
 mod promise;
 pub mod stash;

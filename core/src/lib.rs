@@ -14,10 +14,12 @@
 //! - [`tool_results`]: binary out of text, artifact routing, text-only models;
 //! - [`budget`]: estimates, provider limits, context-length errors.
 //! - [`fit`]: fitting a request to its model: downscaling, re-encoding, stashing.
+//! - [`event_loop`]: long work in short tasks, so a page never freezes.
 #![deny(missing_docs)]
 
 pub mod budget;
 mod error;
+pub mod event_loop;
 pub mod fit;
 #[doc(hidden)]
 pub mod fuzzing;

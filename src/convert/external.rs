@@ -238,6 +238,10 @@ impl Payloads for JsPayloads<'_> {
         }
     }
 
+    fn event_loop(&self) -> Option<&dyn ctxpack_core::event_loop::EventLoop> {
+        Some(&crate::event_loop::HOST_LOOP)
+    }
+
     fn text_len(&self, s: &str) -> usize {
         match self.0.payload(s) {
             Some(v) => v.dyn_ref::<JsString>().map_or(0, |j| j.length() as usize),

@@ -30,6 +30,17 @@ const META: &str = "meta";
 /// How long an open may stay blocked by another connection before giving up.
 const BLOCKED_TIMEOUT_MS: i32 = 5000;
 
+/// Payload text queued in one task of a write before the next records wait
+/// for a task of their own (copying it takes a few ms per MB).
+const BATCH_BYTES: u64 = 4 << 20;
+
+/// A request queued in a write: a record's last put, or the count that
+/// confirms a record already stored.
+struct Queued {
+    request: web_sys::IdbRequest,
+    count: bool,
+}
+
 /// A JavaScript event handler owned by Rust.
 type EventHandler = Closure<dyn FnMut(Event)>;
 
@@ -329,7 +340,7 @@ impl IdbBackend {
         records: &[NewRecord<'_>],
         table: &Table,
     ) -> Vec<Result<(), StashError>> {
-        let result: Result<Vec<Option<web_sys::IdbRequest>>, StashError> = async {
+        let result: Result<Vec<Queued>, StashError> = async {
             let mode = if records.iter().all(|r| r.stored) {
                 IdbTransactionMode::Readonly
             } else {
@@ -338,18 +349,40 @@ impl IdbBackend {
             let tx = self.tx(&[IMAGES, META], mode).await?;
             let images = store_of(&tx, IMAGES, "writing images")?;
             let meta = store_of(&tx, META, "writing images")?;
-            let mut counts = Vec::with_capacity(records.len());
+            let mut counts: Vec<Queued> = Vec::with_capacity(records.len());
+            // Queuing a put copies its payload on this thread: after every
+            // BATCH_BYTES the next records wait for the last put to succeed,
+            // in a task of their own, so no task runs long (the pending
+            // request keeps the transaction open meanwhile).
+            let mut queued_bytes = 0u64;
             for r in records {
+                if queued_bytes >= BATCH_BYTES {
+                    if let Some(last) = counts.last() {
+                        request(&last.request).await.map_err(|e| {
+                            stash_error(e, StashErrorKind::WriteFailed, "writing images")
+                        })?;
+                    }
+                    queued_bytes = 0;
+                }
                 let queued = if r.stored {
-                    images.count_with_key(&JsValue::from_str(&r.id)).map(Some)
+                    images
+                        .count_with_key(&JsValue::from_str(&r.id))
+                        .map(|request| Queued {
+                            request,
+                            count: true,
+                        })
                 } else {
+                    queued_bytes += r.meta.stored_bytes;
                     images
                         .put(&record_to_js(r, table))
                         .and_then(|_| meta.put(&meta_to_js(&r.meta)))
-                        .map(|_| None)
+                        .map(|request| Queued {
+                            request,
+                            count: false,
+                        })
                 };
                 match queued {
-                    Ok(count) => counts.push(count),
+                    Ok(q) => counts.push(q),
                     Err(e) => {
                         let _ = tx.abort();
                         return Err(stash_error(
@@ -367,12 +400,15 @@ impl IdbBackend {
         }
         .await;
         match result {
-            Ok(counts) => counts
+            Ok(queued) => queued
                 .iter()
-                .map(|count| match count {
-                    None => Ok(()),
-                    Some(req) if req.result().ok().and_then(|n| n.as_f64()) == Some(1.0) => Ok(()),
-                    Some(_) => Err(StashError::gone()),
+                .map(|q| {
+                    let found = || q.request.result().ok().and_then(|n| n.as_f64()) == Some(1.0);
+                    if !q.count || found() {
+                        Ok(())
+                    } else {
+                        Err(StashError::gone())
+                    }
                 })
                 .collect(),
             Err(e) => {

@@ -133,7 +133,7 @@ impl AdapterBackend {
         for r in records {
             if r.stored {
                 out.push(match &held {
-                    Some(Ok(keys)) if keys.iter().any(|k| *k == r.id) => Ok(()),
+                    Some(Ok(keys)) if keys.contains(&r.id) => Ok(()),
                     Some(Err(e)) => Err(StashError::new(e.kind, e.message.clone())),
                     _ => Err(StashError::gone()),
                 });

@@ -9,6 +9,7 @@ use super::plan::{choose_stash, Account, Limits, Rest, StashChoice};
 use super::report::{Action, Figures, FitReport, ImageFit, Scale};
 use super::target::Reason;
 use crate::budget::{estimate, json_len_with, profile_image_tokens, BytesOn, ModelProfile};
+use crate::event_loop::Slicer;
 use crate::history::{compact_history, CompactOptions};
 use crate::json_path::JsonPath;
 use crate::media::payload::{payload_facts, stored_mime, PayloadFacts, Payloads};
@@ -114,65 +115,71 @@ fn figures(
 /// originals are their md5s) each payload is read whole, hashed and
 /// checked; without, only its sizes and header are read, and a payload
 /// that is not valid base64 fails in the resizer instead.
-fn find_images(
+async fn find_images(
     messages: &[crate::messages::Message],
     options: FitOptions,
     payloads: &dyn Payloads,
     hash: bool,
+    slicer: &Slicer<'_>,
 ) -> Vec<Found> {
     let cutoff = crate::history::compact::newest_user_index(messages).unwrap_or(0);
     let root = JsonPath::root("messages");
-    let mut found = Vec::new();
+    let mut seen = Vec::new();
     for (i, m) in messages.iter().enumerate() {
         for_each_image(m, &root.index(i), &mut |ordinal, path, img| {
-            let low = img
-                .wire
-                .get("image_url")
-                .and_then(|u| u.get("detail"))
-                .or_else(|| img.wire.get("detail"))
-                .and_then(Value::as_str)
-                == Some("low");
-            let source = img.source();
-            let inline_source = source.inline();
-            let stashable =
-                i < cutoff && inline_source.is_some() && img.shape.replaceable_by_text();
-            let inline = inline_source.and_then(|(declared, payload)| {
-                let facts = if hash {
-                    payload_facts(payloads, payload, 64 * 1024)
-                } else {
-                    let head = payloads.head(payload, 64 * 1024);
-                    PayloadFacts {
-                        md5: String::new(),
-                        len: head.len,
-                        decoded_len: head.decoded_len,
-                        head: head.head,
-                        valid: Ok(()),
-                    }
-                };
-                facts.valid.as_ref().ok()?;
-                let dims = image_dimensions(&facts.head)?;
-                Some(Inline {
-                    payload: payload.to_owned(),
-                    mime: stored_mime(&facts, declared),
-                    animated: is_animated(&facts.head),
-                    orientation: exif_orientation(&facts.head),
-                    md5: facts.md5,
-                    dims,
-                    text_len: facts.len as u64,
-                    decoded: facts.decoded_len as u64,
-                    template: img.template(),
-                })
-            });
-            found.push(Found {
-                message: i,
-                ordinal,
-                path: path.to_string(),
-                low,
-                stashable,
-                protected: options.keep_newest && i >= cutoff,
-                inline,
-            });
+            seen.push((i, ordinal, path.to_string(), img));
         });
+    }
+    // One image at a time, letting the host run between them.
+    let mut found = Vec::with_capacity(seen.len());
+    for (i, ordinal, path, img) in seen {
+        let low = img
+            .wire
+            .get("image_url")
+            .and_then(|u| u.get("detail"))
+            .or_else(|| img.wire.get("detail"))
+            .and_then(Value::as_str)
+            == Some("low");
+        let source = img.source();
+        let inline_source = source.inline();
+        let stashable = i < cutoff && inline_source.is_some() && img.shape.replaceable_by_text();
+        let inline = inline_source.and_then(|(declared, payload)| {
+            let facts = if hash {
+                payload_facts(payloads, payload, 64 * 1024)
+            } else {
+                let head = payloads.head(payload, 64 * 1024);
+                PayloadFacts {
+                    md5: String::new(),
+                    len: head.len,
+                    decoded_len: head.decoded_len,
+                    head: head.head,
+                    valid: Ok(()),
+                }
+            };
+            facts.valid.as_ref().ok()?;
+            let dims = image_dimensions(&facts.head)?;
+            Some(Inline {
+                payload: payload.to_owned(),
+                mime: stored_mime(&facts, declared),
+                animated: is_animated(&facts.head),
+                orientation: exif_orientation(&facts.head),
+                md5: facts.md5,
+                dims,
+                text_len: facts.len as u64,
+                decoded: facts.decoded_len as u64,
+                template: img.template(),
+            })
+        });
+        found.push(Found {
+            message: i,
+            ordinal,
+            path,
+            low,
+            stashable,
+            protected: options.keep_newest && i >= cutoff,
+            inline,
+        });
+        slicer.checkpoint().await;
     }
     found
 }
@@ -322,13 +329,17 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
     options: FitOptions,
     payloads: &dyn Payloads,
 ) -> Result<crate::history::Outcome<FitReport>, MessageError> {
+    // Long work in short tasks: the host runs between images.
+    let slicer = Slicer::of(payloads);
     let sizes: Vec<u64> = values.iter().map(|v| json_len_with(v, payloads)).collect();
     let bytes_before: u64 = sizes.iter().sum();
     let format = format.unwrap_or_else(|| detect_format(&values));
     let (format, mut messages) =
         decode_messages(values, Some(format), &JsonPath::root("messages"))?;
+    slicer.checkpoint().await;
     let before = estimate(&messages, profile, bytes_before, None, payloads);
-    let found = find_images(&messages, options, payloads, stash.is_some());
+    slicer.checkpoint().await;
+    let found = find_images(&messages, options, payloads, stash.is_some(), &slicer).await;
     let max_tokens = options.max_tokens.or(profile.context_tokens);
     let limits = Limits {
         max_images: profile.max_images,
@@ -390,6 +401,7 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
                     Some(earlier) => outcomes[*earlier].clone(),
                     None => {
                         done.insert((key, f.low), k);
+                        slicer.checkpoint().await;
                         fit_one(resizer, profile, img, f.low, planned.many, payloads).await
                     }
                 }

@@ -94,6 +94,14 @@ pub struct Plan<'m> {
     pub limit_problem: Option<String>,
 }
 
+/// A history image with an inline payload that compaction will hash.
+pub struct Found<'m> {
+    message: usize,
+    ordinal: usize,
+    path: String,
+    img: &'m crate::messages::ImagePart,
+}
+
 /// Finds and hashes the history images of `messages`. `progress(done, total,
 /// bytes)` is called after each image is hashed.
 pub fn plan_compaction<'m>(
@@ -102,6 +110,24 @@ pub fn plan_compaction<'m>(
     progress: &mut dyn FnMut(usize, usize, u64),
     payloads: &dyn Payloads,
 ) -> Plan<'m> {
+    let (mut plan, found) = select_history_images(messages, options, payloads);
+    let total = found.len();
+    let mut hashed = BTreeSet::new();
+    let mut bytes = 0u64;
+    for (done, f) in found.into_iter().enumerate() {
+        bytes += hash_found(&mut plan, f, &mut hashed, payloads);
+        progress(done + 1, total, bytes);
+    }
+    plan
+}
+
+/// The first pass of [`plan_compaction`]: the plan without its images, and
+/// the history images to hash, in order ([`hash_found`] each).
+pub fn select_history_images<'m>(
+    messages: &'m [Message],
+    options: CompactOptions,
+    payloads: &dyn Payloads,
+) -> (Plan<'m>, Vec<Found<'m>>) {
     let newest_user = newest_user_index(messages);
     let cutoff = newest_user.unwrap_or(0);
     let root = JsonPath::root("messages");
@@ -111,7 +137,7 @@ pub fn plan_compaction<'m>(
     };
 
     // Pass 1: which image parts are history images with inline payloads.
-    let mut found: Vec<(usize, usize, String, &'m crate::messages::ImagePart)> = Vec::new();
+    let mut found: Vec<Found<'m>> = Vec::new();
     let mut seen = BTreeSet::new();
     for (i, m) in messages.iter().enumerate() {
         for_each_image(
@@ -124,7 +150,12 @@ pub fn plan_compaction<'m>(
                     {
                         plan.kept += 1;
                     } else {
-                        found.push((i, ordinal, path.to_string(), img));
+                        found.push(Found {
+                            message: i,
+                            ordinal,
+                            path: path.to_string(),
+                            img,
+                        });
                     }
                 }
             },
@@ -153,7 +184,7 @@ pub fn plan_compaction<'m>(
         let fixed_images = plan.kept + plan.urls;
         let stashed_saving: u64 = found[..found.len() - keep]
             .iter()
-            .map(|f| saving(f.3))
+            .map(|f| saving(f.img))
             .sum();
         let mut bytes = options.request_bytes.saturating_sub(stashed_saving);
         let over = |keep: usize, bytes: u64| {
@@ -162,7 +193,7 @@ pub fn plan_compaction<'m>(
         };
         while keep > 0 && over(keep, bytes) {
             keep -= 1;
-            bytes = bytes.saturating_sub(saving(found[found.len() - keep - 1].3));
+            bytes = bytes.saturating_sub(saving(found[found.len() - keep - 1].img));
         }
         plan.limit_stashed = wanted_keep - keep;
         if over(keep, bytes) {
@@ -186,47 +217,54 @@ pub fn plan_compaction<'m>(
     }
     plan.kept += keep;
     found.truncate(found.len() - keep);
+    (plan, found)
+}
 
-    // Pass 2: hash them, one at a time.
-    let total = found.len();
-    let mut hashed: BTreeSet<String> = BTreeSet::new();
-    let mut bytes = 0u64;
-    for (done, (message, ordinal, path, img)) in found.into_iter().enumerate() {
-        let Some((declared, payload)) = img.source().inline() else {
-            continue;
-        };
-        let facts = payload_facts(payloads, payload, 64);
-        if let Err(problem) = facts.valid {
-            plan.invalid.push(Failure {
-                path,
-                md5: None,
-                code: crate::ErrorCode::InvalidDataUrl,
-                reason: format!("payload is not valid base64 ({problem})"),
-            });
-            progress(done + 1, total, bytes);
-            continue;
-        }
-        let mime = crate::media::payload::stored_mime(&facts, declared);
-        let md5 = facts.md5;
-        let size = facts.decoded_len as u64;
-        bytes += facts.len as u64;
-        let duplicate = !hashed.insert(md5.clone());
-        let template = img.template();
-        plan.images.push(HistoryImage {
-            message,
-            ordinal,
+/// Hashes one image [`select_history_images`] found into `plan` (`hashed`:
+/// the digests seen so far, to mark duplicates). Returns the length of
+/// its payload text (0 when it is not valid base64 and stays inline).
+pub fn hash_found<'m>(
+    plan: &mut Plan<'m>,
+    found: Found<'m>,
+    hashed: &mut BTreeSet<String>,
+    payloads: &dyn Payloads,
+) -> u64 {
+    let Found {
+        message,
+        ordinal,
+        path,
+        img,
+    } = found;
+    let Some((declared, payload)) = img.source().inline() else {
+        return 0;
+    };
+    let facts = payload_facts(payloads, payload, 64);
+    if let Err(problem) = facts.valid {
+        plan.invalid.push(Failure {
             path,
-            md5,
-            mime,
-            payload,
-            size,
-            text_len: facts.len as u64,
-            template,
-            duplicate,
+            md5: None,
+            code: crate::ErrorCode::InvalidDataUrl,
+            reason: format!("payload is not valid base64 ({problem})"),
         });
-        progress(done + 1, total, bytes);
+        return 0;
     }
-    plan
+    let mime = crate::media::payload::stored_mime(&facts, declared);
+    let md5 = facts.md5;
+    let duplicate = !hashed.insert(md5.clone());
+    let template = img.template();
+    plan.images.push(HistoryImage {
+        message,
+        ordinal,
+        path,
+        md5,
+        mime,
+        payload,
+        size: facts.decoded_len as u64,
+        text_len: facts.len as u64,
+        template,
+        duplicate,
+    });
+    facts.len as u64
 }
 
 /// The template of every occurrence of each image the plan stashes, in

@@ -4,8 +4,10 @@
 //! expansion, and one image for the `get_history_image` tool.
 
 use crate::budget::json_len_with;
+use crate::event_loop::Slicer;
 use crate::history::compact::{
-    apply_compaction, occurrence_templates, plan_compaction, CompactOptions, CompactReport, Failure,
+    apply_compaction, hash_found, occurrence_templates, select_history_images, CompactOptions,
+    CompactReport, Failure,
 };
 use crate::history::expand::{
     apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
@@ -180,6 +182,8 @@ pub async fn compact_history<B: StashBackend>(
     progress: &mut dyn FnMut(usize, usize, u64),
     payloads: &dyn Payloads,
 ) -> Result<Outcome<CompactReport>, MessageError> {
+    // Long work in short tasks: the host runs between images.
+    let slicer = Slicer::of(payloads);
     let mut values = values;
     let mut sizes = sizes_of(&values, payloads);
     let bytes_before: u64 = sizes.iter().sum();
@@ -212,7 +216,17 @@ pub async fn compact_history<B: StashBackend>(
         request_bytes: sizes.iter().sum(),
         ..options
     };
-    let plan = plan_compaction(&messages, options, progress, payloads);
+    // Hash one image at a time, letting the host run between them.
+    slicer.checkpoint().await;
+    let (mut plan, found) = select_history_images(&messages, options, payloads);
+    let total = found.len();
+    let mut hashed = BTreeSet::new();
+    let mut hashed_bytes = 0u64;
+    for (done, f) in found.into_iter().enumerate() {
+        hashed_bytes += hash_found(&mut plan, f, &mut hashed, payloads);
+        progress(done + 1, total, hashed_bytes);
+        slicer.checkpoint().await;
+    }
     report.newest_user_index = plan.newest_user;
     report.limit_stashed = plan.limit_stashed;
     report.fits = plan.limit_problem.is_none();
@@ -449,7 +463,9 @@ async fn restore_all<B: StashBackend>(
 ) -> (BTreeMap<String, Restored>, usize) {
     let mut restored = BTreeMap::new();
     let mut corrupted = 0;
+    let slicer = Slicer::of(payloads);
     for id in ids {
+        slicer.checkpoint().await;
         match read_verified(backend, id, now, payloads).await {
             Ok(Lookup::Found(rec)) => {
                 let templates = rec

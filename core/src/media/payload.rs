@@ -215,6 +215,12 @@ pub trait Payloads {
     fn head(&self, s: &str, head_bytes: usize) -> PayloadHead {
         head_of_text(self, s, head_bytes)
     }
+
+    /// The host's event loop, when the flows reading these payloads should
+    /// stop between images to let it run (see [`crate::event_loop`]).
+    fn event_loop(&self) -> Option<&dyn crate::event_loop::EventLoop> {
+        None
+    }
 }
 
 /// The head of `s`, read from its full text.

@@ -89,3 +89,10 @@ impl StashBackend for MemoryBackend {
         Ok(())
     }
 }
+
+impl super::Generation for MemoryBackend {
+    /// Nothing can reset a memory stash under it.
+    fn generation(&self) -> u64 {
+        0
+    }
+}

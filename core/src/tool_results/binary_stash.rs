@@ -8,7 +8,7 @@ use crate::history::compact::Failure;
 use crate::json_path::JsonPath;
 use crate::stash::{NewRecord, StashBackend, StashConfig};
 use crate::tool_results::sanitize::{
-    filtered_marker, find_binaries, replace_binaries, stashed_marker, SanitizeOptions,
+    filtered_marker, find_binaries_sliced, replace_binaries, stashed_marker, SanitizeOptions,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -68,10 +68,13 @@ pub async fn sanitize_targets<B: StashBackend>(
             &in_memory
         }
     };
-    let found: Vec<_> = targets
-        .iter()
-        .map(|t| find_binaries(&t.value, options, &t.path, payloads_of(t)))
-        .collect();
+    // Payloads held in JavaScript are read one at a time, letting the host
+    // run between them.
+    let slicer = crate::event_loop::Slicer::of(payloads);
+    let mut found: Vec<_> = Vec::with_capacity(targets.len());
+    for t in targets.iter() {
+        found.push(find_binaries_sliced(&t.value, options, &t.path, payloads_of(t), &slicer).await);
+    }
     if found.iter().all(Vec::is_empty) {
         return report;
     }
@@ -91,6 +94,7 @@ pub async fn sanitize_targets<B: StashBackend>(
                     Some(id) => id.clone(),
                     None => crate::media::payload::payload_facts(payloads, payload, 0).md5,
                 };
+                slicer.checkpoint().await;
                 if seen.insert(id.clone()) {
                     records.push(NewRecord::new(
                         id.clone(),

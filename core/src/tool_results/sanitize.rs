@@ -5,6 +5,7 @@
 //! its id. Long prose, code, JSON, hex digests, JWTs and minified JS are left
 //! alone.
 
+use crate::event_loop::Slicer;
 use crate::json_path::JsonPath;
 use crate::media::base64_payload::{check_base64, decode_prefix, decoded_len};
 use crate::media::data_url::{is_data_url, DataUrl};
@@ -101,53 +102,100 @@ pub fn find_binaries(
     base: &JsonPath,
     payloads: &dyn Payloads,
 ) -> Vec<Binary> {
+    let walk = Strings::of(root, options);
+    walk.strings
+        .iter()
+        .filter_map(|&(s, step, known)| {
+            let b = classify(s, known, options.threshold_bytes, payloads)?;
+            Some(walk.place(b, step, base))
+        })
+        .collect()
+}
+
+/// As [`find_binaries`], letting the host run (see [`Slicer`]) after each
+/// payload held outside wasm memory, which is read whole to be judged.
+pub async fn find_binaries_sliced(
+    root: &Value,
+    options: &SanitizeOptions,
+    base: &JsonPath,
+    payloads: &dyn Payloads,
+    slicer: &Slicer<'_>,
+) -> Vec<Binary> {
+    let walk = Strings::of(root, options);
     let mut found = Vec::new();
-    // Each visited container step is (parent step, segment); paths are rebuilt
-    // only for what is found, so memory stays linear in the size of the value.
-    let mut steps: Vec<(usize, Seg)> = Vec::new();
-    const ROOT: usize = usize::MAX;
-    let mut stack: Vec<(&Value, usize, bool)> = vec![(root, ROOT, false)];
-    while let Some((value, step, known)) = stack.pop() {
-        match value {
-            Value::String(s) => {
-                if let Some(b) = classify(s, known, options.threshold_bytes, payloads) {
-                    let mut pointer = Vec::new();
-                    let mut at = step;
-                    while at != ROOT {
-                        pointer.push(steps[at].1.clone());
-                        at = steps[at].0;
-                    }
-                    pointer.reverse();
-                    let path = pointer.iter().fold(base.clone(), |p, seg| match seg {
-                        Seg::Key(k) => p.key(k),
-                        Seg::Index(i) => p.index(*i),
-                    });
-                    found.push(Binary {
-                        pointer,
-                        path: path.to_string(),
-                        ..b
-                    });
-                }
-            }
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate().rev() {
-                    steps.push((step, Seg::Index(i)));
-                    stack.push((item, steps.len() - 1, known));
-                }
-            }
-            Value::Object(map) => {
-                let entries: Vec<_> = map.iter().collect();
-                for (k, v) in entries.into_iter().rev() {
-                    let is_known = KNOWN_BINARY_FIELDS.contains(&k.as_str())
-                        || options.extra_fields.iter().any(|f| f == k);
-                    steps.push((step, Seg::Key(k.clone())));
-                    stack.push((v, steps.len() - 1, known || is_known));
-                }
-            }
-            _ => {}
+    for &(s, step, known) in &walk.strings {
+        if let Some(b) = classify(s, known, options.threshold_bytes, payloads) {
+            found.push(walk.place(b, step, base));
+        }
+        if crate::media::payload::find_external_ref(s).is_some() {
+            slicer.checkpoint().await;
         }
     }
     found
+}
+
+/// Every string of a value, in document order, with the container step
+/// that holds it and whether it sits under a known binary field.
+struct Strings<'v> {
+    /// Each visited container step: (parent step, segment). Paths are
+    /// rebuilt only for what is found, so memory stays linear in the size
+    /// of the value.
+    steps: Vec<(usize, Seg)>,
+    strings: Vec<(&'v str, usize, bool)>,
+}
+
+const ROOT: usize = usize::MAX;
+
+impl<'v> Strings<'v> {
+    fn of(root: &'v Value, options: &SanitizeOptions) -> Self {
+        let mut walk = Strings {
+            steps: Vec::new(),
+            strings: Vec::new(),
+        };
+        let mut stack: Vec<(&Value, usize, bool)> = vec![(root, ROOT, false)];
+        while let Some((value, step, known)) = stack.pop() {
+            match value {
+                Value::String(s) => walk.strings.push((s, step, known)),
+                Value::Array(items) => {
+                    for (i, item) in items.iter().enumerate().rev() {
+                        walk.steps.push((step, Seg::Index(i)));
+                        stack.push((item, walk.steps.len() - 1, known));
+                    }
+                }
+                Value::Object(map) => {
+                    let entries: Vec<_> = map.iter().collect();
+                    for (k, v) in entries.into_iter().rev() {
+                        let is_known = KNOWN_BINARY_FIELDS.contains(&k.as_str())
+                            || options.extra_fields.iter().any(|f| f == k);
+                        walk.steps.push((step, Seg::Key(k.clone())));
+                        stack.push((v, walk.steps.len() - 1, known || is_known));
+                    }
+                }
+                _ => {}
+            }
+        }
+        walk
+    }
+
+    /// `b`, found in the string at `step`, with its pointer and path.
+    fn place(&self, b: Binary, step: usize, base: &JsonPath) -> Binary {
+        let mut pointer = Vec::new();
+        let mut at = step;
+        while at != ROOT {
+            pointer.push(self.steps[at].1.clone());
+            at = self.steps[at].0;
+        }
+        pointer.reverse();
+        let path = pointer.iter().fold(base.clone(), |p, seg| match seg {
+            Seg::Key(k) => p.key(k),
+            Seg::Index(i) => p.index(*i),
+        });
+        Binary {
+            pointer,
+            path: path.to_string(),
+            ..b
+        }
+    }
 }
 
 /// Minimum length of a base64 string inside a known binary field.

@@ -1,0 +1,141 @@
+// Runs in a freshly loaded benchmark page (nothing remembered yet): the send
+// a chat app really makes. The app keeps its original messages and hands
+// them all to compactContext before every request; each turn adds one new
+// image. Measured against the floor of that turn (hash the new image with
+// hash-wasm, one IndexedDB transaction), with the longest main-thread task
+// of each call (PerformanceObserver 'longtask': tasks over 50 ms).
+import init, { Stash, compactContext, expandContext, fitContext, sanitizeToolResult, toMultimodal } from '/dist/web/index.js';
+
+await init();
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+let dbCounter = 0;
+const freshName = (tag) => `bench-${tag}-${Date.now()}-${dbCounter++}`;
+const deleteDb = (name) => new Promise((resolve) => {
+  const req = indexedDB.deleteDatabase(name);
+  req.onsuccess = req.onerror = req.onblocked = () => resolve();
+});
+const openDb = (name) => new Promise((resolve, reject) => {
+  const req = indexedDB.open(name, 1);
+  req.onupgradeneeded = () => { req.result.createObjectStore('images', { keyPath: 'id' }); req.result.createObjectStore('meta', { keyPath: 'id' }); };
+  req.onsuccess = () => resolve(req.result);
+  req.onerror = () => reject(req.error);
+});
+
+/** Variant `k` of base64 text: one character in its middle changed, so the text (and its MD5) is new while its size and header stay. */
+export function variant(b64, k) {
+  const i = b64.length >> 1;
+  const c = ALPHABET[(ALPHABET.indexOf(b64[i]) + 1 + (k % 63)) % 64];
+  return b64.slice(0, i) + c + b64.slice(i + 1);
+}
+
+/**
+ * The workload with every image payload replaced by its variant `k`: the
+ * same shape, nothing any earlier call has seen. Its strings are flat, as
+ * JSON.parse or FileReader make them (an app restoring a chat after a
+ * reload), not ropes of concatenated pieces.
+ */
+function variantMessages(messages, k) {
+  return JSON.parse(JSON.stringify(variantRopes(messages, k)));
+}
+
+function variantRopes(messages, k) {
+  return messages.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => {
+    const url = p.image_url?.url;
+    if (typeof url !== 'string' || !url.startsWith('data:')) return p;
+    const comma = url.indexOf(',');
+    return { ...p, image_url: { ...p.image_url, url: url.slice(0, comma + 1) + variant(url.slice(comma + 1), k) } };
+  }) } : m));
+}
+
+/** Runs `fn`, timing it and collecting the long tasks of the page meanwhile. */
+async function withLongTasks(fn) {
+  const durations = [];
+  const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) durations.push(e.duration); });
+  observer.observe({ entryTypes: ['longtask'] });
+  const t0 = performance.now();
+  const value = await fn();
+  const ms = performance.now() - t0;
+  // Long-task entries arrive after their task: give them a moment.
+  await new Promise((r) => setTimeout(r, 100));
+  for (const e of observer.takeRecords()) durations.push(e.duration);
+  observer.disconnect();
+  return { ms, longest: durations.length ? Math.max(...durations) : 0, longTasks: durations.length, value };
+}
+
+/** The floor of one turn: hash the new image, write its two records in one transaction. */
+async function floorTurn(b64, mime) {
+  const name = freshName('floor');
+  const db = await openDb(name);
+  const t0 = performance.now();
+  const id = await hashwasm.md5(b64);
+  const now = Date.now();
+  await new Promise((resolve, reject) => {
+    const tx = db.transaction(['images', 'meta'], 'readwrite');
+    tx.objectStore('images').put({ id, mime, data: b64, size: Math.floor((b64.length * 3) / 4), createdAt: now });
+    tx.objectStore('meta').put({ id, size: 0, storedBytes: b64.length, mime, createdAt: now, expiresAt: now + 7200e3, lastUsedAt: now });
+    tx.oncomplete = () => resolve();
+    tx.onerror = tx.onabort = () => reject(tx.error);
+  });
+  const ms = performance.now() - t0;
+  db.close();
+  await deleteDb(name);
+  return ms;
+}
+
+const historyImages = (messages) => messages.filter((m) => Array.isArray(m.content) && m.content.some((p) => p.image_url)).length;
+
+/** First send of the app's history, then `runs` turns that each add one new image to it. */
+window.runResent = async ({ workload, fresh, runs }) => {
+  const messages = await (await fetch(workload)).json();
+  const image = await (await fetch(fresh)).json();
+  const name = freshName('resent');
+  const stash = await Stash.open({ name });
+  const first = await withLongTasks(() => compactContext(messages, { stash }));
+  const turns = [];
+  const floors = [];
+  let longest = 0;
+  for (let r = 0; r <= runs; r++) {
+    const b64 = variant(image.b64, r + 1);
+    const history = [
+      ...messages.slice(0, -1),
+      { role: 'user', content: [{ type: 'text', text: 'one more' }, { type: 'image_url', image_url: { url: `data:${image.mime};base64,${b64}` } }] },
+      { role: 'assistant', content: 'seen' },
+      { role: 'user', content: 'and now?' },
+    ];
+    const turn = await withLongTasks(() => compactContext(history, { stash }));
+    const { report } = turn.value;
+    const expected = historyImages(messages) + 1;
+    if (report.stashed !== expected || report.written !== 1) throw new Error(`re-sent turn stashed ${report.stashed} (expected ${expected}), wrote ${report.written}`);
+    const floor = await floorTurn(variant(image.b64, 1000 + r), image.mime);
+    if (r > 0) { turns.push(turn.ms); floors.push(floor); longest = Math.max(longest, turn.longest); }
+  }
+  stash.close();
+  await deleteDb(name);
+  return { images: historyImages(messages), first: { ms: first.ms, longest: first.longest, longTasks: first.longTasks }, turn: median(turns), floor: median(floors), longest };
+};
+
+/** The longest task of each job on the big workload, nothing remembered (a first send after a reload). */
+window.runLongTasks = async ({ workload, model }) => {
+  const messages = variantMessages(await (await fetch(workload)).json(), 7);
+  const out = {};
+  const name = freshName('long');
+  const stash = await Stash.open({ name });
+  const compacted = await withLongTasks(() => compactContext(messages, { stash }));
+  out.compactContext = compacted;
+  out.expandContext = await withLongTasks(() => expandContext(compacted.value.messages, { stash }));
+  const fitStash = await Stash.open({ name: freshName('longfit') });
+  out.fitContext = await withLongTasks(() => fitContext(variantMessages(messages, 8), { model, stash: fitStash }));
+  const payloads = variantMessages(messages, 9).flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((p) => p.image_url).map((p) => p.image_url.url);
+  const toolResult = { content: payloads.map((url) => ({ type: 'image', mimeType: url.slice(5, url.indexOf(';')), data: url.slice(url.indexOf(',') + 1) })) };
+  out.sanitizeToolResult = await withLongTasks(() => sanitizeToolResult(toolResult, { stash }));
+  const markdown = variantMessages(messages, 10).flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((p) => p.image_url).map((p, i) => `Screenshot ${i}:\n\n![shot ${i}](${p.image_url.url})\n`).join('\n');
+  out.toMultimodal = await withLongTasks(() => toMultimodal(markdown));
+  stash.close();
+  fitStash.close();
+  for (const v of Object.values(out)) delete v.value;
+  return out;
+};
+
+window.resentReady = true;

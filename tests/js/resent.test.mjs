@@ -1,0 +1,157 @@
+// A history sent again, as apps that keep their original messages send it
+// before every request: what was read before is not hashed again, and the
+// ids and results are exactly those a first send gives — whatever happened
+// to the strings, the part objects, the stashes in between.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { makeImage } from '../fixtures/make.mjs';
+
+// The Node build hashes with `crypto.hash`, found on first use: count its MD5s.
+const realHash = crypto.hash;
+let hashes = 0;
+crypto.hash = function (algorithm, ...rest) {
+  if (algorithm === 'md5') hashes++;
+  return realHash.call(this, algorithm, ...rest);
+};
+const { Stash, compactContext, expandContext, getHistoryImage } = await import('ctxpack');
+
+const md5 = (s) => realHash('md5', s);
+const b64Of = async (seed, format = 'png') => (await makeImage(format, 120, 90, seed)).toString('base64');
+const openai = (b64, mime = 'image/png') => ({ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: `data:${mime};base64,${b64}` } }] });
+const question = { role: 'user', content: 'what changed?' };
+const memory = () => Stash.open({ backend: 'memory' });
+
+/** The ids of the placeholders in `messages`, in order. */
+const ids = (messages) => [...JSON.stringify(messages).matchAll(/\[Picture:history_([0-9a-f]{32})\]/g)].map((m) => m[1]);
+
+/** Counts the MD5s `fn` makes. */
+async function counting(fn) {
+  const before = hashes;
+  const value = await fn();
+  return { value, hashed: hashes - before };
+}
+
+test('a history sent again hashes only its new image, and gives the ids and messages a first send gives', async () => {
+  const [a, b, c] = [await b64Of(301), await b64Of(302), await b64Of(303, 'jpeg')];
+  const history = [openai(a), { role: 'assistant', content: 'ok' }, openai(b), question];
+  const stash = await memory();
+  const first = await counting(() => compactContext(history, { stash }));
+  assert.equal(first.hashed, 2);
+  assert.deepEqual(ids(first.value.messages), [md5(a), md5(b)]);
+  // The same message objects, one turn more with a new image.
+  const next = [...history.slice(0, -1), openai(c, 'image/jpeg'), { role: 'assistant', content: 'seen' }, question];
+  const second = await counting(() => compactContext(next, { stash }));
+  assert.equal(second.hashed, 1);
+  assert.deepEqual(ids(second.value.messages), [md5(a), md5(b), md5(c)]);
+  assert.equal(second.value.report.stashed, 3);
+  assert.equal(second.value.report.written, 1);
+  // What a first send of the same history into an empty stash gives.
+  const fresh = await compactContext(structuredClone(next), { stash: await memory() });
+  assert.deepEqual(second.value.messages, fresh.messages);
+  for (const id of ids(second.value.messages)) {
+    const [part] = await getHistoryImage(stash, id);
+    assert.equal(md5(part.image_url.url.slice(part.image_url.url.indexOf(',') + 1)), id);
+  }
+});
+
+test('a new string in the same part object gets the new payload\'s id', async () => {
+  const [a, b] = [await b64Of(311), await b64Of(312)];
+  const part = { type: 'image_url', image_url: { url: `data:image/png;base64,${a}` } };
+  const history = [{ role: 'user', content: [part] }, question];
+  const stash = await memory();
+  assert.deepEqual(ids((await compactContext(history, { stash })).messages), [md5(a)]);
+  part.image_url.url = `data:image/png;base64,${b}`;
+  const again = await counting(() => compactContext(history, { stash }));
+  assert.equal(again.hashed, 1);
+  assert.deepEqual(ids(again.value.messages), [md5(b)]);
+  // Changed back: the first string's id again.
+  part.image_url.url = `data:image/png;base64,${a}`;
+  assert.deepEqual(ids((await compactContext(history, { stash })).messages), [md5(a)]);
+});
+
+test('a payload string reused in another format gets the same id', async () => {
+  const a = await b64Of(321);
+  const stash = await memory();
+  await compactContext([openai(a), question], { stash });
+  const anthropic = [
+    { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: a } }] },
+    { role: 'assistant', content: 'ok' },
+    { role: 'user', content: 'and?' },
+  ];
+  const out = await compactContext(anthropic, { stash, format: 'anthropic' });
+  assert.deepEqual(ids(out.messages), [md5(a)]);
+  const gemini = [
+    { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: a } }] },
+    { role: 'user', parts: [{ text: 'and?' }] },
+  ];
+  const g = await compactContext(gemini, { stash, format: 'gemini' });
+  assert.deepEqual(ids(g.messages), [md5(a)]);
+});
+
+test('a stash cleared under the memo gets every record written again', async () => {
+  const [a, b] = [await b64Of(331), await b64Of(332)];
+  const history = [openai(a), openai(b), question];
+  const stash = await memory();
+  await compactContext(history, { stash });
+  await stash.clear();
+  const again = await counting(() => compactContext(history, { stash }));
+  assert.equal(again.hashed, 0);
+  assert.equal(again.value.report.written, 2);
+  const back = await expandContext(again.value.messages, { stash });
+  assert.equal(back.report.restored, 2);
+  assert.deepEqual(back.messages, history);
+});
+
+test('two stashes each get their own records', async () => {
+  const [a, b] = [await b64Of(341), await b64Of(342)];
+  const history = [openai(a), openai(b), question];
+  const one = await memory();
+  const two = await memory();
+  await compactContext(history, { stash: one });
+  const other = await counting(() => compactContext(history, { stash: two }));
+  assert.equal(other.hashed, 0);
+  assert.equal(other.value.report.written, 2);
+  await one.clear();
+  const back = await expandContext(other.value.messages, { stash: two });
+  assert.equal(back.report.restored, 2);
+  assert.deepEqual(back.messages, history);
+  // The first stash, cleared, holds none of them.
+  const missing = await expandContext(other.value.messages, { stash: one });
+  assert.equal(missing.report.restored, 0);
+  assert.equal(missing.report.missing.length, 2);
+});
+
+test('concurrent calls give what calls one after another give', async () => {
+  const [a, b, c] = [await b64Of(351), await b64Of(352), await b64Of(353)];
+  const h1 = [openai(a), openai(b), question];
+  const h2 = [openai(b), openai(c), question];
+  const [s1, s2] = [await memory(), await memory()];
+  const together = await Promise.all([compactContext(h1, { stash: s1 }), compactContext(h2, { stash: s1 }), compactContext(h1, { stash: s2 }), compactContext(h2, { stash: s2 })]);
+  const apart = [];
+  const [t1, t2] = [await memory(), await memory()];
+  for (const [h, s] of [[h1, t1], [h2, t1], [h1, t2], [h2, t2]]) apart.push(await compactContext(structuredClone(h), { stash: s }));
+  assert.deepEqual(together.map((r) => r.messages), apart.map((r) => r.messages));
+  assert.deepEqual(ids(together[1].messages), [md5(b), md5(c)]);
+  for (const s of [s1, s2]) {
+    const listed = (await s.list()).map((e) => e.id).sort();
+    assert.deepEqual(listed, [md5(a), md5(b), md5(c)].sort());
+  }
+});
+
+test('bytes changed in place are read again (only strings are remembered)', async () => {
+  const png = Buffer.from(await b64Of(361), 'base64');
+  const bytes = new Uint8Array(png);
+  const aiSdk = [
+    { role: 'user', content: [{ type: 'image', image: bytes, mediaType: 'image/png' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+    { role: 'user', content: [{ type: 'text', text: 'and?' }] },
+  ];
+  const stash = await memory();
+  const first = await compactContext(aiSdk, { stash, format: 'ai-sdk' });
+  assert.deepEqual(ids(first.messages), [md5(Buffer.from(bytes).toString('base64'))]);
+  bytes[bytes.length - 20] ^= 0xff;
+  const again = await compactContext(aiSdk, { stash, format: 'ai-sdk' });
+  assert.deepEqual(ids(again.messages), [md5(Buffer.from(bytes).toString('base64'))]);
+  assert.notDeepEqual(ids(again.messages), ids(first.messages));
+});
