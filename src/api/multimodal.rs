@@ -2,17 +2,22 @@
 //! `fetch` for http/blob, the host's resolver for the rest) and hands the
 //! results to the core, which builds the parts.
 
-use crate::convert::{options_arg, string_arg, to_js};
+use crate::convert::external::{JsPayloads, Table};
+use crate::convert::text_payloads::cut_payloads;
+use crate::convert::{js_type, options_arg, to_js_kept};
 use crate::fetch::{call_resolver, fetch_bytes, Fetched};
 use crate::promise::to_promise;
 use crate::CtxpackError;
+use ctxpack_core::event_loop::Slicer;
 use ctxpack_core::markdown::{
-    build_parts, resolve_bytes, resolve_data_url, source_kind, PartOptions, ResolveError,
-    ResolvedImage, SourceKind,
+    build_parts, resolve_bytes, resolve_data_url, resolve_data_url_in, source_kind, PartOptions,
+    ResolveError, ResolvedImage, SourceKind,
 };
+use ctxpack_core::media::Payloads;
 use ctxpack_core::messages::Format;
-use js_sys::{Function, Promise};
+use js_sys::{Function, JsString, Promise};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TO_MULTIMODAL_TS: &'static str = r#"
@@ -39,7 +44,12 @@ pub async fn to_multimodal(
     options: Option<JsValue>,
     parse: Function,
 ) -> Result<JsValue, CtxpackError> {
-    let text = string_arg(&text, "text")?;
+    let Some(text) = text.dyn_ref::<JsString>() else {
+        return Err(CtxpackError::invalid_argument(
+            "text",
+            format!("expected a string, got {}", js_type(&text)),
+        ));
+    };
     let opts = options_arg(options.as_ref(), "options")?;
     let format = opts.format()?.unwrap_or(Format::OpenAi);
     let detail = opts.string("detail")?;
@@ -54,13 +64,26 @@ pub async fn to_multimodal(
     let keep_alt = opts.bool("keepAlt")?.unwrap_or(true);
     let resolver = opts.function("resolve")?;
 
-    let images = crate::api::markdown::markdown_images(&text, &parse)?;
+    // Long data-URL payloads stay in JavaScript; the parser reads the rest.
+    // Long work in short tasks: the host runs between images.
+    let table = Table::new();
+    let payloads = JsPayloads(&table);
+    let slicer = Slicer::new(&crate::event_loop::HOST_LOOP);
+    let cut = cut_payloads(text, &table, &slicer).await;
+    let mut images = crate::api::markdown::markdown_images(&cut.text, &parse)?;
+    // Offsets are reported in the caller's text.
+    for img in &mut images {
+        img.start = cut.original_offset(img.start);
+        img.end = cut.original_offset(img.end);
+    }
     let mut resolved = Vec::with_capacity(images.len());
     for img in &images {
-        resolved.push(resolve_one(&img.url, resolver.as_ref()).await);
+        slicer.checkpoint().await;
+        let url = whole_payload(cut.restore(&img.url), &table);
+        resolved.push(resolve_one(&url, resolver.as_ref(), &payloads).await);
     }
     let out = build_parts(
-        &text,
+        &cut.text,
         &images,
         resolved,
         PartOptions {
@@ -69,15 +92,33 @@ pub async fn to_multimodal(
             keep_alt,
         },
     );
-    Ok(to_js(&out))
+    let value = serde_json::to_value(&out)
+        .map_err(|e| CtxpackError::new(ctxpack_core::ErrorCode::Internal, e.to_string()))?;
+    Ok(to_js_kept(&cut.restore_value(value), &table))
+}
+
+/// `url` as the core reads it: a data URL whose payload is exactly one
+/// payload left in JavaScript keeps its reference; one whose payload has
+/// more text around a reference (a base64 run cut short by a stray
+/// character) is read whole, so it is judged as written.
+fn whole_payload(url: String, table: &Table) -> String {
+    let payload = url.split_once(',').map_or("", |(_, p)| p);
+    if !url.contains('\u{0}') || ctxpack_core::media::parse_external_ref(payload).is_some() {
+        return url;
+    }
+    table
+        .resolve(&url)
+        .and_then(|v| v.as_string())
+        .unwrap_or(url)
 }
 
 async fn resolve_one(
     url: &str,
     resolver: Option<&Function>,
+    payloads: &dyn Payloads,
 ) -> Result<ResolvedImage, ResolveError> {
     let fetched = match source_kind(url) {
-        SourceKind::Data => return resolve_data_url(url),
+        SourceKind::Data => return resolve_data_url_in(url, payloads),
         SourceKind::Fetch => fetch_bytes(url).await,
         SourceKind::Resolver => match resolver {
             Some(f) => call_resolver(f, url).await,

@@ -7,6 +7,7 @@
 pub(crate) mod bytes;
 pub mod external;
 mod payload_memo;
+pub mod text_payloads;
 
 use self::external::Table;
 use crate::CtxpackError;
@@ -24,7 +25,7 @@ pub const MAX_DEPTH: usize = 256;
 
 /// Strings at least this long, under a payload key or starting with `data:`,
 /// stay in JavaScript.
-const EXTERNAL_MIN: u32 = 1024;
+pub(crate) const EXTERNAL_MIN: u32 = 1024;
 
 /// Keys whose long base64 values stay in JavaScript.
 const PAYLOAD_KEYS: &[&str] = &[

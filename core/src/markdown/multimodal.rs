@@ -8,7 +8,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use serde_json::Value;
 
-use crate::media::base64_payload::{decode_prefix, decoded_len};
+use crate::media::base64_payload::{check_base64, decode_prefix, decoded_len};
 use crate::media::data_url::DataUrl;
 use crate::media::mime::is_image_mime;
 use crate::media::{image_dimensions, mime_from_extension, sniff_mime, Dimensions};
@@ -89,6 +89,30 @@ pub fn resolve_data_url(url: &str) -> Result<ResolvedImage, ResolveError> {
     finish(
         &head,
         decoded_len(d.payload),
+        d.payload.to_owned(),
+        Some(d.mime),
+        None,
+    )
+}
+
+/// As [`resolve_data_url`], reading the payload through `payloads` (a
+/// payload held outside wasm memory stays there; the part carries it as
+/// the same reference).
+pub fn resolve_data_url_in(
+    url: &str,
+    payloads: &dyn crate::media::Payloads,
+) -> Result<ResolvedImage, ResolveError> {
+    let d = DataUrl::parse_unchecked(url)?;
+    let facts = payloads.facts(d.payload, SNIFF_BYTES);
+    if facts.valid.is_err() {
+        // Read the text to say exactly what is wrong with it.
+        let mut problem = facts.valid;
+        payloads.with_full(d.payload, &mut |text| problem = check_base64(text));
+        problem.map_err(|p| crate::media::DataUrlError::InvalidBase64(p.to_string()))?;
+    }
+    finish(
+        &facts.head,
+        facts.decoded_len,
         d.payload.to_owned(),
         Some(d.mime),
         None,

@@ -1,0 +1,73 @@
+// A history sent again in a page, over real IndexedDB: each turn writes only
+// its new image, and a record another connection deleted behind the stash's
+// listing is written again before its image is replaced.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { serve } from '../../scripts/serve.mjs';
+import { launch } from './support/browser.mjs';
+import { makeImage } from '../fixtures/make.mjs';
+
+let server;
+let browser;
+let page;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+  page = await browser.newPage();
+  await page.goto(`${server.url}/tests/js/support/blank.html`);
+  await page.evaluate(async () => {
+    const mod = await import('/dist/web/index.js');
+    await mod.default();
+    window.ctxpack = mod;
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const md5 = (s) => createHash('md5').update(s).digest('hex');
+const ids = (messages) => [...JSON.stringify(messages).matchAll(/\[Picture:history_([0-9a-f]{32})\]/g)].map((m) => m[1]);
+
+test('each turn of a re-sent history writes only its new image; a record deleted behind the listing is written again', async () => {
+  const b64 = (await Promise.all([makeImage('png', 120, 90, 401), makeImage('jpeg', 120, 90, 402), makeImage('png', 120, 90, 403)])).map((b) => b.toString('base64'));
+  const dbName = `resent-${Math.random().toString(36).slice(2)}`;
+  const firstId = md5(b64[0]);
+  const res = await page.evaluate(async ({ b64, dbName, firstId }) => {
+    const { Stash, compactContext, getHistoryImage } = window.ctxpack;
+    const user = (data, mime) => ({ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:${mime};base64,${data}` } }, { type: 'text', text: 'look' }] });
+    const history = [user(b64[0], 'image/png'), { role: 'assistant', content: 'ok' }, user(b64[1], 'image/jpeg'), { role: 'user', content: 'what changed?' }];
+    const stash = await Stash.open({ name: dbName });
+    const first = await compactContext(history, { stash });
+    const next = [...history.slice(0, -1), user(b64[2], 'image/png'), { role: 'assistant', content: 'seen' }, { role: 'user', content: 'and now?' }];
+    const second = await compactContext(next, { stash });
+    // Another connection (another tab) deletes the first image's record;
+    // this stash's listing, read moments ago, still names it.
+    await new Promise((resolve, reject) => {
+      const req = indexedDB.open(dbName);
+      req.onsuccess = () => {
+        const db = req.result;
+        const tx = db.transaction(['images'], 'readwrite');
+        tx.objectStore('images').delete(firstId);
+        tx.oncomplete = () => { db.close(); resolve(); };
+        tx.onerror = () => reject(tx.error);
+      };
+      req.onerror = () => reject(req.error);
+    });
+    const third = await compactContext(next, { stash });
+    const answer = await getHistoryImage(stash, `history_${firstId}`);
+    stash.close();
+    return { first: first.report, second: second.report, third: third.report, secondMessages: second.messages, thirdMessages: third.messages, answer };
+  }, { b64, dbName, firstId });
+  assert.deepEqual([res.first.stashed, res.first.written], [2, 2]);
+  assert.deepEqual([res.second.stashed, res.second.written], [3, 1]);
+  assert.deepEqual(ids(res.secondMessages), [md5(b64[0]), md5(b64[1]), md5(b64[2])]);
+  // The deleted record is written again; the others are only confirmed.
+  assert.deepEqual([res.third.stashed, res.third.written, res.third.failed], [3, 1, 0]);
+  assert.deepEqual(res.thirdMessages, res.secondMessages);
+  assert.equal(res.answer[0].type, 'image_url');
+  assert.equal(res.answer[0].image_url.url, `data:image/png;base64,${b64[0]}`);
+});
