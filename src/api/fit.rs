@@ -6,6 +6,7 @@
 use crate::api::history::{read_messages, result};
 use crate::convert::bytes::{from_base64, to_base64};
 use crate::convert::external::{JsPayloads, Table};
+use crate::convert::payload_memo;
 use crate::convert::{options_arg, Options};
 use crate::promise::to_promise;
 use crate::stash::{call_backend, stash_from_js};
@@ -17,7 +18,7 @@ use ctxpack_core::fit::{
 };
 use ctxpack_core::media::{BytesKind, Dimensions};
 use ctxpack_core::ErrorCode;
-use js_sys::{Function, Object, Promise, Reflect};
+use js_sys::{Function, JsString, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -160,6 +161,9 @@ export function repairContext<M>(messages: readonly M[], error: unknown, options
 struct JsResizer<'t> {
     f: Function,
     table: &'t Table,
+    /// The library's own resizer, whose results are remembered: the same
+    /// payload asked for the same form is not resized again.
+    remember: bool,
 }
 
 fn failure(e: JsValue) -> ResizeFailure {
@@ -184,6 +188,45 @@ impl Resizer for JsResizer<'_> {
         source: Dimensions,
         attempt: &Attempt,
     ) -> Result<String, ResizeFailure> {
+        let remembered = self
+            .remember
+            .then(|| self.table.source(payload))
+            .flatten()
+            .map(|text| {
+                let asked = format!(
+                    "{mime} {}x{} to {} {}x{} q{}",
+                    source.width,
+                    source.height,
+                    attempt.mime,
+                    attempt.width,
+                    attempt.height,
+                    attempt.quality
+                );
+                (text, asked)
+            });
+        let call = self.table.memo_call();
+        if let Some((text, asked)) = &remembered {
+            if let Some(out) = payload_memo::resized(text, call, asked) {
+                return Ok(self.table.keep(out.into()));
+            }
+        }
+        let out = self.call_resize(payload, mime, source, attempt).await?;
+        if let (Some((text, asked)), Some(made)) = (remembered, out.dyn_ref::<JsString>()) {
+            payload_memo::remember_resized(text, call, asked, made.clone());
+        }
+        Ok(self.table.keep(out))
+    }
+}
+
+impl JsResizer<'_> {
+    /// Calls the resize function; the new payload as base64 text.
+    async fn call_resize(
+        &self,
+        payload: &str,
+        mime: &str,
+        source: Dimensions,
+        attempt: &Attempt,
+    ) -> Result<JsValue, ResizeFailure> {
         let text = self
             .table
             .payload(payload)
@@ -219,7 +262,7 @@ impl Resizer for JsResizer<'_> {
                 message: "the resize function must resolve to {data: Uint8Array | ArrayBuffer | base64 string}".into(),
             });
         };
-        Ok(self.table.keep(text))
+        Ok(text)
     }
 }
 
@@ -238,6 +281,9 @@ fn profile_of(opts: &Options) -> Result<ModelProfile, CtxpackError> {
 struct Prepared {
     profile: ModelProfile,
     resize: Function,
+    /// The library's own resizer (not the caller's `resize`): its results
+    /// are remembered.
+    own_resize: bool,
     fit: FitOptions,
     format: Option<ctxpack_core::messages::Format>,
     stash: Option<std::rc::Rc<crate::stash::StashInner>>,
@@ -246,7 +292,9 @@ struct Prepared {
 fn prepare(options: &JsValue, default_resize: &JsValue) -> Result<Prepared, CtxpackError> {
     let opts = options_arg(Some(options), "options")?;
     let profile = profile_of(&opts)?;
-    let resize = match opts.function("resize")? {
+    let caller_resize = opts.function("resize")?;
+    let own_resize = caller_resize.is_none();
+    let resize = match caller_resize {
         Some(f) => f,
         None => default_resize.clone().dyn_into().map_err(|_| {
             CtxpackError::invalid_option(
@@ -276,6 +324,7 @@ fn prepare(options: &JsValue, default_resize: &JsValue) -> Result<Prepared, Ctxp
         format: opts.format()?,
         profile,
         resize,
+        own_resize,
         fit,
         stash,
     })
@@ -295,6 +344,7 @@ async fn fit_or_repair(
     let resizer = JsResizer {
         f: p.resize,
         table: &table,
+        remember: p.own_resize,
     };
     let backend = p.stash.as_ref().map(|s| call_backend(s, &table));
     let access = match (&p.stash, &backend) {

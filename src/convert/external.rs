@@ -70,7 +70,7 @@ impl Table {
 
     /// The caller's string the payload `s` (a reference, or a data URL whose
     /// payload is one) was read from.
-    fn source(&self, s: &str) -> Option<JsString> {
+    pub fn source(&self, s: &str) -> Option<JsString> {
         let (_, t, i) = find_external_ref(s)?;
         if t != self.id {
             return None;
@@ -79,7 +79,7 @@ impl Table {
     }
 
     /// This call's number in the payload memo.
-    fn memo_call(&self) -> u32 {
+    pub fn memo_call(&self) -> u32 {
         match self.memo_call.get() {
             Some(c) => c,
             None => {

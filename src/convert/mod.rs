@@ -6,7 +6,7 @@
 
 pub(crate) mod bytes;
 pub mod external;
-mod payload_memo;
+pub(crate) mod payload_memo;
 pub mod text_payloads;
 
 use self::external::Table;

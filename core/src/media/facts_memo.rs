@@ -37,25 +37,34 @@ impl Default for MemoLimits {
 
 /// One remembered payload.
 #[derive(Debug)]
-struct Entry<K> {
+struct Entry<K, V> {
     key: K,
-    /// Its facts; `head` is unused here (see `heads`).
-    facts: PayloadFacts,
-    /// Its heads, by how many leading bytes were asked for (each exactly as
-    /// [`decode_prefix`](super::decode_prefix) gives it; a few sizes at most).
-    heads: Vec<(usize, Vec<u8>)>,
+    value: V,
+    /// The text it keeps alive, in bytes.
+    bytes: u64,
     /// The call that last used it.
     last_call: u32,
+}
+
+/// What is remembered of one payload's text: its facts, with its heads by
+/// how many leading bytes were asked for (each exactly as
+/// [`decode_prefix`](super::decode_prefix) gives it; a few sizes at most).
+#[derive(Debug)]
+pub struct RememberedFacts {
+    /// The facts; `head` is unused here (see `heads`).
+    facts: PayloadFacts,
+    heads: Vec<(usize, Vec<u8>)>,
 }
 
 /// How many head sizes an entry keeps (the flows ask for two or three).
 const MAX_HEADS: usize = 4;
 
-/// Facts of payloads seen before, in numbered slots; `K` is the host's key
-/// (handed back when an entry goes, so the host can forget it too).
+/// Values remembered of payloads seen before (their facts, their resized
+/// forms), in numbered slots; `K` is the host's key (handed back when an
+/// entry goes, so the host can forget it too).
 #[derive(Debug)]
-pub struct FactsMemo<K> {
-    slots: Vec<Option<Entry<K>>>,
+pub struct Memo<K, V> {
+    slots: Vec<Option<Entry<K, V>>>,
     free: Vec<u32>,
     held_bytes: u64,
     entries: usize,
@@ -63,10 +72,13 @@ pub struct FactsMemo<K> {
     limits: MemoLimits,
 }
 
-impl<K> FactsMemo<K> {
+/// The facts of payloads seen before.
+pub type FactsMemo<K> = Memo<K, RememberedFacts>;
+
+impl<K, V> Memo<K, V> {
     /// An empty memo within `limits`.
     pub fn new(limits: MemoLimits) -> Self {
-        FactsMemo {
+        Memo {
             slots: Vec::new(),
             free: Vec::new(),
             held_bytes: 0,
@@ -91,48 +103,20 @@ impl<K> FactsMemo<K> {
         (call, gone)
     }
 
-    /// The facts in `slot` with `head_bytes` leading bytes, marked as used
-    /// by `call`; `None` when the slot is empty. A head of a size not asked
-    /// for before is read with `read_head` (the leading text only, cheap)
-    /// and kept.
-    pub fn facts(
-        &mut self,
-        slot: u32,
-        call: u32,
-        head_bytes: usize,
-        read_head: impl FnOnce() -> Vec<u8>,
-    ) -> Option<PayloadFacts> {
+    /// The value in `slot`, marked as used by `call`; `None` when the slot
+    /// is empty.
+    pub fn get_mut(&mut self, slot: u32, call: u32) -> Option<&mut V> {
         let entry = self.slots.get_mut(slot as usize)?.as_mut()?;
         entry.last_call = call;
-        let head = match entry.heads.iter().find(|(n, _)| *n == head_bytes) {
-            Some((_, h)) => h.clone(),
-            None => {
-                let h = read_head();
-                if entry.heads.len() >= MAX_HEADS {
-                    entry.heads.remove(0);
-                }
-                entry.heads.push((head_bytes, h.clone()));
-                h
-            }
-        };
-        Some(PayloadFacts {
-            head,
-            ..entry.facts.clone()
-        })
+        Some(&mut entry.value)
     }
 
-    /// Remembers `facts` (read with `head_bytes` leading bytes) under `key`
+    /// Remembers `value`, which keeps `bytes` of text alive, under `key`
     /// for `call`. Makes room by dropping the entries unused longest, never
     /// one `call` itself used; when there is no room even so, nothing is
     /// remembered. Returns the slot, if one was taken, and the keys dropped.
-    pub fn insert(
-        &mut self,
-        key: K,
-        facts: PayloadFacts,
-        head_bytes: usize,
-        call: u32,
-    ) -> (Option<u32>, Vec<K>) {
-        let len = facts.len as u64;
+    pub fn insert(&mut self, key: K, value: V, bytes: u64, call: u32) -> (Option<u32>, Vec<K>) {
+        let len = bytes;
         let mut gone = Vec::new();
         if len > self.limits.max_bytes || self.limits.max_entries == 0 {
             return (None, gone);
@@ -151,12 +135,10 @@ impl<K> FactsMemo<K> {
                 None => return (None, gone),
             }
         }
-        let mut facts = facts;
-        let head = std::mem::take(&mut facts.head);
         let entry = Entry {
             key,
-            facts,
-            heads: vec![(head_bytes, head)],
+            value,
+            bytes,
             last_call: call,
         };
         self.held_bytes += len;
@@ -177,7 +159,7 @@ impl<K> FactsMemo<K> {
     /// Forgets `slot`; returns its key.
     pub fn remove(&mut self, slot: u32) -> Option<K> {
         let entry = self.slots.get_mut(slot as usize)?.take()?;
-        self.held_bytes -= entry.facts.len as u64;
+        self.held_bytes -= entry.bytes;
         self.entries -= 1;
         self.free.push(slot);
         Some(entry.key)
@@ -198,11 +180,84 @@ impl<K> FactsMemo<K> {
         self.held_bytes
     }
 
-    fn live(&self) -> impl Iterator<Item = (u32, &Entry<K>)> {
+    /// Grows the text `slot` keeps alive by `bytes` (a value that gained
+    /// another form); the next insertion makes room if that went over.
+    pub fn grow(&mut self, slot: u32, bytes: u64) {
+        if let Some(Some(entry)) = self.slots.get_mut(slot as usize) {
+            entry.bytes += bytes;
+            self.held_bytes += bytes;
+        }
+    }
+
+    fn live(&self) -> impl Iterator<Item = (u32, &Entry<K, V>)> {
         self.slots
             .iter()
             .enumerate()
             .filter_map(|(i, e)| e.as_ref().map(|e| (i as u32, e)))
+    }
+}
+
+impl<K> Memo<K, RememberedFacts> {
+    /// Remembers `facts` (read with `head_bytes` leading bytes) under `key`
+    /// for `call` (see [`Memo::insert`]).
+    pub fn remember(
+        &mut self,
+        key: K,
+        facts: PayloadFacts,
+        head_bytes: usize,
+        call: u32,
+    ) -> (Option<u32>, Vec<K>) {
+        let bytes = facts.len as u64;
+        self.insert(key, RememberedFacts::new(facts, head_bytes), bytes, call)
+    }
+
+    /// The facts in `slot` with `head_bytes` leading bytes, marked as used
+    /// by `call` (see [`RememberedFacts::facts`]).
+    pub fn facts(
+        &mut self,
+        slot: u32,
+        call: u32,
+        head_bytes: usize,
+        read_head: impl FnOnce() -> Vec<u8>,
+    ) -> Option<PayloadFacts> {
+        Some(self.get_mut(slot, call)?.facts(head_bytes, read_head))
+    }
+}
+
+impl RememberedFacts {
+    /// `facts`, read with `head_bytes` leading bytes.
+    pub fn new(facts: PayloadFacts, head_bytes: usize) -> Self {
+        let mut facts = facts;
+        let head = std::mem::take(&mut facts.head);
+        RememberedFacts {
+            facts,
+            heads: vec![(head_bytes, head)],
+        }
+    }
+
+    /// The facts with `head_bytes` leading bytes. A head of a size not
+    /// asked for before is read with `read_head` (the leading text only,
+    /// cheap) and kept.
+    pub fn facts(
+        &mut self,
+        head_bytes: usize,
+        read_head: impl FnOnce() -> Vec<u8>,
+    ) -> PayloadFacts {
+        let head = match self.heads.iter().find(|(n, _)| *n == head_bytes) {
+            Some((_, h)) => h.clone(),
+            None => {
+                let h = read_head();
+                if self.heads.len() >= MAX_HEADS {
+                    self.heads.remove(0);
+                }
+                self.heads.push((head_bytes, h.clone()));
+                h
+            }
+        };
+        PayloadFacts {
+            head,
+            ..self.facts.clone()
+        }
     }
 }
 
@@ -239,7 +294,7 @@ mod tests {
     fn gives_back_what_it_was_given_and_reads_only_heads_of_new_sizes() {
         let mut memo = FactsMemo::new(MemoLimits::default());
         let (call, _) = memo.begin_call();
-        let (slot, gone) = memo.insert("k", facts(PNG, 64), 64, call);
+        let (slot, gone) = memo.remember("k", facts(PNG, 64), 64, call);
         assert!(gone.is_empty());
         let slot = slot.expect("room");
         let mut reads = Vec::new();
@@ -258,13 +313,13 @@ mod tests {
     fn makes_room_by_dropping_the_entry_unused_longest_never_one_of_this_call() {
         let mut memo = FactsMemo::new(limits(24, 10));
         let (c1, _) = memo.begin_call();
-        let (a, _) = memo.insert("a", facts("YWFhYWFhYWE=", 0), 0, c1);
+        let (a, _) = memo.remember("a", facts("YWFhYWFhYWE=", 0), 0, c1);
         let (c2, _) = memo.begin_call();
-        let (b, _) = memo.insert("b", facts("YmJiYmJiYmI=", 0), 0, c2);
+        let (b, _) = memo.remember("b", facts("YmJiYmJiYmI=", 0), 0, c2);
         let (c3, _) = memo.begin_call();
         // `b` was used more recently than `a`: `a` goes to make room.
         assert!(get(&mut memo, b, c3, "YmJiYmJiYmI=", 0).is_some());
-        let (c, gone) = memo.insert("c", facts("Y2NjY2NjY2M=", 0), 0, c3);
+        let (c, gone) = memo.remember("c", facts("Y2NjY2NjY2M=", 0), 0, c3);
         assert_eq!(gone, vec!["a"]);
         // `a`'s slot now holds `c` (the host forgot `a`'s key).
         assert_eq!(c, a);
@@ -272,7 +327,7 @@ mod tests {
         assert_eq!(memo.len(), 2);
         assert_eq!(memo.held_bytes(), 24);
         // Everything left was used by this call: nothing more is remembered.
-        let (d, gone) = memo.insert("d", facts("ZGRkZGRkZGQ=", 0), 0, c3);
+        let (d, gone) = memo.remember("d", facts("ZGRkZGRkZGQ=", 0), 0, c3);
         assert_eq!((d, gone), (None, vec![]));
         assert_eq!(memo.len(), 2);
     }
@@ -298,7 +353,7 @@ mod tests {
                     .and_then(|s| memo.facts(s, call, 0, Vec::new))
                     .is_none()
                 {
-                    slots[i] = memo.insert(*t, facts(t, 0), 0, call).0;
+                    slots[i] = memo.remember(*t, facts(t, 0), 0, call).0;
                 }
             }
         }
@@ -317,10 +372,10 @@ mod tests {
     fn the_entry_count_is_bounded_too() {
         let mut memo = FactsMemo::new(limits(1 << 20, 2));
         let (c1, _) = memo.begin_call();
-        memo.insert(1, facts("YQ==", 0), 0, c1);
+        memo.remember(1, facts("YQ==", 0), 0, c1);
         let (c2, _) = memo.begin_call();
-        memo.insert(2, facts("Yg==", 0), 0, c2);
-        memo.insert(3, facts("Yw==", 0), 0, c2);
+        memo.remember(2, facts("Yg==", 0), 0, c2);
+        memo.remember(3, facts("Yw==", 0), 0, c2);
         assert_eq!(memo.len(), 2);
     }
 
@@ -328,8 +383,8 @@ mod tests {
     fn entries_unused_for_too_many_calls_are_let_go() {
         let mut memo = FactsMemo::new(limits(1 << 20, 100));
         let (c1, _) = memo.begin_call();
-        let (a, _) = memo.insert("a", facts("YQ==", 0), 0, c1);
-        let (b, _) = memo.insert("b", facts("Yg==", 0), 0, c1);
+        let (a, _) = memo.remember("a", facts("YQ==", 0), 0, c1);
+        let (b, _) = memo.remember("b", facts("Yg==", 0), 0, c1);
         let mut gone = Vec::new();
         for _ in 0..4 {
             let (call, g) = memo.begin_call();
@@ -346,7 +401,7 @@ mod tests {
         let mut memo = FactsMemo::new(limits(4, 10));
         let (call, _) = memo.begin_call();
         assert_eq!(
-            memo.insert("a", facts("YWFhYQ==", 0), 0, call),
+            memo.remember("a", facts("YWFhYQ==", 0), 0, call),
             (None, vec![])
         );
         assert!(memo.is_empty());

@@ -18,7 +18,7 @@ pub use base64_payload::{
 };
 pub use data_url::{DataUrl, DataUrlError};
 pub use dimensions::{image_dimensions, stored_dimensions, Dimensions};
-pub use facts_memo::{FactsMemo, MemoLimits};
+pub use facts_memo::{FactsMemo, Memo, MemoLimits, RememberedFacts};
 pub use mime::{mime_from_extension, sniff_mime};
 pub use orientation::{exif_orientation, Orientation};
 pub use payload::{
