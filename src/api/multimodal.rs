@@ -4,7 +4,7 @@
 
 use crate::convert::external::{JsPayloads, Table};
 use crate::convert::text_payloads::cut_payloads;
-use crate::convert::{js_type, options_arg, to_js_kept};
+use crate::convert::{js_type, options_arg, to_js, to_js_kept};
 use crate::fetch::{call_resolver, fetch_bytes, Fetched};
 use crate::promise::to_promise;
 use crate::CtxpackError;
@@ -15,7 +15,7 @@ use ctxpack_core::markdown::{
 };
 use ctxpack_core::media::Payloads;
 use ctxpack_core::messages::Format;
-use js_sys::{Function, JsString, Promise};
+use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -92,9 +92,18 @@ pub async fn to_multimodal(
             keep_alt,
         },
     );
-    let value = serde_json::to_value(&out)
-        .map_err(|e| CtxpackError::new(ctxpack_core::ErrorCode::Internal, e.to_string()))?;
-    Ok(to_js_kept(&cut.restore_value(value), &table))
+    // The parts carry the caller's payload strings; the lists carry none.
+    let result = Object::new();
+    let content: Array = out
+        .content
+        .into_iter()
+        .map(|part| to_js_kept(&cut.restore_value(part), &table))
+        .collect();
+    let _ = Reflect::set(&result, &"content".into(), &content);
+    let _ = Reflect::set(&result, &"images".into(), &to_js(&out.images));
+    let _ = Reflect::set(&result, &"missing".into(), &to_js(&out.missing));
+    let _ = Reflect::set(&result, &"corrected".into(), &to_js(&out.corrected));
+    Ok(result.into())
 }
 
 /// `url` as the core reads it: a data URL whose payload is exactly one
