@@ -238,3 +238,46 @@ fn a_request_body_limit_named_is_met_with_a_margin() {
         .unwrap();
     assert!(limit < 1_048_576 && limit > 1_000_000, "{limit}");
 }
+
+#[test]
+fn a_refusal_reads_back_from_its_written_form() {
+    use ctxpack_core::budget::ProviderRefusal;
+    use serde_json::Value;
+    // What `repairContext` does with the refusal the markdown module wrote:
+    // kind and provider by name, the figures as JavaScript numbers.
+    for text in [
+        "messages.3.content.0.image.source.base64: image exceeds 5 MB maximum: 15908784 bytes > 5242880 bytes",
+        "Too much media: 30 document pages + 75 images > 100",
+        "input length and `max_tokens` exceed context limit: 178959 + 64000 > 200000",
+        "deepseek: This model's maximum context length is 131072 tokens. However, you requested 131134 tokens (122942 in the messages, 8192 in the completion).",
+        "{'object': 'error', 'message': 'At most 5 image(s) may be provided in one request.'}",
+        "Too many images in request: 11 images provided, but the model supports a maximum of 10 images.",
+        "ValidationException: Input is too long for requested model.",
+        "Maximum request body size 1048576 exceeded, actual body size 1056562",
+    ] {
+        let refusal = parse_provider_error(text).unwrap();
+        let written = serde_json::to_value(&refusal).unwrap();
+        let name = |key: &str| written[key].as_str().unwrap().to_owned();
+        let count = |key: &str| written.get(key).and_then(Value::as_f64);
+        let mut back = ProviderRefusal::named(&name("kind"), &name("provider")).unwrap();
+        back.limit = count("limit").map(|n| n as u64);
+        back.actual = count("actual").map(|n| n as u64);
+        back.output_tokens = count("outputTokens").map(|n| n as u64);
+        back.documents = count("documents").map(|n| n as u64);
+        back.message_index = count("messageIndex").map(|n| n as usize);
+        back.path = written.get("path").and_then(Value::as_str).map(str::to_owned);
+        assert_eq!(back, refusal, "{text}");
+    }
+    for kind in [
+        ContextLength,
+        ImageTooLarge,
+        ImageDimensions,
+        TooManyImages,
+        RequestTooLarge,
+    ] {
+        assert_eq!(serde_json::to_value(kind).unwrap(), kind.name());
+        assert_eq!(RefusalKind::from_name(kind.name()), Some(kind));
+    }
+    assert_eq!(ProviderRefusal::named("context-length", "mistral"), None);
+    assert_eq!(ProviderRefusal::named("too-long", "openai"), None);
+}

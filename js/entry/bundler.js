@@ -1,14 +1,20 @@
 // The bundler entry: the main module's exports, with the markdown functions
-// joined to the markdown module (both .wasm files are imported; the bundler
-// loads them). The codec module is a dynamic import: bundlers split it into
-// a chunk fetched the first time an image must change without a canvas.
+// joined to the markdown module, which also holds routeArtifact and the
+// refusal readers (both .wasm files are imported; the bundler loads them).
+// The codec module is a dynamic import: bundlers split it into a chunk
+// fetched the first time an image must change without a canvas.
 import * as main from './ctxpack.js';
-import { parseMarkdownImages as parse, routeArtifact as routeInMarkdownModule } from './markdown/ctxpack_markdown.js';
+import {
+  parseMarkdownImages as parse,
+  routeArtifact as routeInMarkdownModule,
+  parseProviderError,
+  parseContextLengthError,
+} from './markdown/ctxpack_markdown.js';
 
 import { canvasAvailable, canvasResize } from './canvas-resize.js';
 
 export * from './ctxpack.js';
-export { canvasResize };
+export { canvasResize, parseProviderError, parseContextLengthError };
 
 /** Finds the images in markdown `text`. */
 export function parseMarkdownImages(text) {
@@ -52,7 +58,7 @@ export function fitContext(messages, options) {
   return main.__fitContext(messages, options, defaultResize);
 }
 
-/** Fits a refused request to what the refusal names (see the declaration). */
+/** Fits a refused request to what the refusal names (see the declaration): the markdown module reads the refusal. */
 export function repairContext(messages, error, options) {
-  return main.__repairContext(messages, error, options, defaultResize);
+  return main.__repairContext(messages, error, parseProviderError(error), options, defaultResize);
 }

@@ -1,6 +1,6 @@
 // The Node entry (CommonJS): the main module's exports, with the markdown
-// functions and routeArtifact joined to the markdown module, which is loaded
-// (synchronously) the first time one of them needs it.
+// functions, routeArtifact and the refusal readers joined to the markdown
+// module, which is loaded (synchronously) the first time one of them needs it.
 'use strict';
 const main = require('./ctxpack.js');
 
@@ -53,9 +53,13 @@ module.exports = {
   toMultimodal: (text, options) => main.__toMultimodal(text, options, parse),
   hasMultimedia: (messages, options) => main.__hasMultimedia(messages, options, parse),
   routeArtifact,
+  parseProviderError: (textOrError) => markdownModule().parseProviderError(textOrError),
+  parseContextLengthError: (text) => markdownModule().parseContextLengthError(text),
   codecResize,
   fitContext: (messages, options) => main.__fitContext(messages, options, codecResize),
-  repairContext: (messages, error, options) => main.__repairContext(messages, error, options, codecResize),
+  // The markdown module reads the refusal.
+  repairContext: async (messages, error, options) =>
+    main.__repairContext(messages, error, markdownModule().parseProviderError(error), options, codecResize),
   /** True once the codec module has been loaded (for tests). */
   __codecLoaded: () => codec !== null,
   /** True once the markdown module has been loaded (for tests). */

@@ -1,13 +1,19 @@
 // The browser and worker entry: the main module's exports, with the markdown
-// functions joined to the markdown module. `init()` instantiates both modules
-// in parallel, so every synchronous function works once it resolves.
+// functions joined to the markdown module (which also holds routeArtifact and
+// the refusal readers). `init()` instantiates both modules in parallel, so
+// every synchronous function works once it resolves.
 import initMain, * as main from './ctxpack.js';
-import initMarkdown, { parseMarkdownImages as parse, routeArtifact as routeInMarkdownModule } from './markdown/ctxpack_markdown.js';
+import initMarkdown, {
+  parseMarkdownImages as parse,
+  routeArtifact as routeInMarkdownModule,
+  parseProviderError,
+  parseContextLengthError,
+} from './markdown/ctxpack_markdown.js';
 
 import { canvasAvailable, canvasResize } from './canvas-resize.js';
 
 export * from './ctxpack.js';
-export { canvasResize };
+export { canvasResize, parseProviderError, parseContextLengthError };
 
 let markdown = null;
 
@@ -103,7 +109,8 @@ export function fitContext(messages, options) {
   return main.__fitContext(messages, options, defaultResize);
 }
 
-/** Fits a refused request to what the refusal names (see the declaration). */
-export function repairContext(messages, error, options) {
-  return main.__repairContext(messages, error, options, defaultResize);
+/** Fits a refused request to what the refusal names (see the declaration): the markdown module reads the refusal. */
+export async function repairContext(messages, error, options) {
+  await initMarkdownModule();
+  return main.__repairContext(messages, error, parseProviderError(error), options, defaultResize);
 }

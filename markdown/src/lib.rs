@@ -1,7 +1,8 @@
 //! ctxpack's markdown module: the CommonMark image parser (pulldown-cmark)
-//! as a wasm module of its own, with `routeArtifact` (pure, synchronous and
+//! as a wasm module of its own, with `routeArtifact` and the refusal readers
+//! `parseProviderError` and `parseContextLengthError` (pure, synchronous and
 //! used by only some apps, so kept out of the main module's size budget).
-//! The main module leaves both out; the package's JavaScript entry loads
+//! The main module leaves them out; the package's JavaScript entry loads
 //! this one when first needed (on first use in Node, alongside the main
 //! module in browsers), hands its parse function to the main module's
 //! exports and throws its argument errors as the main module's
@@ -10,5 +11,7 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod exports;
+#[cfg(target_arch = "wasm32")]
+pub mod refusal;
 #[cfg(target_arch = "wasm32")]
 pub mod route;

@@ -330,13 +330,14 @@ fn prepare(options: &JsValue, default_resize: &JsValue) -> Result<Prepared, Ctxp
     })
 }
 
-/// Fits `messages`, to the model's limits or, given a `refusal` (and the
-/// error it was read from), to the limits it names.
+/// Fits `messages`, to the model's limits or, given a `refusal` (with the
+/// error it was read from, and its JavaScript form for the result), to the
+/// limits it names.
 async fn fit_or_repair(
     messages: JsValue,
     options: JsValue,
     default_resize: JsValue,
-    refusal: Option<(ProviderRefusal, JsValue)>,
+    refusal: Option<(ProviderRefusal, JsValue, JsValue)>,
 ) -> Result<JsValue, CtxpackError> {
     let p = prepare(&options, &default_resize)?;
     let table = Table::new();
@@ -363,7 +364,7 @@ async fn fit_or_repair(
             )
             .await?
         }
-        Some((r, error)) => repair_context(
+        Some((r, error, _)) => repair_context(
             access, &resizer, values, p.format, r, &p.profile, p.fit, &payloads,
         )
         .await
@@ -375,8 +376,8 @@ async fn fit_or_repair(
         })?,
     };
     let out = result(&array, outcome, &table)?;
-    if let Some((r, _)) = &refusal {
-        let _ = Reflect::set(&out, &"refusal".into(), &crate::convert::to_js(r));
+    if let Some((_, _, written)) = &refusal {
+        let _ = Reflect::set(&out, &"refusal".into(), written);
     }
     Ok(out)
 }
@@ -392,25 +393,50 @@ pub fn fit_context_js(messages: JsValue, options: JsValue, default_resize: JsVal
     )))
 }
 
-/// See the TypeScript declaration (the entry passes `default_resize`).
+/// See the TypeScript declaration of `repairContext`, which is this with
+/// `refusal` read from `error` by the markdown module's `parseProviderError`
+/// and the default resize function (the package's entry passes both).
 #[wasm_bindgen(js_name = __repairContext, skip_typescript)]
 pub fn repair_context_js(
     messages: JsValue,
     error: JsValue,
+    refusal: JsValue,
     options: JsValue,
     default_resize: JsValue,
 ) -> Promise {
-    to_promise(Box::pin(repair(messages, error, options, default_resize)))
+    to_promise(Box::pin(repair(
+        messages,
+        error,
+        refusal,
+        options,
+        default_resize,
+    )))
+}
+
+/// A refusal as `parseProviderError` writes it, read back; `None` for
+/// `null` or anything it never writes.
+fn read_refusal(value: &JsValue) -> Option<ProviderRefusal> {
+    let r = options_arg(Some(value), "refusal").ok()?;
+    let text = |key: &str| r.string(key).ok().flatten();
+    let count = |key: &str| r.number(key).ok().flatten();
+    let mut refusal = ProviderRefusal::named(&text("kind")?, &text("provider")?)?;
+    refusal.limit = count("limit").map(|n| n as u64);
+    refusal.actual = count("actual").map(|n| n as u64);
+    refusal.output_tokens = count("outputTokens").map(|n| n as u64);
+    refusal.documents = count("documents").map(|n| n as u64);
+    refusal.message_index = count("messageIndex").map(|n| n as usize);
+    refusal.path = text("path");
+    Some(refusal)
 }
 
 async fn repair(
     messages: JsValue,
     error: JsValue,
+    refusal: JsValue,
     options: JsValue,
     default_resize: JsValue,
 ) -> Result<JsValue, CtxpackError> {
-    let text = crate::api::refusal::texts_of(&error);
-    let refusal = ctxpack_core::budget::parse_provider_error(&text).ok_or_else(|| {
+    let read = read_refusal(&refusal).ok_or_else(|| {
         CtxpackError::new(
             ErrorCode::NotARefusal,
             "error: not a refusal about context length, images or request size",
@@ -418,5 +444,11 @@ async fn repair(
         .at("error")
         .caused_by(error.clone())
     })?;
-    fit_or_repair(messages, options, default_resize, Some((refusal, error))).await
+    fit_or_repair(
+        messages,
+        options,
+        default_resize,
+        Some((read, error, refusal)),
+    )
+    .await
 }

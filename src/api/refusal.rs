@@ -1,8 +1,10 @@
 //! `parseProviderError`: a model API's refusal about size or images, read.
+//! Its declaration is here with the main module's others; the function
+//! lives in the markdown module (`markdown/src/refusal.rs`): pure,
+//! synchronous and called by only some apps, it is kept out of the main
+//! module's size budget. `repairContext` gets the refusal it read from the
+//! package's entry.
 
-use crate::convert::to_js;
-use crate::CtxpackError;
-use js_sys::{Reflect, JSON};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -38,35 +40,3 @@ export interface ProviderRefusal {
  */
 export function parseProviderError(textOrError: unknown): ProviderRefusal | null;
 "#;
-
-/// The texts an error value may carry its provider's message in.
-pub(crate) fn texts_of(value: &JsValue) -> String {
-    if let Some(s) = value.as_string() {
-        return s;
-    }
-    if !value.is_object() {
-        return String::new();
-    }
-    let mut out = Vec::new();
-    for key in ["message", "responseBody", "body", "error"] {
-        let v = Reflect::get(value, &key.into()).unwrap_or(JsValue::UNDEFINED);
-        if let Some(s) = v.as_string() {
-            out.push(s);
-        } else if v.is_object() {
-            if let Some(s) = JSON::stringify(&v).ok().and_then(|s| s.as_string()) {
-                out.push(s);
-            }
-        }
-    }
-    out.join("\n")
-}
-
-/// See the TypeScript declaration.
-#[wasm_bindgen(js_name = parseProviderError, skip_typescript)]
-pub fn parse_provider_error(text_or_error: JsValue) -> Result<JsValue, CtxpackError> {
-    let text = texts_of(&text_or_error);
-    Ok(match ctxpack_core::budget::parse_provider_error(&text) {
-        Some(r) => to_js(&r),
-        None => JsValue::NULL,
-    })
-}

@@ -1,4 +1,6 @@
-//! `toTextOnly`, `hasMultimedia`, `estimate` and `parseContextLengthError`.
+//! `toTextOnly`, `hasMultimedia` and `estimate`, and the declaration of
+//! `parseContextLengthError` (which lives in the markdown module, like
+//! `parseProviderError`).
 
 use crate::convert::external::{JsPayloads, Table};
 use crate::convert::{options_arg, to_js, to_js_kept, Options};
@@ -225,16 +227,4 @@ pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, Ctxpa
         Some(limits),
         &JsPayloads(&table),
     )))
-}
-
-/// See the TypeScript declaration.
-#[wasm_bindgen(js_name = parseContextLengthError, skip_typescript)]
-pub fn parse_context_length_error(text: JsValue) -> Result<JsValue, CtxpackError> {
-    let Some(text) = text.as_string() else {
-        return Ok(JsValue::NULL);
-    };
-    match ctxpack_core::budget::parse_context_length_error(&text) {
-        Some(e) => Ok(to_js(&e)),
-        None => Ok(JsValue::NULL),
-    }
 }

@@ -65,3 +65,37 @@ test('routeArtifact lives in the markdown module: the main module has none of it
     { cls: true, name: 'CtxpackError', code: 'INVALID_ARGUMENT', path: 'artifact' },
   ]);
 });
+
+test('the refusal readers live in the markdown module: repairContext reads the refusal there', async () => {
+  const script = `
+    const c = require(${JSON.stringify(path.join(ROOT, 'dist/node/index.js'))});
+    const main = require(${JSON.stringify(path.join(ROOT, 'dist/node/ctxpack.js'))});
+    (async () => {
+      const before = c.__markdownLoaded();
+      const messages = [{ role: 'user', content: 'word '.repeat(50) }];
+      let notARefusal = null;
+      try { await c.repairContext(messages, new Error('socket hang up'), { model: 'claude-sonnet-4-5' }); } catch (e) {
+        notARefusal = { cls: e instanceof c.CtxpackError, code: e.code, path: e.path, cause: e.cause?.message };
+      }
+      const after = c.__markdownLoaded();
+      const error = { message: 'error, status code: 400, message: Too many images in request. Max is 10.' };
+      const { refusal } = await c.repairContext(messages, error, { model: 'gpt-4o' });
+      console.log(JSON.stringify({
+        before, after, notARefusal, refusal, read: c.parseProviderError(error),
+        context: c.parseContextLengthError('prompt is too long: 213610 tokens > 199999 maximum'),
+        inMain: ['parseProviderError', 'parseContextLengthError'].filter((n) => n in main),
+      }));
+    })();
+  `;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.before, false);
+  assert.equal(out.after, true, 'repairContext loads the markdown module to read the refusal');
+  assert.deepEqual(out.notARefusal, { cls: true, code: 'NOT_A_REFUSAL', path: 'error', cause: 'socket hang up' });
+  const read = { kind: 'too-many-images', provider: 'openai', limit: 10 };
+  assert.deepEqual(out.refusal, read, 'the result carries the refusal as parseProviderError reads it');
+  assert.deepEqual(out.read, read);
+  assert.deepEqual(out.context, { requested: 213610, max: 199999, provider: 'anthropic' });
+  assert.deepEqual(out.inMain, [], 'the main module exports neither');
+});

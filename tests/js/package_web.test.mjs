@@ -55,6 +55,22 @@ test('errors thrown in the page are CtxpackError instances', async () => {
   assert.deepEqual(e, { isCtx: true, isError: true, name: 'CtxpackError', code: 'INVALID_MESSAGE', path: 'messages[0].content' });
 });
 
+test('in a page, the refusal readers answer from the markdown module and repairContext uses them', async () => {
+  const out = await page.evaluate(async () => {
+    const { parseProviderError, parseContextLengthError, repairContext, CtxpackError } = window.ctxpack;
+    const error = { message: 'Too many images in request. Max is 10.' };
+    const messages = [{ role: 'user', content: 'hello' }];
+    const { refusal, report } = await repairContext(messages, error, { model: 'gpt-4o' });
+    const rejected = await repairContext(messages, 'socket hang up', { model: 'gpt-4o' }).then(() => null, (e) => ({ ctx: e instanceof CtxpackError, code: e.code }));
+    return { read: parseProviderError(error), refusal, fits: report.fits, rejected, context: parseContextLengthError('nothing') };
+  });
+  assert.deepEqual(out.read, { kind: 'too-many-images', provider: 'openai', limit: 10 });
+  assert.deepEqual(out.refusal, out.read);
+  assert.equal(out.fits, true);
+  assert.deepEqual(out.rejected, { ctx: true, code: 'NOT_A_REFUSAL' });
+  assert.equal(out.context, null);
+});
+
 test('toMultimodal fetches same-origin and blob images in the page', async () => {
   const out = await page.evaluate(async () => {
     const served = await (await fetch('/img/served.png')).arrayBuffer();

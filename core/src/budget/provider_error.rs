@@ -98,7 +98,58 @@ pub struct ProviderRefusal {
     pub documents: Option<u64>,
 }
 
+impl RefusalKind {
+    /// The kind a refusal's written `kind` names (`context-length`, …);
+    /// `None` for any other text.
+    pub fn from_name(name: &str) -> Option<RefusalKind> {
+        use RefusalKind::*;
+        [
+            ContextLength,
+            ImageTooLarge,
+            ImageDimensions,
+            TooManyImages,
+            RequestTooLarge,
+        ]
+        .into_iter()
+        .find(|k| k.name() == name)
+    }
+
+    /// The kind's written name, as JavaScript sees it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RefusalKind::ContextLength => "context-length",
+            RefusalKind::ImageTooLarge => "image-too-large",
+            RefusalKind::ImageDimensions => "image-dimensions",
+            RefusalKind::TooManyImages => "too-many-images",
+            RefusalKind::RequestTooLarge => "request-too-large",
+        }
+    }
+}
+
+/// Every wording [`ProviderRefusal::provider`] names.
+const PROVIDERS: [&str; 7] = [
+    "openai",
+    "anthropic",
+    "bedrock",
+    "gemini",
+    "deepseek",
+    "vllm",
+    "gateway",
+];
+
 impl ProviderRefusal {
+    /// A refusal of the `kind` and `provider` written as
+    /// [`parse_provider_error`]'s result is (its figures, path and index
+    /// left for the caller to set); `None` for a kind or provider it never
+    /// writes. It reads a refusal back after it crossed to JavaScript.
+    pub fn named(kind: &str, provider: &str) -> Option<ProviderRefusal> {
+        let provider = PROVIDERS.into_iter().find(|p| *p == provider)?;
+        Some(ProviderRefusal::new(
+            RefusalKind::from_name(kind)?,
+            provider,
+        ))
+    }
+
     fn new(kind: RefusalKind, provider: &'static str) -> Self {
         ProviderRefusal {
             kind,

@@ -20,7 +20,7 @@ use crate::messages::{decode_messages, detect_format, Format, ImagePart, Message
 use crate::stash::{NewRecord, StashBackend, StashConfig};
 use crate::ErrorCode;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// Why a resize failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -267,32 +267,36 @@ async fn stash_originals<B: StashBackend>(
             return BTreeSet::new();
         }
     };
-    let mut templates: BTreeMap<&str, Vec<ImageTemplate>> = BTreeMap::new();
-    let mut first: BTreeMap<&str, &Inline> = BTreeMap::new();
+    // Each original once, by md5 (kept in md5 order), with the first image
+    // of it and the templates of every part that shows it.
+    let mut originals: Vec<(&str, &Inline, Vec<ImageTemplate>)> = Vec::new();
     for (f, o) in found.iter().zip(outcomes) {
         if let (Some(img), Some(Outcome::Changed(_))) = (&f.inline, o) {
             if existing.contains(&img.md5) {
                 continue;
             }
-            first.entry(&img.md5).or_insert(img);
-            templates
-                .entry(&img.md5)
-                .or_default()
-                .extend(img.template.clone());
+            let at = match originals.binary_search_by(|o| o.0.cmp(img.md5.as_str())) {
+                Ok(at) => at,
+                Err(at) => {
+                    originals.insert(at, (&img.md5, img, Vec::new()));
+                    at
+                }
+            };
+            if let Some(o) = originals.get_mut(at) {
+                o.2.extend(img.template.clone());
+            }
         }
     }
-    let records: Vec<NewRecord<'_>> = first
+    let records: Vec<NewRecord<'_>> = originals
         .iter()
-        .map(|(md5, img)| {
+        .map(|(md5, img, templates)| {
             NewRecord::new(
                 (*md5).to_owned(),
                 img.mime.clone(),
                 &img.payload,
                 img.decoded,
                 img.text_len,
-                templates
-                    .get(md5)
-                    .and_then(|t| ImageTemplate::list_to_json_text(t)),
+                ImageTemplate::list_to_json_text(templates),
                 stash.now,
                 stash.config.ttl_ms,
             )
@@ -387,7 +391,8 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
     // Resize what is sent, one image at a time.
     // The same image (same md5 and detail) is resized once.
     let mut outcomes: Vec<Option<Outcome>> = Vec::with_capacity(found.len());
-    let mut done: BTreeMap<(&str, bool), usize> = BTreeMap::new();
+    // (md5 or payload, low detail) → the first image resized, sorted by key.
+    let mut done: Vec<((&str, bool), usize)> = Vec::new();
     for (k, f) in found.iter().enumerate() {
         let outcome = match &f.inline {
             Some(img) if !f.protected && !is_stashed(k, planned.stash) => {
@@ -397,10 +402,14 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
                 } else {
                     img.md5.as_str()
                 };
-                match done.get(&(key, f.low)) {
-                    Some(earlier) => outcomes[*earlier].clone(),
-                    None => {
-                        done.insert((key, f.low), k);
+                match done.binary_search_by(|d| d.0.cmp(&(key, f.low))) {
+                    Ok(at) => done
+                        .get(at)
+                        .and_then(|d| outcomes.get(d.1))
+                        .cloned()
+                        .flatten(),
+                    Err(at) => {
+                        done.insert(at, ((key, f.low), k));
                         slicer.checkpoint().await;
                         fit_one(resizer, profile, img, f.low, planned.many, payloads).await
                     }
@@ -429,8 +438,8 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
         None => None,
     };
     // Replace what may be replaced: with a stash, only what committed.
-    let mut by_message: BTreeMap<usize, BTreeMap<usize, (&Change, &ImageTemplate)>> =
-        BTreeMap::new();
+    // The replacements, in message and image order (`found`'s order).
+    let mut replaced: Vec<(usize, usize, &Change, &ImageTemplate)> = Vec::new();
     let mut images: Vec<ImageFit> = Vec::with_capacity(found.len());
     for (k, (f, o)) in found.iter().zip(&outcomes).enumerate() {
         let before_fig = f.inline.as_ref().map(|i| Figures {
@@ -459,10 +468,7 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
                 let stored = committed.as_ref().is_none_or(|set| set.contains(&img.md5));
                 match (&img.template, stored) {
                     (Some(t), true) => {
-                        by_message
-                            .entry(f.message)
-                            .or_default()
-                            .insert(f.ordinal, (c, t));
+                        replaced.push((f.message, f.ordinal, c, t));
                         fit.action = if c.dims == img.dims {
                             Action::Reencoded
                         } else {
@@ -498,20 +504,23 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
         images.push(fit);
     }
     let mut changed = vec![false; messages.len()];
-    for (i, parts) in &by_message {
-        changed[*i] = true;
-        rewrite_images(
-            &mut messages[*i],
-            &mut |ordinal, part| match (parts.get(&ordinal), part) {
-                (Some((c, t)), Part::Image(img)) => Part::Image(ImagePart {
-                    wire: t.refill(&c.mime, &c.payload),
-                    shape: img.shape,
-                }),
-                (_, part) => part,
-            },
-        );
+    for parts in replaced.chunk_by(|a, b| a.0 == b.0) {
+        let Some(&(i, ..)) = parts.first() else {
+            continue;
+        };
+        changed[i] = true;
+        rewrite_images(&mut messages[i], &mut |ordinal, part| match (
+            parts.iter().find(|r| r.1 == ordinal),
+            part,
+        ) {
+            (Some((_, _, c, t)), Part::Image(img)) => Part::Image(ImagePart {
+                wire: t.refill(&c.mime, &c.payload),
+                shape: img.shape,
+            }),
+            (_, part) => part,
+        });
     }
-    drop(by_message);
+    drop(replaced);
     drop(outcomes);
     let mut values: Vec<Value> = messages.into_iter().map(|m| m.into_wire()).collect();
 

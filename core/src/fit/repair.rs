@@ -115,11 +115,5 @@ pub fn repair_profile(
 
 /// The refusal kind's name, as JavaScript sees it.
 pub fn kind_name(kind: RefusalKind) -> &'static str {
-    match kind {
-        RefusalKind::ContextLength => "context-length",
-        RefusalKind::ImageTooLarge => "image-too-large",
-        RefusalKind::ImageDimensions => "image-dimensions",
-        RefusalKind::TooManyImages => "too-many-images",
-        RefusalKind::RequestTooLarge => "request-too-large",
-    }
+    kind.name()
 }

@@ -14,7 +14,7 @@ use super::tool::TOOL_NAME;
 use crate::media::data_url::format_data_url;
 use crate::messages::image::new_image_part;
 use crate::messages::Format;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// The text that goes with an answer: the image follows, or why it does not.
 fn answer_text(call: &HistoryImageCall, found: bool) -> String {
@@ -47,16 +47,43 @@ pub fn ai_sdk_tool_result_takes_images(provider: Option<&str>) -> bool {
     })
 }
 
+/// A JSON object of `fields`, in their order. (Built by this one function
+/// rather than `json!`, which expands to code of its own at every use.)
+fn obj(fields: Vec<(&str, Value)>) -> Value {
+    Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+}
+
+/// A text part: `{type, text}` with `kind` as its type.
+fn text_part(kind: &str, text: &str) -> Value {
+    obj(vec![("type", kind.into()), ("text", text.into())])
+}
+
+/// A message of `role` with `content`.
+fn message(role: &str, content: Value) -> Value {
+    obj(vec![("role", role.into()), ("content", content)])
+}
+
 /// `tool` (a tool answer of text), then, with `image`, a user message holding
 /// `text` and the image.
 fn then_user(tool: Value, text: &str, image: Option<Value>) -> Vec<Value> {
     let mut out = vec![tool];
     out.extend(
-        image.map(
-            |image| json!({"role": "user", "content": [{"type": "text", "text": text}, image]}),
-        ),
+        image.map(|image| message("user", Value::Array(vec![text_part("text", text), image]))),
     );
     out
+}
+
+/// An AI SDK tool message holding one tool result with `output`.
+fn ai_sdk_tool_result(id: Value, output: Value) -> Value {
+    message(
+        "tool",
+        Value::Array(vec![obj(vec![
+            ("type", "tool-result".into()),
+            ("toolCallId", id),
+            ("toolName", TOOL_NAME.into()),
+            ("output", output),
+        ])]),
+    )
 }
 
 /// The messages that answer `call` in `format`: with `image` (MIME type and
@@ -75,9 +102,14 @@ pub fn answer_messages(
     // tool result's `content` output and in a user message, where AI SDK 7
     // deprecates the `image` part).
     let user_image = image.map(|(mime, data)| match format {
-        Format::AiSdk => {
-            json!({"type": "file", "mediaType": mime, "data": {"type": "data", "data": data}})
-        }
+        Format::AiSdk => obj(vec![
+            ("type", "file".into()),
+            ("mediaType", mime.into()),
+            (
+                "data",
+                obj(vec![("type", "data".into()), ("data", data.into())]),
+            ),
+        ]),
         _ => new_image_part(format, mime, data, None),
     });
     // The text of a tool answer whose image follows in a user message.
@@ -85,46 +117,76 @@ pub fn answer_messages(
         Some(_) => format!("{text} It follows in the next message."),
         None => text.clone(),
     };
+    let typed_text = |kind: &str, value_key: &str| {
+        obj(vec![
+            ("type", kind.into()),
+            (value_key, text.as_str().into()),
+        ])
+    };
     let mut out = match format {
         Format::OpenAi => then_user(
-            json!({"role": "tool", "tool_call_id": id, "content": tool_text}),
+            obj(vec![
+                ("role", "tool".into()),
+                ("tool_call_id", id),
+                ("content", tool_text.into()),
+            ]),
             &text,
             user_image,
         ),
         Format::LangChain => then_user(
-            json!({"role": "tool", "tool_call_id": id, "name": TOOL_NAME, "content": tool_text}),
+            obj(vec![
+                ("role", "tool".into()),
+                ("tool_call_id", id),
+                ("name", TOOL_NAME.into()),
+                ("content", tool_text.into()),
+            ]),
             &text,
             user_image,
         ),
         Format::AiSdk if !ai_sdk_tool_result_takes_images(provider) => then_user(
-            json!({"role": "tool", "content": [{"type": "tool-result", "toolCallId": id, "toolName": TOOL_NAME, "output": {"type": "text", "value": tool_text}}]}),
+            ai_sdk_tool_result(
+                id,
+                obj(vec![("type", "text".into()), ("value", tool_text.into())]),
+            ),
             &text,
             user_image,
         ),
         Format::OpenAiResponses => {
-            let mut output = vec![json!({"type": "input_text", "text": text})];
+            let mut output = vec![typed_text("input_text", "text")];
             if let Some((mime, data)) = image {
-                output.push(json!({"type": "input_image", "image_url": format_data_url(mime, data), "detail": "auto"}));
+                output.push(obj(vec![
+                    ("type", "input_image".into()),
+                    ("image_url", format_data_url(mime, data).into()),
+                    ("detail", "auto".into()),
+                ]));
             }
-            vec![json!({"type": "function_call_output", "call_id": id, "output": output})]
+            vec![obj(vec![
+                ("type", "function_call_output".into()),
+                ("call_id", id),
+                ("output", Value::Array(output)),
+            ])]
         }
         Format::Anthropic => {
-            let mut content = vec![json!({"type": "text", "text": text})];
+            let mut content = vec![text_part("text", &text)];
             content.extend(user_image);
-            vec![
-                json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": content}]}),
-            ]
+            vec![message(
+                "user",
+                Value::Array(vec![obj(vec![
+                    ("type", "tool_result".into()),
+                    ("tool_use_id", id),
+                    ("content", Value::Array(content)),
+                ])]),
+            )]
         }
         Format::AiSdk => {
             let output = match user_image {
-                Some(file) => {
-                    json!({"type": "content", "value": [{"type": "text", "text": text}, file]})
-                }
-                None => json!({"type": "text", "value": text}),
+                Some(file) => obj(vec![
+                    ("type", "content".into()),
+                    ("value", Value::Array(vec![text_part("text", &text), file])),
+                ]),
+                None => typed_text("text", "value"),
             };
-            vec![
-                json!({"role": "tool", "content": [{"type": "tool-result", "toolCallId": id, "toolName": TOOL_NAME, "output": output}]}),
-            ]
+            vec![ai_sdk_tool_result(id, output)]
         }
         Format::Gemini => {
             let mut response = Map::new();
@@ -132,23 +194,42 @@ pub fn answer_messages(
                 response.insert("id".into(), id.as_str().into());
             }
             response.insert("name".into(), TOOL_NAME.into());
-            response.insert("response".into(), json!({"output": text}));
+            response.insert(
+                "response".into(),
+                obj(vec![("output", text.as_str().into())]),
+            );
             if let Some(image) = user_image {
-                response.insert("parts".into(), json!([image]));
+                response.insert("parts".into(), Value::Array(vec![image]));
             }
-            vec![json!({"role": "user", "parts": [{"functionResponse": response}]})]
+            vec![obj(vec![
+                ("role", "user".into()),
+                (
+                    "parts",
+                    Value::Array(vec![obj(vec![(
+                        "functionResponse",
+                        Value::Object(response),
+                    )])]),
+                ),
+            ])]
         }
         Format::Mcp => {
-            let mut content = vec![json!({"type": "text", "text": text})];
+            let mut content = vec![text_part("text", &text)];
             content.extend(user_image);
-            vec![json!({"content": content, "isError": false})]
+            vec![obj(vec![
+                ("content", Value::Array(content)),
+                ("isError", false.into()),
+            ])]
         }
         Format::Ollama => {
-            let mut tool = json!({"role": "tool", "tool_name": TOOL_NAME, "content": text});
+            let mut fields = vec![
+                ("role", "tool".into()),
+                ("tool_name", TOOL_NAME.into()),
+                ("content", text.as_str().into()),
+            ];
             if let Some((_, data)) = image {
-                tool["images"] = json!([data]);
+                fields.push(("images", Value::Array(vec![data.into()])));
             }
-            vec![tool]
+            vec![obj(fields)]
         }
         Format::UiMessage => Vec::new(),
     };

@@ -90,11 +90,7 @@ pub fn plan_maintenance(
     }
     let mut total: u64 = live.iter().map(|m| m.stored_bytes).sum();
     if let Some(max) = config.max_bytes {
-        live.sort_unstable_by(|a, b| {
-            a.last_used_at
-                .total_cmp(&b.last_used_at)
-                .then_with(|| a.id.cmp(&b.id))
-        });
+        sort_by_use(&mut live, false);
         for m in &live {
             if total <= max {
                 break;
@@ -146,13 +142,22 @@ pub async fn sweep<B: StashBackend>(
 /// Every record's metadata, most recently used first, ties by id
 /// (`Stash.list`).
 pub async fn list_by_recency<B: StashBackend>(backend: &B) -> Result<Vec<RecordMeta>, StashError> {
-    let mut metas = backend.list_meta().await?;
+    let metas = backend.list_meta().await?;
+    let mut order: Vec<&RecordMeta> = metas.iter().collect();
+    sort_by_use(&mut order, true);
+    Ok(order.into_iter().cloned().collect())
+}
+
+/// Sorts records by when they were last used, least recent first (most
+/// recent first when `recent_first`), ties by id. (One sort serves both
+/// orders, so it is compiled once.)
+fn sort_by_use(metas: &mut [&RecordMeta], recent_first: bool) {
     metas.sort_unstable_by(|a, b| {
-        b.last_used_at
-            .total_cmp(&a.last_used_at)
+        let (x, y) = if recent_first { (b, a) } else { (a, b) };
+        x.last_used_at
+            .total_cmp(&y.last_used_at)
             .then_with(|| a.id.cmp(&b.id))
     });
-    Ok(metas)
 }
 
 #[cfg(test)]
@@ -202,5 +207,28 @@ mod tests {
         let m = plan_maintenance(&metas, 100.0, &cfg, &protected);
         assert!(m.expired.is_empty() && m.evicted.is_empty());
         assert!(m.over_budget);
+    }
+
+    #[test]
+    fn listing_is_most_recent_first_and_eviction_least_recent_first_ties_by_id() {
+        let metas = [
+            meta("c", 10, 500.0, 2.0),
+            meta("b", 10, 500.0, 2.0),
+            meta("d", 10, 500.0, 9.0),
+            meta("a", 10, 500.0, 1.0),
+        ];
+        let ids = |recent_first: bool| {
+            let mut order: Vec<&RecordMeta> = metas.iter().collect();
+            sort_by_use(&mut order, recent_first);
+            order.iter().map(|m| m.id.as_str()).collect::<Vec<_>>()
+        };
+        assert_eq!(ids(true), ["d", "b", "c", "a"]);
+        assert_eq!(ids(false), ["a", "b", "c", "d"]);
+        let cfg = StashConfig {
+            ttl_ms: 100.0,
+            max_bytes: Some(15),
+        };
+        let m = plan_maintenance(&metas, 100.0, &cfg, &BTreeSet::new());
+        assert_eq!(m.evicted, ["a", "b", "c"]);
     }
 }
