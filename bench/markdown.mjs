@@ -7,14 +7,19 @@
 // 200 KB, for ctxpack's doubling ratio) between two images, so no prefilter
 // skips the parse. commonmark.js runs in a worker and is stopped after
 // BENCH_CM_TIMEOUT_MS (default 10 s): it is itself quadratic on some shapes.
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 const r = (s, n) => s.repeat(Math.max(1, Math.floor(n)));
 const lines = (t, line) => { let s = ''; for (let i = 0; s.length < t; i++) s += line(i); return s; };
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
 /** [name, shape of about `t` bytes] for each input. */
 export const SHAPES = [
+  // The baseline: ordinary markdown.
+  ['ordinary markdown (the README, repeated)', (t) => readme.repeat(Math.ceil(t / readme.length)).slice(0, t)],
   // commonmark.js test/test.js and cmark test/pathological_tests.py.
   ['nested strong emph', (t) => r('*a **a ', t / 14) + 'b' + r(' a** a*', t / 14)],
   ['emph closers with no openers', (t) => r('a_ ', t / 3)],
@@ -66,19 +71,30 @@ export const input = (shape, t) => `![first](${PNG})\n\n${shape(t)}\n\n![last]($
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Median milliseconds of one call of `fn`, each sample repeated to last at least 20 ms. */
-async function timeOf(fn, runs) {
-  let t0 = performance.now();
+/** Repetitions of `fn` that take at least 20 ms. */
+async function repsFor(fn) {
+  const t0 = performance.now();
   await fn();
-  const once = performance.now() - t0;
-  const reps = Math.max(1, Math.ceil(20 / Math.max(once, 0.01)));
-  const samples = [];
+  return Math.max(1, Math.ceil(20 / Math.max(performance.now() - t0, 0.01)));
+}
+
+/**
+ * Median milliseconds of one call of each of `fns`, their samples taken in
+ * turn (so a busy machine slows each alike), each sample repeated to last
+ * at least 20 ms.
+ */
+async function timesOf(fns, runs) {
+  const reps = [];
+  for (const fn of fns) reps.push(await repsFor(fn));
+  const samples = fns.map(() => []);
   for (let i = 0; i < runs; i++) {
-    t0 = performance.now();
-    for (let j = 0; j < reps; j++) await fn();
-    samples.push((performance.now() - t0) / reps);
+    for (const [k, fn] of fns.entries()) {
+      const t0 = performance.now();
+      for (let j = 0; j < reps[k]; j++) await fn();
+      samples[k].push((performance.now() - t0) / reps[k]);
+    }
   }
-  return median(samples);
+  return samples.map(median);
 }
 
 const workerCode = `
@@ -112,7 +128,8 @@ function commonmarkTime(commonmark, text, runs, timeoutMs) {
  * Times every shape; prints a table and returns the rows. `ctx` is the
  * package's nodejs build; `commonmark` the path of commonmark.js.
  */
-export async function benchMarkdown(ctx, { runs, commonmark, sizes = [100_000, 200_000] }) {
+export async function benchMarkdown(ctx, { runs: atLeast, commonmark, sizes = [100_000, 200_000] }) {
+  const runs = Math.max(atLeast, 7);
   const timeoutMs = Number(process.env.BENCH_CM_TIMEOUT_MS || 10_000);
   const [small, large] = sizes;
   console.log(`\nmarkdown pathological inputs in Node (median of ${runs}; ${small / 1000} KB and ${large / 1000} KB; commonmark.js stopped after ${timeoutMs / 1000} s)`);
@@ -121,11 +138,13 @@ export async function benchMarkdown(ctx, { runs, commonmark, sizes = [100_000, 2
   for (const [name, shape] of SHAPES) {
     const text = input(shape, small);
     const text2 = input(shape, large);
-    const ms = await timeOf(() => ctx.parseMarkdownImages(text), runs);
-    const ms2 = await timeOf(() => ctx.parseMarkdownImages(text2), runs);
     const messages = [{ role: 'user', content: text }];
-    const toMultimodalMs = await timeOf(() => ctx.toMultimodal(text), runs);
-    const hasMultimediaMs = await timeOf(() => ctx.hasMultimedia(messages), runs);
+    const [ms, ms2, toMultimodalMs, hasMultimediaMs] = await timesOf([
+      () => ctx.parseMarkdownImages(text),
+      () => ctx.parseMarkdownImages(text2),
+      () => ctx.toMultimodal(text),
+      () => ctx.hasMultimedia(messages),
+    ], runs);
     const images = ctx.parseMarkdownImages(text).length;
     const cm = await commonmarkTime(commonmark, text, runs, timeoutMs);
     const row = {

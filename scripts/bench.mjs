@@ -12,8 +12,13 @@
 //           against a plain canvas resize (the floor), in Node against
 //           jimp (pure JavaScript) and sharp (native libvips)
 //
+//   markdown  parseMarkdownImages on pathological inputs of 100 and 200 KB
+//           against commonmark.js (bench/markdown.mjs), with toMultimodal
+//           and hasMultimedia on the same texts
+//
 // BENCH_ONLY=node-fit runs only the Node fitting rows (no browser), and
-// writes bench-results/bench-node-fit.json.
+// writes bench-results/bench-node-fit.json. BENCH_ONLY=markdown runs only
+// the markdown rows, and writes bench-results/bench-markdown.json.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -26,6 +31,8 @@ import { gzipSync } from 'node:zlib';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.env.BENCH_RUNS || 5);
 const nodeFitOnly = process.env.BENCH_ONLY === 'node-fit';
+const markdownOnly = process.env.BENCH_ONLY === 'markdown';
+const nodeOnly = nodeFitOnly || markdownOnly;
 execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
 execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
 
@@ -51,13 +58,13 @@ const photo12mp = (await makeImage('jpeg', 4000, 3000, 12)).toString('base64');
 const FIT_MODEL = 'claude-sonnet-4-5';
 
 const json = (body) => (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-const server = nodeFitOnly ? null : await serve({ routes: { '/bench/workload-big.json': json(big), '/bench/workload-many.json': json(many), '/bench/steady-image.json': json(steadyImage) } });
-const browser = nodeFitOnly ? null : await launch();
+const server = nodeOnly ? null : await serve({ routes: { '/bench/workload-big.json': json(big), '/bench/workload-many.json': json(many), '/bench/steady-image.json': json(steadyImage) } });
+const browser = nodeOnly ? null : await launch();
 const result = { date: new Date().toISOString(), runs, browser: {}, node: {} };
 let ctxMs = 0;
 const line = (name, ms, base) => { if (!base) ctxMs = ms; console.log(`  ${name.padEnd(42)} ${ms.toFixed(1).padStart(9)} ms ${base ? `${(base / ctxMs).toFixed(2).padStart(7)}×` : ''}`); };
 try {
-  if (!nodeFitOnly) {
+  if (!nodeOnly) {
   const page = await browser.newPage();
   await page.goto(`${server.url}/bench/index.html`);
   await page.waitForFunction(() => window.benchReady === true);
@@ -123,7 +130,7 @@ function nodeBaseline(map) {
     }) };
   });
 }
-if (!nodeFitOnly) {
+if (!nodeOnly) {
 const nodeCrypto = await time(async () => nodeBaseline(new Map()));
 const nodeMemory = await time(async () => {
   const stash = await ctx.Stash.open({ backend: 'memory' });
@@ -141,6 +148,16 @@ const nodeFile = await time(async () => {
 for (const d of dirs) rmSync(d, { recursive: true, force: true });
 result.node = { nodeCrypto, nodeMemory, nodeFile };
 console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack memory stash ${nodeMemory.toFixed(1)} ms (${(nodeMemory / nodeCrypto).toFixed(2)}× the baseline's time); file stash ${nodeFile.toFixed(1)} ms`);
+}
+
+// Node: markdown pathological inputs, ctxpack against commonmark.js.
+if (!nodeFitOnly) {
+  const { benchMarkdown } = await import('../bench/markdown.mjs');
+  result.node.markdown = await benchMarkdown(ctx, { runs, commonmark: require.resolve('commonmark') });
+}
+if (markdownOnly) {
+  writeFileSync(path.join(outDir, 'bench-markdown.json'), JSON.stringify(result, null, 2) + '\n');
+  process.exit(0);
 }
 
 // Node fitting: the codec module against jimp and sharp, same image, same size.
