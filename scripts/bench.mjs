@@ -18,9 +18,15 @@
 //           against a plain canvas resize (the floor), in Node against
 //           jimp (pure JavaScript) and sharp (native libvips)
 //
+//   markdown  parseMarkdownImages on pathological inputs of 100 and 200 KB
+//           against commonmark.js (bench/markdown.mjs), with toMultimodal
+//           and hasMultimedia on the same texts
+//
 // BENCH_ONLY=node-fit runs only the Node fitting rows (no browser), and
 // writes bench-results/bench-node-fit.json; BENCH_ONLY=resent only the
 // re-sent and long-task rows (bench-results/bench-resent.json).
+// writes bench-results/bench-node-fit.json. BENCH_ONLY=markdown runs only
+// the markdown rows, and writes bench-results/bench-markdown.json.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -34,6 +40,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.env.BENCH_RUNS || 5);
 const nodeFitOnly = process.env.BENCH_ONLY === 'node-fit';
 const resentOnly = process.env.BENCH_ONLY === 'resent';
+const markdownOnly = process.env.BENCH_ONLY === 'markdown';
+const nodeOnly = nodeFitOnly || markdownOnly;
 execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
 execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
 
@@ -59,13 +67,13 @@ const photo12mp = (await makeImage('jpeg', 4000, 3000, 12)).toString('base64');
 const FIT_MODEL = 'claude-sonnet-4-5';
 
 const json = (body) => (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-const server = nodeFitOnly ? null : await serve({ routes: { '/bench/workload-big.json': json(big), '/bench/workload-many.json': json(many), '/bench/steady-image.json': json(steadyImage) } });
-const browser = nodeFitOnly ? null : await launch();
+const server = nodeOnly ? null : await serve({ routes: { '/bench/workload-big.json': json(big), '/bench/workload-many.json': json(many), '/bench/steady-image.json': json(steadyImage) } });
+const browser = nodeOnly ? null : await launch();
 const result = { date: new Date().toISOString(), runs, browser: {}, node: {} };
 let ctxMs = 0;
 const line = (name, ms, base) => { if (!base) ctxMs = ms; console.log(`  ${name.padEnd(42)} ${ms.toFixed(1).padStart(9)} ms ${base ? `${(base / ctxMs).toFixed(2).padStart(7)}×` : ''}`); };
 try {
-  if (!nodeFitOnly) {
+  if (!nodeOnly) {
   // A page loaded afresh for each: nothing remembered from another row.
   const freshPage = async (file, ready) => {
     const p = await browser.newPage();
@@ -156,7 +164,7 @@ function nodeBaseline(map) {
     }) };
   });
 }
-if (!nodeFitOnly) {
+if (!nodeOnly) {
 // Re-sent in Node: the memory stash; each turn one new image (a variant of
 // the steady image no earlier call has seen). The floor: node:crypto on the
 // new image and a Map of records.
@@ -190,7 +198,7 @@ if (!nodeFitOnly) {
   console.log(`\nNode re-sent: a turn (30 original images + 1 new) ${turn.toFixed(2)} ms; node:crypto + Map on the new image ${floor.toFixed(2)} ms (${(turn / floor).toFixed(2)}× the floor)`);
 }
 }
-if (!nodeFitOnly && !resentOnly) {
+if (!nodeOnly && !resentOnly) {
 const nodeCrypto = await time(async () => nodeBaseline(new Map()));
 // Each run compacts a history with new payloads (ctxpack remembers what it read).
 const variantsOf = (base) => Array.from({ length: runs + 1 }, (_, k) => messages.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => {
@@ -218,8 +226,18 @@ const nodeFile = await time(async () => {
 });
 variants = null;
 for (const d of dirs) rmSync(d, { recursive: true, force: true });
-result.node = { nodeCrypto, nodeMemory, nodeFile };
+Object.assign(result.node, { nodeCrypto, nodeMemory, nodeFile });
 console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack memory stash ${nodeMemory.toFixed(1)} ms (${(nodeMemory / nodeCrypto).toFixed(2)}× the baseline's time); file stash ${nodeFile.toFixed(1)} ms`);
+}
+
+// Node: markdown pathological inputs, ctxpack against commonmark.js.
+if (!nodeFitOnly && !resentOnly) {
+  const { benchMarkdown } = await import('../bench/markdown.mjs');
+  result.node.markdown = await benchMarkdown(ctx, { runs, commonmark: require.resolve('commonmark') });
+}
+if (markdownOnly) {
+  writeFileSync(path.join(outDir, 'bench-markdown.json'), JSON.stringify(result, null, 2) + '\n');
+  process.exit(0);
 }
 
 // Node fitting: the codec module against jimp and sharp, same image, same size.

@@ -99,3 +99,27 @@ test('the refusal readers live in the markdown module: repairContext reads the r
   assert.deepEqual(out.context, { requested: 213610, max: 199999, provider: 'anthropic' });
   assert.deepEqual(out.inMain, [], 'the main module exports neither');
 });
+
+test('a text whose parse would grow faster than the text is read up to a blank line: the images after it stay text', async () => {
+  const c = (await import('node:module')).createRequire(import.meta.url)(path.join(ROOT, 'dist/node/index.js'));
+  const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  // 25,000 nested list items, an open fence, 50,000 blank lines: the list
+  // closes before the last image, which CommonMark reads as an image.
+  const deep = `${'- '.repeat(25_000)}\`\`\`\n${'\n'.repeat(50_000)}`;
+  const text = `![first](${png})\n\n${deep}![last](${png})\n`;
+  const found = c.parseMarkdownImages(text);
+  assert.deepEqual(found.map((i) => i.alt), ['first']);
+  assert.equal(text.slice(found[0].start, found[0].end), `![first](${png})`);
+  const out = await c.toMultimodal(text, { keepAlt: false });
+  assert.deepEqual(out.content.map((p) => p.type), ['image_url', 'text']);
+  assert.equal(out.content[1].text, text.slice(found[0].end), 'the rest stays text, its image included');
+  assert.deepEqual(out.missing, []);
+  // The only image after the cut: no image, so no multimedia.
+  const onlyLast = `${deep}![last](${png})\n`;
+  assert.deepEqual(c.parseMarkdownImages(onlyLast), []);
+  assert.equal(c.hasMultimedia([{ role: 'user', content: onlyLast }]), false);
+  assert.equal(c.hasMultimedia([{ role: 'user', content: text }]), true);
+  // With a few blank lines the whole text is read, and both are images.
+  const short = `![first](${png})\n\n${'- '.repeat(25_000)}\`\`\`\n\n\n![last](${png})\n`;
+  assert.deepEqual(c.parseMarkdownImages(short).map((i) => i.alt), ['first', 'last']);
+});

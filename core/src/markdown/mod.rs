@@ -4,12 +4,17 @@
 //! the spec rather than a regex), and the multimodal parts built from them.
 //! Without the feature the spans come from elsewhere (the wasm build gets
 //! them from its separate markdown module) and [`with_byte_offsets`] makes
-//! them usable on the Rust string.
+//! them usable on the Rust string. [`work_bound`] keeps the parser's work
+//! linear in the text.
 
 mod image;
 pub(crate) mod multimodal;
 #[cfg(feature = "markdown")]
 mod parse;
+#[cfg(feature = "markdown")]
+pub mod work_bound;
+#[cfg(all(test, feature = "markdown", not(target_arch = "wasm32")))]
+mod work_bound_tests;
 
 pub use image::{with_byte_offsets, MarkdownImage};
 pub use multimodal::{

@@ -1,16 +1,25 @@
 //! CommonMark image extraction with pulldown-cmark: finds `![alt](url
 //! "title")` and reference-style images in user text.
 
+use super::work_bound::parsed_len;
 use super::MarkdownImage;
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 
 /// Every top-level image in `text`, in document order, images inside links
 /// included. An image inside another image's description is part of that
-/// description, not its own entry.
+/// description, not its own entry. The parser reads the whole text unless
+/// its work would grow faster than the text (thousands of nested
+/// containers kept open over thousands of lines): then it reads only up to
+/// a blank line and the rest stays text (see [`super::work_bound`]).
 pub fn parse_markdown_images(text: &str) -> Vec<MarkdownImage> {
     if !text.contains("![") {
         return Vec::new();
     }
+    images_in(text.get(..parsed_len(text)).unwrap_or_default())
+}
+
+/// Every top-level image in the whole of `text`, however long it takes.
+pub(super) fn images_in(text: &str) -> Vec<MarkdownImage> {
     let mut images = Vec::new();
     let mut offsets = Utf16Cursor::new(text);
     // The outermost image being read, and how many images deep the parser is.
