@@ -1,5 +1,5 @@
-//! The host's event loop for the core's [`EventLoop`]: its monotonic clock
-//! (`performance.now()`) and a way to let it run — `scheduler.yield()` where
+//! The host's event loop for the core's [`EventLoop`]: its clock
+//! (`Date.now()`, fine for 20 ms slices) and a way to let it run — `scheduler.yield()` where
 //! the browser has it, else a `MessageChannel` message (no 4 ms clamping,
 //! unlike nested `setTimeout`), `setImmediate` in Node, `setTimeout` last.
 
@@ -64,12 +64,7 @@ fn next_task() -> Promise {
 
 impl EventLoop for HostLoop {
     fn now_ms(&self) -> f64 {
-        let global = js_sys::global();
-        Reflect::get(&global, &"performance".into())
-            .ok()
-            .and_then(|p| global_fn(&p, "now").and_then(|now| now.call0(&p).ok()))
-            .and_then(|t| t.as_f64())
-            .unwrap_or_else(js_sys::Date::now)
+        js_sys::Date::now()
     }
 
     fn pause(&self) -> Pin<Box<dyn Future<Output = ()> + '_>> {
