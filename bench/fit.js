@@ -19,20 +19,21 @@ async function canvasResize(b64, width, height) {
   return toBase64(new Uint8Array(await blob.arrayBuffer()));
 }
 
-window.runFit = async ({ jpeg, model, runs }) => {
-  const messages = [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: jpeg } }, { type: 'text', text: 'what is this?' }] }];
+/** `jpegs`: the same photo for each run, each with new text (ctxpack remembers what it resized). */
+window.runFit = async ({ jpegs, model, runs }) => {
+  const messages = (jpeg) => [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: jpeg } }, { type: 'text', text: 'what is this?' }] }];
   const ours = [];
   let report;
   for (let i = 0; i <= runs; i++) {
     const t0 = performance.now();
-    ({ report } = await fitContext(messages, { model }));
+    ({ report } = await fitContext(messages(jpegs[i]), { model }));
     if (i > 0) ours.push(performance.now() - t0);
   }
   const { width, height } = report.images[0].after;
   const floor = [];
   for (let i = 0; i <= runs; i++) {
     const t0 = performance.now();
-    await canvasResize(jpeg, width, height);
+    await canvasResize(jpegs[i], width, height);
     if (i > 0) floor.push(performance.now() - t0);
   }
   return { ctxpack: median(ours), canvas: median(floor), before: report.images[0].before, after: report.images[0].after };

@@ -116,25 +116,38 @@ window.runResent = async ({ workload, fresh, runs }) => {
   return { images: historyImages(messages), first: { ms: first.ms, longest: first.longest, longTasks: first.longTasks }, turn: median(turns), floor: median(floors), longest };
 };
 
-/** The longest task of each job on the big workload, nothing remembered (a first send after a reload). */
-window.runLongTasks = async ({ workload, model }) => {
+/** Lets the page settle (pending collections of the inputs just made) before a measurement. */
+const settle = () => new Promise((r) => setTimeout(r, 1000));
+
+/**
+ * The longest task of one job on the big workload, nothing remembered (a
+ * first send after a reload): run in a page of its own, its input made and
+ * left to settle before the measurement starts.
+ */
+window.runLongTask = async ({ workload, model, job }) => {
   const messages = variantMessages(await (await fetch(workload)).json(), 7);
-  const out = {};
-  const name = freshName('long');
-  const stash = await Stash.open({ name });
-  const compacted = await withLongTasks(() => compactContext(messages, { stash }));
-  out.compactContext = compacted;
-  out.expandContext = await withLongTasks(() => expandContext(compacted.value.messages, { stash }));
-  const fitStash = await Stash.open({ name: freshName('longfit') });
-  out.fitContext = await withLongTasks(() => fitContext(variantMessages(messages, 8), { model, stash: fitStash }));
-  const payloads = variantMessages(messages, 9).flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((p) => p.image_url).map((p) => p.image_url.url);
-  const toolResult = { content: payloads.map((url) => ({ type: 'image', mimeType: url.slice(5, url.indexOf(';')), data: url.slice(url.indexOf(',') + 1) })) };
-  out.sanitizeToolResult = await withLongTasks(() => sanitizeToolResult(toolResult, { stash }));
-  const markdown = variantMessages(messages, 10).flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((p) => p.image_url).map((p, i) => `Screenshot ${i}:\n\n![shot ${i}](${p.image_url.url})\n`).join('\n');
-  out.toMultimodal = await withLongTasks(() => toMultimodal(markdown));
+  const stash = await Stash.open({ name: freshName('long') });
+  let run;
+  if (job === 'compactContext') run = () => compactContext(messages, { stash });
+  if (job === 'expandContext') {
+    const { messages: compacted } = await compactContext(messages, { stash });
+    run = () => expandContext(compacted, { stash });
+  }
+  if (job === 'fitContext') run = () => fitContext(messages, { model, stash });
+  if (job === 'sanitizeToolResult') {
+    const urls = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((p) => p.image_url).map((p) => p.image_url.url);
+    const toolResult = { content: urls.map((url) => ({ type: 'image', mimeType: url.slice(5, url.indexOf(';')), data: url.slice(url.indexOf(',') + 1) })) };
+    run = () => sanitizeToolResult(JSON.parse(JSON.stringify(toolResult)), { stash });
+  }
+  if (job === 'toMultimodal') {
+    const urls = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((p) => p.image_url).map((p) => p.image_url.url);
+    const markdown = JSON.parse(JSON.stringify(urls.map((url, i) => `Screenshot ${i}:\n\n![shot ${i}](${url})\n`).join('\n')));
+    run = () => toMultimodal(markdown);
+  }
+  await settle();
+  const out = await withLongTasks(run);
   stash.close();
-  fitStash.close();
-  for (const v of Object.values(out)) delete v.value;
+  delete out.value;
   return out;
 };
 

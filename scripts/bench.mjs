@@ -63,7 +63,15 @@ const big = await workload('big', () => conversation({ count: 100, images: 30, i
 const many = await workload('many', () => conversation({ count: 1000, images: 300, imageB64: 50 * 1024, seed: 2 }));
 const steadyImage = await workload('steady-image', () => imageOfSize(1 << 20, 9999, 'jpeg'));
 const { makeImage } = await import('../tests/fixtures/make.mjs');
-const photo12mp = (await makeImage('jpeg', 4000, 3000, 12)).toString('base64');
+const photoBytes = await makeImage('jpeg', 4000, 3000, 12);
+const photo12mp = photoBytes.toString('base64');
+// The same photo with a JPEG comment naming the run: new text for each run
+// (ctxpack remembers what its resizer made of a payload), the same pixels.
+const photoRuns = Array.from({ length: runs + 1 }, (_, k) => {
+  const note = Buffer.from(`run ${k}`);
+  const comment = Buffer.concat([Buffer.from([0xff, 0xfe, 0, note.length + 2]), note]);
+  return Buffer.concat([photoBytes.subarray(0, 2), comment, photoBytes.subarray(2)]).toString('base64');
+});
 const FIT_MODEL = 'claude-sonnet-4-5';
 
 const json = (body) => (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body);
@@ -89,9 +97,12 @@ try {
   console.log(`  first send                     ${resent.first.ms.toFixed(1).padStart(9)} ms   longest task ${resent.first.longest ? `${resent.first.longest.toFixed(0)} ms` : 'under 50 ms'}`);
   console.log(`  a turn (history + 1 new)       ${resent.turn.toFixed(1).padStart(9)} ms   longest task ${resent.longest ? `${resent.longest.toFixed(0)} ms` : 'under 50 ms'}`);
   console.log(`  floor (hash-wasm + 1 transaction) ${resent.floor.toFixed(1).padStart(6)} ms   ctxpack is ${(resent.turn / resent.floor).toFixed(2)}× the floor`);
-  const longPage = await freshPage('resent.html', () => window.resentReady === true);
-  const long = await longPage.evaluate((args) => window.runLongTasks(args), { workload: '/bench/workload-big.json', model: FIT_MODEL });
-  await longPage.close();
+  const long = {};
+  for (const job of ['compactContext', 'expandContext', 'fitContext', 'sanitizeToolResult', 'toMultimodal']) {
+    const longPage = await freshPage('resent.html', () => window.resentReady === true);
+    long[job] = await longPage.evaluate((args) => window.runLongTask(args), { workload: '/bench/workload-big.json', model: FIT_MODEL, job });
+    await longPage.close();
+  }
   result.browser.longTasks = long;
   console.log('\nlongest main-thread task on the big workload, nothing remembered (Chromium; the long-task threshold is 50 ms)');
   for (const [job, v] of Object.entries(long)) console.log(`  ${job.padEnd(20)} ${v.ms.toFixed(1).padStart(9)} ms in all   longest task ${v.longest ? `${v.longest.toFixed(0)} ms (${v.longTasks} over 50 ms)` : 'under 50 ms'}`);
@@ -110,7 +121,7 @@ try {
   const fitPage = await browser.newPage();
   await fitPage.goto(`${server.url}/bench/fit.html`);
   await fitPage.waitForFunction(() => window.fitReady === true);
-  const fit = await fitPage.evaluate((args) => window.runFit(args), { jpeg: photo12mp, model: FIT_MODEL, runs });
+  const fit = await fitPage.evaluate((args) => window.runFit(args), { jpegs: photoRuns, model: FIT_MODEL, runs });
   result.browser.fit = fit;
   console.log(`\nfit in Chromium: one 4000×3000 JPEG to ${FIT_MODEL} (${fit.after.width}×${fit.after.height}, ${(fit.before.bytes / 1024).toFixed(0)} KiB → ${(fit.after.bytes / 1024).toFixed(0)} KiB, ${fit.after.tokens} tokens)`);
   console.log(`  fitContext (canvas path) ${fit.ctxpack.toFixed(1).padStart(8)} ms`);
@@ -201,12 +212,13 @@ if (!nodeOnly) {
 if (!nodeOnly && !resentOnly) {
 const nodeCrypto = await time(async () => nodeBaseline(new Map()));
 // Each run compacts a history with new payloads (ctxpack remembers what it read).
-const variantsOf = (base) => Array.from({ length: runs + 1 }, (_, k) => messages.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => {
+// Flat strings, as JSON.parse makes them (not ropes of concatenated pieces).
+const variantsOf = (base) => Array.from({ length: runs + 1 }, (_, k) => JSON.parse(JSON.stringify(messages.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => {
   const url = p.image_url?.url;
   if (typeof url !== 'string' || !url.startsWith('data:')) return p;
   const comma = url.indexOf(',');
   return { ...p, image_url: { ...p.image_url, url: url.slice(0, comma + 1) + variantB64(url.slice(comma + 1), base + k) } };
-}) } : m)));
+}) } : m)))));
 let variants = variantsOf(200);
 let run = 0;
 const nodeMemory = await time(async () => {
@@ -244,10 +256,11 @@ if (markdownOnly) {
 if (!resentOnly) {
 const { Jimp } = await import('jimp');
 const sharp = (await import('sharp')).default;
-const fitMessages = [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: photo12mp } }, { type: 'text', text: 'what is this?' }] }];
+const fitMessages = (jpeg) => [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: jpeg } }, { type: 'text', text: 'what is this?' }] }];
 let fitReport;
+let fitRun = 0;
 const nodeFit = await time(async () => {
-  ({ report: fitReport } = await ctx.fitContext(fitMessages, { model: FIT_MODEL }));
+  ({ report: fitReport } = await ctx.fitContext(fitMessages(photoRuns[fitRun++]), { model: FIT_MODEL }));
 });
 const { width: fw, height: fh } = fitReport.images[0].after;
 const jimpMs = await time(async () => {
