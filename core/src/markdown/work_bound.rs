@@ -20,8 +20,8 @@
 //! from the rest.
 
 /// Work allowed per byte of text, in container visits: ordinary markdown
-/// (the CommonMark spec, about a thousand READMEs and changelogs) estimates
-/// under half a visit per byte.
+/// (the CommonMark spec, about a thousand READMEs and changelogs of over a
+/// kilobyte) estimates under half a visit per byte.
 pub const WORK_PER_BYTE: usize = 8;
 
 /// Work allowed on top of [`WORK_PER_BYTE`], in container visits.
