@@ -136,8 +136,8 @@ window.runLongTask = async ({ workload, model, job }) => {
   if (job === 'fitContext') run = () => fitContext(messages, { model, stash });
   if (job === 'sanitizeToolResult') {
     const urls = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((p) => p.image_url).map((p) => p.image_url.url);
-    const toolResult = { content: urls.map((url) => ({ type: 'image', mimeType: url.slice(5, url.indexOf(';')), data: url.slice(url.indexOf(',') + 1) })) };
-    run = () => sanitizeToolResult(JSON.parse(JSON.stringify(toolResult)), { stash });
+    const toolResult = JSON.parse(JSON.stringify({ content: urls.map((url) => ({ type: 'image', mimeType: url.slice(5, url.indexOf(';')), data: url.slice(url.indexOf(',') + 1) })) }));
+    run = () => sanitizeToolResult(toolResult, { stash });
   }
   if (job === 'toMultimodal') {
     const urls = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((p) => p.image_url).map((p) => p.image_url.url);
