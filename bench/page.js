@@ -1,6 +1,7 @@
 // Runs in the benchmark page: ctxpack (web build) against plain JavaScript
 // implementations of the same algorithm, on the same input, in one run.
 import init, { Stash, compactContext, md5Hex } from '/dist/web/ctxpack.js';
+import { variantMessages } from '/bench/variants.js';
 
 const wasm = await init();
 const PLACEHOLDER = (md5) => `[Picture:history_${md5}]`;
@@ -92,28 +93,6 @@ function historyPayloads(messages) {
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 let dbCounter = 0;
 const freshName = (tag) => `bench-${tag}-${Date.now()}-${dbCounter++}`;
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-/** Variant `k` of base64 text: one character in its middle changed, so the text (and its MD5) is new while its size and header stay. */
-function variant(b64, k) {
-  const i = b64.length >> 1;
-  const c = ALPHABET[(ALPHABET.indexOf(b64[i]) + 1 + (k % 63)) % 64];
-  return b64.slice(0, i) + c + b64.slice(i + 1);
-}
-
-/** The workload with every image payload replaced by its variant `k`: a history no earlier run has seen (ctxpack remembers the payloads it read), its strings flat as JSON.parse makes them. */
-function variantMessages(messages, k) {
-  return JSON.parse(JSON.stringify(variantRopes(messages, k)));
-}
-
-function variantRopes(messages, k) {
-  return messages.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => {
-    const url = p.image_url?.url;
-    if (typeof url !== 'string' || !url.startsWith('data:')) return p;
-    const comma = url.indexOf(',');
-    return { ...p, image_url: { ...p.image_url, url: url.slice(0, comma + 1) + variant(url.slice(comma + 1), k) } };
-  }) } : m));
-}
 
 /** Times `fn(dbName, run)` `runs` times after one warm-up, each on a fresh database. */
 async function measure(tag, runs, fn) {

@@ -5,10 +5,10 @@
 // hash-wasm, one IndexedDB transaction), with the longest main-thread task
 // of each call (PerformanceObserver 'longtask': tasks over 50 ms).
 import init, { Stash, compactContext, expandContext, fitContext, sanitizeToolResult, toMultimodal } from '/dist/web/index.js';
+import { variant, variantMessages } from '/bench/variants.js';
 
 await init();
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 let dbCounter = 0;
 const freshName = (tag) => `bench-${tag}-${Date.now()}-${dbCounter++}`;
@@ -22,32 +22,6 @@ const openDb = (name) => new Promise((resolve, reject) => {
   req.onsuccess = () => resolve(req.result);
   req.onerror = () => reject(req.error);
 });
-
-/** Variant `k` of base64 text: one character in its middle changed, so the text (and its MD5) is new while its size and header stay. */
-export function variant(b64, k) {
-  const i = b64.length >> 1;
-  const c = ALPHABET[(ALPHABET.indexOf(b64[i]) + 1 + (k % 63)) % 64];
-  return b64.slice(0, i) + c + b64.slice(i + 1);
-}
-
-/**
- * The workload with every image payload replaced by its variant `k`: the
- * same shape, nothing any earlier call has seen. Its strings are flat, as
- * JSON.parse or FileReader make them (an app restoring a chat after a
- * reload), not ropes of concatenated pieces.
- */
-function variantMessages(messages, k) {
-  return JSON.parse(JSON.stringify(variantRopes(messages, k)));
-}
-
-function variantRopes(messages, k) {
-  return messages.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => {
-    const url = p.image_url?.url;
-    if (typeof url !== 'string' || !url.startsWith('data:')) return p;
-    const comma = url.indexOf(',');
-    return { ...p, image_url: { ...p.image_url, url: url.slice(0, comma + 1) + variant(url.slice(comma + 1), k) } };
-  }) } : m));
-}
 
 /** Runs `fn`, timing it and collecting the long tasks of the page meanwhile. */
 async function withLongTasks(fn) {

@@ -48,6 +48,7 @@ execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, st
 const { serve } = await import('./serve.mjs');
 const { launch } = await import('../tests/js/support/browser.mjs');
 const { conversation, imageOfSize } = await import('../bench/workload.mjs');
+const { variant, variantMessages } = await import('../bench/variants.js');
 
 const outDir = path.join(root, 'bench-results');
 mkdirSync(outDir, { recursive: true });
@@ -145,12 +146,6 @@ const ctx = require(path.join(root, 'dist/node/index.js'));
 const { fileStash } = require(path.join(root, 'dist/node/file-stash.js'));
 const messages = JSON.parse(big.toString());
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-/** Variant `k` of base64 text (as bench/page.js): new text, same size and header. */
-function variantB64(b64, k) {
-  const i = b64.length >> 1;
-  return b64.slice(0, i) + ALPHABET[(ALPHABET.indexOf(b64[i]) + 1 + (k % 63)) % 64] + b64.slice(i + 1);
-}
 async function time(fn) {
   const ts = [];
   for (let i = 0; i <= runs; i++) {
@@ -186,7 +181,7 @@ if (!nodeOnly) {
   const turns = [];
   const floors = [];
   for (let r = 0; r <= runs; r++) {
-    const b64 = variantB64(image.b64, r + 1);
+    const b64 = variant(image.b64, r + 1);
     const history = [...messages.slice(0, -1),
       { role: 'user', content: [{ type: 'text', text: 'one more' }, { type: 'image_url', image_url: { url: `data:${image.mime};base64,${b64}` } }] },
       { role: 'assistant', content: 'seen' }, { role: 'user', content: 'and now?' }];
@@ -194,7 +189,7 @@ if (!nodeOnly) {
     const { report } = await ctx.compactContext(history, { stash });
     const t = performance.now() - t0;
     if (report.written !== 1) throw new Error(`re-sent turn wrote ${report.written}`);
-    const other = variantB64(image.b64, 1000 + r);
+    const other = variant(image.b64, 1000 + r);
     const records = new Map();
     t0 = performance.now();
     const id = createHash('md5').update(other).digest('hex');
@@ -212,13 +207,7 @@ if (!nodeOnly) {
 if (!nodeOnly && !resentOnly) {
 const nodeCrypto = await time(async () => nodeBaseline(new Map()));
 // Each run compacts a history with new payloads (ctxpack remembers what it read).
-// Flat strings, as JSON.parse makes them (not ropes of concatenated pieces).
-const variantsOf = (base) => Array.from({ length: runs + 1 }, (_, k) => JSON.parse(JSON.stringify(messages.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => {
-  const url = p.image_url?.url;
-  if (typeof url !== 'string' || !url.startsWith('data:')) return p;
-  const comma = url.indexOf(',');
-  return { ...p, image_url: { ...p.image_url, url: url.slice(0, comma + 1) + variantB64(url.slice(comma + 1), base + k) } };
-}) } : m)))));
+const variantsOf = (base) => Array.from({ length: runs + 1 }, (_, k) => variantMessages(messages, base + k));
 let variants = variantsOf(200);
 let run = 0;
 const nodeMemory = await time(async () => {
