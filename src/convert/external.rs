@@ -58,14 +58,12 @@ impl Table {
     /// Keeps `payload`, a payload string read from the caller's string
     /// `source`, and returns the reference that stands for it.
     pub fn keep_payload(&self, payload: JsString, source: JsString) -> String {
-        let mut values = self.values.borrow_mut();
-        values.push(Kept {
+        self.push(Kept {
             value: payload.into(),
             kind: KeptKind::Text,
             text: None,
             source: Some(source),
-        });
-        kept_ref(self.id, (values.len() - 1) as u32, KeptKind::Text)
+        })
     }
 
     /// The caller's string the payload `s` (a reference, or a data URL whose
@@ -98,13 +96,19 @@ impl Table {
     /// Keeps `value`, a value of `kind`, and returns the reference that
     /// stands for it.
     pub fn keep_as(&self, value: JsValue, kind: KeptKind) -> String {
-        let mut values = self.values.borrow_mut();
-        values.push(Kept {
+        self.push(Kept {
             value,
             kind,
             text: None,
             source: None,
-        });
+        })
+    }
+
+    /// Keeps `kept` and returns the reference that stands for it.
+    fn push(&self, kept: Kept) -> String {
+        let kind = kept.kind;
+        let mut values = self.values.borrow_mut();
+        values.push(kept);
         kept_ref(self.id, (values.len() - 1) as u32, kind)
     }
 
