@@ -41,6 +41,19 @@ test('the README has an example for every host', () => {
   assert.deepEqual([...new Set(blocks.map((b) => b.kind))].sort(), ['browser', 'bundler', 'node', 'vscode', 'worker']);
 });
 
+test('no README example checks an error inside a catch, where a call that does not throw would pass unchecked', () => {
+  for (const block of blocks) {
+    for (const m of block.code.matchAll(/\bcatch\b[^{;\n]*\{/g)) {
+      // The body of the catch, up to its closing brace.
+      let depth = 1;
+      let i = m.index + m[0].length;
+      for (; i < block.code.length && depth > 0; i++) depth += { '{': 1, '}': -1 }[block.code[i]] ?? 0;
+      const body = block.code.slice(m.index + m[0].length, i - 1);
+      assert.doesNotMatch(body, /\bassert\b/, `example ${block.i}: use assert.throws or assert.rejects`);
+    }
+  }
+});
+
 for (const block of of('node')) {
   test(`README example ${block.i} runs in Node`, () => {
     const cjs = /\brequire\(/.test(block.code);
