@@ -5,6 +5,7 @@
 // and across calls running at the same time on one instance.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
   Stash, compactContext, expandContext, toTextOnly, estimate, sanitizeToolResult, getHistoryImage,
@@ -13,6 +14,7 @@ import {
 const png = readFileSync(new URL('../fixtures/chart.png', import.meta.url)).toString('base64');
 const jpeg = readFileSync(new URL('../fixtures/photo.jpg', import.meta.url)).toString('base64');
 const dataUrl = (b64, mime = 'image/png') => `data:${mime};base64,${b64}`;
+const md5 = (text) => createHash('md5').update(text).digest('hex');
 
 /** Every form a reference has taken or could take: whole, embedded, as a
  * data URL payload, with table ids and indexes a live call could be using,
@@ -135,17 +137,42 @@ test('concurrent calls on one instance: text in one conversation never reaches a
   // Interleave the victims' calls with the attackers' so that both kinds of
   // table are live at once.
   for (let i = 0; i < attackers.length; i++) {
-    if (i % 10 === 0) calls.push(compactContext(victims[(i / 10) % victims.length], { stash }).then((r) => ['victim', r]));
+    if (i % 10 === 0) {
+      // A victim's compaction, then its expansion, while attackers still run.
+      const victim = victims[(i / 10) % victims.length];
+      calls.push(compactContext(victim, { stash }).then(async (r) => ['victim', r, victim, await expandContext(r.messages, { stash })]));
+    }
     calls.push(compactContext(attackers[i], { stash }).then((r) => ['attacker', r, attackers[i]]));
     if (i % 7 === 0) calls.push(toTextOnly(attackers[i], { stash }).then((r) => ['attacker-text', r, attackers[i]]));
   }
   const results = await Promise.all(calls);
-  for (const [who, result, input] of results) {
-    if (who === 'victim') continue;
+  const id = `history_${md5(jpeg)}`;
+  let victimsSeen = 0;
+  for (const [who, result, input, expanded] of results) {
+    if (who === 'victim') {
+      // The victim's own image, stashed under the md5 of its own payload;
+      // its texts as they were; nothing of any other conversation.
+      victimsSeen++;
+      assert.equal(result.report.stashed, 1);
+      assert.equal(result.report.failed, 0);
+      assert.deepEqual(result.messages[0].content, [{ type: 'text', text: 'victim' }, { type: 'text', text: `[Picture:${id}]` }]);
+      assert.equal(result.messages[1].content, 'victim');
+      assert.equal(result.messages[2].content, 'victim');
+      assert.deepEqual(result.messages[3], input[3]);
+      assertNoPayload(result.messages, jpeg, 'victim');
+      assertNoPayload(result.messages, png, 'victim');
+      // Expanded, the victim's payload comes back exactly as it was.
+      assert.deepEqual(expanded.messages, input);
+      assert.equal(expanded.report.restored, 1);
+      continue;
+    }
     assertNoPayload(who === 'attacker' ? result.messages : result, jpeg, who);
     if (who === 'attacker') {
       assert.equal(result.messages[1].content, input[1].content);
       assert.equal(result.messages[2].content, input[2].content);
     }
   }
+  assert.equal(victimsSeen, Math.ceil(attackers.length / 10));
+  // What the stash holds under the victim's id is the victim's image.
+  assert.deepEqual(await getHistoryImage(stash, id), [{ type: 'image_url', image_url: { url: dataUrl(jpeg, 'image/jpeg') } }]);
 });
