@@ -47,30 +47,78 @@ fn photo(w: u32, h: u32, seed: u32) -> Vec<u8> {
     encode(img, ImageFormat::Png)
 }
 
+/// The codec, keeping the size and byte count of every encoding it made.
+#[derive(Default)]
+struct Recording {
+    codec: Codec,
+    made: std::cell::RefCell<Vec<(u32, u32, &'static str, usize)>>,
+}
+
+impl ctxpack_core::fit::Resizer for Recording {
+    async fn resize(
+        &self,
+        payload: &str,
+        mime: &str,
+        source: Dimensions,
+        a: &ctxpack_core::fit::Attempt,
+    ) -> Result<String, ctxpack_core::fit::ResizeFailure> {
+        let out = self.codec.resize(payload, mime, source, a).await?;
+        let bytes = decode_base64(&out).unwrap().len();
+        self.made
+            .borrow_mut()
+            .push((a.width, a.height, a.mime, bytes));
+        Ok(out)
+    }
+}
+
 #[test]
 fn a_screenshot_that_would_grow_when_shrunk_is_sent_as_it_is_unless_a_limit_forces_it() {
-    let values = conversation(&[], &[screenshot(3000, 1900, 1)]);
+    let shot = screenshot(3000, 1900, 1);
+    let values = conversation(&[], std::slice::from_ref(&shot));
+    let recording = Recording::default();
     let out = block_on(fit_context::<MemoryBackend, _>(
         None,
-        &Codec::default(),
-        values,
+        &recording,
+        values.clone(),
         None,
         &model_profile("claude-sonnet-4-5"),
         FitOptions::default(),
         &InMemory,
     ))
     .unwrap();
-    let img = &out.report.images[0];
-    if img.action == Action::Kept {
-        assert!(
-            img.note.as_deref().unwrap().contains("fewer bytes"),
-            "{img:?}"
-        );
-        assert_eq!(img.after, img.before);
-    } else {
-        assert_eq!(img.action, Action::Downscaled);
-        assert!(img.after.as_ref().unwrap().bytes < img.before.as_ref().unwrap().bytes);
+    // Claude reads it smaller, so the size it reads at was tried: as a PNG
+    // of fewer pixels, which came out larger than the original.
+    let made = recording.made.borrow();
+    assert!(!made.is_empty(), "no smaller encoding was tried");
+    for &(width, height, mime, bytes) in made.iter() {
+        assert!(width < 3000 && height < 1900, "{made:?}");
+        assert_eq!(mime, "image/png", "{made:?}");
+        assert!(bytes > shot.len(), "{made:?} against {}", shot.len());
     }
+    // So the screenshot is kept, byte for byte.
+    let img = &out.report.images[0];
+    assert_eq!(img.action, Action::Kept, "{img:?}");
+    assert_eq!(
+        img.reasons,
+        vec![ctxpack_core::fit::Reason::LargerThanModelReads]
+    );
+    assert_eq!(
+        img.note.as_deref(),
+        Some("smaller pixels did not make fewer bytes; sent as it was"),
+        "{img:?}"
+    );
+    assert!(
+        img.note.as_deref().unwrap().contains("fewer bytes"),
+        "{img:?}"
+    );
+    assert_eq!(img.after, img.before);
+    let before = img.before.as_ref().unwrap();
+    assert_eq!(
+        (before.width, before.height, before.bytes),
+        (3000, 1900, shot.len() as u64)
+    );
+    assert_eq!(out.report.changed, 0);
+    assert_eq!(out.messages, values);
     // With more than 20 images the 2000-px rule is a hard limit: it shrinks,
     // and never into more bytes than the original: a PNG of the resampled
     // text is larger, so the screenshot goes as a JPEG at a quality that
