@@ -257,11 +257,34 @@ mod tests {
 
     #[test]
     fn survives_truncated_and_garbage_input() {
+        // A JPEG start followed by nothing but fill bytes has no frame
+        // header; a WebP cut off at or before its chunk name has no size.
         for n in 0..40 {
             let mut j = vec![0xff, 0xd8, 0xff];
             j.extend(std::iter::repeat_n(0xffu8, n));
-            let _ = image_dimensions(&j);
-            let _ = image_dimensions(&b"RIFF\0\0\0\0WEBPVP8L"[..n.min(16)]);
+            assert_eq!(image_dimensions(&j), None, "{n} fill bytes");
+            let webp = &b"RIFF\0\0\0\0WEBPVP8L"[..n.min(16)];
+            assert_eq!(image_dimensions(webp), None, "{n} bytes of WebP");
         }
+        // Whole, the same headers are read.
+        let mut j = vec![0xff, 0xd8, 0xff, 0xff, 0xc0, 0x00, 0x11, 0x08];
+        j.extend_from_slice(&[0x00, 0x30, 0x00, 0x40]);
+        j.extend_from_slice(&[0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]);
+        assert_eq!(
+            image_dimensions(&j),
+            Some(Dimensions {
+                width: 64,
+                height: 48
+            })
+        );
+        let mut webp = b"RIFF\0\0\0\0WEBPVP8L\0\0\0\0\x2f".to_vec();
+        webp.extend_from_slice(&(63u32 | 31 << 14).to_le_bytes());
+        assert_eq!(
+            image_dimensions(&webp),
+            Some(Dimensions {
+                width: 64,
+                height: 32
+            })
+        );
     }
 }
