@@ -10,6 +10,7 @@ use ctxpack_core::history::{compact_history, expand_history};
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashConfig};
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 use serde_json::json;
 use serde_json::Value;
 
@@ -173,7 +174,13 @@ fn run(values: Vec<Value>, format: Format, stash: &MemoryBackend) -> (Vec<Value>
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
+    // Failures are saved beside this file (properties.proptest-regressions)
+    // and their seeds run again first on every run.
+    #![proptest_config(ProptestConfig {
+        cases: 96,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn compaction_properties(format in format_strategy(), msgs in prop::collection::vec(message_strategy(), 1..7)) {
@@ -260,7 +267,13 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+    // Failures are saved beside this file (properties.proptest-regressions)
+    // and their seeds run again first on every run.
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+        ..ProptestConfig::default()
+    })]
 
     /// Any JSON at all, in any format: an error or a result, never a panic;
     /// and when it compacts, the newest user message is untouched and expansion
