@@ -136,37 +136,71 @@ test('wasm memory stays bounded: a 24 MB history through a fresh instance', asyn
 
 test('the database deleted by another tab during a compaction: the images stay inline', async () => {
   const png = (await makeImage('png', 40, 40, 93)).toString('base64');
-  // The deletion races the compaction's write: when the write's transaction
-  // starts first it commits and the image is replaced (correct too). Try
-  // until the deletion wins once, checking every outcome on the way.
-  let interrupted = 0;
-  for (let attempt = 0; attempt < 12 && interrupted === 0; attempt++) {
-    const out = await page.evaluate(async ({ png }) => {
-      const { Stash, compactContext } = window.ctxpack;
-      const name = `midway-${Math.random().toString(36).slice(2)}`;
+  // Another tab deletes the database at a chosen point of the compaction's
+  // write, found by wrapping IDBDatabase.prototype.transaction: as the
+  // write's transaction is created ('start'), or from its complete event
+  // ('committed'). Each point has one right outcome.
+  const out = await page.evaluate(async ({ png }) => {
+    const { Stash, compactContext } = window.ctxpack;
+    const messages = [{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }] }, { role: 'user', content: 'next' }];
+    /** Deletes database `name` when this page next starts a write of images
+     * in it, at `when`. Resolves, once the deletion succeeded, to the events
+     * seen in order: the connection's versionchange, the write's complete,
+     * the deletion's blocked. */
+    const deleteDuringWrite = (name, when) => new Promise((resolve, reject) => {
+      const proto = IDBDatabase.prototype;
+      const transaction = proto.transaction;
+      proto.transaction = function (stores, mode, ...rest) {
+        const tx = transaction.call(this, stores, mode, ...rest);
+        if (this.name === name && mode === 'readwrite' && [].concat(stores).includes('images')) {
+          proto.transaction = transaction;
+          const events = [];
+          this.addEventListener('versionchange', () => events.push('versionchange'));
+          tx.addEventListener('complete', () => events.push('complete'));
+          const remove = () => {
+            const d = indexedDB.deleteDatabase(name);
+            d.onblocked = () => events.push('blocked');
+            d.onsuccess = () => resolve(events);
+            d.onerror = () => reject(d.error);
+          };
+          if (when === 'start') remove();
+          else tx.addEventListener('complete', remove);
+        }
+        return tx;
+      };
+    });
+    const attempt = async (when) => {
+      const name = `midway-${when}-${Math.random().toString(36).slice(2)}`;
       const stash = await Stash.open({ name });
-      const messages = [{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }] }, { role: 'user', content: 'next' }];
       // Warm the metadata listing so the compaction goes straight to its write.
       await compactContext([{ role: 'user', content: 'hi' }], { stash });
-      const compaction = compactContext(messages, { stash });
-      const deletion = new Promise((resolve, reject) => { const d = indexedDB.deleteDatabase(name); d.onsuccess = resolve; d.onerror = () => reject(d.error); });
-      const [{ messages: result, report }] = await Promise.all([compaction, deletion]);
+      const deleted = deleteDuringWrite(name, when);
+      const { messages: result, report } = await compactContext(messages, { stash });
+      const events = await deleted;
       const next = await compactContext(messages, { stash });
       stash.close();
       await new Promise((r) => { const d = indexedDB.deleteDatabase(name); d.onsuccess = d.onerror = r; });
-      return { unchanged: JSON.stringify(result) === JSON.stringify(messages), placeholder: /\[Picture:history_[0-9a-f]{32}\]/.test(JSON.stringify(result)), report, next: next.report };
-    }, { png });
-    if (out.report.failed === 0) {
-      // The write committed before the deletion: replaced, and only then.
-      assert.equal(out.report.written, 1);
-      assert.ok(out.placeholder && !out.unchanged);
-    } else {
-      interrupted++;
-      assert.ok(out.unchanged, 'nothing replaced while the database was going away');
-      assert.equal(out.report.failed, 1);
-      assert.equal(out.report.failures.find((f) => f.path).code, 'VERSION_CHANGE');
-    }
-    assert.equal(out.next.stashed, 1, 'the next call works');
-  }
-  assert.equal(interrupted, 1, 'the deletion interrupted a write');
+      return { events, unchanged: JSON.stringify(result) === JSON.stringify(messages), placeholder: /\[Picture:history_[0-9a-f]{32}\]/.test(JSON.stringify(result)), report, next: next.report };
+    };
+    return { start: await attempt('start'), committed: await attempt('committed') };
+  }, { png });
+
+  // Deleted as the write began: the connection is told to close while the
+  // write is in flight, so nothing is replaced.
+  const during = out.start;
+  assert.ok(during.events.indexOf('versionchange') >= 0 && during.events.indexOf('versionchange') < during.events.indexOf('complete'), `versionchange during the write: ${during.events}`);
+  assert.ok(during.unchanged, 'nothing replaced while the database was going away');
+  assert.ok(!during.placeholder);
+  assert.equal(during.report.failed, 1);
+  assert.equal(during.report.failures.find((f) => f.path).code, 'VERSION_CHANGE');
+  assert.equal(during.next.stashed, 1, 'the next call works');
+
+  // Deleted once the write had committed: replaced, and only then; the
+  // next call finds the record gone with the database and writes it again.
+  const after = out.committed;
+  assert.deepEqual(after.events.slice(0, 2), ['complete', 'versionchange']);
+  assert.equal(after.report.failed, 0);
+  assert.equal(after.report.written, 1);
+  assert.ok(after.placeholder && !after.unchanged);
+  assert.equal(after.next.stashed, 1, 'the next call works');
 });
