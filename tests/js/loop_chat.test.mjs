@@ -1,6 +1,7 @@
 // The whole loop in a browser, no network: a Chromium page runs the AI SDK's
 // Chat with its HTTP transport (tests/loop/chat-page.mjs, bundled by Vite)
-// against a local Node route that runs streamText on a mock model. Three
+// against a local Node route that runs streamText on a mock model; the page
+// says when each turn is over, so nothing waits on a timer. Three
 // turns with images; the route must never receive an older image inline; on
 // turn four the model calls get_history_image, the page answers from
 // IndexedDB, and the model's next prompt holds the original image bytes.
@@ -103,6 +104,10 @@ test('AI SDK Chat in Chromium: compacted every turn, the history image fetched b
     const result = await page.evaluate(({ t, db }) => window.runChat(t, db), { t: turns, db: `chat-${Date.now()}-${Math.random()}` });
     assert.equal(result.error, null);
     assert.equal(received.length, 6, 'five turns plus the automatic send after the tool answer');
+    // The page ended each turn on its own signal (the reply that calls no
+    // tool): turn four is the tool call and the automatic send after its answer.
+    assert.deepEqual(result.perTurn.map((t) => t.requests), [1, 1, 1, 2, 1]);
+    assert.ok(result.perTurn.every((t) => t.status === 'ready'), JSON.stringify(result.perTurn));
 
     // The route never receives an image older than the newest user message inline.
     for (const [i, messages] of received.entries()) {

@@ -23,27 +23,34 @@ class Chat extends AbstractChat {
   }
 }
 
-/** Resolves once the chat has been idle for a moment: a tool call answered
- * in the page sends the next request by itself, after `sendMessage` resolved. */
-async function settled(chat) {
-  let idle = 0;
-  while (idle < 10) {
-    await new Promise((r) => setTimeout(r, 30));
-    idle = chat.status === 'ready' || chat.status === 'error' ? idle + 1 : 0;
-  }
+/** True when `message`, the assistant's reply, ends its turn: its last
+ * step calls no tool the page must answer (after an answer the chat sends the
+ * next request by itself, possibly after `sendMessage` resolved). */
+function endsTurn(message) {
+  const parts = message.parts;
+  const step = parts.slice(parts.findLastIndex((p) => p.type === 'step-start') + 1);
+  return !step.some((p) => (p.type.startsWith('tool-') || p.type === 'dynamic-tool') && !p.providerExecuted);
 }
 
 /** Runs the conversation: one turn per `{text, image?}`, the last ones without images. */
 window.runChat = async (turns, dbName) => {
   const stash = await Stash.open({ name: dbName });
   const reports = [];
+  // The page's signal that a turn is over: resolved by the chat's onFinish
+  // for the request whose reply ends the turn (or that failed or stopped).
+  let turnOver = null;
+  let requests = 0;
   let chat;
   chat = new Chat({
+    onFinish: ({ message, isError, isAbort }) => {
+      if (isError || isAbort || endsTurn(message)) turnOver?.resolve();
+    },
     transport: new DefaultChatTransport({
       api: '/api/chat',
-      prepareSendMessagesRequest: async ({ id, messages }) => ({
-        body: { id, messages: await compactUIMessages(messages, { stash }) },
-      }),
+      prepareSendMessagesRequest: async ({ id, messages }) => {
+        requests++;
+        return { body: { id, messages: await compactUIMessages(messages, { stash }) } };
+      },
     }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
     onToolCall: async ({ toolCall }) => {
@@ -53,13 +60,16 @@ window.runChat = async (turns, dbName) => {
       chat.addToolOutput({ tool: HISTORY_IMAGE_TOOL, toolCallId: toolCall.toolCallId, output });
     },
   });
+  const perTurn = [];
   for (const turn of turns) {
     const files = turn.image ? [{ type: 'file', mediaType: turn.mediaType, url: turn.image, filename: 'shot.png' }] : undefined;
-    await chat.sendMessage({ text: turn.text, files });
-    await settled(chat);
+    const before = requests;
+    const over = new Promise((resolve) => { turnOver = { resolve }; });
+    await Promise.all([chat.sendMessage({ text: turn.text, files }), over]);
+    perTurn.push({ requests: requests - before, status: chat.status });
   }
   const stored = (await stash.list()).map((r) => r.id);
   await stash.clear();
-  return { status: chat.status, error: chat.error?.message ?? null, reports, stored, messages: chat.messages.length };
+  return { status: chat.status, error: chat.error?.message ?? null, reports, stored, messages: chat.messages.length, perTurn };
 };
 window.chatReady = true;
