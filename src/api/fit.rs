@@ -3,7 +3,7 @@
 //! the default resize function (a canvas in browsers, the codec module in
 //! Node); a caller's `resize` option replaces it.
 
-use crate::api::history::{read_messages, result};
+use crate::api::args::{read_messages, result};
 use crate::convert::bytes::{from_base64, to_base64};
 use crate::convert::external::{JsPayloads, Table};
 use crate::convert::payload_memo;

@@ -3,19 +3,18 @@
 //! Messages the operation did not change are returned as the caller's own
 //! values; the caller's objects are never mutated.
 
+use crate::api::args::{provider_and_limits, read_messages, result};
 use crate::convert::external::{JsPayloads, Table};
-use crate::convert::{array_arg, from_js_kept, options_arg, to_js, to_js_kept};
+use crate::convert::{options_arg, to_js, to_js_kept};
 use crate::promise::to_promise;
 use crate::stash::call_backend;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::history::CompactOptions;
-use ctxpack_core::history::{compact_history, expand_history, history_image, Outcome, PartDialect};
+use ctxpack_core::history::{compact_history, expand_history, history_image, PartDialect};
 use ctxpack_core::history::{history_image_tool, Dialect};
 use ctxpack_core::messages::Format;
 use js_sys::{Array, Object, Promise, Reflect};
-use serde::Serialize;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -110,41 +109,6 @@ export function getHistoryImage(stash: Stash, id: string, options?: { format?: F
 export function historyImageTool(dialect: "openai" | "anthropic" | "mcp"): object;
 "#;
 
-/// Reads the messages array, long payloads kept in JavaScript (`table`).
-pub fn read_messages(
-    messages: &JsValue,
-    table: &Table,
-) -> Result<(Array, Vec<Value>), CtxpackError> {
-    let array = array_arg(messages, "messages")?;
-    let values = array
-        .iter()
-        .enumerate()
-        .map(|(i, m)| from_js_kept(&m, &format!("messages[{i}]"), table))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((array, values))
-}
-
-/// `{messages, report}`: changed messages converted, the rest the caller's own.
-pub(crate) fn result<R: Serialize>(
-    original: &Array,
-    outcome: Outcome<R>,
-    table: &Table,
-) -> Result<JsValue, CtxpackError> {
-    let out = Array::new_with_length(original.length());
-    for (i, (value, changed)) in outcome.messages.iter().zip(&outcome.changed).enumerate() {
-        let v = if *changed {
-            to_js_kept(value, table)
-        } else {
-            original.get(i as u32)
-        };
-        out.set(i as u32, v);
-    }
-    let obj = Object::new();
-    let _ = Reflect::set(&obj, &"messages".into(), &out);
-    let _ = Reflect::set(&obj, &"report".into(), &to_js(&outcome.report));
-    Ok(obj.into())
-}
-
 /// See the TypeScript declaration.
 #[wasm_bindgen(js_name = compactContext, skip_typescript)]
 pub fn compact_context_js(messages: JsValue, options: JsValue) -> Promise {
@@ -170,7 +134,7 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
         None
     } else {
         let m = options_arg(Some(&model), &opts.path_of("model"))?;
-        Some(crate::api::text_only::provider_and_limits(&m)?.1)
+        Some(provider_and_limits(&m)?.1)
     };
     let on_progress = opts.function("onProgress")?;
     let table = Table::new();

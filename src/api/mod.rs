@@ -2,6 +2,7 @@
 //! arguments, calls the core and maps errors to `CtxpackError`.
 
 pub mod answer;
+mod args;
 pub mod binary;
 pub mod fit;
 pub mod history;

@@ -2,13 +2,13 @@
 //! `parseContextLengthError` (which lives in the markdown module, like
 //! `parseProviderError`).
 
+use crate::api::args::{limits_option, provider_and_limits, read_messages};
 use crate::convert::external::{JsPayloads, Table};
-use crate::convert::{options_arg, to_js, to_js_kept, Options};
+use crate::convert::{options_arg, to_js, to_js_kept};
 use crate::promise::to_promise;
 use crate::stash::call_backend;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
-use ctxpack_core::budget::{limits_of, Provider, RequestLimits};
 use ctxpack_core::messages::{decode_messages, Format};
 use ctxpack_core::tool_results::{has_multimedia, message_to_text_only};
 use ctxpack_core::JsonPath;
@@ -69,10 +69,6 @@ export function estimate(messages: readonly unknown[], options: ({ provider: Pro
 export function parseContextLengthError(text: string): { requested: number; max: number; provider: "openai" | "anthropic" | "gemini" } | null;
 "#;
 
-fn read(messages: &JsValue, table: &Table) -> Result<(Array, Vec<Value>), CtxpackError> {
-    crate::api::history::read_messages(messages, table)
-}
-
 fn convert(
     array: &Array,
     values: Vec<Value>,
@@ -101,7 +97,7 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
     let format = opts.format()?;
     let stash_value = opts.get("stash");
     let table = Table::new();
-    let (array, values) = read(&messages, &table)?;
+    let (array, values) = read_messages(&messages, &table)?;
     if stash_value.is_undefined() || stash_value.is_null() {
         // Nothing is known to be stashed: inline images are described, never
         // named by a placeholder the tool could not answer.
@@ -138,7 +134,7 @@ pub fn has_multimedia_js(
 ) -> Result<bool, CtxpackError> {
     let opts = options_arg(options.as_ref(), "options")?;
     let table = Table::new();
-    let (_, values) = read(&messages, &table)?;
+    let (_, values) = read_messages(&messages, &table)?;
     let (_, decoded) = decode_messages(values, opts.format()?, &JsonPath::root("messages"))?;
     let failed = std::cell::RefCell::new(None);
     let has_images = |text: &str| match crate::api::markdown::markdown_images(text, parse) {
@@ -153,51 +149,6 @@ pub fn has_multimedia_js(
         Some(e) if !found => Err(e),
         _ => Ok(found),
     }
-}
-
-fn limits_option(opts: &Options, base: RequestLimits) -> Result<RequestLimits, CtxpackError> {
-    let Some(l) = opts.object("limits")? else {
-        return Ok(base);
-    };
-    Ok(RequestLimits {
-        max_images: l
-            .number("maxImages")?
-            .map(|n| n as usize)
-            .or(base.max_images),
-        max_image_bytes: l
-            .number("maxImageBytes")?
-            .map(|n| n as u64)
-            .or(base.max_image_bytes),
-        max_request_bytes: l
-            .number("maxRequestBytes")?
-            .map(|n| n as u64)
-            .or(base.max_request_bytes),
-    })
-}
-
-/// Reads `{provider, …}` into a provider and its limits (overrides applied).
-pub fn provider_and_limits(opts: &Options) -> Result<(Provider, RequestLimits), CtxpackError> {
-    let name = opts.string("provider")?.ok_or_else(|| {
-        CtxpackError::invalid_option(
-            opts.path_of("provider"),
-            "expected 'openai', 'anthropic', 'gemini', 'bedrock' or 'vertex'",
-        )
-    })?;
-    let provider = Provider::from_name(&name).ok_or_else(|| {
-        CtxpackError::invalid_option(
-            opts.path_of("provider"),
-            format!("unknown provider {}", ctxpack_core::quoted(&name)),
-        )
-    })?;
-    let mut limits = limits_of(provider);
-    // `maxImages` / `maxRequestBytes` directly on the object, as compactContext's `model` has them.
-    if let Some(n) = opts.number("maxImages")? {
-        limits.max_images = Some(n as usize);
-    }
-    if let Some(n) = opts.number("maxRequestBytes")? {
-        limits.max_request_bytes = Some(n as u64);
-    }
-    Ok((provider, limits_option(opts, limits)?))
 }
 
 /// See the TypeScript declaration.
@@ -217,7 +168,7 @@ pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, Ctxpa
         }
     };
     let table = Table::new();
-    let (_, values) = read(&messages, &table)?;
+    let (_, values) = read_messages(&messages, &table)?;
     let bytes = ctxpack_core::budget::request_bytes(&values, &JsPayloads(&table));
     let (_, decoded) = decode_messages(values, opts.format()?, &JsonPath::root("messages"))?;
     Ok(to_js(&ctxpack_core::budget::estimate(
