@@ -221,9 +221,9 @@ impl Payloads for JsPayloads<'_> {
             return self.read_facts(s, head_bytes);
         };
         let call = self.0.memo_call();
-        if let Some(facts) =
-            super::payload_memo::facts(&source, call, head_bytes, || self.head(s, head_bytes).head)
-        {
+        if let Some(facts) = super::payload_memo::facts(&source, call, head_bytes, || {
+            self.read_head(s, head_bytes).head
+        }) {
             return facts;
         }
         let facts = self.read_facts(s, head_bytes);
@@ -231,15 +231,22 @@ impl Payloads for JsPayloads<'_> {
         facts
     }
 
+    /// Sizes and heads of payloads read from a caller's string are
+    /// remembered between calls too: an estimate of a history sent again
+    /// reads no header again.
     fn head(&self, s: &str, head_bytes: usize) -> PayloadHead {
-        match self
-            .0
-            .payload(s)
-            .and_then(|v| v.dyn_into::<JsString>().ok())
-        {
-            Some(text) => js_head(&text, padding_of(&text), head_bytes),
-            None => head_of_text(self, s, head_bytes),
+        let Some(source) = self.0.source(s) else {
+            return self.read_head(s, head_bytes);
+        };
+        let call = self.0.memo_call();
+        if let Some(head) = super::payload_memo::head(&source, call, head_bytes, || {
+            self.read_head(s, head_bytes).head
+        }) {
+            return head;
         }
+        let head = self.read_head(s, head_bytes);
+        super::payload_memo::remember_head(source, call, head_bytes, head.clone());
+        head
     }
 
     fn event_loop(&self) -> Option<&dyn ctxpack_core::event_loop::EventLoop> {
@@ -255,6 +262,18 @@ impl Payloads for JsPayloads<'_> {
 }
 
 impl JsPayloads<'_> {
+    /// The sizes and `head_bytes` leading bytes of payload `s`, read now.
+    fn read_head(&self, s: &str, head_bytes: usize) -> PayloadHead {
+        match self
+            .0
+            .payload(s)
+            .and_then(|v| v.dyn_into::<JsString>().ok())
+        {
+            Some(text) => js_head(&text, padding_of(&text), head_bytes),
+            None => head_of_text(self, s, head_bytes),
+        }
+    }
+
     /// The facts of payload `s`, read now.
     fn read_facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
         let Some(value) = self.0.payload(s) else {

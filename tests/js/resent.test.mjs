@@ -14,7 +14,14 @@ crypto.hash = function (algorithm, ...rest) {
   if (algorithm === 'md5') hashes++;
   return realHash.call(this, algorithm, ...rest);
 };
-const { Stash, compactContext, expandContext, getHistoryImage } = await import('ctxpack');
+// Header reads: a payload's leading text sliced off (`slice(0, n)`, n over 1 KB).
+const realSlice = String.prototype.slice;
+let headReads = 0;
+String.prototype.slice = function (start, end) {
+  if (start === 0 && end > 1024) headReads++;
+  return realSlice.call(this, start, end);
+};
+const { Stash, compactContext, expandContext, getHistoryImage, estimate } = await import('ctxpack');
 
 const md5 = (s) => realHash('md5', s);
 const b64Of = async (seed, format = 'png') => (await makeImage(format, 120, 90, seed)).toString('base64');
@@ -154,4 +161,33 @@ test('bytes changed in place are read again (only strings are remembered)', asyn
   const again = await compactContext(aiSdk, { stash, format: 'ai-sdk' });
   assert.deepEqual(ids(again.messages), [md5(Buffer.from(bytes).toString('base64'))]);
   assert.notDeepEqual(ids(again.messages), ids(first.messages));
+});
+
+test('an estimate of a history sent again reads no header again, and a changed string is measured anew', async () => {
+  const [a, b] = [await b64Of(371, 'jpeg'), await b64Of(372)];
+  const big = (await makeImage('png', 640, 480, 373)).toString('base64');
+  const part = { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${a}` } };
+  const history = [{ role: 'user', content: [part] }, openai(b), question];
+  const before = headReads;
+  const first = estimate(history, { provider: 'anthropic' });
+  const read = headReads - before;
+  assert.ok(read >= 2, `the first estimate reads each header (${read})`);
+  const again = estimate(history, { provider: 'anthropic' });
+  assert.equal(headReads - before, read, 'no header read again');
+  assert.deepEqual(again, first);
+  assert.deepEqual(first.images.map((i) => [i.width, i.height]), [[120, 90], [120, 90]]);
+  // After a compaction hashed them, estimates still agree and read nothing.
+  await compactContext(history, { stash: await memory() });
+  const compacted = headReads;
+  assert.deepEqual(estimate(history, { provider: 'anthropic' }), first);
+  assert.equal(headReads, compacted);
+  // A new string in the same part object: that image is measured anew.
+  part.image_url.url = `data:image/png;base64,${big}`;
+  const changed = estimate(history, { provider: 'anthropic' });
+  assert.deepEqual(changed.images.map((i) => [i.width, i.height]), [[640, 480], [120, 90]]);
+  assert.deepEqual(changed, estimate(structuredClone(history), { provider: 'anthropic' }));
+  // A string only measured and then compacted gets the id of its own text.
+  const stash = await memory();
+  const out = await compactContext(history, { stash });
+  assert.deepEqual(ids(out.messages), [md5(big), md5(b)]);
 });
