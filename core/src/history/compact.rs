@@ -9,6 +9,7 @@ use crate::messages::image::ImageTemplate;
 use crate::messages::placeholder::{placeholder, split_placeholders, Segment};
 use crate::messages::walk::{for_each_image, for_each_item, for_each_text, rewrite_images, Item};
 use crate::messages::{Content, Format, ImagePart, ImageSource, Message, Part, Role};
+use crate::stash::Failure;
 use std::collections::BTreeSet;
 
 /// Options of a compaction.
@@ -55,21 +56,6 @@ pub struct HistoryImage<'m> {
     pub template: Option<ImageTemplate>,
     /// True when an earlier image in this plan has the same md5.
     pub duplicate: bool,
-}
-
-/// An image that stays inline, and why.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Failure {
-    /// JSON path of the image part.
-    pub path: String,
-    /// The image's md5, when it could be computed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub md5: Option<String>,
-    /// Stable code: `INVALID_DATA_URL` or a stash error code.
-    pub code: crate::ErrorCode,
-    /// What went wrong.
-    pub reason: String,
 }
 
 /// What a compaction will do.

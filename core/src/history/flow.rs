@@ -7,7 +7,7 @@ use crate::budget::json_len_with;
 use crate::event_loop::Slicer;
 use crate::history::compact::{
     apply_compaction, hash_found, occurrence_templates, select_history_images, CompactOptions,
-    CompactReport, Failure,
+    CompactReport,
 };
 use crate::history::expand::{
     apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
@@ -17,7 +17,8 @@ use crate::media::payload::Payloads;
 use crate::messages::image::ImageTemplate;
 use crate::messages::{decode_messages, detect_format, Format, Message, MessageError, Role};
 use crate::stash::{
-    plan_maintenance, read_verified, Lookup, NewRecord, RecordMeta, StashBackend, StashConfig,
+    plan_maintenance, read_verified, Failure, Lookup, NewRecord, RecordMeta, StashBackend,
+    StashConfig,
 };
 use crate::tool_results::binary_stash::{
     sanitize_targets, target_text, text_target, BinaryReport, OnWriteFailure, Target,

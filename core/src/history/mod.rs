@@ -16,9 +16,10 @@ mod flow;
 pub(crate) mod tool;
 
 pub use crate::messages::{parse_image_id, placeholder};
+pub use crate::stash::Failure;
 pub use answer::{ai_sdk_tool_result_takes_images, answer_messages};
 pub use call::{read_call, HistoryImageCall};
-pub use compact::{CompactOptions, CompactReport, Failure};
+pub use compact::{CompactOptions, CompactReport};
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
 pub use flow::{
     answer_history_image_call, compact_history, expand_history, history_image, stash_inline_images,

@@ -6,6 +6,7 @@
 mod backend;
 mod cached;
 mod error;
+mod failure;
 mod memory;
 mod policy;
 mod record;
@@ -13,6 +14,7 @@ mod record;
 pub use backend::StashBackend;
 pub use cached::{CachedBackend, Generation, MetaCache, META_CACHE_MS};
 pub use error::{StashError, StashErrorKind};
+pub use failure::Failure;
 pub use memory::MemoryBackend;
 pub use policy::{
     list_by_recency, plan_maintenance, read_verified, sweep, Lookup, Maintenance, StashConfig,

@@ -4,9 +4,8 @@
 //! later. Without a stash (or when a write fails) the caller decides: drop it
 //! as `[BINARY_DATA_FILTERED: <size>]`, or keep it and report why.
 
-use crate::history::compact::Failure;
 use crate::json_path::JsonPath;
-use crate::stash::{NewRecord, StashBackend, StashConfig};
+use crate::stash::{Failure, NewRecord, StashBackend, StashConfig};
 use crate::tool_results::sanitize::{
     filtered_marker, find_binaries_sliced, replace_binaries, stashed_marker, SanitizeOptions,
 };
