@@ -510,3 +510,51 @@ fn text_only_conversion_keeps_each_format_valid() {
         assert_eq!(msgs.remove(0).into_wire(), expected, "{format:?}");
     }
 }
+
+#[test]
+fn text_only_references_what_the_stash_committed_and_describes_the_rest() {
+    use ctxpack_core::tool_results::{to_text_only, to_text_only_stashed};
+    let msgs = vec![
+        json!({"role":"user","content":[
+            {"type":"text","text":"what is it?"},
+            {"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}
+        ]}),
+        json!({"role":"assistant","content":"plain"}),
+    ];
+    let id = ctxpack_core::md5_hex(b"AAAA");
+
+    let described = to_text_only(msgs.clone(), None, &ctxpack_core::media::InMemory).unwrap();
+    assert_eq!(
+        described,
+        vec![
+            Some(
+                json!({"role":"user","content":"what is it?\n\n[图片1: image/png 3 B, not stored]"})
+            ),
+            None
+        ]
+    );
+
+    let stash = MemoryBackend::new();
+    let stashed = block_on(to_text_only_stashed(
+        &stash,
+        &StashConfig::default(),
+        T0,
+        msgs,
+        None,
+        &ctxpack_core::media::InMemory,
+    ))
+    .unwrap();
+    assert_eq!(
+        stashed,
+        vec![
+            Some(json!({"role":"user","content":format!("what is it?\n\n[Picture:history_{id}]")})),
+            None
+        ]
+    );
+    let ids: Vec<String> = block_on(stash.list_meta())
+        .unwrap()
+        .into_iter()
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(ids, vec![id]);
+}

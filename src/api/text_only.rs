@@ -9,12 +9,11 @@ use crate::promise::to_promise;
 use crate::stash::call_backend;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
-use ctxpack_core::messages::{decode_messages, Format};
-use ctxpack_core::tool_results::{has_multimedia, message_to_text_only};
+use ctxpack_core::messages::decode_messages;
+use ctxpack_core::tool_results::{self as text_only, has_multimedia};
 use ctxpack_core::JsonPath;
 use js_sys::Array;
 use serde_json::Value;
-use std::collections::BTreeSet;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -69,25 +68,17 @@ export function estimate(messages: readonly unknown[], options: ({ provider: Pro
 export function parseContextLengthError(text: string): { requested: number; max: number; provider: "openai" | "anthropic" | "gemini" } | null;
 "#;
 
-fn convert(
-    array: &Array,
-    values: Vec<Value>,
-    format: Option<Format>,
-    stored: &dyn Fn(&str) -> bool,
-    table: &Table,
-) -> Result<JsValue, CtxpackError> {
-    let (format, mut messages) = decode_messages(values, format, &JsonPath::root("messages"))?;
-    let out = Array::new_with_length(array.length());
-    for (i, m) in messages.iter_mut().enumerate() {
-        let changed = message_to_text_only(m, format, stored, &JsPayloads(table));
-        let v = if changed {
-            to_js_kept(&m.clone().into_wire(), table)
-        } else {
-            array.get(i as u32)
+/// The text-only messages: changed ones converted, the rest the caller's own.
+fn result(array: &Array, out: Vec<Option<Value>>, table: &Table) -> JsValue {
+    let result = Array::new_with_length(array.length());
+    for (i, changed) in out.into_iter().enumerate() {
+        let v = match changed {
+            Some(value) => to_js_kept(&value, table),
+            None => array.get(i as u32),
         };
-        out.set(i as u32, v);
+        result.set(i as u32, v);
     }
-    Ok(out.into())
+    result.into()
 }
 
 /// See the TypeScript declaration.
@@ -99,27 +90,24 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
     let table = Table::new();
     let (array, values) = read_messages(&messages, &table)?;
     if stash_value.is_undefined() || stash_value.is_null() {
-        // Nothing is known to be stashed: inline images are described, never
-        // named by a placeholder the tool could not answer.
-        return convert(&array, values, format, &|_| false, &table);
+        let out = text_only::to_text_only(values, format, &JsPayloads(&table))?;
+        return Ok(result(&array, out, &table));
     }
     let stash = stash_from_js(&stash_value, &opts.path_of("stash"))?;
     let promise = to_promise(Box::pin(async move {
-        let (fmt, decoded) = decode_messages(values.clone(), format, &JsonPath::root("messages"))
-            .map_err(CtxpackError::from)?;
         let backend = call_backend(&stash, &table);
-        let stored: BTreeSet<String> = ctxpack_core::history::stash_inline_images(
+        let out = text_only::to_text_only_stashed(
             &backend,
             &stash.config,
             stash.now(),
-            &decoded,
+            values,
+            format,
             &JsPayloads(&table),
         )
-        .await;
-        drop(decoded);
-        let out = convert(&array, values, Some(fmt), &|id| stored.contains(id), &table);
+        .await?;
+        let out = result(&array, out, &table);
         drop(table);
-        out
+        Ok(out)
     }));
     Ok(promise.into())
 }

@@ -22,7 +22,7 @@ pub use call::{read_call, HistoryImageCall};
 pub use compact::{CompactOptions, CompactReport};
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
 pub use flow::{
-    answer_history_image_call, compact_history, expand_history, history_image, stash_inline_images,
-    tool_image_part, Lang, Outcome, PartDialect,
+    answer_history_image_call, compact_history, expand_history, history_image, tool_image_part,
+    Lang, Outcome, PartDialect,
 };
 pub use tool::{history_image_tool, Dialect, TOOL_DESCRIPTION, TOOL_NAME};

@@ -18,4 +18,4 @@ pub use route::{
     Routing,
 };
 pub use sanitize::{SanitizeOptions, DEFAULT_THRESHOLD_BYTES, KNOWN_BINARY_FIELDS};
-pub use text_only::{has_multimedia, message_to_text_only};
+pub use text_only::{has_multimedia, message_to_text_only, to_text_only, to_text_only_stashed};

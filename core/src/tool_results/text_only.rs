@@ -5,10 +5,13 @@
 //! `[Picture:history_<md5>]` (stash it first). And `has_multimedia`: whether
 //! a conversation holds anything a text-only model would need tools for.
 
+use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
 use crate::messages::placeholder::{has_placeholder, placeholder};
-use crate::messages::{Content, Format, ImageSource, Message, Part};
+use crate::messages::{decode_messages, Content, Format, ImageSource, Message, MessageError, Part};
+use crate::stash::{NewRecord, StashBackend, StashConfig};
 use serde_json::Value;
+use std::collections::BTreeSet;
 
 /// The reference line for one image. `stored(md5)` says whether an inline
 /// image's original is in the stash; one that is not is described, never
@@ -87,6 +90,108 @@ pub fn message_to_text_only(
     true
 }
 
+/// Rewrites every message for a text-only model (`stored(md5)`: is that
+/// inline image in the stash). Per message: its new wire value, or `None`
+/// when it did not change (the caller keeps its own).
+fn rewrite_all(
+    messages: Vec<Message>,
+    format: Format,
+    stored: &dyn Fn(&str) -> bool,
+    payloads: &dyn Payloads,
+) -> Vec<Option<Value>> {
+    messages
+        .into_iter()
+        .map(|mut m| message_to_text_only(&mut m, format, stored, payloads).then(|| m.into_wire()))
+        .collect()
+}
+
+/// `values` for a text-only model, without a stash. Nothing is known to be
+/// stashed: inline images are described, never named by a placeholder the
+/// tool could not answer. Per message: its new wire value, or `None` when it
+/// did not change.
+pub fn to_text_only(
+    values: Vec<Value>,
+    format: Option<Format>,
+    payloads: &dyn Payloads,
+) -> Result<Vec<Option<Value>>, MessageError> {
+    let (format, messages) = decode_messages(values, format, &JsonPath::root("messages"))?;
+    Ok(rewrite_all(messages, format, &|_| false, payloads))
+}
+
+/// `values` for a text-only model, with a stash: every inline image is
+/// written first, and those that committed are referenced by placeholder;
+/// the rest are described. Per message: its new wire value, or `None` when
+/// it did not change.
+pub async fn to_text_only_stashed<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    values: Vec<Value>,
+    format: Option<Format>,
+    payloads: &dyn Payloads,
+) -> Result<Vec<Option<Value>>, MessageError> {
+    let (format, messages) = decode_messages(values, format, &JsonPath::root("messages"))?;
+    let stored = stash_inline_images(backend, config, now, &messages, payloads).await;
+    Ok(rewrite_all(
+        messages,
+        format,
+        &|id| stored.contains(id),
+        payloads,
+    ))
+}
+
+/// Writes every inline image of `messages` to the stash (each distinct one
+/// once) and returns the ids that committed — for text-only conversion, which
+/// references inline images by placeholder.
+async fn stash_inline_images<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    messages: &[Message],
+    payloads: &dyn Payloads,
+) -> BTreeSet<String> {
+    let root = JsonPath::root("messages");
+    let mut records = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (i, m) in messages.iter().enumerate() {
+        crate::messages::walk::for_each_image(m, &root.index(i), &mut |_, _, img| {
+            let Some((declared, payload)) = img.source().inline() else {
+                return;
+            };
+            let facts = crate::media::payload::payload_facts(payloads, payload, 64);
+            if facts.valid.is_err() {
+                return;
+            }
+            let id = facts.md5.clone();
+            if !seen.insert(id.clone()) {
+                return;
+            }
+            let mime = crate::media::payload::stored_mime(&facts, declared);
+            let part = img.template().map(|t| t.to_json_text());
+            records.push(NewRecord::new(
+                id,
+                mime,
+                payload,
+                facts.decoded_len as u64,
+                facts.len as u64,
+                part,
+                now,
+                config.ttl_ms,
+            ));
+        });
+    }
+    if records.is_empty() {
+        return BTreeSet::new();
+    }
+    let results = backend.put_records(&records).await;
+    records
+        .iter()
+        .zip(results)
+        .filter(|(_, r)| r.is_ok())
+        .map(|(rec, _)| rec.id.clone())
+        .collect()
+}
+
 /// True when any message holds an image or file part, a placeholder, or a
 /// markdown image: `markdown_has_images(text)` says whether a text holding
 /// `![` has one (the CommonMark parser decides, not a substring test).
@@ -130,8 +235,6 @@ mod tests {
     }
 
     use super::*;
-    use crate::json_path::JsonPath;
-    use crate::messages::decode_messages;
     use serde_json::json;
 
     fn msgs(v: Value) -> Vec<Message> {
