@@ -7,7 +7,8 @@
 //   dist/node     CommonJS for `require` (the markdown module is loaded on
 //                 first use), with an ES module wrapper for `import`
 // Each flavour's entry is `index.js` (from js/entry/), over wasm-bindgen's
-// `ctxpack.js` and `markdown/ctxpack_markdown.js`.
+// `ctxpack.js` and `markdown/ctxpack_markdown.js`, feeding them to `api.js`
+// (the functions every flavour binds the same way).
 // Each .wasm is shrunk with Binaryen's wasm-opt -Oz (the npm `binaryen` package).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -108,10 +109,24 @@ function optimize(file, level = '-Oz') {
 }
 
 const entryFiles = {
-  web: [['web.js', 'index.js'], ['web.d.ts', 'index.d.ts'], ['canvas-resize.js', 'canvas-resize.js']],
-  bundler: [['bundler.js', 'index.js'], ['bundler.d.ts', 'index.d.ts'], ['canvas-resize.js', 'canvas-resize.js']],
+  web: [['web.js', 'index.js'], ['web.d.ts', 'index.d.ts'], ['api.js', 'api.js'], ['canvas-resize.js', 'canvas-resize.js']],
+  bundler: [['bundler.js', 'index.js'], ['bundler.d.ts', 'index.d.ts'], ['api.js', 'api.js'], ['canvas-resize.js', 'canvas-resize.js']],
   node: [['node.js', 'index.js']],
 };
+
+/** js/entry/api.js (the functions every entry binds over the modules) as
+ * CommonJS for dist/node: it imports nothing, and its one `export { … };`
+ * line becomes `module.exports = { … };`. */
+function apiAsCommonJs() {
+  const source = readFileSync(path.join(root, 'js/entry/api.js'), 'utf8');
+  const exportLine = /^export \{([^}]*)\};$/m;
+  if (/^import\b/m.test(source) || (source.match(/^export\b/gm) ?? []).length !== 1 || !exportLine.test(source)) {
+    fail('js/entry/api.js must import nothing and export with one `export { … };` line');
+  }
+  return `'use strict';\n${source.replace(exportLine, 'module.exports = {$1};')}`;
+}
+
+const nodeApi = apiAsCommonJs();
 
 rmSync(dist, { recursive: true, force: true });
 for (const [dir, target] of flavours) {
@@ -132,6 +147,7 @@ for (const [dir, target] of flavours) {
   // functions joined to the markdown module (js/entry/<flavour>.*).
   for (const [from, to] of entryFiles[dir]) copyFileSync(path.join(root, 'js/entry', from), path.join(out, to));
 }
+writeFileSync(path.join(dist, 'node/api.js'), nodeApi);
 
 // dist/node is CommonJS whatever the root package says.
 writeFileSync(path.join(dist, 'node/package.json'), JSON.stringify({ type: 'commonjs' }, null, 2) + '\n');

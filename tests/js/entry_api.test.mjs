@@ -1,0 +1,113 @@
+// js/entry/api.js, the functions every flavour's entry binds over its
+// modules, with stand-in modules: the codec module is loaded once, again
+// after a trap or a failed load, and repairContext reports every failure as
+// a rejection. The Node flavour's CommonJS copy binds the same functions.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ROOT } from '../../scripts/serve.mjs';
+import { bindApi } from '../../js/entry/api.js';
+
+const main = {
+  __ctxpackError: (code, message, p) => Object.assign(new Error(message), { code, path: p }),
+  __repairContext: async (messages, error, refusal, options, resize) => ({ refusal, resize }),
+  __fitContext: async (messages, options, resize) => ({ resize }),
+};
+const image = { data: new Uint8Array([1]), mime: 'image/png' };
+const target = { width: 1, height: 1, mime: 'image/png', quality: 80 };
+
+/** A codec stand-in whose transcodeImage runs `transcode`. */
+const codec = (transcode) => ({ transcodeImage: transcode });
+
+test('the codec module is loaded on first use, once, and again after a failed load', async () => {
+  let loads = 0;
+  const api = bindApi({
+    main,
+    markdown: () => ({}),
+    loadCodec: async () => {
+      loads++;
+      if (loads === 1) throw new Error('offline');
+      return codec(() => 'encoded');
+    },
+  });
+  assert.equal(api.codecLoaded(), false);
+  await assert.rejects(api.codecResize(image, target), /offline/);
+  assert.equal(api.codecLoaded(), false, 'the failed load is forgotten');
+  assert.equal(await api.codecResize(image, target), 'encoded');
+  assert.equal(await api.codecResize(image, target), 'encoded');
+  assert.equal(loads, 2);
+  assert.equal(api.codecLoaded(), true);
+});
+
+test('a trap gets the next call a fresh instance; another error keeps the instance', async () => {
+  const instances = [];
+  const api = bindApi({
+    main,
+    markdown: () => ({}),
+    loadCodec: () => {
+      const n = instances.length;
+      const m = codec(() => {
+        if (n === 0) throw new WebAssembly.RuntimeError('unreachable');
+        if (n === 1 && m.calls++ === 0) throw Object.assign(new Error('bad image'), { code: 'IMAGE_DECODE_FAILED' });
+        return `instance ${n}`;
+      });
+      m.calls = 0;
+      instances.push(m);
+      return m;
+    },
+  });
+  await assert.rejects(api.codecResize(image, target), WebAssembly.RuntimeError);
+  await assert.rejects(api.codecResize(image, target), /bad image/);
+  assert.equal(await api.codecResize(image, target), 'instance 1');
+  assert.equal(instances.length, 2);
+});
+
+test('fitContext and repairContext resize with the default given, else with codecResize', async () => {
+  const own = async () => 'canvas';
+  const withDefault = bindApi({ main, markdown: () => ({ parseProviderError: () => null }), loadCodec: () => codec(() => 'x'), defaultResize: own });
+  assert.equal((await withDefault.fitContext([], {})).resize, own);
+  assert.equal((await withDefault.repairContext([], {}, {})).resize, own);
+  const without = bindApi({ main, markdown: () => ({ parseProviderError: () => null }), loadCodec: () => codec(() => 'x') });
+  assert.equal((await without.fitContext([], {})).resize, without.codecResize);
+});
+
+test('repairContext waits for the markdown module, reads the refusal there, and rejects rather than throws', async () => {
+  let ready = false;
+  const api = bindApi({
+    main,
+    markdown: () => ({
+      parseProviderError: (e) => {
+        if (!ready) throw new Error('markdown module not instantiated');
+        if (e === 'boom') throw new Error('unreadable');
+        return { kind: 'too-many-images', limit: 10 };
+      },
+    }),
+    markdownReady: async () => { ready = true; },
+    loadCodec: () => codec(() => 'x'),
+  });
+  assert.deepEqual((await api.repairContext([], 'refused', {})).refusal, { kind: 'too-many-images', limit: 10 });
+  const pending = api.repairContext([], 'boom', {});
+  assert.ok(pending instanceof Promise);
+  await assert.rejects(pending, /unreadable/);
+  const withoutReady = bindApi({ main, markdown: () => ({ parseProviderError: () => { throw new Error('unreadable'); } }), loadCodec: () => codec(() => 'x') });
+  const rejected = withoutReady.repairContext([], 'boom', {});
+  assert.ok(rejected instanceof Promise);
+  await assert.rejects(rejected, /unreadable/);
+});
+
+test('routeArtifact returns the markdown module\'s answer or throws its error through the main module', () => {
+  const api = bindApi({
+    main,
+    markdown: () => ({ routeArtifact: (a) => (a ? { ok: { part: a } } : { error: { code: 'INVALID_ARGUMENT', message: 'no artifact', path: 'artifact' } }) }),
+    loadCodec: () => codec(() => 'x'),
+  });
+  assert.deepEqual(api.routeArtifact('a', {}), { part: 'a' });
+  assert.throws(() => api.routeArtifact(null, {}), (e) => e.code === 'INVALID_ARGUMENT' && e.path === 'artifact');
+});
+
+test('the Node flavour\'s CommonJS copy binds the same functions', () => {
+  const cjs = createRequire(import.meta.url)(path.join(ROOT, 'dist/node/api.js'));
+  const args = { main, markdown: () => ({}), loadCodec: () => codec(() => 'x') };
+  assert.deepEqual(Object.keys(cjs.bindApi(args)), Object.keys(bindApi(args)));
+});
