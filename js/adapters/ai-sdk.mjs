@@ -4,8 +4,8 @@
 import { jsonSchema, tool } from 'ai';
 import { compactContext, getHistoryImage, historyImageTool as toolDefinition } from 'ctxpack';
 
-/** The tool's name, as placeholders and the model know it. */
-export const HISTORY_IMAGE_TOOL = 'get_history_image';
+/** The tool's name, as placeholders and the model know it: the package's tool definition's. */
+export const HISTORY_IMAGE_TOOL = toolDefinition('openai').function.name;
 
 /**
  * True when the provider `provider` (a language model's `provider` field)
