@@ -15,7 +15,7 @@ use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::stash::{
     list_by_recency, CachedBackend, Generation, MetaCache, NewRecord, RecordMeta, StashBackend,
-    StashConfig, StashError, StoredRecord,
+    StashConfig, StashError, StoredRecord, DEFAULT_STASH_NAME, DEFAULT_TTL_SECONDS,
 };
 use indexeddb::IdbBackend;
 use js_adapter::AdapterBackend;
@@ -274,8 +274,10 @@ impl Stash {
     /// Opens a stash (see `StashOptions`); `Stash.open` from Rust.
     pub async fn open(options: Option<JsValue>) -> Result<Stash, CtxpackError> {
         let opts = options_arg(options.as_ref(), "options")?;
-        let name = opts.string("name")?.unwrap_or_else(|| "ctxpack".to_owned());
-        let ttl_seconds = opts.number("ttlSeconds")?.unwrap_or(7200.0);
+        let name = opts
+            .string("name")?
+            .unwrap_or_else(|| DEFAULT_STASH_NAME.to_owned());
+        let ttl_seconds = opts.number("ttlSeconds")?.unwrap_or(DEFAULT_TTL_SECONDS);
         let max_bytes = opts.number("maxBytes")?.map(|n| n as u64);
         let clock = opts.function("now")?;
         let backend_opt = opts.get("backend");

@@ -18,6 +18,6 @@ pub use failure::Failure;
 pub use memory::MemoryBackend;
 pub use policy::{
     list_by_recency, plan_maintenance, read_verified, sweep, Lookup, Maintenance, StashConfig,
-    SweepReport,
+    SweepReport, DEFAULT_STASH_NAME, DEFAULT_TTL_SECONDS,
 };
 pub use record::{NewRecord, RecordMeta, StoredRecord};

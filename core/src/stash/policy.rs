@@ -5,6 +5,13 @@
 use super::{RecordMeta, StashBackend, StashError, StoredRecord};
 use std::collections::BTreeSet;
 
+/// The name a stash opens under when none is given (its database name).
+pub const DEFAULT_STASH_NAME: &str = "ctxpack";
+
+/// How long a record lives after its last reference when no TTL is given,
+/// in seconds (2 h).
+pub const DEFAULT_TTL_SECONDS: f64 = 7200.0;
+
 /// How long records live and how much the stash may hold.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StashConfig {
@@ -17,7 +24,7 @@ pub struct StashConfig {
 impl Default for StashConfig {
     fn default() -> Self {
         StashConfig {
-            ttl_ms: 7200.0 * 1000.0,
+            ttl_ms: DEFAULT_TTL_SECONDS * 1000.0,
             max_bytes: None,
         }
     }
