@@ -11,6 +11,7 @@
 // (the functions every flavour binds the same way).
 // Each .wasm is shrunk with Binaryen's wasm-opt -Oz (the npm `binaryen` package).
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -128,21 +129,36 @@ function apiAsCommonJs() {
 
 const nodeApi = apiAsCommonJs();
 
+/** Optimized modules by the text of wasm-bindgen's output: every flavour's
+ * `_bg.wasm` is the same module (only the JavaScript glue differs), so each
+ * is optimized once and copied to the other flavours. */
+const optimized = new Map();
+function optimizeOnce(file, level) {
+  const key = `${level} ${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+  const done = optimized.get(key);
+  if (done) {
+    copyFileSync(done, file);
+    return;
+  }
+  optimize(file, level);
+  optimized.set(key, file);
+}
+
 rmSync(dist, { recursive: true, force: true });
 for (const [dir, target] of flavours) {
   const out = path.join(dist, dir);
   mkdirSync(out, { recursive: true });
   run('wasm-bindgen', [wasm, '--target', target, '--out-dir', out, '--out-name', 'ctxpack']);
-  optimize(path.join(out, 'ctxpack_bg.wasm'));
+  optimizeOnce(path.join(out, 'ctxpack_bg.wasm'), '-Oz');
   const md = path.join(out, 'markdown');
   mkdirSync(md, { recursive: true });
   run('wasm-bindgen', [markdownWasm, '--target', target, '--out-dir', md, '--out-name', 'ctxpack_markdown']);
-  optimize(path.join(md, 'ctxpack_markdown_bg.wasm'));
+  optimizeOnce(path.join(md, 'ctxpack_markdown_bg.wasm'), '-Oz');
   // The codec is about speed: -O3, not -Oz.
   const codecDir = path.join(out, 'codec');
   mkdirSync(codecDir, { recursive: true });
   run('wasm-bindgen', [codecWasm, '--target', target, '--out-dir', codecDir, '--out-name', 'ctxpack_codec']);
-  optimize(path.join(codecDir, 'ctxpack_codec_bg.wasm'), '-O3');
+  optimizeOnce(path.join(codecDir, 'ctxpack_codec_bg.wasm'), '-O3');
   // The entry apps import: the main module's exports, with the markdown
   // functions joined to the markdown module (js/entry/<flavour>.*).
   for (const [from, to] of entryFiles[dir]) copyFileSync(path.join(root, 'js/entry', from), path.join(out, to));
