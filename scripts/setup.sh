@@ -5,7 +5,7 @@
 #                             the wasm32 target, wasm-bindgen, the npm packages;
 #                             Rust, Node and npm are all it asks of the machine
 #   scripts/setup.sh --test   that, and what only the tests need (`npm test`):
-#                             rustfmt and clippy, wasm-pack, and Debian's
+#                             rustfmt and clippy, and Debian's
 #                             Chromium and chromedriver (through apt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,6 @@ for arg in "$@"; do
 done
 
 WASM_BINDGEN_VERSION="$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml | head -n1)"
-WASM_PACK_VERSION="0.15.1"
 log() { printf '[setup] %s\n' "$*" >&2; }
 
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -37,11 +36,6 @@ fi
 if [ "$FOR_TESTS" -eq 1 ]; then
   if ! rustup component list --installed 2>/dev/null | grep -q '^clippy'; then
     rustup component add clippy rustfmt || true
-  fi
-
-  if ! command -v wasm-pack >/dev/null; then
-    log "installing wasm-pack ${WASM_PACK_VERSION}"
-    cargo install wasm-pack --version "${WASM_PACK_VERSION}"
   fi
 
   APT_NEEDED=()

@@ -35,9 +35,14 @@ const jsTests = readdirSync(path.join(root, 'tests/js'))
   .map((f) => path.join('tests/js', f));
 
 // Every test binary runs even when an earlier one failed (--no-fail-fast),
-// so none vanishes from the counts. Each wasm-pack step runs one test binary
-// (and wasm-pack hands its cargo options to `cargo build` too, which has no
-// --no-fail-fast).
+// so none vanishes from the counts. The wasm test binaries run under
+// wasm-bindgen's own test runner (installed with wasm-bindgen-cli): each
+// binary says where it runs (Node, a Chromium page, a dedicated worker), and
+// Chromium comes through chromedriver with webdriver.json's options.
+const wasmTests = {
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER: 'wasm-bindgen-test-runner',
+  CHROMEDRIVER: process.env.CHROMEDRIVER || '/usr/bin/chromedriver',
+};
 const steps = [
   { name: 'setup', kind: 'setup', cmd: 'bash', args: ['scripts/setup.sh', '--test'] },
   { name: 'cargo fmt', kind: 'check', cmd: 'cargo', args: ['fmt', '--all', '--', '--check'] },
@@ -47,15 +52,13 @@ const steps = [
   // their own: with the main crate their allocator features would unify.
   { name: 'clippy (wasm32 modules)', kind: 'check', cmd: 'cargo', args: ['clippy', '-p', 'ctxpack-markdown', '-p', 'ctxpack-codec', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'] },
   { name: 'cargo test', kind: 'suite', counter: cargoCounts, cmd: 'cargo', args: ['test', '--workspace', '--no-fail-fast'] },
-  { name: 'wasm-pack test --node', kind: 'suite', counter: cargoCounts, cmd: 'wasm-pack', args: ['test', '--node', '--', '--test', 'wasm_node'] },
-  { name: 'wasm-pack test --chrome', kind: 'suite', counter: cargoCounts, cmd: 'wasm-pack', args: ['test', '--headless', '--chrome', '--', '--test', 'wasm_browser'] },
-  { name: 'wasm-pack test --chrome (worker)', kind: 'suite', counter: cargoCounts, cmd: 'wasm-pack', args: ['test', '--headless', '--chrome', '--', '--test', 'wasm_worker'] },
+  { name: 'wasm tests (Node, Chromium page, worker)', kind: 'suite', counter: cargoCounts, cmd: 'cargo', args: ['test', '--target', 'wasm32-unknown-unknown', '--no-fail-fast', '--test', 'wasm_node', '--test', 'wasm_browser', '--test', 'wasm_worker'], env: wasmTests },
   { name: 'build package', kind: 'build', cmd: 'node', args: ['scripts/build.mjs'] },
   { name: 'node --test', kind: 'suite', counter: (stdout) => nodeCounts(stdout), cmd: 'node', args: ['--test', '--test-reporter=tap', '--test-concurrency=2', ...jsTests] },
 ];
 
 const selected = steps.filter((s) => !only.length || only.some((o) => s.name.includes(o)));
-const results = await runSteps(selected, (step) => run(step.cmd, step.args));
+const results = await runSteps(selected, (step) => run(step.cmd, step.args, step.env));
 const { lines, exitCode } = summary(results);
 console.log('\n=== summary ===');
 for (const line of lines.slice(0, -1)) console.log(line);
