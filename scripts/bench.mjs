@@ -170,6 +170,42 @@ function nodeBaseline(map) {
     }) };
   });
 }
+/**
+ * A re-sent turn as plain JavaScript: the OpenAI-format history with every
+ * data-URL image before the newest user message replaced by its
+ * placeholder; an id from `memo` (keyed by the caller's string, as ctxpack's
+ * memo is), else node:crypto's MD5 and a base64 check (Node's decoder, as
+ * ctxpack's Node build checks), the record written to `records`.
+ */
+const scratch = Buffer.allocUnsafe(2 << 20);
+function plainResent(history, memo, records) {
+  let newest = history.length - 1;
+  while (newest >= 0 && history[newest].role !== 'user') newest--;
+  let written = 0;
+  const messages = history.map((m, i) => {
+    if (i >= newest || !Array.isArray(m.content)) return m;
+    return { ...m, content: m.content.map((p) => {
+      const url = p.type === 'image_url' && p.image_url.url;
+      if (!url || !url.startsWith('data:')) return p;
+      let id = memo.get(url);
+      if (id === undefined) {
+        const comma = url.indexOf(',');
+        const b64 = url.slice(comma + 1);
+        const expected = (b64.length / 4) * 3 - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
+        if (b64.length % 4 !== 0 || scratch.write(b64, 0, 'base64') !== expected) return p;
+        id = createHash('md5').update(b64).digest('hex');
+        memo.set(url, id);
+        if (!records.has(id)) {
+          records.set(id, { id, mime: url.slice(5, url.indexOf(';')), data: b64 });
+          written++;
+        }
+      }
+      return { type: 'text', text: `[Picture:history_${id}]` };
+    }) };
+  });
+  return { messages, written };
+}
+
 if (!nodeOnly) {
 // Re-sent in Node: the memory stash; each turn one new image (a variant of
 // the steady image no earlier call has seen). The floor: node:crypto on the
@@ -180,6 +216,10 @@ if (!nodeOnly) {
   await ctx.compactContext(messages, { stash });
   const turns = [];
   const floors = [];
+  const plains = [];
+  const jsMemo = new Map();
+  const jsRecords = new Map();
+  plainResent(messages, jsMemo, jsRecords);
   for (let r = 0; r <= runs; r++) {
     const b64 = variant(image.b64, r + 1);
     const history = [...messages.slice(0, -1),
@@ -195,13 +235,21 @@ if (!nodeOnly) {
     const id = createHash('md5').update(other).digest('hex');
     records.set(id, { id, mime: image.mime, data: other });
     const f = performance.now() - t0;
-    if (r > 0) { turns.push(t); floors.push(f); }
+    // The same turn as plain JavaScript with a memo of its own (another
+    // new image, so both hash one): what an app would write by hand.
+    const jsHistory = [...history.slice(0, -3), { ...history.at(-3), content: [history.at(-3).content[0], { type: 'image_url', image_url: { url: `data:${image.mime};base64,${variant(image.b64, 2000 + r)}` } }] }, ...history.slice(-2)];
+    t0 = performance.now();
+    const out = plainResent(jsHistory, jsMemo, jsRecords);
+    const j = performance.now() - t0;
+    if (out.written !== 1) throw new Error(`plain re-sent turn wrote ${out.written}`);
+    if (r > 0) { turns.push(t); floors.push(f); plains.push(j); }
   }
   stash.free();
   const turn = median(turns);
   const floor = median(floors);
-  result.node.resent = { turn, floor };
-  console.log(`\nNode re-sent: a turn (30 original images + 1 new) ${turn.toFixed(2)} ms; node:crypto + Map on the new image ${floor.toFixed(2)} ms (${(turn / floor).toFixed(2)}× the floor)`);
+  const plain = median(plains);
+  result.node.resent = { turn, floor, plain };
+  console.log(`\nNode re-sent: a turn (30 original images + 1 new) ${turn.toFixed(2)} ms; node:crypto + Map on the new image ${floor.toFixed(2)} ms (${(turn / floor).toFixed(2)}× the floor); plain JavaScript with its own memo ${plain.toFixed(2)} ms (ctxpack ${(turn / plain).toFixed(2)}× its time)`);
 }
 }
 if (!nodeOnly && !resentOnly) {
