@@ -7,6 +7,7 @@ pub(crate) mod data_url;
 pub(crate) mod dimensions;
 mod facts_memo;
 mod jpeg_segments;
+mod memo;
 pub(crate) mod mime;
 mod orientation;
 pub(crate) mod payload;
@@ -18,7 +19,8 @@ pub use base64_payload::{
 };
 pub use data_url::{DataUrl, DataUrlError};
 pub use dimensions::{image_dimensions, stored_dimensions, Dimensions};
-pub use facts_memo::{FactsMemo, Memo, MemoLimits, RememberedFacts};
+pub use facts_memo::{FactsMemo, RememberedFacts};
+pub use memo::{Memo, MemoLimits};
 pub use mime::{mime_from_extension, sniff_mime};
 pub use orientation::{exif_orientation, Orientation};
 pub use payload::{
