@@ -6,6 +6,7 @@
 //! Apps add or replace profiles ([`register_model_profile`]) or pass one per
 //! call ([`resolve_profile`]).
 
+mod names;
 mod registry;
 mod rule_input;
 mod rules;

@@ -1,49 +1,21 @@
 //! Profiles an app registers for models ctxpack does not know (or to
 //! replace a built-in row). The registry is the one piece of global state:
 //! a list behind a lock, matched before the built-in table. The names a
-//! profile carries (its id, its source) are kept once each, so a profile
-//! stays a plain copyable value; their number is bounded.
+//! profile carries are kept once each (see `names`).
 
 #[cfg(test)]
 use super::model_profile;
+use super::names::{intern, lock};
 use super::spec::{ProfileError, ProfileOverrides};
 use super::ModelProfile;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::Mutex;
 
 /// The most profiles an app may register.
 const MAX_PROFILES: usize = 256;
-/// The most distinct names kept (ids and sources).
-const MAX_NAMES: usize = 1024;
 /// The longest model id a profile may be registered under.
 const MAX_ID: usize = 200;
 
 static PROFILES: Mutex<Vec<ModelProfile>> = Mutex::new(Vec::new());
-static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-
-/// A lock that a panic elsewhere cannot poison for good.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// `name` kept for the life of the program (once per distinct name); `None`
-/// when the bound is reached.
-fn intern(name: &str) -> Option<&'static str> {
-    let mut names = lock(&NAMES);
-    if let Some(n) = names.iter().find(|n| **n == name) {
-        return Some(n);
-    }
-    if names.len() >= MAX_NAMES {
-        return None;
-    }
-    let kept: &'static str = Box::leak(name.to_owned().into_boxed_str());
-    names.push(kept);
-    Some(kept)
-}
-
-/// `name` kept, or `fallback` once the bound is reached.
-pub(super) fn name_or(name: &str, fallback: &'static str) -> &'static str {
-    intern(name).unwrap_or(fallback)
-}
 
 /// The registered profile for an id (lowercase, whole and without its
 /// `provider/` prefix): the longest registered id either starts with.

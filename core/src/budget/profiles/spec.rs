@@ -178,14 +178,14 @@ pub fn resolve_profile(
     spec.check()?;
     let mut profile = match spec.provider {
         Some(p) => ModelProfile {
-            matched: super::registry::name_or(model_id.trim(), "options.profile"),
+            matched: super::names::name_or(model_id.trim(), "options.profile"),
             source: "options.profile",
             ..provider_profile(p)
         },
         None => model_profile(model_id),
     };
     if let Some(source) = &spec.source {
-        profile.source = super::registry::name_or(source, "options.profile");
+        profile.source = super::names::name_or(source, "options.profile");
     }
     Ok(profile.with_overrides(spec))
 }
