@@ -3,10 +3,10 @@
 //! and wait for the commit, replace only what committed, then stash the
 //! oldest history images the plan names (through compaction).
 
-use super::attempt::Attempt;
 use super::one_image::{fit_one, target_of, Change, Inline, Outcome};
 use super::plan::{choose_stash, Account, Limits, Rest, StashChoice};
 use super::report::{Action, Figures, FitReport, ImageFit, Scale};
+use super::resizer::Resizer;
 use super::target::Reason;
 use crate::budget::{estimate, json_len_with, profile_image_tokens, BytesOn, ModelProfile};
 use crate::event_loop::Slicer;
@@ -18,47 +18,8 @@ use crate::messages::image::ImageTemplate;
 use crate::messages::walk::{for_each_image, rewrite_images};
 use crate::messages::{decode_messages, detect_format, Format, ImagePart, MessageError, Part};
 use crate::stash::{NewRecord, StashBackend, StashConfig};
-use crate::ErrorCode;
 use serde_json::Value;
 use std::collections::BTreeSet;
-
-/// Why a resize failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResizeFailure {
-    /// Stable code (`IMAGE_RESIZE_FAILED` unless the resizer says otherwise).
-    pub code: ErrorCode,
-    /// What went wrong.
-    pub message: String,
-}
-
-impl ResizeFailure {
-    /// A failure a resize function reported with `code` (the `code` of the
-    /// error it threw, if any): a decode failure keeps its code, anything
-    /// else is `IMAGE_RESIZE_FAILED`.
-    pub fn reported(code: Option<&str>, message: String) -> ResizeFailure {
-        let code = match code.and_then(ErrorCode::from_text) {
-            Some(ErrorCode::ImageDecodeFailed) => ErrorCode::ImageDecodeFailed,
-            _ => ErrorCode::ImageResizeFailed,
-        };
-        ResizeFailure { code, message }
-    }
-}
-
-/// Changes an image's pixels: the browser's canvas, the codec module, or
-/// the caller's own function.
-#[allow(async_fn_in_trait)]
-pub trait Resizer {
-    /// Encodes the image `payload` (base64 text, or a reference the
-    /// [`Payloads`] resolve) of `mime` and `source` size as `attempt` says.
-    /// Returns the new payload the same way.
-    async fn resize(
-        &self,
-        payload: &str,
-        mime: &str,
-        source: Dimensions,
-        attempt: &Attempt,
-    ) -> Result<String, ResizeFailure>;
-}
 
 /// The stash, its settings and the clock.
 #[derive(Debug, Clone, Copy)]

@@ -17,6 +17,7 @@ mod one_image;
 mod plan;
 mod repair;
 mod report;
+mod resizer;
 mod source;
 mod target;
 
@@ -25,9 +26,10 @@ pub use attempt::{
     TEXT_QUALITIES,
 };
 pub use flow::repair_context;
-pub use flow::{fit_context, FitOptions, ResizeFailure, Resizer, StashAccess};
+pub use flow::{fit_context, FitOptions, StashAccess};
 pub use plan::{choose_stash, Account, Limits, Rest, StashChoice, PLACEHOLDER_TOKENS};
 pub use repair::{kind_name, repair_profile, Repair, RepairError};
 pub use report::{Action, Figures, FitReport, ImageFit, Scale};
+pub use resizer::{ResizeFailure, Resizer};
 pub use source::{source_target, SourceFacts};
 pub use target::{fit_long_edge, image_target, measured_bytes, ImageTarget, Reason};

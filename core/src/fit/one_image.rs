@@ -3,7 +3,7 @@
 //! the model could have taken instead.
 
 use super::attempt::{first_attempt, next_attempt, within_bytes, MAX_ATTEMPTS, PHOTO_QUALITIES};
-use super::flow::Resizer;
+use super::resizer::Resizer;
 use super::source::{source_target, SourceFacts};
 use super::target::{image_target, measured_bytes, ImageTarget, Reason};
 use crate::budget::{BytesOn, ModelProfile};
