@@ -1,36 +1,12 @@
 //! Bytes to pixels, with what the file says about showing them: its EXIF
 //! orientation and its ICC colour profile.
 
+use crate::decoded::{orientation_in, to_eight_bits, Decoded};
 use crate::limits::{check_source, image_limits, MAX_ALLOC};
 use crate::{jpeg, sniff, CodecError};
 use image::metadata::Orientation;
 use image::{DynamicImage, ImageDecoder, ImageError, ImageReader};
 use std::io::Cursor;
-
-/// A decoded image as stored (not yet turned upright).
-pub struct Decoded {
-    /// Its pixels: 8-bit grey, RGB or RGBA.
-    pub image: DynamicImage,
-    /// How to turn it to show it upright.
-    pub orientation: Orientation,
-    /// Its embedded ICC profile, if any.
-    pub icc: Option<Vec<u8>>,
-    /// Its full width and height as stored (the pixels may be fewer: a
-    /// JPEG is decoded at a reduced scale when the target allows).
-    pub stored: (u32, u32),
-}
-
-/// True when an orientation turns the image a quarter, so its stored width
-/// is its shown height.
-pub fn swaps_sides(orientation: Orientation) -> bool {
-    matches!(
-        orientation,
-        Orientation::Rotate90
-            | Orientation::Rotate270
-            | Orientation::Rotate90FlipH
-            | Orientation::Rotate270FlipH
-    )
-}
 
 /// Decodes `bytes`. `shown` is the size the image will be shown at (upright):
 /// a JPEG is decoded at the smallest of 1/8, 1/4, 1/2 or full scale that is
@@ -88,30 +64,11 @@ fn decode_with_image(bytes: &[u8]) -> Result<Decoded, CodecError> {
     })
 }
 
-/// The orientation in an EXIF block, which some writers (libvips in WebP
-/// and PNG) store with the "Exif\0\0" prefix of a JPEG APP1 segment.
-pub fn orientation_in(exif: &[u8]) -> Option<Orientation> {
-    Orientation::from_exif_chunk(exif.strip_prefix(b"Exif\0\0").unwrap_or(exif))
-}
-
 fn decode_error(e: ImageError) -> CodecError {
     match e {
         ImageError::Limits(l) => {
             CodecError::Decode(format!("the image is larger than the codec decodes: {l}"))
         }
         other => CodecError::Decode(other.to_string()),
-    }
-}
-
-/// The image as 8-bit grey, RGB or RGBA (what the resizer and the encoders
-/// take), keeping colour and transparency where it has them.
-pub fn to_eight_bits(image: DynamicImage) -> DynamicImage {
-    match image {
-        DynamicImage::ImageLuma8(_) | DynamicImage::ImageRgb8(_) | DynamicImage::ImageRgba8(_) => {
-            image
-        }
-        other if other.color().has_alpha() => DynamicImage::ImageRgba8(other.into_rgba8()),
-        other if other.color().has_color() => DynamicImage::ImageRgb8(other.into_rgb8()),
-        other => DynamicImage::ImageLuma8(other.into_luma8()),
     }
 }

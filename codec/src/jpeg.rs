@@ -5,7 +5,7 @@
 //! result is still at least the requested size on both sides, so the
 //! resizer always shrinks and never enlarges.
 
-use crate::decode::{orientation_in, swaps_sides, to_eight_bits, Decoded};
+use crate::decoded::{orientation_in, swaps_sides, to_eight_bits, Decoded};
 use crate::limits::{check_source, MAX_ALLOC};
 use crate::CodecError;
 use image::metadata::Orientation;

@@ -11,6 +11,7 @@
 
 mod color;
 mod decode;
+mod decoded;
 mod encode;
 mod error;
 mod jpeg;

@@ -1,7 +1,8 @@
 //! One image in, one image out: decode, resize, encode.
 
 use crate::color::convert_to_srgb;
-use crate::decode::{decode, swaps_sides};
+use crate::decode::decode;
+use crate::decoded::swaps_sides;
 use crate::encode::encode;
 use crate::limits::check_target;
 use crate::resize::resize;
