@@ -5,9 +5,9 @@
 //! `tool-result` parts whose `output: {type:'content', value:[…]}` holds
 //! `text`, `file`, `image-data`, `file-data` and `media` parts.
 
-use super::model::PartKind;
+use super::model::{decode_role_content, PartKind, WireFormat};
 use super::part::ToolResultSlot;
-use super::{ImageShape, MessageError};
+use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
@@ -18,11 +18,29 @@ pub(super) fn is_image_media_type(media_type: &str) -> bool {
     media_type == "image" || media_type == "image/*" || is_image_mime(media_type)
 }
 
+/// The Vercel AI SDK ModelMessage format.
+pub(super) struct AiSdk;
+
+impl WireFormat for AiSdk {
+    fn format(&self) -> Format {
+        Format::AiSdk
+    }
+
+    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+        decode_role_content(self, value, path)
+    }
+
+    fn classify(
+        &self,
+        part: &Map<String, Value>,
+        path: &JsonPath,
+    ) -> Result<PartKind, MessageError> {
+        classify(part, path)
+    }
+}
+
 /// Decides what an AI SDK content part is.
-pub(super) fn classify(
-    part: &Map<String, Value>,
-    path: &JsonPath,
-) -> Result<PartKind, MessageError> {
+fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
     let media_type = part
         .get("mediaType")
         .or_else(|| part.get("mimeType"))

@@ -1,17 +1,35 @@
 //! Anthropic Messages: `{role, content}` with `image` blocks whose `source` is
 //! base64 or a URL, and `tool_result` blocks that hold further blocks.
 
-use super::model::{require_str, PartKind};
+use super::model::{decode_role_content, require_str, PartKind, WireFormat};
 use super::part::ToolResultSlot;
-use super::{ImageShape, MessageError};
+use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
+/// The Anthropic Messages format.
+pub(super) struct Anthropic;
+
+impl WireFormat for Anthropic {
+    fn format(&self) -> Format {
+        Format::Anthropic
+    }
+
+    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+        decode_role_content(self, value, path)
+    }
+
+    fn classify(
+        &self,
+        part: &Map<String, Value>,
+        path: &JsonPath,
+    ) -> Result<PartKind, MessageError> {
+        classify(part, path)
+    }
+}
+
 /// Decides what an Anthropic content block is.
-pub(super) fn classify(
-    part: &Map<String, Value>,
-    path: &JsonPath,
-) -> Result<PartKind, MessageError> {
+fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("text") => PartKind::Text,
         Some("image") => {

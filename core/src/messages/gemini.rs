@@ -8,25 +8,50 @@
 //! inline: a `FunctionResponsePart` holds media only, no text could stand
 //! in their place.
 
-use super::model::{message_object, optional_role, parts_message, Content, PartKind};
+use super::model::{message_object, optional_role, parts_message, PartKind, WireFormat};
+use super::part::Content;
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, Message, MessageError, Part, Role};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
 
+/// Google Gemini `Content`.
+pub(super) struct Gemini;
+
+impl WireFormat for Gemini {
+    fn format(&self) -> Format {
+        Format::Gemini
+    }
+
+    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+        decode(value, path)
+    }
+
+    fn classify(
+        &self,
+        part: &Map<String, Value>,
+        path: &JsonPath,
+    ) -> Result<PartKind, MessageError> {
+        classify(part, path)
+    }
+
+    fn read_tool_result(&self, content: &mut Content, slot: ToolResultSlot) {
+        if slot == ToolResultSlot::FunctionResponseParts {
+            pin_function_response_images(content);
+        }
+    }
+}
+
 /// Reads one `Content`: its `parts` are its content.
-pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
     let map = message_object(value, path)?;
     let role = optional_role(&map, path)?.unwrap_or(Role::User);
-    parts_message(Format::Gemini, role, map, path)
+    parts_message(&Gemini, role, map, path)
 }
 
 /// Decides what a Gemini part is, by the field it carries.
-pub(super) fn classify(
-    part: &Map<String, Value>,
-    path: &JsonPath,
-) -> Result<PartKind, MessageError> {
+fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
     if let Some(blob) = part.get("inlineData") {
         let Some(blob) = blob.as_object() else {
             return Err(MessageError::invalid(
@@ -59,7 +84,7 @@ pub(super) fn classify(
 }
 
 /// Marks the images of a `functionResponse.parts` as ones that stay inline.
-pub(super) fn pin_function_response_images(content: &mut Content) {
+fn pin_function_response_images(content: &mut Content) {
     if let Content::Parts(parts) = content {
         for part in parts {
             if let Part::Image(img) = part {

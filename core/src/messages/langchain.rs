@@ -5,16 +5,34 @@
 //! `{type:'image', base64, mime_type}` and LangChain JS's standard
 //! `{type:'image', data, mimeType}`).
 
-use super::model::{require_str, PartKind};
-use super::{ImageShape, MessageError};
+use super::model::{decode_role_content, require_str, PartKind, WireFormat};
+use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
+/// The LangChain message format (tuples and objects).
+pub(super) struct LangChain;
+
+impl WireFormat for LangChain {
+    fn format(&self) -> Format {
+        Format::LangChain
+    }
+
+    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+        decode_role_content(self, value, path)
+    }
+
+    fn classify(
+        &self,
+        part: &Map<String, Value>,
+        path: &JsonPath,
+    ) -> Result<PartKind, MessageError> {
+        classify(part, path)
+    }
+}
+
 /// Decides what a LangChain content part is.
-pub(super) fn classify(
-    part: &Map<String, Value>,
-    path: &JsonPath,
-) -> Result<PartKind, MessageError> {
+fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("text") => PartKind::Text,
         Some("image_url") => match part.get("image_url") {

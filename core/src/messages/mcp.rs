@@ -9,27 +9,49 @@
 //! block keeps it one block.
 
 use super::model::{
-    decode_content, decode_part, kind_of, message_object, required_role, Content, PartKind, Slot,
+    decode_content, decode_part, kind_of, message_object, required_role, PartKind, Slot, WireFormat,
 };
+use super::part::Content;
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
 
+/// MCP tool results (`CallToolResult` content as messages).
+pub(super) struct Mcp;
+
+impl WireFormat for Mcp {
+    fn format(&self) -> Format {
+        Format::Mcp
+    }
+
+    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+        decode(value, path)
+    }
+
+    fn classify(
+        &self,
+        part: &Map<String, Value>,
+        path: &JsonPath,
+    ) -> Result<PartKind, MessageError> {
+        classify(part, path)
+    }
+}
+
 /// Reads one sampling message.
-pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
     let mut map = message_object(value, path)?;
     let role = required_role(&map, path)?;
     let content_path = path.key("content");
     let (content, slot) = match map.get_mut("content").map(std::mem::take) {
         None => (Content::Absent, Slot::Key("content")),
         Some(block @ Value::Object(_)) => (
-            Content::Parts(vec![decode_part(Format::Mcp, block, &content_path)?]),
+            Content::Parts(vec![decode_part(&Mcp, block, &content_path)?]),
             Slot::SingleKey("content"),
         ),
         Some(blocks @ (Value::Array(_) | Value::Null)) => (
-            decode_content(Format::Mcp, blocks, &content_path)?,
+            decode_content(&Mcp, blocks, &content_path)?,
             Slot::Key("content"),
         ),
         Some(other) => {
@@ -43,7 +65,7 @@ pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageEr
         }
     };
     Ok(Message::lifted(
-        Format::Mcp,
+        &Mcp,
         role,
         content,
         Value::Object(map),
@@ -53,10 +75,7 @@ pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageEr
 
 /// Decides what a content block is. Blocks in shapes ctxpack does not read
 /// as images (an image without inline `data`, a text resource) pass through.
-pub(super) fn classify(
-    part: &Map<String, Value>,
-    _path: &JsonPath,
-) -> Result<PartKind, MessageError> {
+fn classify(part: &Map<String, Value>, _path: &JsonPath) -> Result<PartKind, MessageError> {
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("text") => PartKind::Text,
         Some("image") if part.get("data").is_some_and(Value::is_string) => {

@@ -22,6 +22,7 @@ mod openai;
 mod openai_responses;
 mod part;
 pub(crate) mod placeholder;
+mod registry;
 #[cfg(test)]
 mod test_support;
 mod ui_message;
@@ -32,6 +33,7 @@ pub use detect::detect_format;
 pub use error::MessageError;
 pub use format::Format;
 pub use image::{ImagePart, ImageShape, ImageSource};
-pub use model::{decode_messages, Content, Message, Role};
-pub use part::{Part, ToolResultPart};
+pub use model::{Message, Role};
+pub use part::{Content, Part, ToolResultPart};
 pub use placeholder::{parse_image_id, placeholder};
+pub use registry::decode_messages;

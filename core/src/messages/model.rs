@@ -1,9 +1,49 @@
-//! Messages and their content.
+//! Messages and their content, and what a wire format must say about its
+//! own shapes ([`WireFormat`]) for them to be read and written back. This
+//! module knows no format: each format's module implements [`WireFormat`]
+//! and the registry (`registry.rs`) picks one by [`Format`].
 
-use super::part::{Part, ToolResultPart, ToolResultSlot};
-use super::{detect_format, Format, ImagePart, MessageError};
+use super::part::{Content, Part, ToolResultPart, ToolResultSlot};
+use super::{Format, ImagePart, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
+
+/// One wire format's reading of its own shapes.
+pub(super) trait WireFormat: Sync {
+    /// Which format this is.
+    fn format(&self) -> Format;
+
+    /// Reads one message at `path`.
+    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError>;
+
+    /// What kind of part a wire object of this format is.
+    fn classify(
+        &self,
+        part: &Map<String, Value>,
+        path: &JsonPath,
+    ) -> Result<PartKind, MessageError>;
+
+    /// Called with a tool result's nested content once read (`slot` is where
+    /// it was), for a format that must mark parts in it.
+    fn read_tool_result(&self, _content: &mut Content, _slot: ToolResultSlot) {}
+
+    /// Writes `content` back into `map` for a message whose parts were read
+    /// from a text field and an array field ([`Slot::Split`]).
+    fn encode_split(&self, _layout: SplitLayout, _map: &mut Map<String, Value>, _content: Content) {
+    }
+}
+
+impl PartialEq for dyn WireFormat {
+    fn eq(&self, other: &Self) -> bool {
+        self.format() == other.format()
+    }
+}
+
+impl std::fmt::Debug for dyn WireFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.format(), f)
+    }
+}
 
 /// Who said a message, across formats (`human` and `user` are both [`Role::User`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,33 +73,6 @@ impl Role {
     }
 }
 
-/// A message's content.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Content {
-    /// No content field at all.
-    Absent,
-    /// A plain string.
-    Text(String),
-    /// An array of parts.
-    Parts(Vec<Part>),
-    /// `null`, kept as it was.
-    Null,
-}
-
-impl Content {
-    /// Back to the wire value; `None` when there was no content field.
-    pub fn into_wire(self) -> Option<Value> {
-        match self {
-            Content::Absent => None,
-            Content::Null => Some(Value::Null),
-            Content::Text(s) => Some(Value::String(s)),
-            Content::Parts(parts) => Some(Value::Array(
-                parts.into_iter().map(Part::into_wire).collect(),
-            )),
-        }
-    }
-}
-
 /// Where a message keeps its content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Slot {
@@ -71,8 +84,28 @@ pub(super) enum Slot {
     SingleKey(&'static str),
     /// Index 1 of a LangChain tuple.
     TupleIndex,
-    /// Ollama's `content` string and `images` array (see the `ollama` module).
-    Ollama(super::ollama::Layout),
+    /// Parts read from a text field and an array field (Ollama's `content`
+    /// string and `images` array), written back by the format.
+    Split(SplitLayout),
+}
+
+/// Where the parts of a [`Slot::Split`] message came from: the text field
+/// (the first part and the placeholder lines read off its end), then one
+/// part per entry of the array field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct SplitLayout {
+    /// The text field.
+    pub(super) text_key: &'static str,
+    /// The array field.
+    pub(super) items_key: &'static str,
+    /// Placeholder lines read off the end of the text.
+    pub(super) appended: usize,
+    /// Entries of the array when it was read.
+    pub(super) items: usize,
+    /// Whether the message had the text field.
+    pub(super) had_text: bool,
+    /// Whether the message had the array field.
+    pub(super) had_items: bool,
 }
 
 /// One message in the neutral model. The wire value is kept; the content is
@@ -83,7 +116,7 @@ pub struct Message {
     pub role: Role,
     /// What was said.
     pub content: Content,
-    format: Format,
+    wire_format: &'static dyn WireFormat,
     wire: Value,
     slot: Slot,
 }
@@ -91,7 +124,7 @@ pub struct Message {
 impl Message {
     /// A message of `format` whose content, lifted out of `wire`, goes back to `slot`.
     pub(super) fn lifted(
-        format: Format,
+        wire_format: &'static dyn WireFormat,
         role: Role,
         content: Content,
         wire: Value,
@@ -100,7 +133,7 @@ impl Message {
         Message {
             role,
             content,
-            format,
+            wire_format,
             wire,
             slot,
         }
@@ -108,90 +141,7 @@ impl Message {
 
     /// The wire format the message was read in, and is written back in.
     pub fn format(&self) -> Format {
-        self.format
-    }
-
-    /// Reads one message of `format` at `path`.
-    pub fn decode(format: Format, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
-        match format {
-            Format::UiMessage => return super::ui_message::decode(value, path),
-            Format::OpenAiResponses => return super::openai_responses::decode(value, path),
-            Format::Gemini => return super::gemini::decode(value, path),
-            Format::Mcp => return super::mcp::decode(value, path),
-            Format::Ollama => return super::ollama::decode(value, path),
-            Format::OpenAi | Format::LangChain | Format::Anthropic | Format::AiSdk => {}
-        }
-        match value {
-            Value::Array(mut items) if format == Format::LangChain || !items.is_empty() => {
-                if items.len() != 2 {
-                    return Err(MessageError::invalid(
-                        path,
-                        format!(
-                            "a message tuple has 2 elements [role, content], this has {}",
-                            items.len()
-                        ),
-                    ));
-                }
-                let role = match &items[0] {
-                    Value::String(r) => Role::from_name(r),
-                    _ => {
-                        return Err(MessageError::invalid(
-                            &path.index(0),
-                            "role must be a string",
-                        ))
-                    }
-                };
-                let content =
-                    decode_content(format, std::mem::take(&mut items[1]), &path.index(1))?;
-                if matches!(content, Content::Absent) {
-                    return Err(MessageError::invalid(&path.index(1), "content is missing"));
-                }
-                Ok(Message::lifted(
-                    format,
-                    role,
-                    content,
-                    Value::Array(items),
-                    Slot::TupleIndex,
-                ))
-            }
-            Value::Object(mut map) => {
-                let role = match map.get("role") {
-                    Some(Value::String(r)) => Role::from_name(r),
-                    Some(_) => {
-                        return Err(MessageError::invalid(
-                            &path.key("role"),
-                            "role must be a string",
-                        ))
-                    }
-                    None => {
-                        return Err(MessageError::invalid(
-                            path,
-                            "a message needs a string `role`",
-                        ))
-                    }
-                };
-                let content = match map.get_mut("content") {
-                    Some(slot) => {
-                        decode_content(format, std::mem::take(slot), &path.key("content"))?
-                    }
-                    None => Content::Absent,
-                };
-                Ok(Message::lifted(
-                    format,
-                    role,
-                    content,
-                    Value::Object(map),
-                    Slot::Key("content"),
-                ))
-            }
-            other => Err(MessageError::invalid(
-                path,
-                format!(
-                    "a message is an object or a [role, content] tuple, not {}",
-                    kind_of(&other)
-                ),
-            )),
-        }
+        self.wire_format.format()
     }
 
     /// The JSON path of this message's content, given the message's own path:
@@ -200,7 +150,7 @@ impl Message {
         match self.slot {
             Slot::Key(key) | Slot::SingleKey(key) => base.key(key),
             Slot::TupleIndex => base.index(1),
-            Slot::Ollama(_) => base.key("content"),
+            Slot::Split(layout) => base.key(layout.text_key),
         }
     }
 
@@ -211,7 +161,11 @@ impl Message {
     pub fn part_path(&self, base: &JsonPath, index: usize) -> JsonPath {
         match self.slot {
             Slot::SingleKey(key) if index == 0 => base.key(key),
-            Slot::Ollama(layout) => layout.part_path(base, index),
+            // The texts are the text field, the others their entry of the array.
+            Slot::Split(layout) => match index.checked_sub(1 + layout.appended) {
+                Some(j) => base.key(layout.items_key).index(j),
+                None => base.key(layout.text_key),
+            },
             _ => self.content_path(base).index(index),
         }
     }
@@ -221,17 +175,17 @@ impl Message {
     /// `messages[0].content`.
     pub fn text_path(&self, base: &JsonPath, index: usize) -> JsonPath {
         match self.slot {
-            Slot::Ollama(_) => base.key("content"),
+            Slot::Split(layout) => base.key(layout.text_key),
             _ => self.part_path(base, index).key("text"),
         }
     }
 
     /// Back to the wire value, with the content in its original place.
     pub fn into_wire(self) -> Value {
-        let format = self.format;
+        let format = self.format();
         let mut wire = self.wire;
-        if let (Value::Object(map), Slot::Ollama(layout)) = (&mut wire, self.slot) {
-            layout.encode(map, self.content);
+        if let (Value::Object(map), Slot::Split(layout)) = (&mut wire, self.slot) {
+            self.wire_format.encode_split(layout, map, self.content);
             return wire;
         }
         let content = match self.content {
@@ -261,6 +215,87 @@ impl Message {
             }
         }
         wire
+    }
+}
+
+/// Reads one message of a format whose messages are objects with a `role`
+/// and a `content`, or (LangChain) `[role, content]` tuples.
+pub(super) fn decode_role_content(
+    wire_format: &'static dyn WireFormat,
+    value: Value,
+    path: &JsonPath,
+) -> Result<Message, MessageError> {
+    let format = wire_format.format();
+    match value {
+        Value::Array(mut items) if format == Format::LangChain || !items.is_empty() => {
+            if items.len() != 2 {
+                return Err(MessageError::invalid(
+                    path,
+                    format!(
+                        "a message tuple has 2 elements [role, content], this has {}",
+                        items.len()
+                    ),
+                ));
+            }
+            let role = match &items[0] {
+                Value::String(r) => Role::from_name(r),
+                _ => {
+                    return Err(MessageError::invalid(
+                        &path.index(0),
+                        "role must be a string",
+                    ))
+                }
+            };
+            let content =
+                decode_content(wire_format, std::mem::take(&mut items[1]), &path.index(1))?;
+            if matches!(content, Content::Absent) {
+                return Err(MessageError::invalid(&path.index(1), "content is missing"));
+            }
+            Ok(Message::lifted(
+                wire_format,
+                role,
+                content,
+                Value::Array(items),
+                Slot::TupleIndex,
+            ))
+        }
+        Value::Object(mut map) => {
+            let role = match map.get("role") {
+                Some(Value::String(r)) => Role::from_name(r),
+                Some(_) => {
+                    return Err(MessageError::invalid(
+                        &path.key("role"),
+                        "role must be a string",
+                    ))
+                }
+                None => {
+                    return Err(MessageError::invalid(
+                        path,
+                        "a message needs a string `role`",
+                    ))
+                }
+            };
+            let content = match map.get_mut("content") {
+                Some(slot) => {
+                    decode_content(wire_format, std::mem::take(slot), &path.key("content"))?
+                }
+                None => Content::Absent,
+            };
+            Ok(Message::lifted(
+                wire_format,
+                role,
+                content,
+                Value::Object(map),
+                Slot::Key("content"),
+            ))
+        }
+        other => Err(MessageError::invalid(
+            path,
+            format!(
+                "a message is an object or a [role, content] tuple, not {}",
+                kind_of(&other)
+            ),
+        )),
     }
 }
 
@@ -306,13 +341,13 @@ pub(super) fn required_role(
 /// Lifts the content under `key` out of `map` (leaving `null` in its
 /// place) and reads it: a string, `null`, or an array of parts.
 pub(super) fn take_content(
-    format: Format,
+    wire_format: &dyn WireFormat,
     map: &mut Map<String, Value>,
     key: &str,
     path: &JsonPath,
 ) -> Result<Content, MessageError> {
     match map.get_mut(key) {
-        Some(slot) => decode_content(format, std::mem::take(slot), &path.key(key)),
+        Some(slot) => decode_content(wire_format, std::mem::take(slot), &path.key(key)),
         None => Ok(Content::Absent),
     }
 }
@@ -320,7 +355,7 @@ pub(super) fn take_content(
 /// A message whose content is its `parts` array (Gemini `Content`, AI SDK
 /// `UIMessage`): `parts` must be an array when present.
 pub(super) fn parts_message(
-    format: Format,
+    wire_format: &'static dyn WireFormat,
     role: Role,
     mut map: Map<String, Value>,
     path: &JsonPath,
@@ -331,29 +366,14 @@ pub(super) fn parts_message(
             "`parts` is an array of parts",
         ));
     }
-    let content = take_content(format, &mut map, "parts", path)?;
+    let content = take_content(wire_format, &mut map, "parts", path)?;
     Ok(Message::lifted(
-        format,
+        wire_format,
         role,
         content,
         Value::Object(map),
         Slot::Key("parts"),
     ))
-}
-
-/// Reads an array of messages, detecting the format when `format` is `None`.
-pub fn decode_messages(
-    values: Vec<Value>,
-    format: Option<Format>,
-    path: &JsonPath,
-) -> Result<(Format, Vec<Message>), MessageError> {
-    let format = format.unwrap_or_else(|| detect_format(&values));
-    let messages = values
-        .into_iter()
-        .enumerate()
-        .map(|(i, v)| Message::decode(format, v, &path.index(i)))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((format, messages))
 }
 
 pub(super) fn kind_of(v: &Value) -> &'static str {
@@ -369,7 +389,7 @@ pub(super) fn kind_of(v: &Value) -> &'static str {
 
 /// Reads a content value: a string, `null`, or an array of parts.
 pub(super) fn decode_content(
-    format: Format,
+    wire_format: &dyn WireFormat,
     value: Value,
     path: &JsonPath,
 ) -> Result<Content, MessageError> {
@@ -379,7 +399,7 @@ pub(super) fn decode_content(
         Value::Array(items) => items
             .into_iter()
             .enumerate()
-            .map(|(i, v)| decode_part(format, v, &path.index(i)))
+            .map(|(i, v)| decode_part(wire_format, v, &path.index(i)))
             .collect::<Result<Vec<_>, _>>()
             .map(Content::Parts),
         other => Err(MessageError::invalid(
@@ -403,13 +423,15 @@ pub(super) enum PartKind {
 
 /// Reads one content part of `format` at `path`.
 pub(super) fn decode_part(
-    format: Format,
+    wire_format: &dyn WireFormat,
     value: Value,
     path: &JsonPath,
 ) -> Result<Part, MessageError> {
     let mut map = match value {
         Value::Object(map) => map,
-        Value::String(_) if format == Format::LangChain => return Ok(Part::Other(value)),
+        Value::String(_) if wire_format.format() == Format::LangChain => {
+            return Ok(Part::Other(value))
+        }
         other => {
             return Err(MessageError::invalid(
                 path,
@@ -417,18 +439,7 @@ pub(super) fn decode_part(
             ))
         }
     };
-    let kind = match format {
-        Format::OpenAi => super::openai::classify(&map, path)?,
-        Format::LangChain => super::langchain::classify(&map, path)?,
-        Format::Anthropic => super::anthropic::classify(&map, path)?,
-        Format::AiSdk => super::ai_sdk::classify(&map, path)?,
-        Format::UiMessage => super::ui_message::classify(&map, path)?,
-        Format::OpenAiResponses => super::openai_responses::classify(&map, path)?,
-        Format::Gemini => super::gemini::classify(&map, path)?,
-        Format::Mcp => super::mcp::classify(&map, path)?,
-        // Ollama has no content parts: its module reads its images.
-        Format::Ollama => PartKind::Other,
-    };
+    let kind = wire_format.classify(&map, path)?;
     Ok(match kind {
         PartKind::Text => {
             if !matches!(map.get("text"), Some(Value::String(_))) {
@@ -457,12 +468,10 @@ pub(super) fn decode_part(
             };
             let nested_path = slot.path(path);
             let mut content = match nested {
-                Some(v) => decode_content(format, v, &nested_path)?,
+                Some(v) => decode_content(wire_format, v, &nested_path)?,
                 None => Content::Absent,
             };
-            if slot == ToolResultSlot::FunctionResponseParts {
-                super::gemini::pin_function_response_images(&mut content);
-            }
+            wire_format.read_tool_result(&mut content, slot);
             Part::ToolResult(ToolResultPart {
                 wire: map,
                 content,
@@ -488,6 +497,7 @@ pub(super) fn require_str<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::messages::decode_messages;
     use serde_json::json;
 
     fn round_trip(format: Format, v: Value) {

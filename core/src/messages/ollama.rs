@@ -15,27 +15,41 @@
 //! the text (not on a trailing line) also brings its image back into
 //! `images`, and leaves the text around it.
 
-use super::model::{message_object, required_role, Content, Slot};
+use super::model::{message_object, required_role, PartKind, Slot, SplitLayout, WireFormat};
+use super::part::Content;
 use super::placeholder::{placeholder, split_placeholders, Segment};
 use super::{Format, ImagePart, ImageShape, Message, MessageError, Part};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
-/// Where an Ollama message's parts came from, to write them back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Layout {
-    /// Placeholder lines read off the end of `content`.
-    appended: usize,
-    /// Entries of `images` when it was read.
-    images: usize,
-    /// Whether the message had a `content` field.
-    had_content: bool,
-    /// Whether the message had an `images` field.
-    had_images: bool,
+/// Ollama chat messages.
+pub(super) struct Ollama;
+
+impl WireFormat for Ollama {
+    fn format(&self) -> Format {
+        Format::Ollama
+    }
+
+    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+        decode(value, path)
+    }
+
+    /// Ollama has no content parts: its images are read by `decode`.
+    fn classify(
+        &self,
+        _part: &Map<String, Value>,
+        _path: &JsonPath,
+    ) -> Result<PartKind, MessageError> {
+        Ok(PartKind::Other)
+    }
+
+    fn encode_split(&self, layout: SplitLayout, map: &mut Map<String, Value>, content: Content) {
+        encode(layout, map, content);
+    }
 }
 
 /// Reads one Ollama message.
-pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
     let mut map = message_object(value, path)?;
     let role = required_role(&map, path)?;
     let had_content = map.contains_key("content");
@@ -88,18 +102,20 @@ pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageEr
             shape: ImageShape::OllamaImage,
         }));
     }
-    let layout = Layout {
+    let layout = SplitLayout {
+        text_key: "content",
+        items_key: "images",
         appended: lines.len(),
-        images: parts.len() - 1 - lines.len(),
-        had_content,
-        had_images,
+        items: parts.len() - 1 - lines.len(),
+        had_text: had_content,
+        had_items: had_images,
     };
     Ok(Message::lifted(
-        Format::Ollama,
+        &Ollama,
         role,
         Content::Parts(parts),
         Value::Object(map),
-        Slot::Ollama(layout),
+        Slot::Split(layout),
     ))
 }
 
@@ -141,76 +157,65 @@ fn as_ollama_image(img: ImagePart) -> Map<String, Value> {
     wire
 }
 
-impl Layout {
-    /// The JSON path of the part at `index`, given the message's path: the
-    /// texts are `content`, the images their entry of `images`.
-    pub fn part_path(&self, base: &JsonPath, index: usize) -> JsonPath {
-        match index.checked_sub(1 + self.appended) {
-            Some(j) => base.key("images").index(j),
-            None => base.key("content"),
+/// Writes `content` back into `map` as the `content` string and the
+/// `images` array.
+fn encode(layout: SplitLayout, map: &mut Map<String, Value>, content: Content) {
+    let (text, images) = match content {
+        Content::Parts(parts) => flatten(layout, parts),
+        Content::Text(text) => (text, Vec::new()),
+        Content::Absent | Content::Null => (String::new(), Vec::new()),
+    };
+    if layout.had_text || !text.is_empty() {
+        map.insert("content".into(), text.into());
+    }
+    if layout.had_items || !images.is_empty() {
+        map.insert("images".into(), Value::Array(images));
+    }
+}
+
+/// The text of `parts` (placeholders after the first part on lines of
+/// their own) and their images, in the order of `images`.
+fn flatten(layout: SplitLayout, parts: Vec<Part>) -> (String, Vec<Value>) {
+    let mut text = String::new();
+    let mut found: Vec<Map<String, Value>> = Vec::new();
+    for (i, part) in parts.into_iter().enumerate() {
+        match part {
+            Part::Text(_) => {
+                let t = part.as_text().unwrap_or_default();
+                if i > 0 && is_placeholder_line(t) {
+                    text.push('\n');
+                }
+                text.push_str(t);
+            }
+            Part::Image(img) => found.push(as_ollama_image(img)),
+            Part::ToolResult(_) | Part::Other(_) => {}
         }
     }
-
-    /// Writes `content` back into `map` as the `content` string and the
-    /// `images` array.
-    pub fn encode(self, map: &mut Map<String, Value>, content: Content) {
-        let (text, images) = match content {
-            Content::Parts(parts) => self.flatten(parts),
-            Content::Text(text) => (text, Vec::new()),
-            Content::Absent | Content::Null => (String::new(), Vec::new()),
+    // The images read with the message are the last ones; the others were
+    // restored and go back to the index they recorded.
+    let restored = found.len().saturating_sub(layout.items);
+    let mut slots: Vec<Option<Value>> = vec![None; found.len()];
+    let mut rest = Vec::new();
+    for (k, mut wire) in found.into_iter().enumerate() {
+        let Some(image) = wire.remove("image") else {
+            continue;
         };
-        if self.had_content || !text.is_empty() {
-            map.insert("content".into(), text.into());
-        }
-        if self.had_images || !images.is_empty() {
-            map.insert("images".into(), Value::Array(images));
+        let index = wire.get("index").and_then(Value::as_u64);
+        match index.and_then(|i| usize::try_from(i).ok()) {
+            Some(i) if k < restored && slots.get(i).is_some_and(Option::is_none) => {
+                if let Some(slot) = slots.get_mut(i) {
+                    *slot = Some(image);
+                }
+            }
+            _ => rest.push(image),
         }
     }
-
-    /// The text of `parts` (placeholders after the first part on lines of
-    /// their own) and their images, in the order of `images`.
-    fn flatten(self, parts: Vec<Part>) -> (String, Vec<Value>) {
-        let mut text = String::new();
-        let mut found: Vec<Map<String, Value>> = Vec::new();
-        for (i, part) in parts.into_iter().enumerate() {
-            match part {
-                Part::Text(_) => {
-                    let t = part.as_text().unwrap_or_default();
-                    if i > 0 && is_placeholder_line(t) {
-                        text.push('\n');
-                    }
-                    text.push_str(t);
-                }
-                Part::Image(img) => found.push(as_ollama_image(img)),
-                Part::ToolResult(_) | Part::Other(_) => {}
-            }
-        }
-        // The images read with the message are the last ones; the others were
-        // restored and go back to the index they recorded.
-        let restored = found.len().saturating_sub(self.images);
-        let mut slots: Vec<Option<Value>> = vec![None; found.len()];
-        let mut rest = Vec::new();
-        for (k, mut wire) in found.into_iter().enumerate() {
-            let Some(image) = wire.remove("image") else {
-                continue;
-            };
-            let index = wire.get("index").and_then(Value::as_u64);
-            match index.and_then(|i| usize::try_from(i).ok()) {
-                Some(i) if k < restored && slots.get(i).is_some_and(Option::is_none) => {
-                    if let Some(slot) = slots.get_mut(i) {
-                        *slot = Some(image);
-                    }
-                }
-                _ => rest.push(image),
-            }
-        }
-        let mut rest = rest.into_iter();
-        let images = slots
-            .into_iter()
-            .filter_map(|slot| slot.or_else(|| rest.next()))
-            .collect();
-        (text, images)
-    }
+    let mut rest = rest.into_iter();
+    let images = slots
+        .into_iter()
+        .filter_map(|slot| slot.or_else(|| rest.next()))
+        .collect();
+    (text, images)
 }
 
 #[cfg(test)]
@@ -293,11 +298,13 @@ mod tests {
 
     #[test]
     fn restored_images_go_back_to_their_recorded_index() {
-        let layout = Layout {
+        let layout = SplitLayout {
+            text_key: "content",
+            items_key: "images",
             appended: 2,
-            images: 1,
-            had_content: true,
-            had_images: true,
+            items: 1,
+            had_text: true,
+            had_items: true,
         };
         let image = |v: &str, index: Option<u64>| {
             let mut wire = Map::new();
@@ -316,7 +323,7 @@ mod tests {
             image("C", Some(2)),
             image("B", Some(2)),
         ];
-        let (text, images) = layout.flatten(parts);
+        let (text, images) = flatten(layout, parts);
         assert_eq!(text, "hi");
         assert_eq!(images, vec![json!("A"), json!("B"), json!("C")]);
         // Out of range or taken: the first free place.
@@ -326,7 +333,7 @@ mod tests {
             image("Y", None),
             image("B", Some(0)),
         ];
-        let (_, images) = layout.flatten(parts);
+        let (_, images) = flatten(layout, parts);
         assert_eq!(images, vec![json!("X"), json!("Y"), json!("B")]);
     }
 

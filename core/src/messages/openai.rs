@@ -1,16 +1,34 @@
 //! OpenAI Chat Completions: `{role, content: string | [{type:'text'},
 //! {type:'image_url', image_url:{url, detail}}]}`.
 
-use super::model::{require_str, PartKind};
-use super::{ImageShape, MessageError};
+use super::model::{decode_role_content, require_str, PartKind, WireFormat};
+use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
+/// The OpenAI Chat Completions format.
+pub(super) struct OpenAi;
+
+impl WireFormat for OpenAi {
+    fn format(&self) -> Format {
+        Format::OpenAi
+    }
+
+    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+        decode_role_content(self, value, path)
+    }
+
+    fn classify(
+        &self,
+        part: &Map<String, Value>,
+        path: &JsonPath,
+    ) -> Result<PartKind, MessageError> {
+        classify(part, path)
+    }
+}
+
 /// Decides what an OpenAI content part is.
-pub(super) fn classify(
-    part: &Map<String, Value>,
-    path: &JsonPath,
-) -> Result<PartKind, MessageError> {
+fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("text") => PartKind::Text,
         Some("image_url") => {

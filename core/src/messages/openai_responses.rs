@@ -7,7 +7,8 @@
 //! …), with or without a `role`, passes through untouched. A placeholder
 //! takes an image's place as `{type:'input_text', text}`.
 
-use super::model::{message_object, optional_role, take_content, Content, PartKind, Slot};
+use super::model::{message_object, optional_role, take_content, PartKind, Slot, WireFormat};
+use super::part::Content;
 use super::{Format, ImageShape, Message, MessageError, Role};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
@@ -15,9 +16,30 @@ use serde_json::{Map, Value};
 /// Item types whose `output` holds content parts.
 const TOOL_OUTPUTS: [&str; 2] = ["function_call_output", "custom_tool_call_output"];
 
+/// OpenAI Responses input items.
+pub(super) struct OpenAiResponses;
+
+impl WireFormat for OpenAiResponses {
+    fn format(&self) -> Format {
+        Format::OpenAiResponses
+    }
+
+    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+        decode(value, path)
+    }
+
+    fn classify(
+        &self,
+        part: &Map<String, Value>,
+        path: &JsonPath,
+    ) -> Result<PartKind, MessageError> {
+        classify(part, path)
+    }
+}
+
 /// Reads one input item: a message's `content`, a tool output's `output`,
 /// nothing of any other item.
-pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
     let mut map = message_object(value, path)?;
     let role = optional_role(&map, path)?;
     let item_type = map.get("type").and_then(Value::as_str);
@@ -27,11 +49,11 @@ pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageEr
         (_, role) => (role.unwrap_or(Role::Other), None),
     };
     let content = match key {
-        Some(key) => take_content(Format::OpenAiResponses, &mut map, key, path)?,
+        Some(key) => take_content(&OpenAiResponses, &mut map, key, path)?,
         None => Content::Absent,
     };
     Ok(Message::lifted(
-        Format::OpenAiResponses,
+        &OpenAiResponses,
         role,
         content,
         Value::Object(map),
@@ -46,10 +68,7 @@ pub(super) fn is_item_type(item_type: &str) -> bool {
 }
 
 /// Decides what a content part of a message or a tool output is.
-pub(super) fn classify(
-    part: &Map<String, Value>,
-    path: &JsonPath,
-) -> Result<PartKind, MessageError> {
+fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("input_text") => PartKind::Text,
         Some("input_image") => match part.get("image_url") {

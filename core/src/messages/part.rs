@@ -1,9 +1,35 @@
 //! Content parts of the neutral model.
 
-use super::model::Content;
 use super::{Format, ImagePart};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
+
+/// A message's content.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    /// No content field at all.
+    Absent,
+    /// A plain string.
+    Text(String),
+    /// An array of parts.
+    Parts(Vec<Part>),
+    /// `null`, kept as it was.
+    Null,
+}
+
+impl Content {
+    /// Back to the wire value; `None` when there was no content field.
+    pub fn into_wire(self) -> Option<Value> {
+        match self {
+            Content::Absent => None,
+            Content::Null => Some(Value::Null),
+            Content::Text(s) => Some(Value::String(s)),
+            Content::Parts(parts) => Some(Value::Array(
+                parts.into_iter().map(Part::into_wire).collect(),
+            )),
+        }
+    }
+}
 
 /// One element of a message's content array.
 #[derive(Debug, Clone, PartialEq)]

@@ -7,24 +7,42 @@
 //! `{type:'text', text}`. An experimental `steering-message` part's own
 //! `parts` are read like the message's.
 
-use super::model::{message_object, parts_message, required_role, PartKind};
+use super::model::{message_object, parts_message, required_role, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
+/// The Vercel AI SDK UIMessage format.
+pub(super) struct UiMessage;
+
+impl WireFormat for UiMessage {
+    fn format(&self) -> Format {
+        Format::UiMessage
+    }
+
+    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+        decode(value, path)
+    }
+
+    fn classify(
+        &self,
+        part: &Map<String, Value>,
+        path: &JsonPath,
+    ) -> Result<PartKind, MessageError> {
+        classify(part, path)
+    }
+}
+
 /// Reads one UIMessage: its `parts` are its content.
-pub(super) fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
     let map = message_object(value, path)?;
     let role = required_role(&map, path)?;
-    parts_message(Format::UiMessage, role, map, path)
+    parts_message(&UiMessage, role, map, path)
 }
 
 /// Decides what a UIMessage part is.
-pub(super) fn classify(
-    part: &Map<String, Value>,
-    path: &JsonPath,
-) -> Result<PartKind, MessageError> {
+fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("text") => PartKind::Text,
         Some("file")
