@@ -37,9 +37,10 @@ impl<'a> Slicer<'a> {
         }
     }
 
-    /// Stops on the event loop of the host `payloads` come from, if any.
-    pub fn of(payloads: &'a dyn crate::media::Payloads) -> Self {
-        match payloads.event_loop() {
+    /// Stops on `host`'s event loop when there is one (the event loop of
+    /// the host payloads come from: `Payloads::event_loop`).
+    pub fn of(host: Option<&'a dyn EventLoop>) -> Self {
+        match host {
             Some(host) => Slicer::new(host),
             None => Slicer {
                 host: None,

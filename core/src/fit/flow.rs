@@ -295,7 +295,7 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
     payloads: &dyn Payloads,
 ) -> Result<crate::history::Outcome<FitReport>, MessageError> {
     // Long work in short tasks: the host runs between images.
-    let slicer = Slicer::of(payloads);
+    let slicer = Slicer::of(payloads.event_loop());
     let sizes: Vec<u64> = values.iter().map(|v| json_len_with(v, payloads)).collect();
     let bytes_before: u64 = sizes.iter().sum();
     let format = format.unwrap_or_else(|| detect_format(&values));

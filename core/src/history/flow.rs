@@ -184,7 +184,7 @@ pub async fn compact_history<B: StashBackend>(
     payloads: &dyn Payloads,
 ) -> Result<Outcome<CompactReport>, MessageError> {
     // Long work in short tasks: the host runs between images.
-    let slicer = Slicer::of(payloads);
+    let slicer = Slicer::of(payloads.event_loop());
     let mut values = values;
     let mut sizes = sizes_of(&values, payloads);
     let bytes_before: u64 = sizes.iter().sum();
@@ -464,7 +464,7 @@ async fn restore_all<B: StashBackend>(
 ) -> (BTreeMap<String, Restored>, usize) {
     let mut restored = BTreeMap::new();
     let mut corrupted = 0;
-    let slicer = Slicer::of(payloads);
+    let slicer = Slicer::of(payloads.event_loop());
     for id in ids {
         slicer.checkpoint().await;
         match read_verified(backend, id, now, payloads).await {

@@ -69,7 +69,7 @@ pub async fn sanitize_targets<B: StashBackend>(
     };
     // Payloads held in JavaScript are read one at a time, letting the host
     // run between them.
-    let slicer = crate::event_loop::Slicer::of(payloads);
+    let slicer = crate::event_loop::Slicer::of(payloads.event_loop());
     let mut found: Vec<_> = Vec::with_capacity(targets.len());
     for t in targets.iter() {
         found.push(find_binaries_sliced(&t.value, options, &t.path, payloads_of(t), &slicer).await);
