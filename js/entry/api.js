@@ -1,5 +1,6 @@
 // The functions every flavour's entry adds to the main module's exports,
-// bound once over the wasm modules: the markdown functions, routeArtifact and
+// bound once over the wasm modules: the markdown functions, routeArtifact,
+// historyImageTool and
 // the refusal readers joined to the markdown module, the codec module loaded
 // on first use, and fitContext and repairContext given their default resize.
 // Each entry (js/entry/<flavour>.js) loads the modules its own way and hands
@@ -77,6 +78,8 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
     hasMultimedia: (messages, options) => main.__hasMultimedia(messages, options, parse),
     /** Which part an artifact becomes for a model's capabilities (see the declaration). */
     routeArtifact: (artifact, capabilities, options) => unwrap(markdown().routeArtifact(artifact, capabilities, options)),
+    /** The get_history_image tool definition in a dialect (see the declaration). */
+    historyImageTool: (dialect) => unwrap(markdown().historyImageTool(dialect)),
     parseProviderError: (textOrError) => markdown().parseProviderError(textOrError),
     parseContextLengthError: (text) => markdown().parseContextLengthError(text),
     codecResize,

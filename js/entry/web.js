@@ -62,6 +62,6 @@ export function initCodecModule(input) {
 }
 
 export const {
-  parseMarkdownImages, toMultimodal, hasMultimedia, routeArtifact, parseProviderError, parseContextLengthError,
+  parseMarkdownImages, toMultimodal, hasMultimedia, routeArtifact, historyImageTool, parseProviderError, parseContextLengthError,
   codecResize, fitContext, repairContext,
 } = api;

@@ -1,7 +1,8 @@
 //! ctxpack's markdown module: the CommonMark image parser (pulldown-cmark)
-//! as a wasm module of its own, with `routeArtifact` and the refusal readers
-//! `parseProviderError` and `parseContextLengthError` (pure, synchronous and
-//! used by only some apps, so kept out of the main module's size budget).
+//! as a wasm module of its own, with `routeArtifact`, `historyImageTool` and
+//! the refusal readers `parseProviderError` and `parseContextLengthError`
+//! (pure, synchronous and used by only some apps, so kept out of the main
+//! module's size budget).
 //! The main module leaves them out; the package's JavaScript entry loads
 //! this one when first needed (on first use in Node, alongside the main
 //! module in browsers), hands its parse function to the main module's
@@ -15,3 +16,5 @@ pub mod exports;
 pub mod refusal;
 #[cfg(target_arch = "wasm32")]
 pub mod route;
+#[cfg(target_arch = "wasm32")]
+pub mod tool;

@@ -5,14 +5,13 @@
 
 use crate::api::args::{provider_and_limits, read_messages, result};
 use crate::convert::external::{JsPayloads, Table};
-use crate::convert::{options_arg, to_js, to_js_kept};
+use crate::convert::{options_arg, to_js_kept};
 use crate::promise::to_promise;
 use crate::stash::call_backend;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::history::CompactOptions;
 use ctxpack_core::history::{compact_history, expand_history, history_image, PartDialect};
-use ctxpack_core::history::{history_image_tool, Dialect};
 use ctxpack_core::messages::Format;
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -235,14 +234,4 @@ pub async fn get_history_image(
         .map(|p| to_js_kept(p, &table))
         .collect::<Array>()
         .into())
-}
-
-/// See the TypeScript declaration.
-#[wasm_bindgen(js_name = historyImageTool, skip_typescript)]
-pub fn history_image_tool_js(dialect: JsValue) -> Result<JsValue, CtxpackError> {
-    let name = dialect.as_string().unwrap_or_default();
-    let d = Dialect::from_name(&name).ok_or_else(|| {
-        CtxpackError::invalid_argument("dialect", "expected 'openai', 'anthropic' or 'mcp'")
-    })?;
-    Ok(to_js(&history_image_tool(d)))
 }

@@ -4,10 +4,9 @@
 #![allow(dead_code)]
 
 use super::*;
-use ctxpack::api::history::{
-    compact_context, expand_context, get_history_image, history_image_tool_js,
-};
+use ctxpack::api::history::{compact_context, expand_context, get_history_image};
 use ctxpack::stash::Stash;
+use ctxpack_markdown::tool::history_image_tool_js;
 use js_sys::{Array, Function, Promise};
 use wasm_bindgen_futures::JsFuture;
 
@@ -398,11 +397,16 @@ pub async fn memory_stash_and_tool_definitions() {
         ("anthropic", "input_schema"),
         ("mcp", "inputSchema"),
     ] {
-        let tool = history_image_tool_js(d.into()).unwrap();
+        // The markdown module's answer, `{ok}` (the package unwraps it).
+        let tool = get(&history_image_tool_js(d.into()), "ok");
         assert!(!get(&tool, key).is_undefined(), "{d}");
     }
-    let err = history_image_tool_js("gemini".into()).unwrap_err();
-    assert_ctxpack_error(err.into(), "INVALID_ARGUMENT", "dialect");
+    let err = get(&history_image_tool_js("gemini".into()), "error");
+    assert_eq!(
+        get(&err, "code").as_string().as_deref(),
+        Some("INVALID_ARGUMENT")
+    );
+    assert_eq!(get(&err, "path").as_string().as_deref(), Some("dialect"));
 }
 
 /// Bits set after the last byte (`QR==` where an encoder writes `QQ==`) make

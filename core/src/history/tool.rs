@@ -1,7 +1,7 @@
 //! The `get_history_image` tool definition, in each dialect a model API
 //! expects.
 
-use serde_json::{Map, Value};
+use serde::Serialize;
 
 /// The tool's name.
 pub const TOOL_NAME: &str = "get_history_image";
@@ -36,34 +36,106 @@ impl Dialect {
     }
 }
 
-/// The parameters' JSON Schema, as JSON text (parsed by the JSON reader the
-/// crate has anyway, which costs less wasm than building it key by key).
-const SCHEMA: &str = r#"{"type":"object","properties":{"image_md5":{"type":"string","description":"The image id from a [Picture:history_<md5>] placeholder: 'history_<md5>' or the bare 32-hex md5."}},"required":["image_md5"],"additionalProperties":false}"#;
+/// What the model passes: the image id.
+const PARAMETER_DESCRIPTION: &str = "The image id from a [Picture:history_<md5>] placeholder: 'history_<md5>' or the bare 32-hex md5.";
 
-fn schema() -> Value {
-    serde_json::from_str::<serde_json::Value>(SCHEMA).unwrap_or_default()
+/// The parameters' JSON Schema: one required string, `image_md5`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolSchema {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    properties: ToolProperties,
+    required: [&'static str; 1],
+    additional_properties: bool,
 }
 
-/// `{name, description, <schema_key>: schema}`.
-fn named_tool(schema_key: &str) -> Map<String, Value> {
-    let mut tool = Map::new();
-    tool.insert("name".into(), TOOL_NAME.into());
-    tool.insert("description".into(), TOOL_DESCRIPTION.into());
-    tool.insert(schema_key.into(), schema());
-    tool
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+struct ToolProperties {
+    image_md5: ToolProperty,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+struct ToolProperty {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    description: &'static str,
+}
+
+const SCHEMA: ToolSchema = ToolSchema {
+    kind: "object",
+    properties: ToolProperties {
+        image_md5: ToolProperty {
+            kind: "string",
+            description: PARAMETER_DESCRIPTION,
+        },
+    },
+    required: ["image_md5"],
+    additional_properties: false,
+};
+
+/// `{name, description, parameters}`: OpenAI's function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct OpenAiFunction {
+    name: &'static str,
+    description: &'static str,
+    parameters: ToolSchema,
+}
+
+/// The tool definition in one dialect; serialized, the JSON each API takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum ToolDefinition {
+    /// `{type:'function', function:{name, description, parameters}}`.
+    OpenAi {
+        /// `"function"`.
+        #[serde(rename = "type")]
+        kind: &'static str,
+        /// The function.
+        function: OpenAiFunction,
+    },
+    /// `{name, description, input_schema}`.
+    Anthropic {
+        /// The tool's name.
+        name: &'static str,
+        /// What it is for.
+        description: &'static str,
+        /// Its parameters.
+        input_schema: ToolSchema,
+    },
+    /// `{name, description, inputSchema}`.
+    Mcp {
+        /// The tool's name.
+        name: &'static str,
+        /// What it is for.
+        description: &'static str,
+        /// Its parameters.
+        #[serde(rename = "inputSchema")]
+        input_schema: ToolSchema,
+    },
 }
 
 /// The tool definition in `dialect`.
-pub fn history_image_tool(dialect: Dialect) -> Value {
+pub fn history_image_tool(dialect: Dialect) -> ToolDefinition {
     match dialect {
-        Dialect::OpenAi => {
-            let mut tool = Map::new();
-            tool.insert("type".into(), "function".into());
-            tool.insert("function".into(), Value::Object(named_tool("parameters")));
-            Value::Object(tool)
-        }
-        Dialect::Anthropic => Value::Object(named_tool("input_schema")),
-        Dialect::Mcp => Value::Object(named_tool("inputSchema")),
+        Dialect::OpenAi => ToolDefinition::OpenAi {
+            kind: "function",
+            function: OpenAiFunction {
+                name: TOOL_NAME,
+                description: TOOL_DESCRIPTION,
+                parameters: SCHEMA,
+            },
+        },
+        Dialect::Anthropic => ToolDefinition::Anthropic {
+            name: TOOL_NAME,
+            description: TOOL_DESCRIPTION,
+            input_schema: SCHEMA,
+        },
+        Dialect::Mcp => ToolDefinition::Mcp {
+            name: TOOL_NAME,
+            description: TOOL_DESCRIPTION,
+            input_schema: SCHEMA,
+        },
     }
 }
 
@@ -71,6 +143,10 @@ pub fn history_image_tool(dialect: Dialect) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn history_image_tool(d: Dialect) -> serde_json::Value {
+        serde_json::to_value(super::history_image_tool(d)).unwrap()
+    }
 
     #[test]
     fn definitions_are_exactly_these() {

@@ -1,0 +1,45 @@
+//! `historyImageTool`: the `get_history_image` tool definition in a model
+//! API's dialect. It lives in this module, not the main one, because it is
+//! pure and synchronous and only apps that offer the tool call it: the main
+//! module stays within its size budget.
+
+use js_sys::{Object, Reflect};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// The tool definition for `dialect` (`'openai'`, `'anthropic'` or
+/// `'mcp'`): `{ok: definition}`, or `{error: {code, message, path}}` for
+/// another value (`historyImageTool` in the package is this, unwrapped).
+#[wasm_bindgen(js_name = historyImageTool, skip_typescript)]
+pub fn history_image_tool_js(dialect: JsValue) -> JsValue {
+    let out = Object::new();
+    let set = |target: &Object, k: &str, v: &JsValue| {
+        let _ = Reflect::set(target, &JsValue::from_str(k), v);
+    };
+    let name = dialect.as_string().unwrap_or_default();
+    match ctxpack_core::history::Dialect::from_name(&name) {
+        Some(d) => set(
+            &out,
+            "ok",
+            &ctxpack_core::history::history_image_tool(d)
+                .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+                .unwrap_or(JsValue::NULL),
+        ),
+        None => {
+            let error = Object::new();
+            set(
+                &error,
+                "code",
+                &ctxpack_core::ErrorCode::InvalidArgument.as_str().into(),
+            );
+            set(
+                &error,
+                "message",
+                &"expected 'openai', 'anthropic' or 'mcp'".into(),
+            );
+            set(&error, "path", &"dialect".into());
+            set(&out, "error", &error);
+        }
+    }
+    out.into()
+}
