@@ -98,15 +98,6 @@ describe('npm pack of this checkout, as built', () => {
   });
 });
 
-// The cargo target folder this checkout uses (CARGO_TARGET_DIR, a cargo
-// config, or target/): the clone builds there too, outside the clone, which is
-// the case at hand, and reuses the compiled dependencies.
-function targetDir() {
-  const r = spawnSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 1 << 28 });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout).target_directory;
-}
-
 const isGit = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() === 'true';
 
 describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, nothing built', { skip: isGit ? false : 'not a git checkout' }, () => {
@@ -117,7 +108,11 @@ describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, nothing built',
     execFileSync('git', ['clone', '--quiet', ROOT, clone], { stdio: ['ignore', 'pipe', 'pipe'] });
     // The npm packages are the checkout's (Binaryen's wasm-opt among them).
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(clone, 'node_modules'), 'dir');
-    target = targetDir();
+    // A target folder of its own, outside the clone. Not the checkout's: the
+    // wasm modules are cdylibs, whose files cargo names without a hash, so a
+    // clone building there would overwrite the checkout's modules while the
+    // checkout's cargo still takes them for fresh.
+    target = path.join(dir, 'clone-target');
     assert.ok(!path.resolve(target).startsWith(clone + path.sep));
   });
 
