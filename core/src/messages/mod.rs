@@ -14,6 +14,7 @@ mod error;
 mod format;
 mod gemini;
 pub(crate) mod image;
+mod image_template;
 mod langchain;
 mod mcp;
 mod model;
@@ -23,6 +24,7 @@ mod openai_responses;
 mod part;
 pub(crate) mod placeholder;
 mod registry;
+mod shape;
 #[cfg(test)]
 mod test_support;
 mod ui_message;
