@@ -12,13 +12,20 @@
 //! must meet.
 
 mod attempt;
+mod commit;
 mod flow;
+mod measure;
 mod one_image;
 mod plan;
+mod planning;
 mod repair;
+mod replace;
 mod report;
+mod resize;
 mod resizer;
 mod source;
+mod stash_oldest;
+mod summary;
 mod target;
 
 pub use attempt::{

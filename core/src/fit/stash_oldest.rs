@@ -1,0 +1,54 @@
+//! The plan's stashing: the oldest history images it names are replaced by
+//! placeholders, as compaction does (their originals go to the stash first).
+
+use super::flow::FitCall;
+use super::planning::Plan;
+use super::report::Action;
+use super::summary::Tally;
+use crate::history::{compact_history, CompactOptions};
+use crate::messages::{Format, MessageError};
+use crate::stash::StashBackend;
+use serde_json::Value;
+
+/// Stashes the first `plan.choice.stash` stashable images of `values`
+/// through compaction, and marks in `tally` those it could not stash.
+pub(super) async fn stash_oldest<B: StashBackend, R>(
+    call: &FitCall<'_, B, R>,
+    values: Vec<Value>,
+    format: Format,
+    plan: &Plan,
+    tally: &mut Tally,
+) -> Result<Vec<Value>, MessageError> {
+    let (Some(s), true) = (&call.stash, plan.choice.stash > 0) else {
+        return Ok(values);
+    };
+    let options = CompactOptions {
+        keep_recent_images: plan.stashable - plan.choice.stash,
+        ..CompactOptions::default()
+    };
+    let out = compact_history(
+        s.backend,
+        s.config,
+        s.now,
+        values,
+        Some(format),
+        options,
+        &mut |_, _, _| {},
+        call.payloads,
+    )
+    .await?;
+    for failure in &out.report.failures {
+        if let Some(img) = tally.images.iter_mut().find(|i| i.path == failure.path) {
+            img.action = Action::Failed;
+            img.id = None;
+            img.after = img.before.clone();
+            img.note = Some(format!("{}: {}", failure.code, failure.reason));
+        } else if failure.path.is_empty() {
+            tally.problems.push(failure.reason.clone());
+        }
+    }
+    for (c, o) in tally.changed.iter_mut().zip(&out.changed) {
+        *c |= *o;
+    }
+    Ok(out.messages)
+}
