@@ -5,7 +5,8 @@
 //! `tool-result` parts whose `output: {type:'content', value:[…]}` holds
 //! `text`, `file`, `image-data`, `file-data` and `media` parts.
 
-use super::model::{decode_role_content, PartKind, WireFormat};
+use super::decode::decode_role_content;
+use super::model::{PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;

@@ -1,7 +1,8 @@
 //! Anthropic Messages: `{role, content}` with `image` blocks whose `source` is
 //! base64 or a URL, and `tool_result` blocks that hold further blocks.
 
-use super::model::{decode_role_content, require_str, PartKind, WireFormat};
+use super::decode::{decode_role_content, require_str};
+use super::model::{PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;

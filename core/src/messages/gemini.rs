@@ -8,7 +8,8 @@
 //! inline: a `FunctionResponsePart` holds media only, no text could stand
 //! in their place.
 
-use super::model::{message_object, optional_role, parts_message, PartKind, WireFormat};
+use super::decode::{message_object, optional_role, parts_message};
+use super::model::{PartKind, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, Message, MessageError, Part, Role};

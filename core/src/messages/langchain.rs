@@ -5,7 +5,8 @@
 //! `{type:'image', base64, mime_type}` and LangChain JS's standard
 //! `{type:'image', data, mimeType}`).
 
-use super::model::{decode_role_content, require_str, PartKind, WireFormat};
+use super::decode::{decode_role_content, require_str};
+use super::model::{PartKind, WireFormat};
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};

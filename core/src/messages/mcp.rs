@@ -8,9 +8,8 @@
 //! image's place as `{type:'text', text}`; a message whose content was one
 //! block keeps it one block.
 
-use super::model::{
-    decode_content, decode_part, kind_of, message_object, required_role, PartKind, Slot, WireFormat,
-};
+use super::decode::{decode_content, decode_part, kind_of, message_object, required_role};
+use super::model::{PartKind, Slot, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, Message, MessageError};

@@ -9,6 +9,7 @@
 mod ai_sdk;
 mod anthropic;
 pub(crate) mod canonical;
+mod decode;
 mod detect;
 mod error;
 mod format;

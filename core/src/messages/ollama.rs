@@ -15,7 +15,8 @@
 //! the text (not on a trailing line) also brings its image back into
 //! `images`, and leaves the text around it.
 
-use super::model::{message_object, required_role, PartKind, Slot, SplitLayout, WireFormat};
+use super::decode::{message_object, required_role};
+use super::model::{PartKind, Slot, SplitLayout, WireFormat};
 use super::part::Content;
 use super::placeholder::{placeholder, split_placeholders, Segment};
 use super::{Format, ImagePart, ImageShape, Message, MessageError, Part};
@@ -61,7 +62,7 @@ fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
                 &path.key("content"),
                 format!(
                     "an Ollama message's content is a string, not {}",
-                    super::model::kind_of(&other)
+                    super::decode::kind_of(&other)
                 ),
             ))
         }
@@ -75,7 +76,7 @@ fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
                 &path.key("images"),
                 format!(
                     "`images` is an array of base64 images, not {}",
-                    super::model::kind_of(&other)
+                    super::decode::kind_of(&other)
                 ),
             ))
         }

@@ -1,7 +1,8 @@
 //! OpenAI Chat Completions: `{role, content: string | [{type:'text'},
 //! {type:'image_url', image_url:{url, detail}}]}`.
 
-use super::model::{decode_role_content, require_str, PartKind, WireFormat};
+use super::decode::{decode_role_content, require_str};
+use super::model::{PartKind, WireFormat};
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};

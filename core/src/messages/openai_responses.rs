@@ -7,7 +7,8 @@
 //! …), with or without a `role`, passes through untouched. A placeholder
 //! takes an image's place as `{type:'input_text', text}`.
 
-use super::model::{message_object, optional_role, take_content, PartKind, Slot, WireFormat};
+use super::decode::{message_object, optional_role, take_content};
+use super::model::{PartKind, Slot, WireFormat};
 use super::part::Content;
 use super::{Format, ImageShape, Message, MessageError, Role};
 use crate::json_path::JsonPath;

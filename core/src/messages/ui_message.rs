@@ -7,7 +7,8 @@
 //! `{type:'text', text}`. An experimental `steering-message` part's own
 //! `parts` are read like the message's.
 
-use super::model::{message_object, parts_message, required_role, PartKind, WireFormat};
+use super::decode::{message_object, parts_message, required_role};
+use super::model::{PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
