@@ -8,7 +8,7 @@ use common::codec::Codec;
 use common::*;
 use ctxpack_core::budget::{estimate, model_profile, parse_provider_error, RefusalKind};
 use ctxpack_core::fit::{
-    fit_context, repair_context, Action, FitOptions, RepairError, StashAccess,
+    fit_context, repair_context, Action, FitOptions, RepairError, RepairOptions, StashAccess,
 };
 use ctxpack_core::media::{decode_base64, image_dimensions, Dimensions, InMemory};
 use ctxpack_core::messages::decode_messages;
@@ -377,9 +377,11 @@ fn every_refusal_is_repaired_into_a_request_within_what_it_names() {
             &codec,
             values,
             None,
-            &refusal,
             &profile,
-            FitOptions::default(),
+            RepairOptions {
+                refusal: &refusal,
+                fit: FitOptions::default(),
+            },
             &InMemory,
         ))
         .unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -442,9 +444,11 @@ fn a_refusal_nothing_can_fix_is_an_error_that_says_why() {
         &Codec::default(),
         values,
         None,
-        &refusal,
         &model_profile("claude-sonnet-4-5"),
-        FitOptions::default(),
+        RepairOptions {
+            refusal: &refusal,
+            fit: FitOptions::default(),
+        },
         &InMemory,
     ))
     .unwrap_err();

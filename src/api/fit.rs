@@ -13,8 +13,8 @@ use crate::stash::{call_backend, stash_from_js};
 use crate::CtxpackError;
 use ctxpack_core::budget::{ModelProfile, ProviderRefusal};
 use ctxpack_core::fit::{
-    fit_context, repair_context, Attempt, FitOptions, RepairError, ResizeFailure, Resizer,
-    StashAccess,
+    fit_context, repair_context, Attempt, FitOptions, RepairError, RepairOptions, ResizeFailure,
+    Resizer, StashAccess,
 };
 use ctxpack_core::media::{BytesKind, Dimensions};
 use ctxpack_core::ErrorCode;
@@ -365,7 +365,16 @@ async fn fit_or_repair(
             .await?
         }
         Some((r, error, _)) => repair_context(
-            access, &resizer, values, p.format, r, &p.profile, p.fit, &payloads,
+            access,
+            &resizer,
+            values,
+            p.format,
+            &p.profile,
+            RepairOptions {
+                refusal: r,
+                fit: p.fit,
+            },
+            &payloads,
         )
         .await
         .map_err(|e| match e {

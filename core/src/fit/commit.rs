@@ -2,7 +2,7 @@
 //! once, and the fitting waits for the write to commit; only what committed
 //! may be replaced.
 
-use super::flow::{FitCall, StashAccess};
+use super::call::{FitCall, StashAccess};
 use super::measure::Found;
 use super::one_image::{Inline, Outcome};
 use crate::messages::image::ImageTemplate;

@@ -7,6 +7,7 @@
 //! stash the oldest history images the plan names through compaction
 //! ([`super::stash_oldest`]), then report ([`super::summary`]).
 
+use super::call::{Before, FitCall, FitOptions, RepairOptions, StashAccess};
 use super::commit::commit;
 use super::measure::measure;
 use super::planning::Plan;
@@ -16,57 +17,13 @@ use super::resize::resize;
 use super::resizer::Resizer;
 use super::stash_oldest::stash_oldest;
 use super::summary::{summarize, Tally};
-use crate::budget::{estimate, json_len_with, EstimateReport, ModelProfile};
+use crate::budget::{estimate, json_len_with, ModelProfile};
 use crate::event_loop::Slicer;
 use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
 use crate::messages::{decode_messages, detect_format, Format, Message, MessageError};
-use crate::stash::{StashBackend, StashConfig};
+use crate::stash::StashBackend;
 use serde_json::Value;
-
-/// The stash, its settings and the clock.
-#[derive(Debug, Clone, Copy)]
-pub struct StashAccess<'a, B> {
-    /// Where originals go.
-    pub backend: &'a B,
-    /// TTL and budget.
-    pub config: &'a StashConfig,
-    /// Now, in ms since the epoch.
-    pub now: f64,
-}
-
-/// Options of a fitting.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FitOptions {
-    /// Send the newest user turn's images as they are.
-    pub keep_newest: bool,
-    /// Tokens the request may hold (default: the model's context window).
-    pub max_tokens: Option<u64>,
-}
-
-/// One fitting's request context: what every phase reads.
-pub(super) struct FitCall<'a, B, R> {
-    /// The stash for originals; `None` when the caller gave none.
-    pub stash: Option<StashAccess<'a, B>>,
-    /// Changes pixels.
-    pub resizer: &'a R,
-    /// The model's rules.
-    pub profile: &'a ModelProfile,
-    /// The caller's options.
-    pub options: FitOptions,
-    /// Where payloads are read.
-    pub payloads: &'a dyn Payloads,
-    /// Long work in short tasks: the host runs between images.
-    pub slicer: Slicer<'a>,
-}
-
-/// The request as given: its serialized size and its estimate.
-pub(super) struct Before {
-    /// Serialized request bytes.
-    pub bytes: u64,
-    /// Tokens and images, as the model counts them.
-    pub estimate: EstimateReport,
-}
 
 impl<B: StashBackend, R: Resizer> FitCall<'_, B, R> {
     /// Runs the phases over `values` (in `format`, or the one detected).
@@ -136,17 +93,19 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
 
 /// Fits `values` to the limits that fix `refusal` (see
 /// [`super::repair_profile`]); an error when the result is still over them.
-#[allow(clippy::too_many_arguments)]
 pub async fn repair_context<B: StashBackend, R: Resizer>(
     stash: Option<StashAccess<'_, B>>,
     resizer: &R,
     values: Vec<Value>,
     format: Option<Format>,
-    refusal: &crate::budget::ProviderRefusal,
     profile: &ModelProfile,
-    options: FitOptions,
+    repair_options: RepairOptions<'_>,
     payloads: &dyn Payloads,
 ) -> Result<crate::history::Outcome<FitReport>, super::RepairError> {
+    let RepairOptions {
+        refusal,
+        fit: options,
+    } = repair_options;
     let bytes: u64 = values.iter().map(|v| json_len_with(v, payloads)).sum();
     let (_, messages) = decode_messages(values.clone(), format, &JsonPath::root("messages"))?;
     let current = estimate(&messages, profile, bytes, None, payloads);

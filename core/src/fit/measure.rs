@@ -2,7 +2,7 @@
 //! tells (size as shown, format, orientation, animation) and, with a stash,
 //! its md5.
 
-use super::flow::FitCall;
+use super::call::FitCall;
 use super::one_image::Inline;
 use crate::json_path::JsonPath;
 use crate::media::payload::{payload_facts, stored_mime, PayloadFacts, Payloads};

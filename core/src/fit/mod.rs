@@ -12,6 +12,7 @@
 //! must meet.
 
 mod attempt;
+mod call;
 mod commit;
 mod flow;
 mod measure;
@@ -32,8 +33,8 @@ pub use attempt::{
     first_attempt, next_attempt, within_bytes, Attempt, MAX_ATTEMPTS, PHOTO_QUALITIES,
     TEXT_QUALITIES,
 };
-pub use flow::repair_context;
-pub use flow::{fit_context, FitOptions, StashAccess};
+pub use call::{FitOptions, RepairOptions, StashAccess};
+pub use flow::{fit_context, repair_context};
 pub use plan::{choose_stash, Account, Limits, Rest, StashChoice, PLACEHOLDER_TOKENS};
 pub use repair::{kind_name, repair_profile, Repair, RepairError};
 pub use report::{Action, Figures, FitReport, ImageFit, Scale};

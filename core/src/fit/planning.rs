@@ -2,7 +2,7 @@
 //! images must be stashed for the request to fit — first as predicted from
 //! the headers, then settled with the sizes the resizer gave.
 
-use super::flow::{Before, FitCall};
+use super::call::{Before, FitCall};
 use super::measure::Found;
 use super::one_image::{target_of, Inline, Outcome};
 use super::plan::{choose_stash, Account, Limits, Rest, StashChoice};

@@ -1,7 +1,7 @@
 //! Phase 5, replace: each image's account, and the new encodings written
 //! into the messages — with a stash, only those whose original committed.
 
-use super::flow::FitCall;
+use super::call::FitCall;
 use super::measure::Found;
 use super::one_image::{Change, Inline, Outcome};
 use super::planning::Plan;

@@ -2,7 +2,7 @@
 //! the caller's [`Resizer`], one at a time; the same image (same md5, or
 //! same text without a stash, and same detail) is resized once.
 
-use super::flow::FitCall;
+use super::call::FitCall;
 use super::measure::Found;
 use super::one_image::{fit_one, Outcome};
 use super::planning::Plan;

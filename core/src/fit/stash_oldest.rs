@@ -1,7 +1,7 @@
 //! The plan's stashing: the oldest history images it names are replaced by
 //! placeholders, as compaction does (their originals go to the stash first).
 
-use super::flow::FitCall;
+use super::call::FitCall;
 use super::planning::Plan;
 use super::report::Action;
 use super::summary::Tally;

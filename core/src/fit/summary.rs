@@ -1,7 +1,7 @@
 //! Phase 6, report: the request as it will be sent, measured again, and
 //! what is still over its limits.
 
-use super::flow::{Before, FitCall};
+use super::call::{Before, FitCall};
 use super::planning::Plan;
 use super::report::{Action, FitReport, ImageFit};
 use super::target::Reason;

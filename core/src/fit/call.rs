@@ -1,0 +1,61 @@
+//! One fitting's request context ([`FitCall`]), what every phase reads,
+//! and the options and stash access a caller gives.
+
+use crate::budget::{EstimateReport, ModelProfile};
+use crate::event_loop::Slicer;
+use crate::media::payload::Payloads;
+use crate::stash::StashConfig;
+
+/// The stash, its settings and the clock.
+#[derive(Debug, Clone, Copy)]
+pub struct StashAccess<'a, B> {
+    /// Where originals go.
+    pub backend: &'a B,
+    /// TTL and budget.
+    pub config: &'a StashConfig,
+    /// Now, in ms since the epoch.
+    pub now: f64,
+}
+
+/// Options of a fitting.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FitOptions {
+    /// Send the newest user turn's images as they are.
+    pub keep_newest: bool,
+    /// Tokens the request may hold (default: the model's context window).
+    pub max_tokens: Option<u64>,
+}
+
+/// What a repair fits to: the provider's refusal, and the options of the
+/// fitting it runs.
+#[derive(Debug, Clone, Copy)]
+pub struct RepairOptions<'r> {
+    /// The refusal the request must no longer meet.
+    pub refusal: &'r crate::budget::ProviderRefusal,
+    /// The fitting's own options.
+    pub fit: FitOptions,
+}
+
+/// One fitting's request context: what every phase reads.
+pub(super) struct FitCall<'a, B, R> {
+    /// The stash for originals; `None` when the caller gave none.
+    pub stash: Option<StashAccess<'a, B>>,
+    /// Changes pixels.
+    pub resizer: &'a R,
+    /// The model's rules.
+    pub profile: &'a ModelProfile,
+    /// The caller's options.
+    pub options: FitOptions,
+    /// Where payloads are read.
+    pub payloads: &'a dyn Payloads,
+    /// Long work in short tasks: the host runs between images.
+    pub slicer: Slicer<'a>,
+}
+
+/// The request as given: its serialized size and its estimate.
+pub(super) struct Before {
+    /// Serialized request bytes.
+    pub bytes: u64,
+    /// Tokens and images, as the model counts them.
+    pub estimate: EstimateReport,
+}
