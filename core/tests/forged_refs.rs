@@ -11,7 +11,7 @@ use common::*;
 use ctxpack_core::history::{compact_history, CompactOptions};
 use ctxpack_core::media::{external_ref, find_external_ref, Payloads};
 use ctxpack_core::messages::Format;
-use ctxpack_core::stash::{MemoryBackend, StashConfig};
+use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
 use ctxpack_core::tool_results::{sanitize_targets, text_target, OnWriteFailure, SanitizeOptions};
 use ctxpack_core::JsonPath;
 use serde_json::Value;
@@ -89,9 +89,11 @@ fn a_reference_spelled_in_a_tool_result_survives_compaction_unchanged() {
             unreachable!()
         };
         let out = block_on(compact_history(
-            &stash,
-            &StashConfig::default(),
-            1e12,
+            StashAccess {
+                backend: &stash,
+                config: &StashConfig::default(),
+                now: 1e12,
+            },
             values,
             Some(Format::OpenAi),
             CompactOptions {

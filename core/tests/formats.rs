@@ -9,7 +9,7 @@ use common::*;
 use ctxpack_core::history::{compact_history, expand_history, CompactOptions, Outcome};
 use ctxpack_core::history::{CompactReport, ExpandReport};
 use ctxpack_core::messages::{decode_messages, detect_format, Format};
-use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
+use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
 use ctxpack_core::tool_results::message_to_text_only;
 use ctxpack_core::JsonPath;
 use serde_json::{json, Value};
@@ -22,9 +22,11 @@ fn compact_opts<B: StashBackend>(
     opts: CompactOptions,
 ) -> Outcome<CompactReport> {
     block_on(compact_history(
-        b,
-        &StashConfig::default(),
-        T0,
+        StashAccess {
+            backend: b,
+            config: &StashConfig::default(),
+            now: T0,
+        },
         msgs.to_vec(),
         None,
         opts,

@@ -9,7 +9,7 @@ use ctxpack_core::history::{
     compact_history, expand_history, history_image, Lang, Outcome, PartDialect,
 };
 use ctxpack_core::messages::Format;
-use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
+use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
 use serde_json::json;
 use serde_json::Value;
 
@@ -32,9 +32,11 @@ fn compact_at<B: StashBackend>(
 ) -> Outcome<ctxpack_core::history::CompactReport> {
     let values = msgs.as_array().unwrap().clone();
     block_on(compact_history(
-        b,
-        cfg,
-        now,
+        StashAccess {
+            backend: b,
+            config: cfg,
+            now,
+        },
         values,
         None,
         opts,

@@ -8,7 +8,7 @@ use common::*;
 use ctxpack_core::history::CompactOptions;
 use ctxpack_core::history::{compact_history, expand_history};
 use ctxpack_core::messages::Format;
-use ctxpack_core::stash::{MemoryBackend, StashConfig};
+use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::json;
@@ -160,9 +160,11 @@ fn format_strategy() -> impl Strategy<Value = Format> {
 
 fn run(values: Vec<Value>, format: Format, stash: &MemoryBackend) -> (Vec<Value>, Option<usize>) {
     let out = block_on(compact_history(
-        stash,
-        &StashConfig::default(),
-        1.0,
+        StashAccess {
+            backend: stash,
+            config: &StashConfig::default(),
+            now: 1.0,
+        },
         values,
         Some(format),
         CompactOptions::default(),
@@ -281,7 +283,7 @@ proptest! {
     #[test]
     fn arbitrary_shapes_never_panic(values in prop::collection::vec(arbitrary_json(), 0..6), format in prop::option::of(format_strategy())) {
         let stash = MemoryBackend::new();
-        let compacted = block_on(compact_history(&stash, &StashConfig::default(), 1.0, values.clone(), format, CompactOptions { sanitize_tool_results: true, ..Default::default() }, &mut |_, _, _| {}, &ctxpack_core::media::InMemory));
+        let compacted = block_on(compact_history(StashAccess { backend: &stash, config: &StashConfig::default(), now: 1.0 }, values.clone(), format, CompactOptions { sanitize_tool_results: true, ..Default::default() }, &mut |_, _, _| {}, &ctxpack_core::media::InMemory));
         if let Ok(out) = compacted {
             if let Some(n) = out.report.newest_user_index {
                 prop_assert_eq!(&out.messages[n..], &values[n..]);

@@ -7,16 +7,20 @@ mod common;
 
 use common::*;
 use ctxpack_core::history::{compact_history, CompactOptions, CompactReport, Outcome};
-use ctxpack_core::stash::{CachedBackend, MemoryBackend, MetaCache, StashBackend, StashConfig};
+use ctxpack_core::stash::{
+    CachedBackend, MemoryBackend, MetaCache, StashAccess, StashBackend, StashConfig,
+};
 use serde_json::{json, Value};
 
 const T0: f64 = 1_700_000_000_000.0;
 
 fn compact<B: StashBackend>(b: &B, msgs: &[Value], now: f64) -> Outcome<CompactReport> {
     block_on(compact_history(
-        b,
-        &StashConfig::default(),
-        now,
+        StashAccess {
+            backend: b,
+            config: &StashConfig::default(),
+            now,
+        },
         msgs.to_vec(),
         None,
         CompactOptions::default(),

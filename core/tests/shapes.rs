@@ -11,7 +11,7 @@ use ctxpack_core::history::{compact_history, expand_history, CompactOptions, Out
 use ctxpack_core::media::{
     bytes_value, kept_kind, kept_ref, parse_bytes_literal, BytesKind, KeptKind, Payloads,
 };
-use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
+use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
 use serde_json::{json, Value};
 
 const T0: f64 = 1_700_000_000_000.0;
@@ -37,9 +37,11 @@ fn compact_with<B: StashBackend>(
     now: f64,
 ) -> Outcome<ctxpack_core::history::CompactReport> {
     block_on(compact_history(
-        b,
-        &StashConfig::default(),
-        now,
+        StashAccess {
+            backend: b,
+            config: &StashConfig::default(),
+            now,
+        },
         msgs.as_array().unwrap().clone(),
         None,
         CompactOptions::default(),

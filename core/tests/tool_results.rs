@@ -7,7 +7,7 @@ use common::*;
 use ctxpack_core::history::CompactOptions;
 use ctxpack_core::history::{compact_history, history_image, Lang};
 use ctxpack_core::messages::Format;
-use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
+use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
 use ctxpack_core::ErrorCode;
 use serde_json::json;
 use serde_json::Value;
@@ -35,9 +35,11 @@ fn run<B: StashBackend>(
         ..Default::default()
     };
     block_on(compact_history(
-        stash,
-        &StashConfig::default(),
-        1e12,
+        StashAccess {
+            backend: stash,
+            config: &StashConfig::default(),
+            now: 1e12,
+        },
         msgs.as_array().unwrap().clone(),
         None,
         opts,

@@ -13,6 +13,7 @@ use crate::CtxpackError;
 use ctxpack_core::history::CompactOptions;
 use ctxpack_core::history::{compact_history, expand_history, history_image, PartDialect};
 use ctxpack_core::messages::Format;
+use ctxpack_core::stash::StashAccess;
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -157,9 +158,11 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
     };
     let backend = call_backend(&stash, &table);
     let outcome = compact_history(
-        &backend,
-        &stash.config,
-        stash.now(),
+        StashAccess {
+            backend: &backend,
+            config: &stash.config,
+            now: stash.now(),
+        },
         values,
         format,
         options,

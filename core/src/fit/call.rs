@@ -4,18 +4,7 @@
 use crate::budget::{EstimateReport, ModelProfile};
 use crate::event_loop::Slicer;
 use crate::media::payload::Payloads;
-use crate::stash::StashConfig;
-
-/// The stash, its settings and the clock.
-#[derive(Debug, Clone, Copy)]
-pub struct StashAccess<'a, B> {
-    /// Where originals go.
-    pub backend: &'a B,
-    /// TTL and budget.
-    pub config: &'a StashConfig,
-    /// Now, in ms since the epoch.
-    pub now: f64,
-}
+use crate::stash::StashAccess;
 
 /// Options of a fitting.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -2,10 +2,12 @@
 //! once, and the fitting waits for the write to commit; only what committed
 //! may be replaced.
 
-use super::call::{FitCall, StashAccess};
+use super::call::FitCall;
 use super::measure::Found;
 use super::one_image::{Inline, Outcome};
 use crate::messages::image::ImageTemplate;
+use crate::stash::StashAccess;
+use crate::stash::WrittenAt;
 use crate::stash::{NewRecord, StashBackend};
 use std::collections::BTreeSet;
 
@@ -55,8 +57,10 @@ async fn stash_originals<B: StashBackend>(
                 img.decoded,
                 img.text_len,
                 ImageTemplate::list_to_json_text(templates),
-                stash.now,
-                stash.config.ttl_ms,
+                WrittenAt {
+                    now: stash.now,
+                    ttl_ms: stash.config.ttl_ms,
+                },
             )
         })
         .collect();

@@ -7,7 +7,7 @@
 //! stash the oldest history images the plan names through compaction
 //! ([`super::stash_oldest`]), then report ([`super::summary`]).
 
-use super::call::{Before, FitCall, FitOptions, RepairOptions, StashAccess};
+use super::call::{Before, FitCall, FitOptions, RepairOptions};
 use super::commit::commit;
 use super::measure::measure;
 use super::planning::Plan;
@@ -22,6 +22,7 @@ use crate::event_loop::Slicer;
 use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
 use crate::messages::{decode_messages, detect_format, Format, Message, MessageError};
+use crate::stash::StashAccess;
 use crate::stash::StashBackend;
 use serde_json::Value;
 

@@ -29,11 +29,12 @@ mod stash_oldest;
 mod summary;
 mod target;
 
+pub use crate::stash::StashAccess;
 pub use attempt::{
     first_attempt, next_attempt, within_bytes, Attempt, MAX_ATTEMPTS, PHOTO_QUALITIES,
     TEXT_QUALITIES,
 };
-pub use call::{FitOptions, RepairOptions, StashAccess};
+pub use call::{FitOptions, RepairOptions};
 pub use flow::{fit_context, repair_context};
 pub use plan::{choose_stash, Account, Limits, Rest, StashChoice, PLACEHOLDER_TOKENS};
 pub use repair::{kind_name, repair_profile, Repair, RepairError};

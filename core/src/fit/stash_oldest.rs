@@ -27,9 +27,7 @@ pub(super) async fn stash_oldest<B: StashBackend, R>(
         ..CompactOptions::default()
     };
     let out = compact_history(
-        s.backend,
-        s.config,
-        s.now,
+        *s,
         values,
         Some(format),
         options,

@@ -21,7 +21,7 @@ use crate::event_loop::Slicer;
 use crate::history::compact::{CompactOptions, CompactReport};
 use crate::media::payload::Payloads;
 use crate::messages::{detect_format, Format, Message, MessageError};
-use crate::stash::{StashBackend, StashConfig};
+use crate::stash::{StashAccess, StashBackend};
 use access::Stash;
 use sanitize::{sanitize_tool_results, Sanitized};
 use serde_json::Value;
@@ -45,11 +45,8 @@ pub struct Outcome<R> {
 /// (The arguments are the stash, the clock, the input, the options, the
 /// progress callback and payload access: each a separate concern.)
 /// Stash failures never throw: the images stay inline and the report says why.
-#[allow(clippy::too_many_arguments)]
 pub async fn compact_history<B: StashBackend>(
-    backend: &B,
-    config: &StashConfig,
-    now: f64,
+    access: StashAccess<'_, B>,
     values: Vec<Value>,
     format: Option<Format>,
     options: CompactOptions,
@@ -57,9 +54,9 @@ pub async fn compact_history<B: StashBackend>(
     payloads: &dyn Payloads,
 ) -> Result<Outcome<CompactReport>, MessageError> {
     let stash = Stash {
-        backend,
-        config,
-        now,
+        backend: access.backend,
+        config: access.config,
+        now: access.now,
     };
     compact(stash, values, format, options, progress, payloads).await
 }

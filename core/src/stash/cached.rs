@@ -178,7 +178,7 @@ impl<B: StashBackend + Generation> StashBackend for CachedBackend<'_, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stash::MemoryBackend;
+    use crate::stash::{MemoryBackend, WrittenAt};
     use std::cell::Cell;
     use std::future::Future;
     use std::pin::pin;
@@ -241,8 +241,10 @@ mod tests {
             5,
             8,
             None,
-            0.0,
-            1000.0,
+            WrittenAt {
+                now: 0.0,
+                ttl_ms: 1000.0,
+            },
         )
     }
 

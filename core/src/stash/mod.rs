@@ -3,6 +3,7 @@
 //! records, the in-memory backend and the policy (TTL, LRU, verification);
 //! IndexedDB and JavaScript adapters implement the contract at the boundary.
 
+mod access;
 mod backend;
 mod cached;
 mod error;
@@ -11,6 +12,7 @@ mod memory;
 mod policy;
 mod record;
 
+pub use access::StashAccess;
 pub use backend::StashBackend;
 pub use cached::{CachedBackend, Generation, MetaCache, META_CACHE_MS};
 pub use error::{StashError, StashErrorKind};
@@ -20,4 +22,4 @@ pub use policy::{
     list_by_recency, plan_maintenance, read_verified, sweep, Lookup, Maintenance, StashConfig,
     SweepReport, DEFAULT_STASH_NAME, DEFAULT_TTL_SECONDS,
 };
-pub use record::{NewRecord, RecordMeta, StoredRecord};
+pub use record::{NewRecord, RecordMeta, StoredRecord, WrittenAt};

@@ -23,9 +23,17 @@ pub struct NewRecord<'a> {
     pub stored: bool,
 }
 
+/// When a record is written and how long it lives.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WrittenAt {
+    /// Now, in ms since the epoch.
+    pub now: f64,
+    /// How long the record lives unused, in ms.
+    pub ttl_ms: f64,
+}
+
 impl<'a> NewRecord<'a> {
-    /// A record written at `now` that expires `ttl_ms` later.
-    #[allow(clippy::too_many_arguments)]
+    /// A record written at `written.now` that expires `written.ttl_ms` later.
     pub fn new(
         id: String,
         mime: String,
@@ -33,9 +41,9 @@ impl<'a> NewRecord<'a> {
         size: u64,
         stored_bytes: u64,
         part: Option<String>,
-        now: f64,
-        ttl_ms: f64,
+        written: WrittenAt,
     ) -> Self {
+        let WrittenAt { now, ttl_ms } = written;
         let meta = RecordMeta {
             id: id.clone(),
             size,

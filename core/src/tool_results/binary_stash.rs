@@ -5,6 +5,7 @@
 //! as `[BINARY_DATA_FILTERED: <size>]`, or keep it and report why.
 
 use crate::json_path::JsonPath;
+use crate::stash::WrittenAt;
 use crate::stash::{Failure, NewRecord, StashBackend, StashConfig};
 use crate::tool_results::sanitize::{
     filtered_marker, find_binaries_sliced, replace_binaries, stashed_marker, SanitizeOptions,
@@ -102,8 +103,10 @@ pub async fn sanitize_targets<B: StashBackend>(
                         b.size,
                         payloads.text_len(payload) as u64,
                         None,
-                        now,
-                        config.ttl_ms,
+                        WrittenAt {
+                            now,
+                            ttl_ms: config.ttl_ms,
+                        },
                     ));
                 }
                 ids.push(id);

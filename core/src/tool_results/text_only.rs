@@ -9,6 +9,7 @@ use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
 use crate::messages::placeholder::{has_placeholder, placeholder};
 use crate::messages::{decode_messages, Content, Format, ImageSource, Message, MessageError, Part};
+use crate::stash::WrittenAt;
 use crate::stash::{NewRecord, StashBackend, StashConfig};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -175,8 +176,10 @@ async fn stash_inline_images<B: StashBackend>(
                 facts.decoded_len as u64,
                 facts.len as u64,
                 part,
-                now,
-                config.ttl_ms,
+                WrittenAt {
+                    now,
+                    ttl_ms: config.ttl_ms,
+                },
             ));
         });
     }

@@ -6,6 +6,7 @@ use super::access::Stash;
 use crate::history::compact::{occurrence_templates, CompactReport, Plan};
 use crate::messages::image::ImageTemplate;
 use crate::messages::Message;
+use crate::stash::WrittenAt;
 use crate::stash::{Failure, NewRecord, RecordMeta, StashBackend, StashError};
 use crate::ErrorCode;
 use std::collections::{BTreeMap, BTreeSet};
@@ -111,8 +112,10 @@ fn new_records<'m, B>(
                 img.size,
                 img.text_len,
                 template,
-                stash.now,
-                stash.config.ttl_ms,
+                WrittenAt {
+                    now: stash.now,
+                    ttl_ms: stash.config.ttl_ms,
+                },
             );
             if let Some(old) = listed.get(&img.md5) {
                 // Rewriting a record keeps when it was first stashed; a live
