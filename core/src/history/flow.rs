@@ -1,33 +1,31 @@
-//! History compaction end to end, over any [`StashBackend`], in named
-//! phases: stash the tool results' binaries (`sanitize`), measure the
-//! history images and plan (`measure`), write to the stash and wait for the
-//! commit (`commit`), replace only what committed (`replace`), refresh what
-//! the conversation references and sweep (`sweep`). And the reverse:
-//! expansion (`restore`), and one image for the `get_history_image` tool
-//! (`lookup`).
-
-mod access;
-mod commit;
-mod lookup;
-mod measure;
-mod replace;
-mod restore;
-mod sanitize;
-mod sweep;
-mod wire;
+//! History compaction end to end, over any [`StashBackend`]: plan (pure),
+//! write to the stash and wait for the commit, replace only what committed,
+//! refresh what the conversation references, sweep. Expansion is in
+//! `restore`, one image for the `get_history_image` tool in `lookup`. The
+//! compaction runs as one function: split into phase functions its futures
+//! cost the main module over 4 KB gzipped.
 
 use crate::budget::json_len_with;
 use crate::event_loop::Slicer;
-use crate::history::compact::{CompactOptions, CompactReport};
+use crate::history::compact::{
+    apply_compaction, hash_found, occurrence_templates, select_history_images, CompactOptions,
+    CompactReport,
+};
+use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
-use crate::messages::{detect_format, Format, Message, MessageError};
-use crate::stash::{StashAccess, StashBackend};
-use access::Stash;
-use sanitize::{sanitize_tool_results, Sanitized};
+use crate::messages::image::ImageTemplate;
+use crate::messages::{decode_messages, detect_format, Format, Message, MessageError, Role};
+use crate::stash::{
+    plan_maintenance, Failure, NewRecord, RecordMeta, StashAccess, StashBackend, StashConfig,
+    WrittenAt,
+};
+use crate::tool_results::binary_stash::{
+    sanitize_targets, target_text, text_target, BinaryReport, OnWriteFailure, Target,
+};
+use crate::tool_results::sanitize::{pointer_get, pointer_get_mut, SanitizeOptions, Seg};
+use crate::tool_results::slots::{raw_role, tool_result_slots, SlotKind};
 use serde_json::Value;
-
-pub use lookup::{answer_history_image_call, history_image, tool_image_part, Lang, PartDialect};
-pub use restore::expand_history;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Messages after an operation: all of them, and which ones changed (an
 /// unchanged message is the caller's value, moved through untouched).
@@ -39,6 +37,134 @@ pub struct Outcome<R> {
     pub changed: Vec<bool>,
     /// What happened.
     pub report: R,
+}
+
+/// The serialized size of each message, payloads counted at their real length.
+pub(super) fn sizes_of(values: &[Value], payloads: &dyn Payloads) -> Vec<u64> {
+    values.iter().map(|v| json_len_with(v, payloads)).collect()
+}
+
+pub(super) fn decode(
+    values: Vec<Value>,
+    format: Option<Format>,
+) -> Result<(Format, Vec<Message>), MessageError> {
+    decode_messages(values, format, &JsonPath::root("messages"))
+}
+
+/// Stashes binary payloads in the tool results of `values` before the newest
+/// user message (on the raw messages, before decoding). Returns which
+/// messages changed, the ids written, and the report.
+async fn sanitize_tool_results<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    values: &mut [Value],
+    format: Format,
+    payloads: &dyn Payloads,
+) -> (Vec<bool>, BTreeSet<String>, BinaryReport) {
+    let mut changed = vec![false; values.len()];
+    let cutoff = values
+        .iter()
+        .rposition(|v| raw_role(v) == Some(Role::User))
+        .unwrap_or(0);
+    let root = JsonPath::root("messages");
+    let mut targets = Vec::new();
+    let mut places = Vec::new();
+    for (i, message) in values.iter().enumerate().take(cutoff) {
+        for slot in tool_result_slots(format, message) {
+            let Some(value) = pointer_get(message, &slot.pointer) else {
+                continue;
+            };
+            let path = pointer_path(&root.index(i), &slot.pointer);
+            let (target, was_json) = match (slot.kind, value) {
+                (SlotKind::Text, Value::String(text)) => text_target(text, path),
+                (SlotKind::Structured, v) => (
+                    Target {
+                        value: v.clone(),
+                        path,
+                        changed: false,
+                        holds_references: true,
+                    },
+                    true,
+                ),
+                _ => continue,
+            };
+            targets.push(target);
+            places.push((i, slot, was_json));
+        }
+    }
+    if targets.is_empty() {
+        return (changed, BTreeSet::new(), BinaryReport::default());
+    }
+    let report = sanitize_targets(
+        Some(backend),
+        config,
+        now,
+        &mut targets,
+        &SanitizeOptions::default(),
+        OnWriteFailure::KeepInline,
+        payloads,
+    )
+    .await;
+    let mut written = BTreeSet::new();
+    for (target, (i, slot, was_json)) in targets.into_iter().zip(places) {
+        if !target.changed {
+            continue;
+        }
+        for id in crate::messages::placeholder::binary_marker_ids(&target.value) {
+            written.insert(id);
+        }
+        let new_value = match slot.kind {
+            SlotKind::Text => Value::String(target_text(target, was_json)),
+            SlotKind::Structured => target.value,
+        };
+        if let Some(place) = pointer_get_mut(&mut values[i], &slot.pointer) {
+            *place = new_value;
+            changed[i] = true;
+        }
+    }
+    (changed, written, report)
+}
+
+fn pointer_path(base: &JsonPath, pointer: &[Seg]) -> JsonPath {
+    pointer.iter().fold(base.clone(), |p, seg| match seg {
+        Seg::Key(k) => p.key(k),
+        Seg::Index(i) => p.index(*i),
+    })
+}
+
+pub(super) fn encode(
+    messages: Vec<Message>,
+    changed: &[bool],
+    sizes: &[u64],
+    payloads: &dyn Payloads,
+) -> (Vec<Value>, u64) {
+    let mut after = 0;
+    let values = messages
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let v = m.into_wire();
+            after += if changed[i] {
+                json_len_with(&v, payloads)
+            } else {
+                sizes[i]
+            };
+            v
+        })
+        .collect();
+    (values, after)
+}
+
+/// Whether the live record `old` (as listed) already holds what `new` would
+/// write: its id is the payload's MD5, and the size, type and part template
+/// are the same.
+fn holds_already(old: &RecordMeta, new: &RecordMeta, now: f64) -> bool {
+    old.expires_at > now
+        && old.stored_bytes == new.stored_bytes
+        && old.size == new.size
+        && old.mime == new.mime
+        && old.part == new.part
 }
 
 /// Compacts `values` against `backend` at time `now` (ms since the epoch).
@@ -53,55 +179,276 @@ pub async fn compact_history<B: StashBackend>(
     progress: &mut dyn FnMut(usize, usize, u64),
     payloads: &dyn Payloads,
 ) -> Result<Outcome<CompactReport>, MessageError> {
-    let stash = Stash {
-        backend: access.backend,
-        config: access.config,
-        now: access.now,
-    };
-    compact(stash, values, format, options, progress, payloads).await
-}
-
-/// [`compact_history`], phase by phase.
-async fn compact<B: StashBackend>(
-    stash: Stash<'_, B>,
-    values: Vec<Value>,
-    format: Option<Format>,
-    options: CompactOptions,
-    progress: &mut dyn FnMut(usize, usize, u64),
-    payloads: &dyn Payloads,
-) -> Result<Outcome<CompactReport>, MessageError> {
+    let StashAccess {
+        backend,
+        config,
+        now,
+    } = access;
     // Long work in short tasks: the host runs between images.
     let slicer = Slicer::of(payloads.event_loop());
-    let Decoded {
-        mut messages,
-        sizes,
-        sanitized,
-        mut report,
-    } = prepare(stash, values, format, options, payloads).await?;
+    let mut values = values;
+    let mut sizes = sizes_of(&values, payloads);
+    let bytes_before: u64 = sizes.iter().sum();
+    let format = format.unwrap_or_else(|| detect_format(&values));
+    let (sanitized, binary_ids, binaries) = if options.sanitize_tool_results {
+        sanitize_tool_results(backend, config, now, &mut values, format, payloads).await
+    } else {
+        (
+            vec![false; values.len()],
+            BTreeSet::new(),
+            BinaryReport::default(),
+        )
+    };
+    // Sizes of the sanitized messages: what the image pass starts from.
+    for (i, changed) in sanitized.iter().enumerate() {
+        if *changed {
+            sizes[i] = json_len_with(&values[i], payloads);
+        }
+    }
+    let (format, mut messages) = decode(values, Some(format))?;
+    let mut report = CompactReport {
+        format: format.name(),
+        bytes_before,
+        binaries_stashed: binaries.stashed,
+        failures: binaries.failures,
+        ..CompactReport::default()
+    };
+
     let options = CompactOptions {
         request_bytes: sizes.iter().sum(),
         ..options
     };
-    let plan = measure::measure(&messages, options, progress, payloads, &slicer).await;
-    measure::report_plan(&mut report, &plan);
-    let committed = commit::commit(stash, &messages, &plan, &mut report).await;
-    let replacements = replace::replacements(plan, &committed, &mut report);
-    let changed = replace::replace(
-        &mut messages,
-        &replacements,
-        options.collapse_text,
-        &sanitized.changed,
+    // Hash one image at a time, letting the host run between them.
+    slicer.checkpoint().await;
+    let (mut plan, found) = select_history_images(&messages, options, payloads);
+    let total = found.len();
+    let mut hashed = BTreeSet::new();
+    let mut hashed_bytes = 0u64;
+    for (done, f) in found.into_iter().enumerate() {
+        hashed_bytes += hash_found(&mut plan, f, &mut hashed, payloads);
+        progress(done + 1, total, hashed_bytes);
+        slicer.checkpoint().await;
+    }
+    report.newest_user_index = plan.newest_user;
+    report.limit_stashed = plan.limit_stashed;
+    report.fits = plan.limit_problem.is_none();
+    report.limit_problem = plan.limit_problem.clone();
+    report.kept = plan.kept;
+    report.urls = plan.urls;
+    report.failures.extend(plan.invalid.iter().cloned());
+
+    let metas = match backend.list_meta().await {
+        Ok(m) => m,
+        Err(e) => {
+            report.failures.push(Failure {
+                path: String::new(),
+                md5: None,
+                code: e.kind.code(),
+                reason: format!("listing the stash failed: {e}"),
+            });
+            Vec::new()
+        }
+    };
+
+    // Write each distinct image once and wait for the commit.
+    let expires_at = now + config.ttl_ms;
+    let mut all_metas = BTreeMap::new();
+    all_metas.extend(metas.into_iter().map(|m| (m.id.clone(), m)));
+    // An image stashed again while earlier placeholders of it remain keeps
+    // the shapes those placeholders stand for.
+    let mut earlier = Vec::new();
+    for img in plan.images.iter().filter(|i| !i.duplicate) {
+        if all_metas.contains_key(&img.md5) && plan.referenced.contains(&img.md5) {
+            if let Ok(Some(rec)) = backend.get_record(&img.md5).await {
+                let list = rec
+                    .part
+                    .as_deref()
+                    .map(ImageTemplate::list_from_json_text)
+                    .unwrap_or_default();
+                earlier.push((img.md5.clone(), list));
+            }
+        }
+    }
+    let templates = occurrence_templates(&messages, &plan, &earlier);
+    drop(earlier);
+    let mut records: Vec<NewRecord<'_>> = plan
+        .images
+        .iter()
+        .zip(templates)
+        .filter(|(img, _)| !img.duplicate)
+        .map(|(img, template)| {
+            let mut r = NewRecord::new(
+                img.md5.clone(),
+                img.mime.clone(),
+                img.payload,
+                img.size,
+                img.text_len,
+                template,
+                WrittenAt {
+                    now,
+                    ttl_ms: config.ttl_ms,
+                },
+            );
+            if let Some(old) = all_metas.get(&img.md5) {
+                // Rewriting a record keeps when it was first stashed; a live
+                // record that already holds this payload and part is only
+                // confirmed (an app re-sending its history writes nothing new).
+                r.meta.created_at = old.created_at;
+                r.stored = holds_already(old, &r.meta, now);
+            }
+            r
+        })
+        .collect();
+    let mut results = if records.is_empty() {
+        Vec::new()
+    } else {
+        backend.put_records(&records).await
+    };
+    // A record the listing named but that is gone (another connection
+    // deleted it) is written in full after all.
+    let gone: Vec<usize> = (0..records.len())
+        .filter(|&i| records[i].stored && matches!(results.get(i), Some(Err(_))))
+        .collect();
+    if !gone.is_empty() {
+        let retry: Vec<NewRecord<'_>> = gone
+            .iter()
+            .map(|&i| NewRecord {
+                stored: false,
+                ..records[i].clone()
+            })
+            .collect();
+        let again = backend.put_records(&retry).await;
+        for ((&i, r), result) in gone.iter().zip(retry).zip(again) {
+            records[i] = r;
+            results[i] = result;
+        }
+    }
+    let mut committed: BTreeMap<String, RecordMeta> = BTreeMap::new();
+    let mut confirmed = BTreeSet::new();
+    let mut write_errors: BTreeMap<String, (crate::ErrorCode, String)> = BTreeMap::new();
+    for (i, rec) in records.iter().enumerate() {
+        match results.get(i) {
+            Some(Ok(())) if rec.stored => {
+                confirmed.insert(rec.id.clone());
+            }
+            Some(Ok(())) => {
+                committed.insert(rec.id.clone(), rec.meta.clone());
+            }
+            Some(Err(e)) => {
+                write_errors.insert(rec.id.clone(), (e.kind.code(), e.message.clone()));
+            }
+            None => {
+                write_errors.insert(
+                    rec.id.clone(),
+                    (
+                        crate::ErrorCode::StashWriteFailed,
+                        "the stash gave no answer for this record".into(),
+                    ),
+                );
+            }
+        }
+    }
+    report.written = committed.len();
+    drop(records);
+
+    let mut replacements = Vec::new();
+    for img in &plan.images {
+        if committed.contains_key(&img.md5) || confirmed.contains(&img.md5) {
+            replacements.push(((img.message, img.ordinal), img.md5.clone()));
+            report.stashed += 1;
+            if img.duplicate {
+                report.deduplicated += 1;
+            }
+        } else {
+            let (code, reason) = write_errors
+                .get(&img.md5)
+                .cloned()
+                .unwrap_or((crate::ErrorCode::StashWriteFailed, "not written".into()));
+            report.failures.push(Failure {
+                path: img.path.clone(),
+                md5: Some(img.md5.clone()),
+                code,
+                reason,
+            });
+        }
+    }
+    report.failed = report
+        .failures
+        .iter()
+        .filter(|f| !f.path.is_empty())
+        .count();
+    // Confirmed records are refreshed like the ones placeholders reference.
+    let mut referenced = plan.referenced.clone();
+    referenced.extend(
+        confirmed
+            .iter()
+            .filter(|id| !plan.referenced.contains(id))
+            .cloned(),
     );
-    let referenced = replacements.referenced;
-    sweep::sweep(
-        stash,
-        &referenced,
-        committed,
-        sanitized.written,
-        &mut report,
-    )
-    .await;
-    let (values, after) = wire::encode(messages, &changed, &sizes, payloads);
+    drop(plan);
+
+    let mut changed = apply_compaction(&mut messages, &replacements, options.collapse_text);
+    for (c, s) in changed.iter_mut().zip(&sanitized) {
+        *c |= *s;
+    }
+
+    // Refresh every record the conversation references; sweep the rest.
+    let mut protected = BTreeSet::new();
+    protected.extend(committed.keys().cloned());
+    protected.extend(binary_ids);
+    let mut touched = Vec::new();
+    for id in &referenced {
+        match all_metas.get_mut(id) {
+            Some(m) if m.expires_at > now => {
+                protected.insert(id.clone());
+                // Expiry is kept within a tenth of the TTL: a record is
+                // rewritten only once that much of its life has passed.
+                if m.expires_at - now < config.ttl_ms * 0.9 {
+                    m.expires_at = expires_at;
+                    m.last_used_at = now;
+                    touched.push(m.clone());
+                }
+            }
+            _ if committed.contains_key(id) => {}
+            _ => report.missing += 1,
+        }
+    }
+    report.refreshed = touched.len();
+    if !touched.is_empty() {
+        if let Err(e) = backend.put_meta(&touched).await {
+            report.failures.push(Failure {
+                path: String::new(),
+                md5: None,
+                code: e.kind.code(),
+                reason: format!("refreshing expiry failed: {e}"),
+            });
+        }
+    }
+    all_metas.extend(committed);
+    let metas: Vec<RecordMeta> = all_metas.into_values().collect();
+    let maintenance = plan_maintenance(&metas, now, config, &protected);
+    let doomed: Vec<String> = maintenance
+        .expired
+        .iter()
+        .chain(&maintenance.evicted)
+        .cloned()
+        .collect();
+    if !doomed.is_empty() {
+        if let Err(e) = backend.delete_records(&doomed).await {
+            report.failures.push(Failure {
+                path: String::new(),
+                md5: None,
+                code: e.kind.code(),
+                reason: format!("sweeping the stash failed: {e}"),
+            });
+        } else {
+            report.expired = maintenance.expired.len();
+            report.evicted = maintenance.evicted.len();
+        }
+    }
+    report.over_budget = maintenance.over_budget;
+
+    let (values, after) = encode(messages, &changed, &sizes, payloads);
     report.bytes_after = after;
     Ok(Outcome {
         messages: values,
@@ -110,54 +457,27 @@ async fn compact<B: StashBackend>(
     })
 }
 
-/// The messages a compaction starts from, decoded after the tool-result
-/// phase, with their sizes and the report so far.
-struct Decoded {
-    /// The messages.
-    messages: Vec<Message>,
-    /// The serialized size of each, after the tool-result phase.
-    sizes: Vec<u64>,
-    /// What the tool-result phase did.
-    sanitized: Sanitized,
-    /// The report so far.
-    report: CompactReport,
-}
-
-/// Measures `values`, runs the tool-result phase when `options` asks for
-/// it, and decodes the result.
-async fn prepare<B: StashBackend>(
-    stash: Stash<'_, B>,
-    mut values: Vec<Value>,
-    format: Option<Format>,
-    options: CompactOptions,
-    payloads: &dyn Payloads,
-) -> Result<Decoded, MessageError> {
-    let mut sizes = wire::sizes_of(&values, payloads);
-    let bytes_before: u64 = sizes.iter().sum();
-    let format = format.unwrap_or_else(|| detect_format(&values));
-    let mut sanitized = if options.sanitize_tool_results {
-        sanitize_tool_results(stash, &mut values, format, payloads).await
-    } else {
-        Sanitized::nothing(values.len())
-    };
-    // Sizes of the sanitized messages: what the image pass starts from.
-    for (i, changed) in sanitized.changed.iter().enumerate() {
-        if *changed {
-            sizes[i] = json_len_with(&values[i], payloads);
-        }
+pub(super) async fn refresh<'a, B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    ids: impl Iterator<Item = &'a String>,
+) {
+    let mut wanted = BTreeSet::new();
+    wanted.extend(ids);
+    if wanted.is_empty() {
+        return;
     }
-    let (format, messages) = wire::decode(values, Some(format))?;
-    let report = CompactReport {
-        format: format.name(),
-        bytes_before,
-        binaries_stashed: sanitized.report.stashed,
-        failures: std::mem::take(&mut sanitized.report.failures),
-        ..CompactReport::default()
-    };
-    Ok(Decoded {
-        messages,
-        sizes,
-        sanitized,
-        report,
-    })
+    if let Ok(metas) = backend.list_meta().await {
+        let touched: Vec<RecordMeta> = metas
+            .into_iter()
+            .filter(|m| wanted.contains(&m.id))
+            .map(|m| RecordMeta {
+                expires_at: now + config.ttl_ms,
+                last_used_at: now,
+                ..m
+            })
+            .collect();
+        let _ = backend.put_meta(&touched).await;
+    }
 }

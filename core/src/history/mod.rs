@@ -13,6 +13,8 @@ pub(crate) mod call;
 pub(crate) mod compact;
 pub(crate) mod expand;
 mod flow;
+mod lookup;
+mod restore;
 pub(crate) mod tool;
 
 pub use crate::messages::{parse_image_id, placeholder};
@@ -21,8 +23,7 @@ pub use answer::{ai_sdk_tool_result_takes_images, answer_messages};
 pub use call::{read_call, HistoryImageCall};
 pub use compact::{CompactOptions, CompactReport};
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
-pub use flow::{
-    answer_history_image_call, compact_history, expand_history, history_image, tool_image_part,
-    Lang, Outcome, PartDialect,
-};
+pub use flow::{compact_history, Outcome};
+pub use lookup::{answer_history_image_call, history_image, tool_image_part, Lang, PartDialect};
+pub use restore::expand_history;
 pub use tool::{history_image_tool, Dialect, TOOL_DESCRIPTION, TOOL_NAME};

@@ -1,13 +1,12 @@
-//! One stashed image on request: the `get_history_image` tool's answer, as
-//! content parts or as the messages that answer a tool call.
+//! One stashed image for the `get_history_image` tool: read, verified and
+//! refreshed, as parts in the dialect the caller answers in.
 
-use super::access::Stash;
+use super::flow::refresh;
 use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
 use crate::messages::{Format, MessageError};
 use crate::stash::{read_verified, Lookup, StashBackend, StashConfig};
 use serde_json::Value;
-
 /// The language of the texts the tool answers with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
@@ -85,12 +84,7 @@ pub async fn history_image<B: StashBackend>(
     };
     match read_verified(backend, &md5, now, payloads).await {
         Ok(Lookup::Found(rec)) => {
-            let stash = Stash {
-                backend,
-                config,
-                now,
-            };
-            stash.refresh(std::iter::once(&md5)).await;
+            refresh(backend, config, now, std::iter::once(&md5)).await;
             vec![tool_image_part(dialect, &rec.mime, &rec.payload)]
         }
         _ => text("Image not found or expired", "图片不存在或已过期"),
@@ -115,12 +109,7 @@ pub async fn answer_history_image_call<B: StashBackend>(
     let record = match crate::messages::placeholder::parse_image_id(&call.image_id) {
         Some(md5) => match read_verified(backend, &md5, now, payloads).await {
             Ok(Lookup::Found(rec)) => {
-                let stash = Stash {
-                    backend,
-                    config,
-                    now,
-                };
-                stash.refresh(std::iter::once(&md5)).await;
+                refresh(backend, config, now, std::iter::once(&md5)).await;
                 Some(rec)
             }
             _ => None,
