@@ -5,10 +5,9 @@
 //! `tool-result` parts whose `output: {type:'content', value:[…]}` holds
 //! `text`, `file`, `image-data`, `file-data` and `media` parts.
 
-use super::decode::decode_role_content;
 use super::model::{PartKind, WireFormat};
 use super::part::ToolResultSlot;
-use super::{Format, ImageShape, Message, MessageError};
+use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
@@ -20,25 +19,7 @@ pub(super) fn is_image_media_type(media_type: &str) -> bool {
 }
 
 /// The Vercel AI SDK ModelMessage format.
-pub(super) struct AiSdk;
-
-impl WireFormat for AiSdk {
-    fn format(&self) -> Format {
-        Format::AiSdk
-    }
-
-    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
-        decode_role_content(self, value, path)
-    }
-
-    fn classify(
-        &self,
-        part: &Map<String, Value>,
-        path: &JsonPath,
-    ) -> Result<PartKind, MessageError> {
-        classify(part, path)
-    }
-}
+pub(super) static WIRE: WireFormat = WireFormat::role_content(Format::AiSdk, classify);
 
 /// Decides what an AI SDK content part is.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {

@@ -1,33 +1,15 @@
 //! Anthropic Messages: `{role, content}` with `image` blocks whose `source` is
 //! base64 or a URL, and `tool_result` blocks that hold further blocks.
 
-use super::decode::{decode_role_content, require_str};
+use super::decode::require_str;
 use super::model::{PartKind, WireFormat};
 use super::part::ToolResultSlot;
-use super::{Format, ImageShape, Message, MessageError};
+use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// The Anthropic Messages format.
-pub(super) struct Anthropic;
-
-impl WireFormat for Anthropic {
-    fn format(&self) -> Format {
-        Format::Anthropic
-    }
-
-    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
-        decode_role_content(self, value, path)
-    }
-
-    fn classify(
-        &self,
-        part: &Map<String, Value>,
-        path: &JsonPath,
-    ) -> Result<PartKind, MessageError> {
-        classify(part, path)
-    }
-}
+pub(super) static WIRE: WireFormat = WireFormat::role_content(Format::Anthropic, classify);
 
 /// Decides what an Anthropic content block is.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {

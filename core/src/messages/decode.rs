@@ -11,11 +11,11 @@ use serde_json::{Map, Value};
 /// Reads one message of a format whose messages are objects with a `role`
 /// and a `content`, or (LangChain) `[role, content]` tuples.
 pub(super) fn decode_role_content(
-    wire_format: &'static dyn WireFormat,
+    wire_format: &'static WireFormat,
     value: Value,
     path: &JsonPath,
 ) -> Result<Message, MessageError> {
-    let format = wire_format.format();
+    let format = wire_format.format;
     match value {
         Value::Array(mut items) if format == Format::LangChain || !items.is_empty() => {
             if items.len() != 2 {
@@ -131,7 +131,7 @@ pub(super) fn required_role(
 /// Lifts the content under `key` out of `map` (leaving `null` in its
 /// place) and reads it: a string, `null`, or an array of parts.
 pub(super) fn take_content(
-    wire_format: &dyn WireFormat,
+    wire_format: &WireFormat,
     map: &mut Map<String, Value>,
     key: &str,
     path: &JsonPath,
@@ -145,7 +145,7 @@ pub(super) fn take_content(
 /// A message whose content is its `parts` array (Gemini `Content`, AI SDK
 /// `UIMessage`): `parts` must be an array when present.
 pub(super) fn parts_message(
-    wire_format: &'static dyn WireFormat,
+    wire_format: &'static WireFormat,
     role: Role,
     mut map: Map<String, Value>,
     path: &JsonPath,
@@ -179,7 +179,7 @@ pub(super) fn kind_of(v: &Value) -> &'static str {
 
 /// Reads a content value: a string, `null`, or an array of parts.
 pub(super) fn decode_content(
-    wire_format: &dyn WireFormat,
+    wire_format: &WireFormat,
     value: Value,
     path: &JsonPath,
 ) -> Result<Content, MessageError> {
@@ -204,13 +204,13 @@ pub(super) fn decode_content(
 
 /// Reads one content part of `format` at `path`.
 pub(super) fn decode_part(
-    wire_format: &dyn WireFormat,
+    wire_format: &WireFormat,
     value: Value,
     path: &JsonPath,
 ) -> Result<Part, MessageError> {
     let mut map = match value {
         Value::Object(map) => map,
-        Value::String(_) if wire_format.format() == Format::LangChain => {
+        Value::String(_) if wire_format.format == Format::LangChain => {
             return Ok(Part::Other(value))
         }
         other => {
@@ -220,7 +220,7 @@ pub(super) fn decode_part(
             ))
         }
     };
-    let kind = wire_format.classify(&map, path)?;
+    let kind = (wire_format.classify)(&map, path)?;
     Ok(match kind {
         PartKind::Text => {
             if !matches!(map.get("text"), Some(Value::String(_))) {
@@ -252,7 +252,9 @@ pub(super) fn decode_part(
                 Some(v) => decode_content(wire_format, v, &nested_path)?,
                 None => Content::Absent,
             };
-            wire_format.read_tool_result(&mut content, slot);
+            if let Some(mark) = wire_format.read_tool_result {
+                mark(&mut content, slot);
+            }
             Part::ToolResult(ToolResultPart {
                 wire: map,
                 content,

@@ -18,37 +18,19 @@ use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
 
 /// Google Gemini `Content`.
-pub(super) struct Gemini;
-
-impl WireFormat for Gemini {
-    fn format(&self) -> Format {
-        Format::Gemini
-    }
-
-    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
-        decode(value, path)
-    }
-
-    fn classify(
-        &self,
-        part: &Map<String, Value>,
-        path: &JsonPath,
-    ) -> Result<PartKind, MessageError> {
-        classify(part, path)
-    }
-
-    fn read_tool_result(&self, content: &mut Content, slot: ToolResultSlot) {
-        if slot == ToolResultSlot::FunctionResponseParts {
-            pin_function_response_images(content);
-        }
-    }
-}
+pub(super) static WIRE: WireFormat = WireFormat {
+    format: Format::Gemini,
+    decode: Some(decode),
+    classify,
+    read_tool_result: Some(read_tool_result),
+    encode_split: None,
+};
 
 /// Reads one `Content`: its `parts` are its content.
 fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
     let map = message_object(value, path)?;
     let role = optional_role(&map, path)?.unwrap_or(Role::User);
-    parts_message(&Gemini, role, map, path)
+    parts_message(&WIRE, role, map, path)
 }
 
 /// Decides what a Gemini part is, by the field it carries.
@@ -82,6 +64,14 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
     } else {
         PartKind::Other
     })
+}
+
+/// A tool result's nested content once read: the images of a
+/// `functionResponse.parts` stay inline.
+fn read_tool_result(content: &mut Content, slot: ToolResultSlot) {
+    if slot == ToolResultSlot::FunctionResponseParts {
+        pin_function_response_images(content);
+    }
 }
 
 /// Marks the images of a `functionResponse.parts` as ones that stay inline.

@@ -5,32 +5,14 @@
 //! `{type:'image', base64, mime_type}` and LangChain JS's standard
 //! `{type:'image', data, mimeType}`).
 
-use super::decode::{decode_role_content, require_str};
+use super::decode::require_str;
 use super::model::{PartKind, WireFormat};
-use super::{Format, ImageShape, Message, MessageError};
+use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// The LangChain message format (tuples and objects).
-pub(super) struct LangChain;
-
-impl WireFormat for LangChain {
-    fn format(&self) -> Format {
-        Format::LangChain
-    }
-
-    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
-        decode_role_content(self, value, path)
-    }
-
-    fn classify(
-        &self,
-        part: &Map<String, Value>,
-        path: &JsonPath,
-    ) -> Result<PartKind, MessageError> {
-        classify(part, path)
-    }
-}
+pub(super) static WIRE: WireFormat = WireFormat::role_content(Format::LangChain, classify);
 
 /// Decides what a LangChain content part is.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {

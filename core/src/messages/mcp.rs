@@ -18,25 +18,13 @@ use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
 
 /// MCP tool results (`CallToolResult` content as messages).
-pub(super) struct Mcp;
-
-impl WireFormat for Mcp {
-    fn format(&self) -> Format {
-        Format::Mcp
-    }
-
-    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
-        decode(value, path)
-    }
-
-    fn classify(
-        &self,
-        part: &Map<String, Value>,
-        path: &JsonPath,
-    ) -> Result<PartKind, MessageError> {
-        classify(part, path)
-    }
-}
+pub(super) static WIRE: WireFormat = WireFormat {
+    format: Format::Mcp,
+    decode: Some(decode),
+    classify,
+    read_tool_result: None,
+    encode_split: None,
+};
 
 /// Reads one sampling message.
 fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
@@ -46,11 +34,11 @@ fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
     let (content, slot) = match map.get_mut("content").map(std::mem::take) {
         None => (Content::Absent, Slot::Key("content")),
         Some(block @ Value::Object(_)) => (
-            Content::Parts(vec![decode_part(&Mcp, block, &content_path)?]),
+            Content::Parts(vec![decode_part(&WIRE, block, &content_path)?]),
             Slot::SingleKey("content"),
         ),
         Some(blocks @ (Value::Array(_) | Value::Null)) => (
-            decode_content(&Mcp, blocks, &content_path)?,
+            decode_content(&WIRE, blocks, &content_path)?,
             Slot::Key("content"),
         ),
         Some(other) => {
@@ -64,7 +52,7 @@ fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
         }
     };
     Ok(Message::lifted(
-        &Mcp,
+        &WIRE,
         role,
         content,
         Value::Object(map),

@@ -1,6 +1,6 @@
 //! Messages and their content, and what a wire format must say about its
 //! own shapes ([`WireFormat`]) for them to be read and written back. This
-//! module knows no format: each format's module implements [`WireFormat`]
+//! module knows no format: each format's module defines its [`WireFormat`]
 //! and the registry (`registry.rs`) picks one by [`Format`].
 
 use super::part::{Content, Part, ToolResultSlot};
@@ -8,40 +8,56 @@ use super::{Format, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
-/// One wire format's reading of its own shapes.
-pub(super) trait WireFormat: Sync {
+/// Reads one message of a format at a path.
+pub(super) type DecodeMessage = fn(Value, &JsonPath) -> Result<Message, MessageError>;
+
+/// Decides what kind of part a wire object is.
+pub(super) type ClassifyPart = fn(&Map<String, Value>, &JsonPath) -> Result<PartKind, MessageError>;
+
+/// Writes a split message's content back into its map.
+pub(super) type EncodeSplit = fn(SplitLayout, &mut Map<String, Value>, Content);
+
+/// One wire format's reading of its own shapes: each format's module
+/// defines one (its `WIRE`), and the registry picks it by [`Format`].
+pub(super) struct WireFormat {
     /// Which format this is.
-    fn format(&self) -> Format;
-
-    /// Reads one message at `path`.
-    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError>;
-
+    pub(super) format: Format,
+    /// Reads one message at a path; `None` for a format whose messages are
+    /// objects with a `role` and a `content`, or `[role, content]` tuples.
+    pub(super) decode: Option<DecodeMessage>,
     /// What kind of part a wire object of this format is.
-    fn classify(
-        &self,
-        part: &Map<String, Value>,
-        path: &JsonPath,
-    ) -> Result<PartKind, MessageError>;
+    pub(super) classify: ClassifyPart,
+    /// Marks parts in a tool result's nested content once read (`slot` is
+    /// where it was), for a format that must.
+    pub(super) read_tool_result: Option<fn(&mut Content, ToolResultSlot)>,
+    /// Writes `content` back into a message's map for a message whose parts
+    /// were read from a text field and an array field ([`Slot::Split`]).
+    pub(super) encode_split: Option<EncodeSplit>,
+}
 
-    /// Called with a tool result's nested content once read (`slot` is where
-    /// it was), for a format that must mark parts in it.
-    fn read_tool_result(&self, _content: &mut Content, _slot: ToolResultSlot) {}
-
-    /// Writes `content` back into `map` for a message whose parts were read
-    /// from a text field and an array field ([`Slot::Split`]).
-    fn encode_split(&self, _layout: SplitLayout, _map: &mut Map<String, Value>, _content: Content) {
+impl WireFormat {
+    /// A format whose messages are role and content, with `classify` its
+    /// reading of parts and nothing else of its own.
+    pub(super) const fn role_content(format: Format, classify: ClassifyPart) -> WireFormat {
+        WireFormat {
+            format,
+            decode: None,
+            classify,
+            read_tool_result: None,
+            encode_split: None,
+        }
     }
 }
 
-impl PartialEq for dyn WireFormat {
+impl PartialEq for WireFormat {
     fn eq(&self, other: &Self) -> bool {
-        self.format() == other.format()
+        self.format == other.format
     }
 }
 
-impl std::fmt::Debug for dyn WireFormat {
+impl std::fmt::Debug for WireFormat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&self.format(), f)
+        std::fmt::Debug::fmt(&self.format, f)
     }
 }
 
@@ -116,7 +132,7 @@ pub struct Message {
     pub role: Role,
     /// What was said.
     pub content: Content,
-    wire_format: &'static dyn WireFormat,
+    wire_format: &'static WireFormat,
     wire: Value,
     slot: Slot,
 }
@@ -124,7 +140,7 @@ pub struct Message {
 impl Message {
     /// A message of `format` whose content, lifted out of `wire`, goes back to `slot`.
     pub(super) fn lifted(
-        wire_format: &'static dyn WireFormat,
+        wire_format: &'static WireFormat,
         role: Role,
         content: Content,
         wire: Value,
@@ -141,7 +157,7 @@ impl Message {
 
     /// The wire format the message was read in, and is written back in.
     pub fn format(&self) -> Format {
-        self.wire_format.format()
+        self.wire_format.format
     }
 
     /// The JSON path of this message's content, given the message's own path:
@@ -185,7 +201,9 @@ impl Message {
         let format = self.format();
         let mut wire = self.wire;
         if let (Value::Object(map), Slot::Split(layout)) = (&mut wire, self.slot) {
-            self.wire_format.encode_split(layout, map, self.content);
+            if let Some(encode) = self.wire_format.encode_split {
+                encode(layout, map, self.content);
+            }
             return wire;
         }
         let content = match self.content {

@@ -24,29 +24,17 @@ use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// Ollama chat messages.
-pub(super) struct Ollama;
+pub(super) static WIRE: WireFormat = WireFormat {
+    format: Format::Ollama,
+    decode: Some(decode),
+    classify,
+    read_tool_result: None,
+    encode_split: Some(encode),
+};
 
-impl WireFormat for Ollama {
-    fn format(&self) -> Format {
-        Format::Ollama
-    }
-
-    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
-        decode(value, path)
-    }
-
-    /// Ollama has no content parts: its images are read by `decode`.
-    fn classify(
-        &self,
-        _part: &Map<String, Value>,
-        _path: &JsonPath,
-    ) -> Result<PartKind, MessageError> {
-        Ok(PartKind::Other)
-    }
-
-    fn encode_split(&self, layout: SplitLayout, map: &mut Map<String, Value>, content: Content) {
-        encode(layout, map, content);
-    }
+/// Ollama has no content parts: its images are read by `decode`.
+fn classify(_part: &Map<String, Value>, _path: &JsonPath) -> Result<PartKind, MessageError> {
+    Ok(PartKind::Other)
 }
 
 /// Reads one Ollama message.
@@ -112,7 +100,7 @@ fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
         had_items: had_images,
     };
     Ok(Message::lifted(
-        &Ollama,
+        &WIRE,
         role,
         Content::Parts(parts),
         Value::Object(map),

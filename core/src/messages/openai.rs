@@ -1,32 +1,14 @@
 //! OpenAI Chat Completions: `{role, content: string | [{type:'text'},
 //! {type:'image_url', image_url:{url, detail}}]}`.
 
-use super::decode::{decode_role_content, require_str};
+use super::decode::require_str;
 use super::model::{PartKind, WireFormat};
-use super::{Format, ImageShape, Message, MessageError};
+use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// The OpenAI Chat Completions format.
-pub(super) struct OpenAi;
-
-impl WireFormat for OpenAi {
-    fn format(&self) -> Format {
-        Format::OpenAi
-    }
-
-    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
-        decode_role_content(self, value, path)
-    }
-
-    fn classify(
-        &self,
-        part: &Map<String, Value>,
-        path: &JsonPath,
-    ) -> Result<PartKind, MessageError> {
-        classify(part, path)
-    }
-}
+pub(super) static WIRE: WireFormat = WireFormat::role_content(Format::OpenAi, classify);
 
 /// Decides what an OpenAI content part is.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {

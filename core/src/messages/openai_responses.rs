@@ -18,25 +18,13 @@ use serde_json::{Map, Value};
 const TOOL_OUTPUTS: [&str; 2] = ["function_call_output", "custom_tool_call_output"];
 
 /// OpenAI Responses input items.
-pub(super) struct OpenAiResponses;
-
-impl WireFormat for OpenAiResponses {
-    fn format(&self) -> Format {
-        Format::OpenAiResponses
-    }
-
-    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
-        decode(value, path)
-    }
-
-    fn classify(
-        &self,
-        part: &Map<String, Value>,
-        path: &JsonPath,
-    ) -> Result<PartKind, MessageError> {
-        classify(part, path)
-    }
-}
+pub(super) static WIRE: WireFormat = WireFormat {
+    format: Format::OpenAiResponses,
+    decode: Some(decode),
+    classify,
+    read_tool_result: None,
+    encode_split: None,
+};
 
 /// Reads one input item: a message's `content`, a tool output's `output`,
 /// nothing of any other item.
@@ -50,11 +38,11 @@ fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
         (_, role) => (role.unwrap_or(Role::Other), None),
     };
     let content = match key {
-        Some(key) => take_content(&OpenAiResponses, &mut map, key, path)?,
+        Some(key) => take_content(&WIRE, &mut map, key, path)?,
         None => Content::Absent,
     };
     Ok(Message::lifted(
-        &OpenAiResponses,
+        &WIRE,
         role,
         content,
         Value::Object(map),

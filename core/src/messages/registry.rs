@@ -1,7 +1,8 @@
 //! The wire formats, by [`Format`]: the one place that knows them all.
-//! Each format's module implements [`WireFormat`] over the neutral model;
+//! Each format's module defines its [`WireFormat`] over the neutral model;
 //! reading a message asks the format it is in.
 
+use super::decode::decode_role_content;
 use super::model::{Message, WireFormat};
 use super::{
     ai_sdk, anthropic, detect_format, gemini, langchain, mcp, ollama, openai, openai_responses,
@@ -11,24 +12,28 @@ use crate::json_path::JsonPath;
 use serde_json::Value;
 
 /// The module that reads and writes `format`.
-pub(super) fn wire_format(format: Format) -> &'static dyn WireFormat {
+pub(super) fn wire_format(format: Format) -> &'static WireFormat {
     match format {
-        Format::OpenAi => &openai::OpenAi,
-        Format::OpenAiResponses => &openai_responses::OpenAiResponses,
-        Format::Anthropic => &anthropic::Anthropic,
-        Format::AiSdk => &ai_sdk::AiSdk,
-        Format::UiMessage => &ui_message::UiMessage,
-        Format::Gemini => &gemini::Gemini,
-        Format::LangChain => &langchain::LangChain,
-        Format::Mcp => &mcp::Mcp,
-        Format::Ollama => &ollama::Ollama,
+        Format::OpenAi => &openai::WIRE,
+        Format::OpenAiResponses => &openai_responses::WIRE,
+        Format::Anthropic => &anthropic::WIRE,
+        Format::AiSdk => &ai_sdk::WIRE,
+        Format::UiMessage => &ui_message::WIRE,
+        Format::Gemini => &gemini::WIRE,
+        Format::LangChain => &langchain::WIRE,
+        Format::Mcp => &mcp::WIRE,
+        Format::Ollama => &ollama::WIRE,
     }
 }
 
 impl Message {
     /// Reads one message of `format` at `path`.
     pub fn decode(format: Format, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
-        wire_format(format).decode(value, path)
+        let wire = wire_format(format);
+        match wire.decode {
+            Some(decode) => decode(value, path),
+            None => decode_role_content(wire, value, path),
+        }
     }
 }
 

@@ -15,31 +15,19 @@ use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// The Vercel AI SDK UIMessage format.
-pub(super) struct UiMessage;
-
-impl WireFormat for UiMessage {
-    fn format(&self) -> Format {
-        Format::UiMessage
-    }
-
-    fn decode(&'static self, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
-        decode(value, path)
-    }
-
-    fn classify(
-        &self,
-        part: &Map<String, Value>,
-        path: &JsonPath,
-    ) -> Result<PartKind, MessageError> {
-        classify(part, path)
-    }
-}
+pub(super) static WIRE: WireFormat = WireFormat {
+    format: Format::UiMessage,
+    decode: Some(decode),
+    classify,
+    read_tool_result: None,
+    encode_split: None,
+};
 
 /// Reads one UIMessage: its `parts` are its content.
 fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
     let map = message_object(value, path)?;
     let role = required_role(&map, path)?;
-    parts_message(&UiMessage, role, map, path)
+    parts_message(&WIRE, role, map, path)
 }
 
 /// Decides what a UIMessage part is.
