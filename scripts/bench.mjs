@@ -217,6 +217,8 @@ if (!nodeOnly) {
   const turns = [];
   const floors = [];
   const plains = [];
+  const estimatesFirst = [];
+  const estimatesAgain = [];
   const jsMemo = new Map();
   const jsRecords = new Map();
   plainResent(messages, jsMemo, jsRecords);
@@ -242,14 +244,33 @@ if (!nodeOnly) {
     const out = plainResent(jsHistory, jsMemo, jsRecords);
     const j = performance.now() - t0;
     if (out.written !== 1) throw new Error(`plain re-sent turn wrote ${out.written}`);
-    if (r > 0) { turns.push(t); floors.push(f); plains.push(j); }
+    // estimate of the same history: the first time for these payloads
+    // (each changed in one letter 2 KB in, past its header: new text, the
+    // same image sizes), then the same strings sent again. An equal copy of
+    // a string would be found in the memo too, at the cost of comparing
+    // its text, so the first time gets text no earlier run had.
+    const early = (url) => {
+      const i = url.indexOf(',') + 2048 + r;
+      return JSON.parse(JSON.stringify(url.slice(0, i) + (url[i] === 'A' ? 'B' : 'A') + url.slice(i + 1)));
+    };
+    const fresh = history.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => (p.image_url ? { ...p, image_url: { ...p.image_url, url: early(p.image_url.url) } } : p)) } : m));
+    t0 = performance.now();
+    ctx.estimate(fresh, { provider: 'openai' });
+    const e1 = performance.now() - t0;
+    t0 = performance.now();
+    ctx.estimate(fresh, { provider: 'openai' });
+    const e2 = performance.now() - t0;
+    if (r > 0) { turns.push(t); floors.push(f); plains.push(j); estimatesFirst.push(e1); estimatesAgain.push(e2); }
   }
   stash.free();
   const turn = median(turns);
   const floor = median(floors);
   const plain = median(plains);
-  result.node.resent = { turn, floor, plain };
+  const estimateFirst = median(estimatesFirst);
+  const estimateAgain = median(estimatesAgain);
+  result.node.resent = { turn, floor, plain, estimateFirst, estimateAgain };
   console.log(`\nNode re-sent: a turn (30 original images + 1 new) ${turn.toFixed(2)} ms; node:crypto + Map on the new image ${floor.toFixed(2)} ms (${(turn / floor).toFixed(2)}× the floor); plain JavaScript with its own memo ${plain.toFixed(2)} ms (ctxpack ${(turn / plain).toFixed(2)}× its time)`);
+  console.log(`Node estimate of that history (OpenAI rules): first time ${estimateFirst.toFixed(2)} ms, sent again ${estimateAgain.toFixed(2)} ms`);
 }
 }
 if (!nodeOnly && !resentOnly) {
