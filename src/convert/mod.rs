@@ -27,20 +27,6 @@ pub const MAX_DEPTH: usize = 256;
 /// stay in JavaScript.
 pub(crate) const EXTERNAL_MIN: u32 = 1024;
 
-/// Keys whose long base64 values stay in JavaScript.
-const PAYLOAD_KEYS: &[&str] = &[
-    "url",
-    "data",
-    "image",
-    "base64",
-    "file_data",
-    "image_url",
-    // MCP resource contents.
-    "blob",
-    // Ollama: the entries of a message's `images` array.
-    "images",
-];
-
 /// Reads a JavaScript value as JSON, keeping long payloads and non-JSON
 /// values in `table`. `path` names the value for errors.
 pub fn from_js_kept(value: &JsValue, path: &str, table: &Table) -> Result<Value, CtxpackError> {
@@ -74,7 +60,8 @@ fn read_string(js: &JsString, key: Option<&str>, table: &Table) -> Value {
                     return Value::String(format!("{header}{kept}"));
                 }
             }
-        } else if key.is_some_and(|k| PAYLOAD_KEYS.contains(&k)) && is_base64_head(js, len) {
+        } else if key.is_some_and(ctxpack_core::messages::is_payload_key) && is_base64_head(js, len)
+        {
             return Value::String(table.keep_payload(js.clone(), js.clone()));
         }
     }

@@ -19,7 +19,8 @@ pub(super) fn is_image_media_type(media_type: &str) -> bool {
 }
 
 /// The Vercel AI SDK ModelMessage format.
-pub(super) static WIRE: WireFormat = WireFormat::role_content(Format::AiSdk, classify);
+pub(super) static WIRE: WireFormat =
+    WireFormat::role_content(Format::AiSdk, &["image", "data"], classify);
 
 /// Decides what an AI SDK content part is.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {

@@ -9,7 +9,8 @@ use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// The Anthropic Messages format.
-pub(super) static WIRE: WireFormat = WireFormat::role_content(Format::Anthropic, classify);
+pub(super) static WIRE: WireFormat =
+    WireFormat::role_content(Format::Anthropic, &["data"], classify);
 
 /// Decides what an Anthropic content block is.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {

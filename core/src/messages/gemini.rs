@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 /// Google Gemini `Content`.
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::Gemini,
+    payload_keys: &["data"],
     decode: Some(decode),
     classify,
     read_tool_result: Some(read_tool_result),

@@ -12,7 +12,11 @@ use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// The LangChain message format (tuples and objects).
-pub(super) static WIRE: WireFormat = WireFormat::role_content(Format::LangChain, classify);
+pub(super) static WIRE: WireFormat = WireFormat::role_content(
+    Format::LangChain,
+    &["url", "image_url", "data", "base64"],
+    classify,
+);
 
 /// Decides what a LangChain content part is.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {

@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 /// MCP tool results (`CallToolResult` content as messages).
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::Mcp,
+    payload_keys: &["data", "blob"],
     decode: Some(decode),
     classify,
     read_tool_result: None,

@@ -39,4 +39,4 @@ pub use image::{ImagePart, ImageShape, ImageSource};
 pub use model::{Message, Role};
 pub use part::{Content, Part, ToolResultPart};
 pub use placeholder::{parse_image_id, placeholder};
-pub use registry::decode_messages;
+pub use registry::{decode_messages, is_payload_key};

@@ -22,6 +22,9 @@ pub(super) type EncodeSplit = fn(SplitLayout, &mut Map<String, Value>, Content);
 pub(super) struct WireFormat {
     /// Which format this is.
     pub(super) format: Format,
+    /// The keys under which its parts hold base64 payloads (the boundary
+    /// keeps long values under them out of wasm memory).
+    pub(super) payload_keys: &'static [&'static str],
     /// Reads one message at a path; `None` for a format whose messages are
     /// objects with a `role` and a `content`, or `[role, content]` tuples.
     pub(super) decode: Option<DecodeMessage>,
@@ -38,9 +41,14 @@ pub(super) struct WireFormat {
 impl WireFormat {
     /// A format whose messages are role and content, with `classify` its
     /// reading of parts and nothing else of its own.
-    pub(super) const fn role_content(format: Format, classify: ClassifyPart) -> WireFormat {
+    pub(super) const fn role_content(
+        format: Format,
+        payload_keys: &'static [&'static str],
+        classify: ClassifyPart,
+    ) -> WireFormat {
         WireFormat {
             format,
+            payload_keys,
             decode: None,
             classify,
             read_tool_result: None,

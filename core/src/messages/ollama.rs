@@ -26,6 +26,7 @@ use serde_json::{Map, Value};
 /// Ollama chat messages.
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::Ollama,
+    payload_keys: &["images"],
     decode: Some(decode),
     classify,
     read_tool_result: None,

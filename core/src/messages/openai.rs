@@ -8,7 +8,8 @@ use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// The OpenAI Chat Completions format.
-pub(super) static WIRE: WireFormat = WireFormat::role_content(Format::OpenAi, classify);
+pub(super) static WIRE: WireFormat =
+    WireFormat::role_content(Format::OpenAi, &["url", "file_data"], classify);
 
 /// Decides what an OpenAI content part is.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {

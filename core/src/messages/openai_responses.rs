@@ -20,6 +20,7 @@ const TOOL_OUTPUTS: [&str; 2] = ["function_call_output", "custom_tool_call_outpu
 /// OpenAI Responses input items.
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::OpenAiResponses,
+    payload_keys: &["image_url", "file_data"],
     decode: Some(decode),
     classify,
     read_tool_result: None,

@@ -26,6 +26,25 @@ pub(super) fn wire_format(format: Format) -> &'static WireFormat {
     }
 }
 
+/// Every format's module.
+const ALL: [&WireFormat; 9] = [
+    &openai::WIRE,
+    &openai_responses::WIRE,
+    &anthropic::WIRE,
+    &ai_sdk::WIRE,
+    &ui_message::WIRE,
+    &gemini::WIRE,
+    &langchain::WIRE,
+    &mcp::WIRE,
+    &ollama::WIRE,
+];
+
+/// True when some format keeps base64 payloads under `key` (the boundary
+/// reads messages before their format is known, so it asks all of them).
+pub fn is_payload_key(key: &str) -> bool {
+    ALL.iter().any(|w| w.payload_keys.contains(&key))
+}
+
 impl Message {
     /// Reads one message of `format` at `path`.
     pub fn decode(format: Format, value: Value, path: &JsonPath) -> Result<Message, MessageError> {
@@ -50,4 +69,36 @@ pub fn decode_messages(
         .map(|(i, v)| Message::decode(format, v, &path.index(i)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok((format, messages))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_payload_keys_are_those_the_formats_name() {
+        let mut keys: Vec<&str> = ALL
+            .iter()
+            .flat_map(|w| w.payload_keys.iter().copied())
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(
+            keys,
+            [
+                "base64",
+                "blob",
+                "data",
+                "file_data",
+                "image",
+                "image_url",
+                "images",
+                "url"
+            ]
+        );
+        assert!(is_payload_key("blob") && !is_payload_key("text"));
+        for format in Format::ALL {
+            assert_eq!(wire_format(format).format, format);
+        }
+    }
 }

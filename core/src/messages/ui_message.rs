@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 /// The Vercel AI SDK UIMessage format.
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::UiMessage,
+    payload_keys: &["url"],
     decode: Some(decode),
     classify,
     read_tool_result: None,
