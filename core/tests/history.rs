@@ -3,71 +3,14 @@
 
 mod common;
 
+use common::history::*;
 use common::*;
 use ctxpack_core::history::CompactOptions;
-use ctxpack_core::history::{
-    compact_history, expand_history, history_image, Lang, Outcome, PartDialect,
-};
+use ctxpack_core::history::{history_image, Lang, PartDialect};
 use ctxpack_core::messages::Format;
-use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
+use ctxpack_core::stash::{MemoryBackend, StashConfig};
 use serde_json::json;
 use serde_json::Value;
-
-const T0: f64 = 1_700_000_000_000.0;
-
-fn compact<B: StashBackend>(
-    b: &B,
-    msgs: &Value,
-    opts: CompactOptions,
-) -> Outcome<ctxpack_core::history::CompactReport> {
-    compact_at(b, msgs, opts, T0, &StashConfig::default())
-}
-
-fn compact_at<B: StashBackend>(
-    b: &B,
-    msgs: &Value,
-    opts: CompactOptions,
-    now: f64,
-    cfg: &StashConfig,
-) -> Outcome<ctxpack_core::history::CompactReport> {
-    let values = msgs.as_array().unwrap().clone();
-    block_on(compact_history(
-        StashAccess {
-            backend: b,
-            config: cfg,
-            now,
-        },
-        values,
-        None,
-        opts,
-        &mut |_, _, _| {},
-        &ctxpack_core::media::InMemory,
-    ))
-    .unwrap()
-}
-
-fn expand<B: StashBackend>(b: &B, msgs: &[Value]) -> Outcome<ctxpack_core::history::ExpandReport> {
-    block_on(expand_history(
-        b,
-        &StashConfig::default(),
-        T0 + 1.0,
-        msgs.to_vec(),
-        None,
-        &ctxpack_core::media::InMemory,
-    ))
-    .unwrap()
-}
-
-/// The data-flow example of the dootask design: five messages, two images.
-fn dootask(img1: &str, img2: &str) -> Value {
-    json!([
-        ["human", [{"type":"image_url", "image_url":{"url": img1}}, {"type":"text", "text":"这是什么？"}]],
-        ["assistant", "这是一只猫..."],
-        ["human", "右上角那个东西是什么？"],
-        ["assistant", "右上角是一个花瓶..."],
-        ["human", [{"type":"image_url", "image_url":{"url": img2}}, {"type":"text", "text":"这张新图呢？"}]]
-    ])
-}
 
 #[test]
 fn dootask_example_compacts_to_the_expected_output_and_back() {
@@ -135,32 +78,6 @@ fn dootask_example_compacts_to_the_expected_output_and_back() {
             json!({"type":"image_url", "image_url": {"url": format!("data:image/jpeg;base64,{}", b64(JPEG))}})
         ]
     );
-}
-
-/// The same conversation in the three object formats, with the image parts
-/// each format writes (and fields ctxpack does not know).
-fn in_format(format: Format, img1: &[u8], img2: &[u8]) -> Value {
-    let part = |bytes: &[u8], mime: &str| match format {
-        Format::OpenAi => {
-            json!({"type":"image_url","image_url":{"url": data_url(mime, bytes), "detail":"high"}})
-        }
-        Format::Anthropic => {
-            json!({"type":"image","source":{"type":"base64","media_type":mime,"data":b64(bytes)},"cache_control":{"type":"ephemeral"}})
-        }
-        Format::AiSdk => {
-            json!({"type":"image","image":b64(bytes),"mediaType":mime,"providerOptions":{"x":{"y":1}}})
-        }
-        Format::LangChain => json!({"type":"image_url","image_url":{"url": data_url(mime, bytes)}}),
-        other => unreachable!("{other:?} is covered by tests/formats.rs"),
-    };
-    json!([
-        {"role":"system","content":"You are helpful."},
-        {"role":"user","content":[part(img1, "image/jpeg"), {"type":"text","text":"这是什么？"}], "name":"ann"},
-        {"role":"assistant","content":"这是一只猫..."},
-        {"role":"user","content":"右上角那个东西是什么？"},
-        {"role":"assistant","content":"右上角是一个花瓶..."},
-        {"role":"user","content":[part(img2, "image/png"), {"type":"text","text":"这张新图呢？"}]}
-    ])
 }
 
 #[test]
@@ -253,38 +170,6 @@ fn keep_recent_images_keeps_the_newest_history_images() {
 }
 
 #[test]
-fn a_failed_write_leaves_the_image_inline_and_says_why() {
-    let input = in_format(Format::OpenAi, JPEG, PNG);
-    let stash = FlakyBackend::default();
-    stash.fail_ids.borrow_mut().push("*".into());
-    let out = compact(&stash, &input, CompactOptions::default());
-    assert_eq!(Value::Array(out.messages), input);
-    assert_eq!((out.report.stashed, out.report.failed), (0, 1));
-    let f = &out.report.failures[0];
-    assert_eq!(f.code.as_str(), "QUOTA_EXCEEDED");
-    assert_eq!(f.path, "messages[1].content[0]");
-    assert_eq!(f.md5.as_deref(), Some(md5(&b64(JPEG)).as_str()));
-    // The next call works.
-    stash.fail_ids.borrow_mut().clear();
-    let out = compact(&stash, &input, CompactOptions::default());
-    assert_eq!(out.report.stashed, 1);
-}
-
-#[test]
-fn only_committed_images_are_replaced() {
-    let msgs = json!([
-        {"role":"user","content":[{"type":"image_url","image_url":{"url": data_url("image/png", PNG)}},{"type":"image_url","image_url":{"url": data_url("image/jpeg", JPEG)}}]},
-        {"role":"user","content":"?"}
-    ]);
-    let stash = FlakyBackend::default();
-    stash.fail_ids.borrow_mut().push(md5(&b64(JPEG)));
-    let out = compact(&stash, &msgs, CompactOptions::default());
-    assert_eq!(out.messages[0]["content"][0]["type"], "text");
-    assert_eq!(out.messages[0]["content"][1], msgs[0]["content"][1]);
-    assert_eq!((out.report.stashed, out.report.failed), (1, 1));
-}
-
-#[test]
 fn images_in_tool_results_and_ai_sdk_files_are_covered_urls_are_not() {
     let anthropic = json!([
         {"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"shot"},{"type":"image","source":{"type":"base64","media_type":"image/webp","data": b64(WEBP)}}]}]},
@@ -316,117 +201,6 @@ fn images_in_tool_results_and_ai_sdk_files_are_covered_urls_are_not() {
         "a PDF file part is not an image"
     );
     assert_eq!(Value::Array(expand(&stash, &out.messages).messages), ai);
-}
-
-#[test]
-fn ttl_expires_unreferenced_records_and_references_refresh_them() {
-    let cfg = StashConfig {
-        ttl_ms: 1000.0,
-        max_bytes: None,
-    };
-    let stash = MemoryBackend::new();
-    let a = json!([{"role":"user","content":[{"type":"image_url","image_url":{"url": data_url("image/png", PNG)}}]},{"role":"user","content":"?"}]);
-    let b = json!([{"role":"user","content":[{"type":"image_url","image_url":{"url": data_url("image/gif", GIF)}}]},{"role":"user","content":"?"}]);
-    let a1 = compact_at(&stash, &a, CompactOptions::default(), T0, &cfg);
-    let _b1 = compact_at(&stash, &b, CompactOptions::default(), T0, &cfg);
-    // Conversation A is sent again at T0+800: its record is refreshed to T0+1800.
-    let again = compact_at(
-        &stash,
-        &Value::Array(a1.messages.clone()),
-        CompactOptions::default(),
-        T0 + 800.0,
-        &cfg,
-    );
-    assert_eq!(again.report.refreshed, 1);
-    // At T0+1500, B's record (expired at T0+1000) is swept, A's lives.
-    let sweep = compact_at(
-        &stash,
-        &Value::Array(a1.messages.clone()),
-        CompactOptions::default(),
-        T0 + 1500.0,
-        &cfg,
-    );
-    assert_eq!(sweep.report.expired, 1);
-    let ids: Vec<String> = block_on(stash.list_meta())
-        .unwrap()
-        .into_iter()
-        .map(|m| m.id)
-        .collect();
-    assert_eq!(ids, vec![md5(&b64(PNG))]);
-    // After its TTL passes unreferenced, A's image is gone too: expansion reports it missing.
-    let late = block_on(expand_history(
-        &stash,
-        &cfg,
-        T0 + 5000.0,
-        a1.messages.clone(),
-        None,
-        &ctxpack_core::media::InMemory,
-    ))
-    .unwrap();
-    assert_eq!(late.report.missing.len(), 1);
-    assert_eq!(late.messages, a1.messages);
-}
-
-#[test]
-fn lru_eviction_keeps_the_stash_under_max_bytes_but_never_what_is_referenced() {
-    let budget = (b64(JPEG).len() + b64(GIF).len() + 16) as u64;
-    assert!(b64(PNG).len() as u64 > 16);
-    let cfg = StashConfig {
-        ttl_ms: 1e9,
-        max_bytes: Some(budget),
-    };
-    let stash = MemoryBackend::new();
-    for (i, bytes) in [PNG, JPEG, GIF].iter().enumerate() {
-        let m = json!([{"role":"user","content":[{"type":"image_url","image_url":{"url": data_url("image/png", bytes)}}]},{"role":"user","content":"?"}]);
-        compact_at(&stash, &m, CompactOptions::default(), T0 + i as f64, &cfg);
-    }
-    let ids: Vec<String> = block_on(stash.list_meta())
-        .unwrap()
-        .into_iter()
-        .map(|m| m.id)
-        .collect();
-    assert!(
-        !ids.contains(&md5(&b64(PNG))),
-        "the least recently used went first"
-    );
-    assert!(ids.contains(&md5(&b64(GIF))));
-    // A conversation that needs more than max_bytes keeps everything it references.
-    let big = StashConfig {
-        ttl_ms: 1e9,
-        max_bytes: Some(1),
-    };
-    let m = json!([{"role":"user","content":[{"type":"image_url","image_url":{"url": data_url("image/png", WEBP)}}]},{"role":"user","content":"?"}]);
-    let out = compact_at(&stash, &m, CompactOptions::default(), T0 + 10.0, &big);
-    assert!(out.report.over_budget);
-    assert_eq!(expand(&stash, &out.messages).report.restored, 1);
-}
-
-#[test]
-fn corrupted_records_count_as_missing() {
-    let stash = MemoryBackend::new();
-    let input = in_format(Format::OpenAi, JPEG, PNG);
-    let out = compact(&stash, &input, CompactOptions::default());
-    assert!(stash.corrupt(&md5(&b64(JPEG)), &b64(GIF)));
-    let back = expand(&stash, &out.messages);
-    assert_eq!(back.report.corrupted, 1);
-    assert_eq!(back.report.missing.len(), 1);
-    assert_eq!(
-        back.messages, out.messages,
-        "the placeholder stays; no wrong image"
-    );
-    let parts = block_on(history_image(
-        &stash,
-        &StashConfig::default(),
-        T0,
-        &md5(&b64(JPEG)),
-        Format::OpenAi.into(),
-        Lang::En,
-        &ctxpack_core::media::InMemory,
-    ));
-    assert_eq!(
-        parts,
-        vec![json!({"type":"text","text":"Image not found or expired"})]
-    );
 }
 
 #[test]

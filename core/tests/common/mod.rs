@@ -2,6 +2,8 @@
 #![allow(dead_code)]
 
 pub mod codec;
+pub mod fit_images;
+pub mod history;
 
 use base64::Engine;
 use ctxpack_core::stash::{
@@ -78,4 +80,9 @@ impl StashBackend for FlakyBackend {
     async fn delete_records(&self, ids: &[String]) -> Result<(), StashError> {
         self.inner.delete_records(ids).await
     }
+}
+
+/// The placeholder that stands for an image of these bytes.
+pub fn placeholder(bytes: &[u8]) -> String {
+    format!("[Picture:history_{}]", md5(&b64(bytes)))
 }
