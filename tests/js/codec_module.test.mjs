@@ -4,30 +4,20 @@
 // an image must change without a canvas).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ROOT } from '../../scripts/serve.mjs';
+import { cargoTree } from './support/cargo_tree.mjs';
 
-/** `pkg`'s normal dependencies on wasm32, one crate a line; cargo must
- * succeed and list `pkg` itself, so a cargo that fails cannot pass for a
- * tree without the crates looked for. */
-function tree(pkg) {
-  const r = spawnSync('cargo', ['tree', '-p', pkg, '--target', 'wasm32-unknown-unknown', '-e', 'normal', '--prefix', 'none'], { cwd: ROOT, encoding: 'utf8' });
-  assert.ifError(r.error);
-  assert.equal(r.status, 0, `cargo tree -p ${pkg} failed: ${r.stderr}`);
-  assert.match(r.stdout, new RegExp(`^${pkg} v`, 'm'), `cargo tree -p ${pkg} did not list ${pkg}: ${r.stdout}${r.stderr}`);
-  return r.stdout;
-}
 
 test('the main wasm crate has no image codec; the codec crate has the decoders, the resizer and the encoders', () => {
   const crates = ['image', 'fast_image_resize', 'png', 'jpeg-decoder', 'jpeg-encoder', 'gif', 'image-webp', 'tiff', 'moxcms'];
-  const main = tree('ctxpack');
+  const main = cargoTree('ctxpack');
   for (const crate of crates) {
     assert.doesNotMatch(main, new RegExp(`^${crate} v`, 'm'), crate);
   }
-  const codec = tree('ctxpack-codec');
+  const codec = cargoTree('ctxpack-codec');
   for (const crate of crates) {
     assert.match(codec, new RegExp(`^${crate} v`, 'm'), crate);
   }

@@ -6,21 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../scripts/serve.mjs';
+import { cargoTree } from './support/cargo_tree.mjs';
 
-/** `pkg`'s normal dependencies on wasm32, one crate a line; cargo must
- * succeed and list `pkg` itself, so a cargo that fails cannot pass for a
- * tree without the crates looked for. */
-function tree(pkg) {
-  const r = spawnSync('cargo', ['tree', '-p', pkg, '--target', 'wasm32-unknown-unknown', '-e', 'normal', '--prefix', 'none'], { cwd: ROOT, encoding: 'utf8' });
-  assert.ifError(r.error);
-  assert.equal(r.status, 0, `cargo tree -p ${pkg} failed: ${r.stderr}`);
-  assert.match(r.stdout, new RegExp(`^${pkg} v`, 'm'), `cargo tree -p ${pkg} did not list ${pkg}: ${r.stdout}${r.stderr}`);
-  return r.stdout;
-}
 
 test('the main wasm crate does not depend on pulldown-cmark; the markdown crate does', () => {
-  assert.doesNotMatch(tree('ctxpack'), /pulldown-cmark/);
-  assert.match(tree('ctxpack-markdown'), /pulldown-cmark/);
+  assert.doesNotMatch(cargoTree('ctxpack'), /pulldown-cmark/);
+  assert.match(cargoTree('ctxpack-markdown'), /pulldown-cmark/);
   const sizes = JSON.parse(readFileSync(path.join(ROOT, 'dist/sizes.json'), 'utf8'));
   console.log(`main module ${sizes.gzip} B gzipped; markdown module ${sizes.markdown.gzip} B gzipped`);
   assert.ok(sizes.markdown.gzip > 0);
