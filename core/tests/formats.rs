@@ -48,9 +48,11 @@ fn expand_as<B: StashBackend>(
     format: Option<Format>,
 ) -> Outcome<ExpandReport> {
     block_on(expand_history(
-        b,
-        &StashConfig::default(),
-        T0 + 1.0,
+        StashAccess {
+            backend: b,
+            config: &StashConfig::default(),
+            now: T0 + 1.0,
+        },
         msgs.to_vec(),
         format,
         &ctxpack_core::media::InMemory,

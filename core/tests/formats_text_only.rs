@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use ctxpack_core::messages::decode_messages;
-use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
+use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
 use ctxpack_core::tool_results::message_to_text_only;
 use ctxpack_core::JsonPath;
 use serde_json::json;
@@ -76,9 +76,11 @@ fn text_only_references_what_the_stash_committed_and_describes_the_rest() {
 
     let stash = MemoryBackend::new();
     let stashed = block_on(to_text_only_stashed(
-        &stash,
-        &StashConfig::default(),
-        T0,
+        StashAccess {
+            backend: &stash,
+            config: &StashConfig::default(),
+            now: T0,
+        },
         msgs,
         None,
         &ctxpack_core::media::InMemory,

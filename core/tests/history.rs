@@ -8,7 +8,7 @@ use common::*;
 use ctxpack_core::history::CompactOptions;
 use ctxpack_core::history::{history_image, Lang, PartDialect};
 use ctxpack_core::messages::Format;
-use ctxpack_core::stash::{MemoryBackend, StashConfig};
+use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
 use serde_json::json;
 use serde_json::Value;
 
@@ -49,9 +49,11 @@ fn dootask_example_compacts_to_the_expected_output_and_back() {
 
     // The tool answers with the dootask shape.
     let parts = block_on(history_image(
-        &stash,
-        &StashConfig::default(),
-        T0,
+        StashAccess {
+            backend: &stash,
+            config: &StashConfig::default(),
+            now: T0,
+        },
         &id,
         PartDialect::LangChainPython,
         Lang::Zh,
@@ -64,9 +66,11 @@ fn dootask_example_compacts_to_the_expected_output_and_back() {
     // LangChain JS gets an image_url block with a data URL: the block each of
     // ChatOpenAI, ChatAnthropic and ChatGoogleGenerativeAI sends as an image.
     let parts = block_on(history_image(
-        &stash,
-        &StashConfig::default(),
-        T0,
+        StashAccess {
+            backend: &stash,
+            config: &StashConfig::default(),
+            now: T0,
+        },
         &id,
         Format::LangChain.into(),
         Lang::Zh,
@@ -214,9 +218,11 @@ fn the_tool_answers_in_every_dialect_and_reads_every_id_spelling() {
     let id = md5(&b64(JPEG));
     let ask = |id: &str, f: Format, lang: Lang| {
         block_on(history_image(
-            &stash,
-            &StashConfig::default(),
-            T0,
+            StashAccess {
+                backend: &stash,
+                config: &StashConfig::default(),
+                now: T0,
+            },
             id,
             f.into(),
             lang,

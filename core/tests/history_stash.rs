@@ -7,7 +7,7 @@ use common::history::*;
 use common::*;
 use ctxpack_core::history::{expand_history, history_image, CompactOptions, Lang};
 use ctxpack_core::messages::Format;
-use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
+use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
 use serde_json::json;
 use serde_json::Value;
 
@@ -80,9 +80,11 @@ fn ttl_expires_unreferenced_records_and_references_refresh_them() {
     assert_eq!(ids, vec![md5(&b64(PNG))]);
     // After its TTL passes unreferenced, A's image is gone too: expansion reports it missing.
     let late = block_on(expand_history(
-        &stash,
-        &cfg,
-        T0 + 5000.0,
+        StashAccess {
+            backend: &stash,
+            config: &cfg,
+            now: T0 + 5000.0,
+        },
         a1.messages.clone(),
         None,
         &ctxpack_core::media::InMemory,
@@ -140,9 +142,11 @@ fn corrupted_records_count_as_missing() {
         "the placeholder stays; no wrong image"
     );
     let parts = block_on(history_image(
-        &stash,
-        &StashConfig::default(),
-        T0,
+        StashAccess {
+            backend: &stash,
+            config: &StashConfig::default(),
+            now: T0,
+        },
         &md5(&b64(JPEG)),
         Format::OpenAi.into(),
         Lang::En,

@@ -209,7 +209,7 @@ proptest! {
         prop_assert_eq!(&again, &compacted);
 
         // Round trip.
-        let back = block_on(expand_history(&stash, &StashConfig::default(), 2.0, compacted, Some(format),&ctxpack_core::media::InMemory)).unwrap();
+        let back = block_on(expand_history(StashAccess { backend: &stash, config: &StashConfig::default(), now: 2.0 }, compacted, Some(format),&ctxpack_core::media::InMemory)).unwrap();
         prop_assert_eq!(back.messages, input);
     }
 }
@@ -288,7 +288,7 @@ proptest! {
             if let Some(n) = out.report.newest_user_index {
                 prop_assert_eq!(&out.messages[n..], &values[n..]);
             }
-            let back = block_on(expand_history(&stash, &StashConfig::default(), 2.0, out.messages.clone(), format, &ctxpack_core::media::InMemory));
+            let back = block_on(expand_history(StashAccess { backend: &stash, config: &StashConfig::default(), now: 2.0 }, out.messages.clone(), format, &ctxpack_core::media::InMemory));
             prop_assert!(back.is_ok());
         }
     }

@@ -61,9 +61,11 @@ fn expand<B: StashBackend>(b: &B, msgs: &[Value]) -> Vec<Value> {
 
 fn expand_with<B: StashBackend>(b: &B, msgs: &[Value], payloads: &dyn Payloads) -> Vec<Value> {
     block_on(expand_history(
-        b,
-        &StashConfig::default(),
-        T0 + 1.0,
+        StashAccess {
+            backend: b,
+            config: &StashConfig::default(),
+            now: T0 + 1.0,
+        },
         msgs.to_vec(),
         None,
         payloads,

@@ -80,9 +80,11 @@ fn openai_tool_message_json_string_is_sanitized_and_the_binary_is_fetchable() {
     assert_eq!(out.report.binaries_stashed, 1);
     assert!(out.report.bytes_after < out.report.bytes_before / 10);
     let parts = block_on(history_image(
-        &stash,
-        &StashConfig::default(),
-        1e12,
+        StashAccess {
+            backend: &stash,
+            config: &StashConfig::default(),
+            now: 1e12,
+        },
         &md5(&payload),
         Format::OpenAi.into(),
         Lang::En,

@@ -8,6 +8,7 @@ use crate::stash::{call_backend, stash_from_js};
 use crate::CtxpackError;
 use ctxpack_core::history::answer_history_image_call;
 use ctxpack_core::messages::{Format, MessageError};
+use ctxpack_core::stash::StashAccess;
 use ctxpack_core::ErrorCode;
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
@@ -74,9 +75,11 @@ pub async fn answer(
     let call = from_js_kept(&call, "call", &table)?;
     let backend = call_backend(&stash, &table);
     let messages = answer_history_image_call(
-        &backend,
-        &stash.config,
-        stash.now(),
+        StashAccess {
+            backend: &backend,
+            config: &stash.config,
+            now: stash.now(),
+        },
         format,
         &call,
         provider.as_deref(),

@@ -188,9 +188,11 @@ pub async fn expand_context(messages: JsValue, options: JsValue) -> Result<JsVal
     let (array, values) = read_messages(&messages, &table)?;
     let backend = call_backend(&stash, &table);
     let outcome = expand_history(
-        &backend,
-        &stash.config,
-        stash.now(),
+        StashAccess {
+            backend: &backend,
+            config: &stash.config,
+            now: stash.now(),
+        },
         values,
         format,
         &JsPayloads(&table),
@@ -223,9 +225,11 @@ pub async fn get_history_image(
     let table = Table::new();
     let backend = call_backend(&stash, &table);
     let parts = history_image(
-        &backend,
-        &stash.config,
-        stash.now(),
+        StashAccess {
+            backend: &backend,
+            config: &stash.config,
+            now: stash.now(),
+        },
         &id,
         dialect,
         lang,

@@ -10,6 +10,7 @@ use crate::stash::call_backend;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::messages::decode_messages;
+use ctxpack_core::stash::StashAccess;
 use ctxpack_core::tool_results::{self as text_only, has_multimedia};
 use ctxpack_core::JsonPath;
 use js_sys::Array;
@@ -97,9 +98,11 @@ pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsVal
     let promise = to_promise(Box::pin(async move {
         let backend = call_backend(&stash, &table);
         let out = text_only::to_text_only_stashed(
-            &backend,
-            &stash.config,
-            stash.now(),
+            StashAccess {
+                backend: &backend,
+                config: &stash.config,
+                now: stash.now(),
+            },
             values,
             format,
             &JsPayloads(&table),

@@ -5,7 +5,7 @@ use super::flow::refresh;
 use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
 use crate::messages::{Format, MessageError};
-use crate::stash::{read_verified, Lookup, StashBackend, StashConfig};
+use crate::stash::{read_verified, Lookup, StashAccess, StashBackend};
 use serde_json::Value;
 /// The language of the texts the tool answers with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,14 +66,17 @@ impl PartDialect {
 /// `dialect`, or one text part the model can read when the id is invalid or
 /// the image is gone.
 pub async fn history_image<B: StashBackend>(
-    backend: &B,
-    config: &StashConfig,
-    now: f64,
+    access: StashAccess<'_, B>,
     id: &str,
     dialect: PartDialect,
     lang: Lang,
     payloads: &dyn Payloads,
 ) -> Vec<Value> {
+    let StashAccess {
+        backend,
+        config,
+        now,
+    } = access;
     let text = |en: &str, zh: &str| {
         vec![dialect
             .format()
@@ -97,14 +100,17 @@ pub async fn history_image<B: StashBackend>(
 /// AI SDK provider an `ai-sdk` answer is for (see
 /// [`crate::history::ai_sdk_tool_result_takes_images`]).
 pub async fn answer_history_image_call<B: StashBackend>(
-    backend: &B,
-    config: &StashConfig,
-    now: f64,
+    access: StashAccess<'_, B>,
     format: Format,
     call: &Value,
     provider: Option<&str>,
     payloads: &dyn Payloads,
 ) -> Result<Vec<Value>, MessageError> {
+    let StashAccess {
+        backend,
+        config,
+        now,
+    } = access;
     let call = crate::history::call::read_call(format, call, &JsonPath::root("call"))?;
     let record = match crate::messages::placeholder::parse_image_id(&call.image_id) {
         Some(md5) => match read_verified(backend, &md5, now, payloads).await {

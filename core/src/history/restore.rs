@@ -9,7 +9,7 @@ use crate::history::expand::{
 use crate::media::payload::Payloads;
 use crate::messages::image::ImageTemplate;
 use crate::messages::{Format, MessageError};
-use crate::stash::{read_verified, Lookup, StashBackend, StashConfig};
+use crate::stash::{read_verified, Lookup, StashAccess, StashBackend};
 use serde_json::Value;
 use std::collections::BTreeMap;
 /// Looks up every placeholder's original; records that are expired, missing
@@ -51,13 +51,16 @@ async fn restore_all<B: StashBackend>(
 /// Puts originals back for every placeholder the stash can answer, and
 /// refreshes their expiry.
 pub async fn expand_history<B: StashBackend>(
-    backend: &B,
-    config: &StashConfig,
-    now: f64,
+    access: StashAccess<'_, B>,
     values: Vec<Value>,
     format: Option<Format>,
     payloads: &dyn Payloads,
 ) -> Result<Outcome<ExpandReport>, MessageError> {
+    let StashAccess {
+        backend,
+        config,
+        now,
+    } = access;
     let sizes = sizes_of(&values, payloads);
     let (format, mut messages) = decode(values, format)?;
     let ids = collect_placeholders(&messages);

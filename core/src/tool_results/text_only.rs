@@ -10,7 +10,7 @@ use crate::media::payload::Payloads;
 use crate::messages::placeholder::{has_placeholder, placeholder};
 use crate::messages::{decode_messages, Content, Format, ImageSource, Message, MessageError, Part};
 use crate::stash::WrittenAt;
-use crate::stash::{NewRecord, StashBackend, StashConfig};
+use crate::stash::{NewRecord, StashAccess, StashBackend, StashConfig};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -124,13 +124,16 @@ pub fn to_text_only(
 /// the rest are described. Per message: its new wire value, or `None` when
 /// it did not change.
 pub async fn to_text_only_stashed<B: StashBackend>(
-    backend: &B,
-    config: &StashConfig,
-    now: f64,
+    access: StashAccess<'_, B>,
     values: Vec<Value>,
     format: Option<Format>,
     payloads: &dyn Payloads,
 ) -> Result<Vec<Option<Value>>, MessageError> {
+    let StashAccess {
+        backend,
+        config,
+        now,
+    } = access;
     let (format, messages) = decode_messages(values, format, &JsonPath::root("messages"))?;
     let stored = stash_inline_images(backend, config, now, &messages, payloads).await;
     Ok(rewrite_all(

@@ -46,9 +46,11 @@ pub fn expand<B: StashBackend>(
     msgs: &[Value],
 ) -> Outcome<ctxpack_core::history::ExpandReport> {
     block_on(expand_history(
-        b,
-        &StashConfig::default(),
-        T0 + 1.0,
+        StashAccess {
+            backend: b,
+            config: &StashConfig::default(),
+            now: T0 + 1.0,
+        },
         msgs.to_vec(),
         None,
         &ctxpack_core::media::InMemory,
