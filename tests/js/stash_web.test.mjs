@@ -163,8 +163,17 @@ test('the database deleted by another tab during a compaction: the images stay i
             d.onsuccess = () => resolve(events);
             d.onerror = () => reject(d.error);
           };
-          if (when === 'start') remove();
-          else tx.addEventListener('complete', remove);
+          if (when === 'start') {
+            // Keep the write's transaction busy until this connection has
+            // been told to close, so the versionchange is seen while the
+            // write is in flight whatever the backend's timing.
+            let told = false;
+            this.addEventListener('versionchange', () => { told = true; });
+            const images = tx.objectStore('images');
+            const busy = () => { if (!told) images.count().onsuccess = busy; };
+            busy();
+            remove();
+          } else tx.addEventListener('complete', remove);
         }
         return tx;
       };
@@ -185,8 +194,9 @@ test('the database deleted by another tab during a compaction: the images stay i
     return { start: await attempt('start'), committed: await attempt('committed') };
   }, { png });
 
-  // Deleted as the write began: the connection is told to close while the
-  // write is in flight, so nothing is replaced.
+  // Deleted as the write began (its transaction held open until the
+  // connection was told to close): the versionchange comes while the write
+  // is in flight, so nothing is replaced.
   const during = out.start;
   assert.ok(during.events.indexOf('versionchange') >= 0 && during.events.indexOf('versionchange') < during.events.indexOf('complete'), `versionchange during the write: ${during.events}`);
   assert.ok(during.unchanged, 'nothing replaced while the database was going away');
