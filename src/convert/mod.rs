@@ -78,7 +78,13 @@ fn read_string(js: &JsString, key: Option<&str>, table: &Table) -> Value {
 /// Node 20); elsewhere the check runs in Rust.
 fn well_formed(js: &JsString) -> bool {
     thread_local! {
-        static NATIVE: bool = Reflect::get(&JsString::from("").into(), &"isWellFormed".into()).is_ok_and(|f| f.is_function());
+        // Looked up on `String.prototype`: `Reflect.get` throws on a
+        // primitive string, which would make every check run in Rust, one
+        // `charCodeAt` call per code unit.
+        static NATIVE: bool = Reflect::get(&js_sys::global(), &"String".into())
+            .and_then(|string| Reflect::get(&string, &"prototype".into()))
+            .and_then(|prototype| Reflect::get(&prototype, &"isWellFormed".into()))
+            .is_ok_and(|f| f.is_function());
     }
     if NATIVE.with(|n| *n) {
         js.is_well_formed()

@@ -173,6 +173,24 @@ test('lone surrogates, __proto__ and constructor keys pass through without harm'
   assert.equal(back[1].content[0].text, 'broken \uD800 surrogate');
 });
 
+test('caller strings are checked for lone surrogates by the engine\'s String.prototype.isWellFormed, not one code unit at a time', async () => {
+  const real = String.prototype.isWellFormed;
+  let checked = 0;
+  String.prototype.isWellFormed = function () {
+    checked++;
+    return real.call(this);
+  };
+  try {
+    const lone = { role: 'user', content: [{ type: 'text', text: 'broken \uD800 surrogate' }, { type: 'text', text: 'whole' }] };
+    const { messages: out } = await compactContext([lone, { role: 'user', content: 'next' }], { stash: await memory() });
+    assert.ok(checked >= 3, `isWellFormed called ${checked} times`);
+    assert.equal(out[0].content[0].text, 'broken \uD800 surrogate');
+    assert.equal(out[0].content[1].text, 'whole');
+  } finally {
+    String.prototype.isWellFormed = real;
+  }
+});
+
 test('a typed placeholder for an image never sent is answered as not found', async () => {
   const stash = await memory();
   const fake = 'f'.repeat(32);
