@@ -2,7 +2,7 @@
 // peer dependency): a language-model middleware that compacts every prompt,
 // the `get_history_image` tool, and compaction of `useChat`'s UIMessages.
 import { jsonSchema, tool } from 'ai';
-import { compactContext, getHistoryImage, historyImageTool as toolDefinition } from 'ctxpack';
+import { compactContext, getHistoryImage, historyImageTexts, historyImageTool as toolDefinition } from 'ctxpack';
 
 /** The tool's name, as placeholders and the model know it: the package's tool definition's. */
 export const HISTORY_IMAGE_TOOL = toolDefinition('openai').function.name;
@@ -139,7 +139,7 @@ export async function historyImageOutput(stash, input) {
   if (part?.type === 'image') {
     return { found: true, id, mediaType: part.mediaType, data: part.image };
   }
-  return { found: false, id, message: `${part?.text ?? 'Image not found or expired'}. Ask the user to share the image again.` };
+  return { found: false, id, message: historyImageTexts(id).missing };
 }
 
 /**
@@ -158,24 +158,21 @@ export function historyImageTool(options = {}) {
     description: definition.description,
     inputSchema: jsonSchema(definition.parameters),
     ...(stash ? { execute: (input) => historyImageOutput(stash, input) } : {}),
-    toModelOutput: ({ output }) =>
-      output?.found && !output.data
-        ? { type: 'text', value: placeholderOf(output.id) }
-        : output?.found
-        ? {
-            type: 'content',
-            value: [
-              { type: 'text', text: `Image ${output.id} follows.` },
-              { type: 'file', mediaType: output.mediaType, data: { type: 'data', data: output.data } },
-            ],
-          }
-        : { type: 'text', value: output?.message ?? 'Image not found or expired.' },
+    toModelOutput: ({ output }) => {
+      // The words are the package's (historyImageTexts), as answerHistoryImageCall's.
+      const texts = historyImageTexts(output?.id);
+      // An older answer whose image compactUIMessages dropped: its placeholder.
+      if (output?.found && !output.data) return { type: 'text', value: texts.placeholder ?? texts.missing };
+      if (!output?.found) return { type: 'text', value: output?.message ?? texts.missing };
+      return {
+        type: 'content',
+        value: [
+          { type: 'text', text: texts.found },
+          { type: 'file', mediaType: output.mediaType, data: { type: 'data', data: output.data } },
+        ],
+      };
+    },
   });
-}
-
-/** The placeholder of image id `id` (`history_<md5>` or the bare md5). */
-function placeholderOf(id) {
-  return `[Picture:history_${String(id).replace(/^history_/, '')}]`;
 }
 
 /** True for a UIMessage part holding an answered get_history_image call. */

@@ -4,7 +4,7 @@
 import { createMiddleware } from 'langchain';
 import { HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
-import { compactContext, getHistoryImage, historyImageTool as toolDefinition } from 'ctxpack';
+import { compactContext, getHistoryImage, historyImageTexts, historyImageTool as toolDefinition } from 'ctxpack';
 
 /** The role each LangChain message type has on the wire. */
 const ROLES = { human: 'user', ai: 'assistant', system: 'system', tool: 'tool', developer: 'system' };
@@ -142,9 +142,9 @@ export function historyImageTool({ stash }) {
       const id = String(image_md5 ?? '');
       const [part] = await getHistoryImage(stash, id, { format: 'langchain' });
       if (part && part.type !== 'text') {
-        return [{ type: 'text', text: `Image ${id} follows.` }, part];
+        return [{ type: 'text', text: historyImageTexts(id).found }, part];
       }
-      return `${part?.text ?? 'Image not found or expired'}. Ask the user to share the image again.`;
+      return historyImageTexts(id).missing;
     },
     { name: definition.name, description: definition.description, schema: definition.parameters },
   );

@@ -1,6 +1,6 @@
 // The functions every flavour's entry adds to the main module's exports,
 // bound once over the wasm modules: the markdown functions, routeArtifact,
-// historyImageTool and
+// historyImageTool, historyImageTexts and
 // the refusal readers joined to the markdown module, the codec module loaded
 // on first use, and fitContext and repairContext given their default resize.
 // Each entry (js/entry/<flavour>.js) loads the modules its own way and hands
@@ -80,6 +80,8 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
     routeArtifact: (artifact, capabilities, options) => unwrap(markdown().routeArtifact(artifact, capabilities, options)),
     /** The get_history_image tool definition in a dialect (see the declaration). */
     historyImageTool: (dialect) => unwrap(markdown().historyImageTool(dialect)),
+    /** What an answer of the tool says besides the image (see the declaration). */
+    historyImageTexts: (id) => markdown().historyImageTexts(String(id ?? '')),
     parseProviderError: (textOrError) => markdown().parseProviderError(textOrError),
     parseContextLengthError: (text) => markdown().parseContextLengthError(text),
     codecResize,

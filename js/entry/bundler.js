@@ -12,7 +12,7 @@ export * from './ctxpack.js';
 export { canvasResize };
 
 export const {
-  parseMarkdownImages, toMultimodal, hasMultimedia, routeArtifact, historyImageTool, parseProviderError, parseContextLengthError,
+  parseMarkdownImages, toMultimodal, hasMultimedia, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError,
   codecResize, fitContext, repairContext,
 } = bindApi({
   main,

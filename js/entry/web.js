@@ -62,6 +62,6 @@ export function initCodecModule(input) {
 }
 
 export const {
-  parseMarkdownImages, toMultimodal, hasMultimedia, routeArtifact, historyImageTool, parseProviderError, parseContextLengthError,
+  parseMarkdownImages, toMultimodal, hasMultimedia, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError,
   codecResize, fitContext, repairContext,
 } = api;

@@ -1,5 +1,5 @@
 //! ctxpack's markdown module: the CommonMark image parser (pulldown-cmark)
-//! as a wasm module of its own, with `routeArtifact`, `historyImageTool` and
+//! as a wasm module of its own, with `routeArtifact`, `historyImageTool`, `historyImageTexts` and
 //! the refusal readers `parseProviderError` and `parseContextLengthError`
 //! (pure, synchronous and used by only some apps, so kept out of the main
 //! module's size budget).

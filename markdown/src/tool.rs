@@ -1,5 +1,6 @@
 //! `historyImageTool`: the `get_history_image` tool definition in a model
-//! API's dialect. It lives in this module, not the main one, because it is
+//! API's dialect, and `historyImageTexts`: what an answer of the tool says
+//! besides the image. It lives in this module, not the main one, because it is
 //! pure and synchronous and only apps that offer the tool call it: the main
 //! module stays within its size budget.
 
@@ -42,4 +43,15 @@ pub fn history_image_tool_js(dialect: JsValue) -> JsValue {
         }
     }
     out.into()
+}
+
+/// The texts of a `get_history_image` answer about image `id` (any string):
+/// `{placeholder, found, missing}`, `placeholder` null when `id` is no image
+/// id (`historyImageTexts` in the package).
+#[wasm_bindgen(js_name = historyImageTexts, skip_typescript)]
+pub fn history_image_texts_js(id: JsValue) -> JsValue {
+    let id = id.as_string().unwrap_or_default();
+    ctxpack_core::history::answer_texts(&id)
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
 }

@@ -107,6 +107,15 @@ export function getHistoryImage(stash: Stash, id: string, options?: { format?: F
 
 /** The `get_history_image` tool definition for OpenAI function calling, Anthropic tools or MCP. */
 export function historyImageTool(dialect: "openai" | "anthropic" | "mcp"): object;
+
+/**
+ * What an answer of the `get_history_image` tool says besides the image, for
+ * image `id` as the model passed it: `placeholder` is `[Picture:history_<md5>]`
+ * (null when `id` is no image id), `found` the text before the image, and
+ * `missing` the text when the image is gone. `answerHistoryImageCall` and the
+ * AI SDK and LangChain adapters use these words.
+ */
+export function historyImageTexts(id: string): { placeholder: string | null; found: string; missing: string };
 "#;
 
 /// See the TypeScript declaration.

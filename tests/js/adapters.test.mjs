@@ -10,7 +10,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { createAgent } from 'langchain';
 import { fakeModel } from '@langchain/core/testing';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { Stash } from 'ctxpack';
+import { Stash, answerHistoryImageCall, compactContext, historyImageTexts } from 'ctxpack';
 import * as aiSdk from 'ctxpack/ai-sdk';
 import * as lc from 'ctxpack/langchain';
 import { makeImage } from '../fixtures/make.mjs';
@@ -101,10 +101,27 @@ test('ai-sdk: for a provider that sends a tool result\'s file as an image, the i
   assert.equal(file.mediaType, 'image/png');
   assert.equal(base64Of(file.data), old);
   assert.equal(second.length, at + 1, 'no message after the tool result');
+  assert.equal(output.value.find((p) => p.type === 'text').text, `Image history_${md5(old)} from earlier in the conversation:`);
   assert.ok(aiSdk.toolResultsTakeFiles('openai.responses'));
   assert.ok(aiSdk.toolResultsTakeFiles('google.generative-ai'));
   assert.ok(!aiSdk.toolResultsTakeFiles('openai.chat'));
   assert.ok(!aiSdk.toolResultsTakeFiles(undefined));
+});
+
+test('historyImageTexts: the placeholder compactContext writes, and the words answerHistoryImageCall answers with', async () => {
+  const { old, messages } = await conversation();
+  const stash = await Stash.open({ backend: 'memory' });
+  const { messages: compacted } = await compactContext(messages, { stash, format: 'ai-sdk' });
+  const written = compacted[0].content[0].text;
+  for (const id of [md5(old), `history_${md5(old)}`, md5(old).toUpperCase()]) {
+    assert.equal(historyImageTexts(id).placeholder, written, id);
+  }
+  const call = { type: 'tool_use', id: 't', name: 'get_history_image', input: { image_md5: md5(old) } };
+  const [found] = await answerHistoryImageCall(stash, call, { format: 'anthropic' });
+  assert.equal(found.content[0].content[0].text, historyImageTexts(md5(old)).found);
+  const none = historyImageTexts('cat.png');
+  assert.equal(none.placeholder, null, 'no placeholder for what is no image id');
+  assert.match(none.missing, /^Image cat\.png is no longer available/);
 });
 
 test('ai-sdk: moveToolResultFiles moves every file of a run of tool results into one user message after it', () => {
@@ -139,7 +156,12 @@ test('ai-sdk: an expired id answers with text the model can act on', async () =>
   const stash = await Stash.open({ backend: 'memory' });
   const out = await aiSdk.historyImageOutput(stash, { image_md5: '0'.repeat(32) });
   assert.equal(out.found, false);
-  assert.match(out.message, /not found or expired.*share the image again/i);
+  // The adapter speaks the package's words: what answerHistoryImageCall says for the same id.
+  const [answer] = await answerHistoryImageCall(stash, { type: 'tool_use', id: 't', name: 'get_history_image', input: { image_md5: '0'.repeat(32) } }, { format: 'anthropic' });
+  assert.equal(out.message, answer.content[0].content[0].text);
+  assert.match(out.message, /no longer available.*share it again/);
+  const langchainTool = lc.historyImageTool({ stash });
+  assert.equal(await langchainTool.invoke({ image_md5: '0'.repeat(32) }), out.message);
   const declared = aiSdk.historyImageTool();
   assert.equal(declared.execute, undefined, 'without a stash the tool is declared for a client to answer');
   const modelOutput = await declared.toModelOutput({ toolCallId: 'x', input: { image_md5: 'x' }, output: out });

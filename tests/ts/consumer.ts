@@ -17,6 +17,7 @@ import {
   expandContext,
   getHistoryImage,
   historyImageTool,
+  historyImageTexts,
   type CompactReport,
   type ExpandReport,
   type StashAdapter,
@@ -163,6 +164,8 @@ export async function history(messages: OpenAiMessage[], adapter: StashAdapter):
   void parts;
   const tool: object = historyImageTool('mcp');
   void tool;
+  const texts: { placeholder: string | null; found: string; missing: string } = historyImageTexts('history_0123456789abcdef0123456789abcdef');
+  void texts;
   const entries: StashEntry[] = await stash.list();
   const swept: { expired: number; evicted: number; bytes: number } = await stash.sweep();
   void entries;

@@ -1,6 +1,6 @@
 // Each line below must fail to type-check: the tests assert that tsc reports
 // an error on exactly these lines, proving the .d.ts is specific, not `any`.
-import { Stash, answerHistoryImageCall, fitContext, compactContext, detectFormat, estimate, historyImageTool, modelProfile, registerModelProfile, parseMarkdownImages, routeArtifact, toMultimodal } from 'ctxpack';
+import { Stash, answerHistoryImageCall, fitContext, compactContext, detectFormat, estimate, historyImageTool, historyImageTexts, modelProfile, registerModelProfile, parseMarkdownImages, routeArtifact, toMultimodal } from 'ctxpack';
 
 declare const stash: Stash;
 
@@ -11,6 +11,7 @@ const n: number = detectFormat([]); // @expect-error
 void n;
 parseMarkdownImages('x')[0].width; // @expect-error
 historyImageTool('gemini'); // @expect-error
+historyImageTexts(42); // @expect-error
 compactContext([], { format: 'openai' }); // @expect-error
 Stash.open({ backend: 'redis' }); // @expect-error
 estimate([], { provider: 'acme' }); // @expect-error

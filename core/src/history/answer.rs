@@ -18,13 +18,11 @@ use serde_json::{Map, Value};
 
 /// The text that goes with an answer: the image follows, or why it does not.
 fn answer_text(call: &HistoryImageCall, found: bool) -> String {
+    let texts = super::answer_texts::answer_texts(&call.image_id);
     if found {
-        format!("Image {} from earlier in the conversation:", call.image_id)
+        texts.found
     } else {
-        format!(
-            "Image {} is no longer available (expired or never stored). Ask the user to share it again.",
-            call.image_id
-        )
+        texts.missing
     }
 }
 

@@ -9,6 +9,7 @@
 //! wait for the commit, replace only what committed.
 
 pub(crate) mod answer;
+mod answer_texts;
 pub(crate) mod call;
 pub(crate) mod compact;
 pub(crate) mod expand;
@@ -20,6 +21,7 @@ pub(crate) mod tool;
 pub use crate::messages::{parse_image_id, placeholder};
 pub use crate::stash::Failure;
 pub use answer::{ai_sdk_tool_result_takes_images, answer_messages};
+pub use answer_texts::{answer_texts, AnswerTexts};
 pub use call::{read_call, HistoryImageCall};
 pub use compact::{CompactOptions, CompactReport};
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
