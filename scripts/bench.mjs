@@ -337,8 +337,8 @@ console.log(`  sharp (native libvips)    ${sharpMs.toFixed(1).padStart(8)} ms   
 
 }
 
-const wasm = readFileSync(path.join(root, 'dist/web/ctxpack_bg.wasm'));
-const codec = readFileSync(path.join(root, 'dist/web/codec/ctxpack_codec_bg.wasm'));
+const wasm = readFileSync(path.join(root, 'dist/wasm/ctxpack_bg.wasm'));
+const codec = readFileSync(path.join(root, 'dist/wasm/codec/ctxpack_codec_bg.wasm'));
 result.size = { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length, codec: { raw: codec.length, gzip: gzipSync(codec, { level: 9 }).length } };
 console.log(`\nrelease wasm: ${(result.size.raw / 1024).toFixed(1)} KiB, ${(result.size.gzip / 1024).toFixed(1)} KiB gzipped; codec module ${(result.size.codec.raw / 1024).toFixed(1)} KiB, ${(result.size.codec.gzip / 1024).toFixed(1)} KiB gzipped (loaded on first use)`);
 writeFileSync(path.join(outDir, nodeFitOnly ? 'bench-node-fit.json' : resentOnly ? 'bench-resent.json' : 'bench.json'), JSON.stringify(result, null, 2) + '\n');

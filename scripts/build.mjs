@@ -9,6 +9,8 @@
 // Each flavour's entry is `index.js` (from js/entry/), over wasm-bindgen's
 // `ctxpack.js` and `markdown/ctxpack_markdown.js`, feeding them to `api.js`
 // (the functions every flavour binds the same way).
+//   dist/wasm     the .wasm files, once for all three flavours (with the
+//                 bundler glue they import)
 // Each .wasm is shrunk with Binaryen's wasm-opt -Oz (the npm `binaryen` package).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -165,6 +167,40 @@ for (const [dir, target] of flavours) {
 }
 writeFileSync(path.join(dist, 'node/api.js'), nodeApi);
 
+/** Replaces each `from` with its `to` in `file`; a `from` not found stops
+ * the build (wasm-bindgen changed how its glue names the module). */
+function rewrite(file, pairs) {
+  let text = readFileSync(file, 'utf8');
+  for (const [from, to] of pairs) {
+    if (!text.includes(from)) fail(`${path.relative(root, file)} no longer holds ${from}`);
+    text = text.replaceAll(from, to);
+  }
+  writeFileSync(file, text);
+}
+
+// Each module ships once, in dist/wasm: the three flavours' .wasm files are
+// the same bytes, only the glue differs. dist/wasm holds each module beside
+// the bundler glue half it imports (the module's import section names
+// "./<name>_bg.js", which a bundler resolves next to the .wasm); the web
+// glue fetches, and the Node glue reads, the same file.
+const sharedModules = [['', 'ctxpack'], ['markdown', 'ctxpack_markdown'], ['codec', 'ctxpack_codec']];
+for (const [sub, name] of sharedModules) {
+  const into = path.join(dist, 'wasm', sub);
+  mkdirSync(into, { recursive: true });
+  for (const f of [`${name}_bg.wasm`, `${name}_bg.js`, `${name}_bg.wasm.d.ts`]) {
+    renameSync(path.join(dist, 'bundler', sub, f), path.join(into, f));
+  }
+  const shipped = readFileSync(path.join(into, `${name}_bg.wasm`));
+  for (const flavour of ['web', 'node']) {
+    if (!readFileSync(path.join(dist, flavour, sub, `${name}_bg.wasm`)).equals(shipped)) fail(`${flavour}'s ${name}_bg.wasm differs from the bundler's`);
+    for (const f of [`${name}_bg.wasm`, `${name}_bg.wasm.d.ts`]) rmSync(path.join(dist, flavour, sub, f), { force: true });
+  }
+  const at = `${sub ? '../../' : '../'}wasm/${sub ? `${sub}/` : ''}${name}_bg`;
+  rewrite(path.join(dist, 'bundler', sub, `${name}.js`), [[`"./${name}_bg.wasm"`, `"${at}.wasm"`], [`"./${name}_bg.js"`, `"${at}.js"`]]);
+  rewrite(path.join(dist, 'web', sub, `${name}.js`), [[`new URL('${name}_bg.wasm', import.meta.url)`, `new URL('${at}.wasm', import.meta.url)`]]);
+  rewrite(path.join(dist, 'node', sub, `${name}.js`), [['`${__dirname}/' + name + '_bg.wasm`', '`${__dirname}/' + at + '.wasm`']]);
+}
+
 // dist/node is CommonJS whatever the root package says.
 writeFileSync(path.join(dist, 'node/package.json'), JSON.stringify({ type: 'commonjs' }, null, 2) + '\n');
 
@@ -194,9 +230,9 @@ for (const f of ['ai-sdk.mjs', 'ai-sdk.d.ts', 'langchain.mjs', 'langchain.d.ts']
   copyFileSync(path.join(root, 'js/adapters', f), path.join(dist, 'adapters', f));
 }
 
-const bytes = readFileSync(path.join(dist, 'web/ctxpack_bg.wasm'));
-const markdownBytes = readFileSync(path.join(dist, 'web/markdown/ctxpack_markdown_bg.wasm'));
-const codecBytes = readFileSync(path.join(dist, 'web/codec/ctxpack_codec_bg.wasm'));
+const bytes = readFileSync(path.join(dist, 'wasm/ctxpack_bg.wasm'));
+const markdownBytes = readFileSync(path.join(dist, 'wasm/markdown/ctxpack_markdown_bg.wasm'));
+const codecBytes = readFileSync(path.join(dist, 'wasm/codec/ctxpack_codec_bg.wasm'));
 const sizes = {
   raw: bytes.length,
   gzip: gzipSync(bytes, { level: 9 }).length,

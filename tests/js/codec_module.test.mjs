@@ -23,12 +23,14 @@ test('the main wasm crate has no image codec; the codec crate has the decoders, 
   }
 });
 
-test('every flavour ships the codec module beside the main one, and sizes.json reports it', () => {
+test('the codec module ships once for every flavour, beside the main one, and sizes.json reports it', () => {
+  assert.ok(existsSync(path.join(ROOT, 'dist/wasm/codec/ctxpack_codec_bg.wasm')));
   for (const flavour of ['web', 'bundler', 'node']) {
-    assert.ok(existsSync(path.join(ROOT, 'dist', flavour, 'codec', 'ctxpack_codec_bg.wasm')), flavour);
+    assert.ok(existsSync(path.join(ROOT, 'dist', flavour, 'codec', 'ctxpack_codec.js')), flavour);
+    assert.ok(!existsSync(path.join(ROOT, 'dist', flavour, 'codec', 'ctxpack_codec_bg.wasm')), `${flavour} has no copy of its own`);
   }
   const sizes = JSON.parse(readFileSync(path.join(ROOT, 'dist/sizes.json'), 'utf8'));
-  const codec = readFileSync(path.join(ROOT, 'dist/web/codec/ctxpack_codec_bg.wasm'));
+  const codec = readFileSync(path.join(ROOT, 'dist/wasm/codec/ctxpack_codec_bg.wasm'));
   assert.equal(sizes.codec.gzip, gzipSync(codec, { level: 9 }).length);
   console.log(`# codec module: ${(sizes.codec.raw / 1000).toFixed(1)} KB raw, ${(sizes.codec.gzip / 1000).toFixed(1)} KB gzipped`);
 });

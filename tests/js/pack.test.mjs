@@ -42,13 +42,16 @@ function install(tarball, app) {
 
 function checkFiles(files) {
   for (const f of [
-    'dist/web/index.js', 'dist/web/index.d.ts', 'dist/web/ctxpack.js', 'dist/web/ctxpack_bg.wasm', 'dist/web/markdown/ctxpack_markdown_bg.wasm',
-    'dist/bundler/index.js', 'dist/bundler/ctxpack.js', 'dist/bundler/ctxpack_bg.wasm', 'dist/bundler/markdown/ctxpack_markdown_bg.wasm',
-    'dist/node/index.js', 'dist/node/ctxpack.js', 'dist/node/ctxpack_bg.wasm', 'dist/node/markdown/ctxpack_markdown_bg.wasm', 'dist/node/index.mjs',
+    'dist/wasm/ctxpack_bg.wasm', 'dist/wasm/markdown/ctxpack_markdown_bg.wasm', 'dist/wasm/codec/ctxpack_codec_bg.wasm',
+    'dist/web/index.js', 'dist/web/index.d.ts', 'dist/web/ctxpack.js', 'dist/web/markdown/ctxpack_markdown.js',
+    'dist/bundler/index.js', 'dist/bundler/ctxpack.js', 'dist/bundler/markdown/ctxpack_markdown.js',
+    'dist/node/index.js', 'dist/node/ctxpack.js', 'dist/node/markdown/ctxpack_markdown.js', 'dist/node/index.mjs',
     'dist/node/file-stash.js', 'dist/adapters/ai-sdk.mjs', 'dist/adapters/langchain.mjs', 'bin/ctxpack.cjs', 'README.md', 'LICENSE', 'package.json',
   ]) {
     assert.ok(files.includes(f), f);
   }
+  // Each module once: the flavours share dist/wasm.
+  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')).sort(), ['dist/wasm/codec/ctxpack_codec_bg.wasm', 'dist/wasm/ctxpack_bg.wasm', 'dist/wasm/markdown/ctxpack_markdown_bg.wasm']);
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('core/') || f.startsWith('markdown/') || f.startsWith('tests/') || f.startsWith('target/') || f.startsWith('scripts/')), files.join(' '));
 }
 
@@ -73,7 +76,7 @@ function checkApp(app) {
   assert.equal(execFileSync(process.execPath, ['cjs.cjs'], { cwd: app, encoding: 'utf8' }).trim(), 'b.png 1');
   assert.equal(execFileSync(process.execPath, ['esm.mjs'], { cwd: app, encoding: 'utf8' }).trim(), '2 function CtxpackError');
   const web = path.join(app, 'node_modules/ctxpack/dist/web');
-  assert.ok(existsSync(path.join(web, 'ctxpack_bg.wasm')));
+  assert.ok(existsSync(path.join(app, 'node_modules/ctxpack/dist/wasm/ctxpack_bg.wasm')));
   assert.match(readFileSync(path.join(web, 'ctxpack.js'), 'utf8'), /__wbg_init as default/);
   assert.ok(existsSync(path.join(app, 'node_modules/ctxpack/LICENSE')));
   const bin = spawnSync(path.join(app, 'node_modules/.bin/ctxpack'), ['--help'], { encoding: 'utf8' });
@@ -84,7 +87,7 @@ function checkApp(app) {
 describe('npm pack of this checkout, as built', () => {
   let tarball;
   before(() => {
-    assert.ok(existsSync(path.join(ROOT, 'dist/web/ctxpack_bg.wasm')), 'no dist/: run `npm run build` first');
+    assert.ok(existsSync(path.join(ROOT, 'dist/wasm/ctxpack_bg.wasm')), 'no dist/: run `npm run build` first');
     tarball = pack(ROOT, path.join(dir, 'here'), { ignoreScripts: true });
     install(tarball.path, path.join(dir, 'here/app'));
   });
@@ -121,7 +124,7 @@ describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, nothing built',
     const tarball = pack(clone, path.join(dir, 'clone-pack'), { extraEnv: { CARGO_TARGET_DIR: target } });
     assert.match(tarball.stderr, /prepack/);
     assert.ok(!existsSync(path.join(clone, 'target')), 'cargo built in CARGO_TARGET_DIR, not in the clone');
-    assert.ok(existsSync(path.join(clone, 'dist/web/ctxpack_bg.wasm')));
+    assert.ok(existsSync(path.join(clone, 'dist/wasm/ctxpack_bg.wasm')));
     checkFiles(tarball.files);
     const app = path.join(dir, 'clone-pack/app');
     install(tarball.path, app);

@@ -45,11 +45,11 @@ test('the demo page and everything it loads answer 200', async () => {
   const demo = ['/www/', '/www/index.html', ...referenced('www/'), ...referenced('www/app.js'), '/www/sample/chart.png'];
   assert.ok(demo.includes('/dist/web/index.js'), `the demo imports the web build: ${demo}`);
   assert.ok(demo.includes('/www/style.css') && demo.includes('/www/favicon.svg'), demo.join(' '));
-  for (const p of [...new Set(demo), '/dist/web/ctxpack_bg.wasm']) {
+  for (const p of [...new Set(demo), '/dist/wasm/ctxpack_bg.wasm']) {
     const r = await get(server.url, p);
     assert.equal(r.status, 200, p);
   }
-  const wasm = await get(server.url, '/dist/web/ctxpack_bg.wasm');
+  const wasm = await get(server.url, '/dist/wasm/ctxpack_bg.wasm');
   assert.equal(wasm.headers['content-type'], 'application/wasm');
   assert.equal((await get(server.url, '/www/?db=demo-x')).status, 200);
   assert.match((await get(server.url, '/www/app.js')).headers['content-type'], /^text\/javascript/);

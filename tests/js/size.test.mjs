@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 const BUDGET_GZIP = 250 * 1000;
 
 test('the main wasm module is within 250 KB gzipped', () => {
-  const wasm = readFileSync(new URL('../../dist/web/ctxpack_bg.wasm', import.meta.url));
+  const wasm = readFileSync(new URL('../../dist/wasm/ctxpack_bg.wasm', import.meta.url));
   const gzip = gzipSync(wasm, { level: 9 }).length;
   console.log(`# main module: ${(wasm.length / 1000).toFixed(1)} KB raw, ${(gzip / 1000).toFixed(1)} KB gzipped`);
   assert.ok(gzip <= BUDGET_GZIP, `${gzip} bytes gzipped is over the ${BUDGET_GZIP}-byte budget`);
