@@ -469,12 +469,16 @@ impl NodeHost {
                 return Some(buffer.clone());
             }
         }
+        // Room to the next power of two: images of about the same size (a
+        // chat's screenshots) reuse one buffer instead of each a little
+        // larger one allocating its own.
+        let capacity = size.max(1).checked_next_power_of_two().unwrap_or(size);
         let fresh = self
             .alloc
-            .call1(&self.buffer, &JsValue::from(size.max(1)))
+            .call1(&self.buffer, &JsValue::from(capacity))
             .ok()?;
-        if size <= SCRATCH_KEEP {
-            *kept = Some((fresh.clone(), size.max(1)));
+        if capacity <= SCRATCH_KEEP {
+            *kept = Some((fresh.clone(), capacity));
         }
         Some(fresh)
     }
