@@ -5,7 +5,7 @@
 use crate::convert::external::Table;
 use crate::convert::{array_arg, from_js_kept, to_js, to_js_kept, Options};
 use crate::CtxpackError;
-use ctxpack_core::budget::{limits_of, Provider, RequestLimits};
+use ctxpack_core::budget::{provider_limits, LimitOverrides, Provider, RequestLimits};
 use ctxpack_core::history::Outcome;
 use js_sys::{Array, Object, Reflect};
 use serde::Serialize;
@@ -52,46 +52,33 @@ pub(crate) fn limits_option(
     opts: &Options,
     base: RequestLimits,
 ) -> Result<RequestLimits, CtxpackError> {
+    Ok(base.overridden(&limit_overrides(opts)?))
+}
+
+/// The `limits` object's numbers (none when it is absent).
+fn limit_overrides(opts: &Options) -> Result<LimitOverrides, CtxpackError> {
     let Some(l) = opts.object("limits")? else {
-        return Ok(base);
+        return Ok(LimitOverrides::default());
     };
-    Ok(RequestLimits {
-        max_images: l
-            .number("maxImages")?
-            .map(|n| n as usize)
-            .or(base.max_images),
-        max_image_bytes: l
-            .number("maxImageBytes")?
-            .map(|n| n as u64)
-            .or(base.max_image_bytes),
-        max_request_bytes: l
-            .number("maxRequestBytes")?
-            .map(|n| n as u64)
-            .or(base.max_request_bytes),
+    Ok(LimitOverrides {
+        max_images: l.number("maxImages")?,
+        max_image_bytes: l.number("maxImageBytes")?,
+        max_request_bytes: l.number("maxRequestBytes")?,
     })
 }
 
-/// Reads `{provider, …}` into a provider and its limits (overrides applied).
+/// Reads `{provider, maxImages?, maxRequestBytes?, limits?}` into a provider
+/// and its limits (the core applies the overrides).
 pub fn provider_and_limits(opts: &Options) -> Result<(Provider, RequestLimits), CtxpackError> {
-    let name = opts.string("provider")?.ok_or_else(|| {
-        CtxpackError::invalid_option(
-            opts.path_of("provider"),
-            "expected 'openai', 'anthropic', 'gemini', 'bedrock' or 'vertex'",
-        )
-    })?;
-    let provider = Provider::from_name(&name).ok_or_else(|| {
-        CtxpackError::invalid_option(
-            opts.path_of("provider"),
-            format!("unknown provider {}", ctxpack_core::quoted(&name)),
-        )
-    })?;
-    let mut limits = limits_of(provider);
-    // `maxImages` / `maxRequestBytes` directly on the object, as compactContext's `model` has them.
-    if let Some(n) = opts.number("maxImages")? {
-        limits.max_images = Some(n as usize);
-    }
-    if let Some(n) = opts.number("maxRequestBytes")? {
-        limits.max_request_bytes = Some(n as u64);
-    }
-    Ok((provider, limits_option(opts, limits)?))
+    let direct = LimitOverrides {
+        max_images: opts.number("maxImages")?,
+        max_image_bytes: None,
+        max_request_bytes: opts.number("maxRequestBytes")?,
+    };
+    provider_limits(
+        opts.string("provider")?.as_deref(),
+        &direct,
+        &limit_overrides(opts)?,
+    )
+    .map_err(|e| CtxpackError::invalid_option(opts.path_of("provider"), e.to_string()))
 }

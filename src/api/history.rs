@@ -129,13 +129,13 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
     let opts = options_arg(Some(&options), "options")?;
     let stash = stash_from_js(&opts.get("stash"), &opts.path_of("stash"))?;
     let format = opts.format()?;
-    let keep = opts.number("keepRecentImages")?.unwrap_or(0.0);
-    if keep.fract() != 0.0 {
-        return Err(CtxpackError::invalid_option(
-            opts.path_of("keepRecentImages"),
-            "expected a whole number",
-        ));
-    }
+    let keep =
+        CompactOptions::keep_recent_images(opts.number("keepRecentImages")?).ok_or_else(|| {
+            CtxpackError::invalid_option(
+                opts.path_of("keepRecentImages"),
+                "expected a whole number",
+            )
+        })?;
     let collapse_text = opts.bool("collapseText")?.unwrap_or(false);
     let sanitize_tool_results = opts.bool("sanitizeToolResults")?.unwrap_or(false);
     let model = opts.get("model");
@@ -159,7 +159,7 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
         }
     };
     let options = CompactOptions {
-        keep_recent_images: keep as usize,
+        keep_recent_images: keep,
         collapse_text,
         sanitize_tool_results,
         limits,

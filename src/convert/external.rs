@@ -8,8 +8,9 @@
 
 use super::bytes::{from_base64, to_base64};
 use ctxpack_core::media::{
-    check_base64, facts_of_text, find_external_ref, head_of_text, kept_ref, parse_bytes_literal,
-    parse_kept_ref, split_external_refs, KeptKind, PayloadFacts, PayloadHead, Payloads, Piece,
+    check_base64, decoded_len_of, facts_of_text, find_external_ref, head_of_text, kept_ref,
+    parse_bytes_literal, parse_kept_ref, split_external_refs, KeptKind, PayloadFacts, PayloadHead,
+    Payloads, Piece,
 };
 use js_sys::{Function, JsString, Reflect};
 use std::cell::{Cell, RefCell};
@@ -363,7 +364,7 @@ fn js_head(text: &JsString, padding: usize, head_bytes: usize) -> PayloadHead {
     let n = len as usize;
     PayloadHead {
         len: n,
-        decoded_len: (n / 4 * 3).saturating_sub(padding),
+        decoded_len: decoded_len_of(n, padding),
         head: ctxpack_core::media::decode_prefix(&head_text, head_bytes),
     }
 }
@@ -444,7 +445,7 @@ impl NodeHost {
         if len % 4 != 0 {
             return false;
         }
-        let expected = len / 4 * 3 - padding as u32;
+        let expected = decoded_len_of(len as usize, padding) as u32;
         let Some(scratch) = self.scratch(expected) else {
             return false;
         };

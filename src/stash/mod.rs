@@ -15,7 +15,7 @@ use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::stash::{
     list_by_recency, CachedBackend, Generation, MetaCache, NewRecord, RecordMeta, StashBackend,
-    StashConfig, StashError, StoredRecord, DEFAULT_STASH_NAME, DEFAULT_TTL_SECONDS,
+    StashConfig, StashError, StoredRecord, DEFAULT_STASH_NAME,
 };
 use indexeddb::IdbBackend;
 use js_adapter::AdapterBackend;
@@ -277,8 +277,8 @@ impl Stash {
         let name = opts
             .string("name")?
             .unwrap_or_else(|| DEFAULT_STASH_NAME.to_owned());
-        let ttl_seconds = opts.number("ttlSeconds")?.unwrap_or(DEFAULT_TTL_SECONDS);
-        let max_bytes = opts.number("maxBytes")?.map(|n| n as u64);
+        let config =
+            StashConfig::from_options(opts.number("ttlSeconds")?, opts.number("maxBytes")?);
         let clock = opts.function("now")?;
         let backend_opt = opts.get("backend");
         let backend =
@@ -320,10 +320,7 @@ impl Stash {
             };
         let inner = Rc::new(StashInner {
             backend,
-            config: StashConfig {
-                ttl_ms: ttl_seconds * 1000.0,
-                max_bytes,
-            },
+            config,
             clock,
             name,
             closed: Cell::new(false),
@@ -370,7 +367,7 @@ impl Stash {
     /// Time to live in seconds.
     #[wasm_bindgen(getter, js_name = ttlSeconds)]
     pub fn ttl_seconds(&self) -> f64 {
-        self.inner.config.ttl_ms / 1000.0
+        self.inner.config.ttl_seconds()
     }
 
     /// The byte budget, if any.

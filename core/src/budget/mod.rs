@@ -10,6 +10,7 @@ pub(crate) mod limits;
 mod profiles;
 mod provider_error;
 mod request;
+mod target;
 
 pub use context_error::{parse_context_length_error, ContextLengthError};
 pub use estimate::{estimate, image_tokens, text_tokens, EstimateReport, ImageEstimate};
@@ -22,3 +23,4 @@ pub use profiles::{
 };
 pub use provider_error::{parse_provider_error, ProviderRefusal, RefusalKind};
 pub use request::request_bytes;
+pub use target::{provider_limits, LimitOverrides, TargetError};

@@ -28,6 +28,15 @@ pub struct CompactOptions {
     pub sanitize_tool_results: bool,
 }
 
+impl CompactOptions {
+    /// `keepRecentImages` as a caller gives it (a JavaScript number): 0 when
+    /// absent, a negative number as 0; `None` for a fraction, which is refused.
+    pub fn keep_recent_images(n: Option<f64>) -> Option<usize> {
+        let n = n.unwrap_or(0.0);
+        (n.fract() == 0.0).then_some(n as usize)
+    }
+}
+
 /// The index of the newest user message, if there is one.
 pub fn newest_user_index(messages: &[Message]) -> Option<usize> {
     messages.iter().rposition(|m| m.role == Role::User)
@@ -459,4 +468,17 @@ pub struct CompactReport {
     /// Why it does not fit, when it does not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit_problem: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CompactOptions;
+
+    #[test]
+    fn keep_recent_images_is_a_whole_number() {
+        assert_eq!(CompactOptions::keep_recent_images(None), Some(0));
+        assert_eq!(CompactOptions::keep_recent_images(Some(3.0)), Some(3));
+        assert_eq!(CompactOptions::keep_recent_images(Some(-1.0)), Some(0));
+        assert_eq!(CompactOptions::keep_recent_images(Some(1.5)), None);
+    }
 }

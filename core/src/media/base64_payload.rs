@@ -102,7 +102,14 @@ pub fn decode_prefix(text: &str, max_bytes: usize) -> Vec<u8> {
 /// and padding.
 pub fn decoded_len(text: &str) -> usize {
     let padding = text.bytes().rev().take(2).filter(|&b| b == b'=').count();
-    (text.len() / 4 * 3).saturating_sub(padding)
+    decoded_len_of(text.len(), padding)
+}
+
+/// The number of bytes valid base64 text of `len` characters, `padding` of
+/// them the `=` at its end, decodes to (for text held elsewhere, such as a
+/// JavaScript string).
+pub fn decoded_len_of(len: usize, padding: usize) -> usize {
+    (len / 4 * 3).saturating_sub(padding)
 }
 
 #[cfg(test)]
@@ -223,6 +230,8 @@ mod tests {
         assert_eq!(decoded_len(&text), 27);
         assert_eq!(decoded_len("aGVsbA=="), 4);
         assert_eq!(decoded_len("aGVsbG8="), 5);
+        assert_eq!(decoded_len_of(8, 1), 5);
+        assert_eq!(decoded_len_of(0, 0), 0);
         assert_eq!(decoded_len(""), 0);
     }
 }

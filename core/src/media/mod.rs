@@ -15,7 +15,8 @@ pub(crate) mod type_names;
 
 pub use animation::is_animated;
 pub use base64_payload::{
-    check_base64, decode_base64, decode_prefix, decoded_len, encode_base64, Base64Problem,
+    check_base64, decode_base64, decode_prefix, decoded_len, decoded_len_of, encode_base64,
+    Base64Problem,
 };
 pub use data_url::{DataUrl, DataUrlError};
 pub use dimensions::{image_dimensions, stored_dimensions, Dimensions};

@@ -21,6 +21,23 @@ pub struct StashConfig {
     pub max_bytes: Option<u64>,
 }
 
+impl StashConfig {
+    /// The settings as a caller gives them: a time to live in seconds
+    /// (default 2 h) and a bound in bytes (a JavaScript number, cut to whole
+    /// bytes).
+    pub fn from_options(ttl_seconds: Option<f64>, max_bytes: Option<f64>) -> StashConfig {
+        StashConfig {
+            ttl_ms: ttl_seconds.unwrap_or(DEFAULT_TTL_SECONDS) * 1000.0,
+            max_bytes: max_bytes.map(|n| n as u64),
+        }
+    }
+
+    /// The time to live in seconds, as callers give it.
+    pub fn ttl_seconds(&self) -> f64 {
+        self.ttl_ms / 1000.0
+    }
+}
+
 impl Default for StashConfig {
     fn default() -> Self {
         StashConfig {
@@ -169,6 +186,18 @@ fn sort_by_use(metas: &mut [&RecordMeta], recent_first: bool) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn settings_read_as_callers_give_them() {
+        let config = StashConfig::from_options(None, None);
+        assert_eq!(config, StashConfig::default());
+        assert_eq!(config.ttl_seconds(), DEFAULT_TTL_SECONDS);
+        let config = StashConfig::from_options(Some(90.0), Some(1024.7));
+        assert_eq!(config.ttl_ms, 90_000.0);
+        assert_eq!(config.ttl_seconds(), 90.0);
+        assert_eq!(config.max_bytes, Some(1024));
+    }
+
     use super::*;
 
     fn meta(id: &str, bytes: u64, expires: f64, used: f64) -> RecordMeta {
