@@ -30,7 +30,29 @@ pub(crate) const EXTERNAL_MIN: u32 = 1024;
 /// Reads a JavaScript value as JSON, keeping long payloads and non-JSON
 /// values in `table`. `path` names the value for errors.
 pub fn from_js_kept(value: &JsValue, path: &str, table: &Table) -> Result<Value, CtxpackError> {
-    read(value, path, table, 0, None)
+    read(value, &Place::Root(path), table, 0, None)
+}
+
+/// Where a value being read sits: written out as a JSON path only when an
+/// error names it, so reading a value allocates no path.
+enum Place<'a> {
+    /// The argument itself, by its path.
+    Root(&'a str),
+    /// A key of an object.
+    Key(&'a Place<'a>, &'a str),
+    /// An entry of an array.
+    Index(&'a Place<'a>, usize),
+}
+
+impl Place<'_> {
+    /// The JSON path of this place.
+    fn path(&self) -> ctxpack_core::JsonPath {
+        match self {
+            Place::Root(path) => ctxpack_core::JsonPath::root(path),
+            Place::Key(parent, key) => parent.path().key(key),
+            Place::Index(parent, i) => parent.path().index(*i),
+        }
+    }
 }
 
 fn is_base64_head(s: &JsString, len: u32) -> bool {
@@ -114,7 +136,7 @@ fn is_plain_object(v: &JsValue) -> bool {
 
 fn read(
     value: &JsValue,
-    path: &str,
+    place: &Place<'_>,
     table: &Table,
     depth: usize,
     key: Option<&str>,
@@ -124,7 +146,7 @@ fn read(
             ctxpack_core::ErrorCode::InvalidMessage,
             format!("nested more than {MAX_DEPTH} levels deep"),
         )
-        .at(path));
+        .at(place.path().as_str()));
     }
     if value.is_null() || value.is_undefined() {
         return Ok(Value::Null);
@@ -146,7 +168,7 @@ fn read(
         for (i, item) in arr.iter().enumerate() {
             out.push(read(
                 &item,
-                &format!("{path}[{i}]"),
+                &Place::Index(place, i),
                 table,
                 depth + 1,
                 item_key,
@@ -161,17 +183,16 @@ fn read(
     {
         let obj: &Object = value.unchecked_ref();
         let mut map = Map::new();
-        for k in Object::keys(obj).iter() {
-            let Some(k) = k.as_string() else { continue };
-            let v = Reflect::get(obj, &JsValue::from_str(&k)).unwrap_or(JsValue::UNDEFINED);
+        for js_key in Object::keys(obj).iter() {
+            let Some(k) = js_key.as_string() else {
+                continue;
+            };
+            let v = Reflect::get(obj, &js_key).unwrap_or(JsValue::UNDEFINED);
             if v.is_undefined() || v.is_instance_of::<Function>() || v.is_symbol() {
                 continue;
             }
-            let child = ctxpack_core::JsonPath::root(path).key(&k);
-            map.insert(
-                k.clone(),
-                read(&v, child.as_str(), table, depth + 1, Some(&k))?,
-            );
+            let child = read(&v, &Place::Key(place, &k), table, depth + 1, Some(&k))?;
+            map.insert(k, child);
         }
         return Ok(Value::Object(map));
     }

@@ -157,6 +157,25 @@ test('huge strings, many images and deep nesting get clean answers', async () =>
   assert.equal(await sanitizeToolResult(deepText), deepText, 'JSON text too deep to parse passes through');
 });
 
+test('a message nested past 256 levels is INVALID_MESSAGE at the path of the level too deep', async () => {
+  let extra = 'leaf';
+  for (let i = 0; i < 300; i++) extra = i % 2 ? { 'a b': extra } : [extra];
+  const message = { role: 'user', content: [{ type: 'text', text: 'hi', extra }] };
+  // The message is level 0: the first value past level 256 is where reading stops.
+  let path = 'messages[0].content[0].extra';
+  let value = extra;
+  for (let depth = 3; depth < 257; depth++) {
+    if (Array.isArray(value)) {
+      path += '[0]';
+      value = value[0];
+    } else {
+      path += '["a b"]';
+      value = value['a b'];
+    }
+  }
+  await expectError(async () => compactContext([message, { role: 'user', content: 'next' }], { stash: await memory() }), 'INVALID_MESSAGE', path);
+});
+
 test('lone surrogates, __proto__ and constructor keys pass through without harm', async () => {
   const stash = await memory();
   const evil = JSON.parse('{"role":"user","content":[{"type":"text","text":"x"}],"__proto__":{"polluted":true},"constructor":{"prototype":{"bad":1}}}');
