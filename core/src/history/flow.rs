@@ -17,7 +17,7 @@ use crate::messages::image::ImageTemplate;
 use crate::messages::{decode_messages, detect_format, Format, Message, MessageError, Role};
 use crate::stash::{
     plan_maintenance, Failure, NewRecord, RecordMeta, StashAccess, StashBackend, StashConfig,
-    WrittenAt,
+    WriteErrors, WrittenAt,
 };
 use crate::tool_results::binary_stash::{
     sanitize_targets, target_text, text_target, BinaryReport, OnWriteFailure, Target,
@@ -325,7 +325,7 @@ pub async fn compact_history<B: StashBackend>(
     }
     let mut committed: BTreeMap<String, RecordMeta> = BTreeMap::new();
     let mut confirmed = BTreeSet::new();
-    let mut write_errors: BTreeMap<String, (crate::ErrorCode, String)> = BTreeMap::new();
+    let mut write_errors = WriteErrors::default();
     for (i, rec) in records.iter().enumerate() {
         match results.get(i) {
             Some(Ok(())) if rec.stored => {
@@ -335,15 +335,13 @@ pub async fn compact_history<B: StashBackend>(
                 committed.insert(rec.id.clone(), rec.meta.clone());
             }
             Some(Err(e)) => {
-                write_errors.insert(rec.id.clone(), (e.kind.code(), e.message.clone()));
+                write_errors.insert(&rec.id, e.kind.code(), e.message.clone());
             }
             None => {
                 write_errors.insert(
-                    rec.id.clone(),
-                    (
-                        crate::ErrorCode::StashWriteFailed,
-                        "the stash gave no answer for this record".into(),
-                    ),
+                    &rec.id,
+                    crate::ErrorCode::StashWriteFailed,
+                    "the stash gave no answer for this record".into(),
                 );
             }
         }
@@ -362,7 +360,6 @@ pub async fn compact_history<B: StashBackend>(
         } else {
             let (code, reason) = write_errors
                 .get(&img.md5)
-                .cloned()
                 .unwrap_or((crate::ErrorCode::StashWriteFailed, "not written".into()));
             report.failures.push(Failure {
                 path: img.path.clone(),

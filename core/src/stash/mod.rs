@@ -16,7 +16,7 @@ pub use access::StashAccess;
 pub use backend::StashBackend;
 pub use cached::{CachedBackend, Generation, MetaCache, META_CACHE_MS};
 pub use error::{StashError, StashErrorKind};
-pub use failure::Failure;
+pub use failure::{Failure, WriteErrors};
 pub use memory::MemoryBackend;
 pub use policy::{
     list_by_recency, plan_maintenance, read_verified, sweep, Lookup, Maintenance, StashConfig,

@@ -6,12 +6,12 @@
 
 use crate::json_path::JsonPath;
 use crate::stash::WrittenAt;
-use crate::stash::{Failure, NewRecord, StashBackend, StashConfig};
+use crate::stash::{Failure, NewRecord, StashBackend, StashConfig, WriteErrors};
 use crate::tool_results::sanitize::{
     filtered_marker, find_binaries_sliced, replace_binaries, stashed_marker, SanitizeOptions,
 };
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// What to do with a payload whose stash write failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,7 +81,7 @@ pub async fn sanitize_targets<B: StashBackend>(
     // Hash and write each distinct payload once.
     let mut md5s: Vec<Vec<String>> = Vec::with_capacity(found.len());
     let mut committed: BTreeSet<String> = BTreeSet::new();
-    let mut errors: BTreeMap<String, (crate::ErrorCode, String)> = BTreeMap::new();
+    let mut errors = WriteErrors::default();
     if let Some(backend) = backend {
         let mut records = Vec::new();
         let mut seen = BTreeSet::new();
@@ -120,7 +120,7 @@ pub async fn sanitize_targets<B: StashBackend>(
                     committed.insert(r.id.clone());
                 }
                 Err(e) => {
-                    errors.insert(r.id.clone(), (e.kind.code(), e.message));
+                    errors.insert(&r.id, e.kind.code(), e.message);
                 }
             }
         }
@@ -136,7 +136,7 @@ pub async fn sanitize_targets<B: StashBackend>(
                 }
                 _ => {
                     let (code, reason) = id
-                        .and_then(|id| errors.get(id).cloned())
+                        .and_then(|id| errors.get(id))
                         .unwrap_or((crate::ErrorCode::StashUnavailable, "no stash".to_owned()));
                     if on_failure == OnWriteFailure::KeepInline && backend.is_some() {
                         report.failures.push(Failure {
