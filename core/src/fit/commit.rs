@@ -35,12 +35,18 @@ async fn stash_originals<B: StashBackend>(
     outcomes: &[Option<Outcome>],
     problems: &mut Vec<String>,
 ) -> BTreeSet<String> {
-    let existing: BTreeSet<String> = match stash.backend.list_meta().await {
-        Ok(metas) => metas
-            .into_iter()
-            .filter(|m| m.expires_at > stash.now)
-            .map(|m| m.id)
-            .collect(),
+    // Inserted one by one: collecting into a set would build it with a
+    // sort of its own, more code in the module for nothing a loop lacks.
+    let existing = match stash.backend.list_meta().await {
+        Ok(metas) => {
+            let mut live = BTreeSet::new();
+            for m in metas {
+                if m.expires_at > stash.now {
+                    live.insert(m.id);
+                }
+            }
+            live
+        }
         Err(e) => {
             problems.push(format!("listing the stash failed: {e}"));
             return BTreeSet::new();

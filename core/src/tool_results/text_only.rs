@@ -190,12 +190,15 @@ async fn stash_inline_images<B: StashBackend>(
         return BTreeSet::new();
     }
     let results = backend.put_records(&records).await;
-    records
-        .iter()
-        .zip(results)
-        .filter(|(_, r)| r.is_ok())
-        .map(|(rec, _)| rec.id.clone())
-        .collect()
+    // Inserted one by one: collecting into the set would sort with code of
+    // its own.
+    let mut committed = BTreeSet::new();
+    for (rec, result) in records.iter().zip(results) {
+        if result.is_ok() {
+            committed.insert(rec.id.clone());
+        }
+    }
+    committed
 }
 
 /// True when any message holds an image or file part, a placeholder, or a
