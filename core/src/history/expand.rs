@@ -11,7 +11,7 @@ use crate::messages::walk::for_each_text;
 use crate::messages::{Content, Format, ImageShape, Message, Part};
 use serde_json::Map;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// An original read back from the stash.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +25,45 @@ pub struct Restored {
     pub templates: Vec<ImageTemplate>,
 }
 
+/// The originals found for a conversation's placeholders, by image id in
+/// ascending order: a lookup is a binary search. (A sorted list, not a map:
+/// the module carries one B-tree instantiation fewer.)
+#[derive(Debug, Default)]
+pub struct RestoredImages(Vec<(String, Restored)>);
+
+impl RestoredImages {
+    /// Adds the original of image `id`. Ids come in ascending order, as a
+    /// `BTreeSet` yields them; one out of order is not found.
+    pub fn push(&mut self, id: String, image: Restored) {
+        debug_assert!(self.0.last().is_none_or(|last| last.0 < id));
+        self.0.push((id, image));
+    }
+
+    /// The original of image `id`.
+    pub fn get(&self, id: &str) -> Option<&Restored> {
+        self.0
+            .binary_search_by(|entry| entry.0.as_str().cmp(id))
+            .ok()
+            .and_then(|i| self.0.get(i))
+            .map(|entry| &entry.1)
+    }
+
+    /// True when the original of image `id` was found.
+    pub fn contains(&self, id: &str) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// How many originals were found.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The ids found, ascending.
+    pub fn ids(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|entry| &entry.0)
+    }
+}
+
 /// A placeholder that stays, because its image is gone.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -35,29 +74,26 @@ pub struct MissingPlaceholder {
     pub path: String,
 }
 
-/// The distinct placeholder ids in `messages`, in order of appearance.
-pub fn collect_placeholders(messages: &[Message]) -> Vec<String> {
-    let mut seen = BTreeSet::new();
-    let mut out = Vec::new();
+/// The distinct placeholder ids in `messages`, ascending.
+pub fn collect_placeholders(messages: &[Message]) -> BTreeSet<String> {
+    let mut ids = BTreeSet::new();
     let root = JsonPath::root("messages");
     for (i, m) in messages.iter().enumerate() {
         for_each_text(m, &root.index(i), &mut |_, text| {
             for seg in split_placeholders(text) {
                 if let Segment::Placeholder(id) = seg {
-                    if seen.insert(id.clone()) {
-                        out.push(id);
-                    }
+                    ids.insert(id);
                 }
             }
         });
     }
-    out
+    ids
 }
 
 /// Where each placeholder whose id is not in `restored` appears.
 pub fn missing_placeholders(
     messages: &[Message],
-    restored: &BTreeMap<String, Restored>,
+    restored: &RestoredImages,
 ) -> Vec<MissingPlaceholder> {
     let mut out = Vec::new();
     let root = JsonPath::root("messages");
@@ -65,7 +101,7 @@ pub fn missing_placeholders(
         for_each_text(m, &root.index(i), &mut |path, text| {
             for seg in split_placeholders(text) {
                 if let Segment::Placeholder(id) = seg {
-                    if !restored.contains_key(&id) {
+                    if !restored.contains(&id) {
                         out.push(MissingPlaceholder {
                             id,
                             path: path.to_string(),
@@ -83,7 +119,7 @@ pub fn missing_placeholders(
 pub fn apply_expansion(
     messages: &mut [Message],
     format: Format,
-    restored: &BTreeMap<String, Restored>,
+    restored: &RestoredImages,
 ) -> Vec<bool> {
     let mut seen = Vec::new();
     let mut expansion = Expansion {
@@ -101,7 +137,7 @@ pub fn apply_expansion(
 /// how many placeholders of each image it has passed.
 struct Expansion<'a> {
     format: Format,
-    restored: &'a BTreeMap<String, Restored>,
+    restored: &'a RestoredImages,
     seen: &'a mut Vec<(String, usize)>,
 }
 
@@ -148,10 +184,10 @@ fn expand_content(content: &mut Content, x: &mut Expansion<'_>) -> bool {
     }
 }
 
-fn mentions_restorable(text: &str, restored: &BTreeMap<String, Restored>) -> bool {
+fn mentions_restorable(text: &str, restored: &RestoredImages) -> bool {
     split_placeholders(text)
         .iter()
-        .any(|s| matches!(s, Segment::Placeholder(id) if restored.contains_key(id)))
+        .any(|s| matches!(s, Segment::Placeholder(id) if restored.contains(id)))
 }
 
 enum Piece {
@@ -174,7 +210,7 @@ fn split_text(
     let mut pieces: Vec<Piece> = Vec::new();
     for seg in split_placeholders(text) {
         let piece = match seg {
-            Segment::Placeholder(id) if restored.contains_key(&id) => Piece::Image(id),
+            Segment::Placeholder(id) if restored.contains(&id) => Piece::Image(id),
             Segment::Placeholder(id) => Piece::Text(placeholder(&id)),
             Segment::Text(t) => Piece::Text(t.to_owned()),
         };
@@ -277,4 +313,35 @@ pub struct ExpandReport {
     pub bytes_before: u64,
     /// Serialized JSON size after, in bytes.
     pub bytes_after: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Restored, RestoredImages};
+
+    fn image(mime: &str) -> Restored {
+        Restored {
+            mime: mime.to_owned(),
+            payload: String::new(),
+            templates: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn restored_images_are_found_by_id() {
+        let mut found = RestoredImages::default();
+        for (id, mime) in [
+            ("0a", "image/png"),
+            ("5f", "image/gif"),
+            ("c3", "image/jpeg"),
+        ] {
+            found.push(id.to_owned(), image(mime));
+        }
+        assert_eq!(found.get("5f").map(|r| r.mime.as_str()), Some("image/gif"));
+        assert_eq!(found.get("c3").map(|r| r.mime.as_str()), Some("image/jpeg"));
+        assert!(found.contains("0a"));
+        assert!(!found.contains("ff") && !found.contains(""));
+        assert_eq!(found.len(), 3);
+        assert_eq!(found.ids().collect::<Vec<_>>(), ["0a", "5f", "c3"]);
+    }
 }

@@ -5,22 +5,23 @@ use super::flow::{decode, encode, refresh, sizes_of, Outcome};
 use crate::event_loop::Slicer;
 use crate::history::expand::{
     apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
+    RestoredImages,
 };
 use crate::media::payload::Payloads;
 use crate::messages::image::ImageTemplate;
 use crate::messages::{Format, MessageError};
 use crate::stash::{read_verified, Lookup, StashAccess, StashBackend};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 /// Looks up every placeholder's original; records that are expired, missing
 /// or corrupted count as missing. Returns the found ones and the corrupt count.
 async fn restore_all<B: StashBackend>(
     backend: &B,
     now: f64,
-    ids: &[String],
+    ids: &BTreeSet<String>,
     payloads: &dyn Payloads,
-) -> (BTreeMap<String, Restored>, usize) {
-    let mut restored = BTreeMap::new();
+) -> (RestoredImages, usize) {
+    let mut restored = RestoredImages::default();
     let mut corrupted = 0;
     let slicer = Slicer::of(payloads.event_loop());
     for id in ids {
@@ -32,7 +33,7 @@ async fn restore_all<B: StashBackend>(
                     .as_deref()
                     .map(ImageTemplate::list_from_json_text)
                     .unwrap_or_default();
-                restored.insert(
+                restored.push(
                     id.clone(),
                     Restored {
                         mime: rec.mime,
@@ -66,7 +67,7 @@ pub async fn expand_history<B: StashBackend>(
     let ids = collect_placeholders(&messages);
     let (restored, corrupted) = restore_all(backend, now, &ids, payloads).await;
     let missing = missing_placeholders(&messages, &restored);
-    refresh(backend, config, now, restored.keys()).await;
+    refresh(backend, config, now, restored.ids()).await;
     let changed = apply_expansion(&mut messages, format, &restored);
     let report = ExpandReport {
         format: format.name(),
