@@ -1,24 +1,25 @@
-//! History compaction end to end, over any [`StashBackend`]: plan (pure),
-//! write to the stash and wait for the commit, replace only what committed,
-//! refresh what the conversation references, sweep. Expansion is in
-//! `restore`, one image for the `get_history_image` tool in `lookup`. The
-//! compaction runs as one function: split into phase functions its futures
-//! cost the main module over 4 KB gzipped.
+//! History compaction end to end, over any [`StashBackend`], in phases:
+//! measure (and sanitize tool results), plan and hash, commit (write to the
+//! stash and wait: `commit` decides the records and what the answers mean),
+//! replace only what committed, renew what the conversation references and
+//! sweep (`upkeep` decides), report. This function does the stash's I/O; the
+//! phases that decide are plain functions. (Async phase functions of their
+//! own cost the main module over 4 KB gzipped in futures.) Expansion is in
+//! `restore`, one image for the `get_history_image` tool in `lookup`.
 
 use crate::budget::json_len_with;
 use crate::event_loop::Slicer;
+use crate::history::commit::{gone_records, new_records, replacements, sort_results};
 use crate::history::compact::{
     apply_compaction, hash_found, occurrence_templates, select_history_images, CompactOptions,
-    CompactReport,
+    CompactReport, Plan,
 };
+use crate::history::upkeep::{referenced_ids, renewals, sweep_plan};
 use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
 use crate::messages::image::ImageTemplate;
 use crate::messages::{decode_messages, detect_format, Format, Message, MessageError, Role};
-use crate::stash::{
-    plan_maintenance, Failure, NewRecord, RecordMeta, StashAccess, StashBackend, StashConfig,
-    WriteErrors, WrittenAt,
-};
+use crate::stash::{Failure, RecordMeta, StashAccess, StashBackend, StashConfig, WrittenAt};
 use crate::tool_results::binary_stash::{
     sanitize_targets, target_text, text_target, BinaryReport, OnWriteFailure, Target,
 };
@@ -156,17 +157,6 @@ pub(super) fn encode(
     (values, after)
 }
 
-/// Whether the live record `old` (as listed) already holds what `new` would
-/// write: its id is the payload's MD5, and the size, type and part template
-/// are the same.
-fn holds_already(old: &RecordMeta, new: &RecordMeta, now: f64) -> bool {
-    old.expires_at > now
-        && old.stored_bytes == new.stored_bytes
-        && old.size == new.size
-        && old.mime == new.mime
-        && old.part == new.part
-}
-
 /// Compacts `values` against `backend` at time `now` (ms since the epoch).
 /// (The arguments are the stash, the clock, the input, the options, the
 /// progress callback and payload access: each a separate concern.)
@@ -229,36 +219,23 @@ pub async fn compact_history<B: StashBackend>(
         progress(done + 1, total, hashed_bytes);
         slicer.checkpoint().await;
     }
-    report.newest_user_index = plan.newest_user;
-    report.limit_stashed = plan.limit_stashed;
-    report.fits = plan.limit_problem.is_none();
-    report.limit_problem = plan.limit_problem.clone();
-    report.kept = plan.kept;
-    report.urls = plan.urls;
-    report.failures.extend(plan.invalid.iter().cloned());
-
-    let metas = match backend.list_meta().await {
-        Ok(m) => m,
-        Err(e) => {
-            report.failures.push(Failure {
-                path: String::new(),
-                md5: None,
-                code: e.kind.code(),
-                reason: format!("listing the stash failed: {e}"),
-            });
-            Vec::new()
-        }
-    };
+    report_plan(&mut report, &plan);
 
     // Write each distinct image once and wait for the commit.
-    let expires_at = now + config.ttl_ms;
-    let mut all_metas = BTreeMap::new();
-    all_metas.extend(metas.into_iter().map(|m| (m.id.clone(), m)));
+    let listing = backend.list_meta().await;
+    let mut listed = BTreeMap::new();
+    match listing {
+        Ok(metas) => listed.extend(metas.into_iter().map(|m| (m.id.clone(), m))),
+        Err(e) => report.failures.push(stash_failure(
+            e.kind.code(),
+            format!("listing the stash failed: {e}"),
+        )),
+    }
     // An image stashed again while earlier placeholders of it remain keeps
     // the shapes those placeholders stand for.
     let mut earlier = Vec::new();
     for img in plan.images.iter().filter(|i| !i.duplicate) {
-        if all_metas.contains_key(&img.md5) && plan.referenced.contains(&img.md5) {
+        if listed.contains_key(&img.md5) && plan.referenced.contains(&img.md5) {
             if let Ok(Some(rec)) = backend.get_record(&img.md5).await {
                 let list = rec
                     .part
@@ -271,34 +248,11 @@ pub async fn compact_history<B: StashBackend>(
     }
     let templates = occurrence_templates(&messages, &plan, &earlier);
     drop(earlier);
-    let mut records: Vec<NewRecord<'_>> = plan
-        .images
-        .iter()
-        .zip(templates)
-        .filter(|(img, _)| !img.duplicate)
-        .map(|(img, template)| {
-            let mut r = NewRecord::new(
-                img.md5.clone(),
-                img.mime.clone(),
-                img.payload,
-                img.size,
-                img.text_len,
-                template,
-                WrittenAt {
-                    now,
-                    ttl_ms: config.ttl_ms,
-                },
-            );
-            if let Some(old) = all_metas.get(&img.md5) {
-                // Rewriting a record keeps when it was first stashed; a live
-                // record that already holds this payload and part is only
-                // confirmed (an app re-sending its history writes nothing new).
-                r.meta.created_at = old.created_at;
-                r.stored = holds_already(old, &r.meta, now);
-            }
-            r
-        })
-        .collect();
+    let written_at = WrittenAt {
+        now,
+        ttl_ms: config.ttl_ms,
+    };
+    let mut records = new_records(&plan, templates, &listed, written_at);
     let mut results = if records.is_empty() {
         Vec::new()
     } else {
@@ -306,82 +260,20 @@ pub async fn compact_history<B: StashBackend>(
     };
     // A record the listing named but that is gone (another connection
     // deleted it) is written in full after all.
-    let gone: Vec<usize> = (0..records.len())
-        .filter(|&i| records[i].stored && matches!(results.get(i), Some(Err(_))))
-        .collect();
+    let (gone, retry) = gone_records(&records, &results);
     if !gone.is_empty() {
-        let retry: Vec<NewRecord<'_>> = gone
-            .iter()
-            .map(|&i| NewRecord {
-                stored: false,
-                ..records[i].clone()
-            })
-            .collect();
         let again = backend.put_records(&retry).await;
         for ((&i, r), result) in gone.iter().zip(retry).zip(again) {
             records[i] = r;
             results[i] = result;
         }
     }
-    let mut committed: BTreeMap<String, RecordMeta> = BTreeMap::new();
-    let mut confirmed = BTreeSet::new();
-    let mut write_errors = WriteErrors::default();
-    for (i, rec) in records.iter().enumerate() {
-        match results.get(i) {
-            Some(Ok(())) if rec.stored => {
-                confirmed.insert(rec.id.clone());
-            }
-            Some(Ok(())) => {
-                committed.insert(rec.id.clone(), rec.meta.clone());
-            }
-            Some(Err(e)) => {
-                write_errors.insert(&rec.id, e.kind.code(), e.message.clone());
-            }
-            None => {
-                write_errors.insert(
-                    &rec.id,
-                    crate::ErrorCode::StashWriteFailed,
-                    "the stash gave no answer for this record".into(),
-                );
-            }
-        }
-    }
-    report.written = committed.len();
+    let written = sort_results(&records, &results);
+    report.written = written.committed.len();
     drop(records);
-
-    let mut replacements = Vec::new();
-    for img in &plan.images {
-        if committed.contains_key(&img.md5) || confirmed.contains(&img.md5) {
-            replacements.push(((img.message, img.ordinal), img.md5.clone()));
-            report.stashed += 1;
-            if img.duplicate {
-                report.deduplicated += 1;
-            }
-        } else {
-            let (code, reason) = write_errors
-                .get(&img.md5)
-                .unwrap_or((crate::ErrorCode::StashWriteFailed, "not written".into()));
-            report.failures.push(Failure {
-                path: img.path.clone(),
-                md5: Some(img.md5.clone()),
-                code,
-                reason,
-            });
-        }
-    }
-    report.failed = report
-        .failures
-        .iter()
-        .filter(|f| !f.path.is_empty())
-        .count();
+    let replacements = replacements(&plan, &written, &mut report);
     // Confirmed records are refreshed like the ones placeholders reference.
-    let mut referenced = plan.referenced.clone();
-    referenced.extend(
-        confirmed
-            .iter()
-            .filter(|id| !plan.referenced.contains(id))
-            .cloned(),
-    );
+    let referenced = referenced_ids(&plan, &written);
     drop(plan);
 
     let mut changed = apply_compaction(&mut messages, &replacements, options.collapse_text);
@@ -390,40 +282,23 @@ pub async fn compact_history<B: StashBackend>(
     }
 
     // Refresh every record the conversation references; sweep the rest.
-    let mut protected = BTreeSet::new();
-    protected.extend(committed.keys().cloned());
-    protected.extend(binary_ids);
-    let mut touched = Vec::new();
-    for id in &referenced {
-        match all_metas.get_mut(id) {
-            Some(m) if m.expires_at > now => {
-                protected.insert(id.clone());
-                // Expiry is kept within a tenth of the TTL: a record is
-                // rewritten only once that much of its life has passed.
-                if m.expires_at - now < config.ttl_ms * 0.9 {
-                    m.expires_at = expires_at;
-                    m.last_used_at = now;
-                    touched.push(m.clone());
-                }
-            }
-            _ if committed.contains_key(id) => {}
-            _ => report.missing += 1,
-        }
-    }
-    report.refreshed = touched.len();
+    let (protected, touched) = renewals(
+        &referenced,
+        &mut listed,
+        &written,
+        binary_ids,
+        (now, config),
+        &mut report,
+    );
     if !touched.is_empty() {
         if let Err(e) = backend.put_meta(&touched).await {
-            report.failures.push(Failure {
-                path: String::new(),
-                md5: None,
-                code: e.kind.code(),
-                reason: format!("refreshing expiry failed: {e}"),
-            });
+            report.failures.push(stash_failure(
+                e.kind.code(),
+                format!("refreshing expiry failed: {e}"),
+            ));
         }
     }
-    all_metas.extend(committed);
-    let metas: Vec<RecordMeta> = all_metas.into_values().collect();
-    let maintenance = plan_maintenance(&metas, now, config, &protected);
+    let maintenance = sweep_plan(listed, written.committed, (now, config), &protected);
     let doomed: Vec<String> = maintenance
         .expired
         .iter()
@@ -432,12 +307,10 @@ pub async fn compact_history<B: StashBackend>(
         .collect();
     if !doomed.is_empty() {
         if let Err(e) = backend.delete_records(&doomed).await {
-            report.failures.push(Failure {
-                path: String::new(),
-                md5: None,
-                code: e.kind.code(),
-                reason: format!("sweeping the stash failed: {e}"),
-            });
+            report.failures.push(stash_failure(
+                e.kind.code(),
+                format!("sweeping the stash failed: {e}"),
+            ));
         } else {
             report.expired = maintenance.expired.len();
             report.evicted = maintenance.evicted.len();
@@ -452,6 +325,29 @@ pub async fn compact_history<B: StashBackend>(
         changed,
         report,
     })
+}
+
+/// What the plan tells the report: the newest turn, the images kept and
+/// given by URL, those stashed for the limits, whether the request fits, and
+/// the images that cannot be stashed.
+fn report_plan(report: &mut CompactReport, plan: &Plan<'_>) {
+    report.newest_user_index = plan.newest_user;
+    report.limit_stashed = plan.limit_stashed;
+    report.fits = plan.limit_problem.is_none();
+    report.limit_problem = plan.limit_problem.clone();
+    report.kept = plan.kept;
+    report.urls = plan.urls;
+    report.failures.extend(plan.invalid.iter().cloned());
+}
+
+/// A failure of the stash as a whole (no image's path).
+fn stash_failure(code: crate::ErrorCode, reason: String) -> Failure {
+    Failure {
+        path: String::new(),
+        md5: None,
+        code,
+        reason,
+    }
 }
 
 pub(super) async fn refresh<'a, B: StashBackend>(

@@ -11,12 +11,14 @@
 pub(crate) mod answer;
 mod answer_texts;
 pub(crate) mod call;
+mod commit;
 pub(crate) mod compact;
 pub(crate) mod expand;
 mod flow;
 mod lookup;
 mod restore;
 pub(crate) mod tool;
+mod upkeep;
 
 pub use crate::messages::{parse_image_id, placeholder};
 pub use crate::stash::Failure;
