@@ -9,7 +9,7 @@
 
 use crate::budget::json_len_with;
 use crate::event_loop::Slicer;
-use crate::history::commit::{gone_records, new_records, replacements, sort_results};
+use crate::history::commit::{gone_records, new_records, replacements, sort_results, Written};
 use crate::history::compact::{
     apply_compaction, hash_found, occurrence_templates, select_history_images, CompactOptions,
     CompactReport, Plan,
@@ -169,18 +169,83 @@ pub async fn compact_history<B: StashBackend>(
     progress: &mut dyn FnMut(usize, usize, u64),
     payloads: &dyn Payloads,
 ) -> Result<Outcome<CompactReport>, MessageError> {
-    let StashAccess {
-        backend,
-        config,
-        now,
-    } = access;
-    // Long work in short tasks: the host runs between images.
-    let slicer = Slicer::of(payloads.event_loop());
-    let mut values = values;
+    let Measured {
+        mut messages,
+        sizes,
+        sanitized,
+        binary_ids,
+        mut report,
+    } = measure(access, values, format, options, payloads).await?;
+    let options = CompactOptions {
+        request_bytes: sizes.iter().sum(),
+        ..options
+    };
+    let plan = plan_hashed(&messages, options, progress, payloads).await;
+    report_plan(&mut report, &plan);
+    let mut listed = listing(access.backend, &mut report).await;
+    let written = commit(access, &messages, &plan, &listed).await;
+    report.written = written.committed.len();
+    let replacements = replacements(&plan, &written, &mut report);
+    // Confirmed records are refreshed like the ones placeholders reference.
+    let referenced = referenced_ids(&plan, &written);
+    drop(plan);
+
+    let mut changed = apply_compaction(&mut messages, &replacements, options.collapse_text);
+    for (c, s) in changed.iter_mut().zip(&sanitized) {
+        *c |= *s;
+    }
+    // Refresh every record the conversation references; sweep the rest.
+    let (protected, touched) = renewals(
+        &referenced,
+        &mut listed,
+        &written,
+        binary_ids,
+        (access.now, access.config),
+        &mut report,
+    );
+    upkeep(access, &touched, listed, written, &protected, &mut report).await;
+
+    let (values, after) = encode(messages, &changed, &sizes, payloads);
+    report.bytes_after = after;
+    Ok(Outcome {
+        messages: values,
+        changed,
+        report,
+    })
+}
+
+/// The messages decoded and measured, before any image is stashed.
+struct Measured {
+    /// The messages, decoded.
+    messages: Vec<Message>,
+    /// The serialized size of each (after sanitizing).
+    sizes: Vec<u64>,
+    /// Per message: did sanitizing its tool results change it?
+    sanitized: Vec<bool>,
+    /// The binaries sanitizing stashed.
+    binary_ids: BTreeSet<String>,
+    /// The report, begun: format, size before, binaries.
+    report: CompactReport,
+}
+
+/// Measure: the sizes of `values`, their tool results sanitized first when
+/// `options` ask it, then decoded.
+async fn measure<B: StashBackend>(
+    access: StashAccess<'_, B>,
+    mut values: Vec<Value>,
+    format: Option<Format>,
+    options: CompactOptions,
+    payloads: &dyn Payloads,
+) -> Result<Measured, MessageError> {
     let mut sizes = sizes_of(&values, payloads);
     let bytes_before: u64 = sizes.iter().sum();
     let format = format.unwrap_or_else(|| detect_format(&values));
     let (sanitized, binary_ids, binaries) = if options.sanitize_tool_results {
+        let StashAccess {
+            backend,
+            config,
+            now,
+        } = access;
         sanitize_tool_results(backend, config, now, &mut values, format, payloads).await
     } else {
         (
@@ -195,22 +260,34 @@ pub async fn compact_history<B: StashBackend>(
             sizes[i] = json_len_with(&values[i], payloads);
         }
     }
-    let (format, mut messages) = decode(values, Some(format))?;
-    let mut report = CompactReport {
+    let (format, messages) = decode(values, Some(format))?;
+    let report = CompactReport {
         format: format.name(),
         bytes_before,
         binaries_stashed: binaries.stashed,
         failures: binaries.failures,
         ..CompactReport::default()
     };
+    Ok(Measured {
+        messages,
+        sizes,
+        sanitized,
+        binary_ids,
+        report,
+    })
+}
 
-    let options = CompactOptions {
-        request_bytes: sizes.iter().sum(),
-        ..options
-    };
-    // Hash one image at a time, letting the host run between them.
+/// Plan: the history images to stash, hashed one at a time with the host
+/// running between them.
+async fn plan_hashed<'m>(
+    messages: &'m [Message],
+    options: CompactOptions,
+    progress: &mut dyn FnMut(usize, usize, u64),
+    payloads: &dyn Payloads,
+) -> Plan<'m> {
+    let slicer = Slicer::of(payloads.event_loop());
     slicer.checkpoint().await;
-    let (mut plan, found) = select_history_images(&messages, options, payloads);
+    let (mut plan, found) = select_history_images(messages, options, payloads);
     let total = found.len();
     let mut hashed = BTreeSet::new();
     let mut hashed_bytes = 0u64;
@@ -219,20 +296,38 @@ pub async fn compact_history<B: StashBackend>(
         progress(done + 1, total, hashed_bytes);
         slicer.checkpoint().await;
     }
-    report_plan(&mut report, &plan);
+    plan
+}
 
-    // Write each distinct image once and wait for the commit.
-    let listing = backend.list_meta().await;
+/// The records the stash lists, by id (none, with a failure in `report`,
+/// when listing fails).
+async fn listing<B: StashBackend>(
+    backend: &B,
+    report: &mut CompactReport,
+) -> BTreeMap<String, RecordMeta> {
     let mut listed = BTreeMap::new();
-    match listing {
+    match backend.list_meta().await {
         Ok(metas) => listed.extend(metas.into_iter().map(|m| (m.id.clone(), m))),
         Err(e) => report.failures.push(stash_failure(
             e.kind.code(),
             format!("listing the stash failed: {e}"),
         )),
     }
-    // An image stashed again while earlier placeholders of it remain keeps
-    // the shapes those placeholders stand for.
+    listed
+}
+
+/// Commit: writes each distinct image of `plan` once and waits for the
+/// stash's answers. An image stashed again while earlier placeholders of it
+/// remain keeps the shapes those placeholders stand for; a record the
+/// listing named but that is gone (another connection deleted it) is
+/// written in full after all.
+async fn commit<B: StashBackend>(
+    access: StashAccess<'_, B>,
+    messages: &[Message],
+    plan: &Plan<'_>,
+    listed: &BTreeMap<String, RecordMeta>,
+) -> Written {
+    let backend = access.backend;
     let mut earlier = Vec::new();
     for img in plan.images.iter().filter(|i| !i.duplicate) {
         if listed.contains_key(&img.md5) && plan.referenced.contains(&img.md5) {
@@ -246,20 +341,18 @@ pub async fn compact_history<B: StashBackend>(
             }
         }
     }
-    let templates = occurrence_templates(&messages, &plan, &earlier);
+    let templates = occurrence_templates(messages, plan, &earlier);
     drop(earlier);
     let written_at = WrittenAt {
-        now,
-        ttl_ms: config.ttl_ms,
+        now: access.now,
+        ttl_ms: access.config.ttl_ms,
     };
-    let mut records = new_records(&plan, templates, &listed, written_at);
+    let mut records = new_records(plan, templates, listed, written_at);
     let mut results = if records.is_empty() {
         Vec::new()
     } else {
         backend.put_records(&records).await
     };
-    // A record the listing named but that is gone (another connection
-    // deleted it) is written in full after all.
     let (gone, retry) = gone_records(&records, &results);
     if !gone.is_empty() {
         let again = backend.put_records(&retry).await;
@@ -268,37 +361,30 @@ pub async fn compact_history<B: StashBackend>(
             results[i] = result;
         }
     }
-    let written = sort_results(&records, &results);
-    report.written = written.committed.len();
-    drop(records);
-    let replacements = replacements(&plan, &written, &mut report);
-    // Confirmed records are refreshed like the ones placeholders reference.
-    let referenced = referenced_ids(&plan, &written);
-    drop(plan);
+    sort_results(&records, &results)
+}
 
-    let mut changed = apply_compaction(&mut messages, &replacements, options.collapse_text);
-    for (c, s) in changed.iter_mut().zip(&sanitized) {
-        *c |= *s;
-    }
-
-    // Refresh every record the conversation references; sweep the rest.
-    let (protected, touched) = renewals(
-        &referenced,
-        &mut listed,
-        &written,
-        binary_ids,
-        (now, config),
-        &mut report,
-    );
+/// Upkeep: writes the renewed expiries (`touched`) and removes what the
+/// sweep chooses among the records listed and written, sparing `protected`.
+async fn upkeep<B: StashBackend>(
+    access: StashAccess<'_, B>,
+    touched: &[RecordMeta],
+    listed: BTreeMap<String, RecordMeta>,
+    written: Written,
+    protected: &BTreeSet<String>,
+    report: &mut CompactReport,
+) {
+    let backend = access.backend;
     if !touched.is_empty() {
-        if let Err(e) = backend.put_meta(&touched).await {
+        if let Err(e) = backend.put_meta(touched).await {
             report.failures.push(stash_failure(
                 e.kind.code(),
                 format!("refreshing expiry failed: {e}"),
             ));
         }
     }
-    let maintenance = sweep_plan(listed, written.committed, (now, config), &protected);
+    let when = (access.now, access.config);
+    let maintenance = sweep_plan(listed, written.committed, when, protected);
     let doomed: Vec<String> = maintenance
         .expired
         .iter()
@@ -317,14 +403,6 @@ pub async fn compact_history<B: StashBackend>(
         }
     }
     report.over_budget = maintenance.over_budget;
-
-    let (values, after) = encode(messages, &changed, &sizes, payloads);
-    report.bytes_after = after;
-    Ok(Outcome {
-        messages: values,
-        changed,
-        report,
-    })
 }
 
 /// What the plan tells the report: the newest turn, the images kept and
