@@ -12,7 +12,7 @@
 use super::call::HistoryImageCall;
 use super::tool::TOOL_NAME;
 use crate::media::data_url::format_data_url;
-use crate::messages::image::new_image_part;
+use crate::messages::new_image_part;
 use crate::messages::Format;
 use serde_json::{Map, Value};
 

@@ -5,10 +5,11 @@
 //! image, in document order, takes the n-th template the record holds.
 
 use crate::json_path::JsonPath;
-use crate::messages::image::{new_image_part, ImageTemplate};
+use crate::messages::image::ImageTemplate;
+use crate::messages::new_image_part;
 use crate::messages::placeholder::{placeholder, split_placeholders, Segment};
 use crate::messages::walk::for_each_text;
-use crate::messages::{Content, Format, ImageShape, Message, Part};
+use crate::messages::{Content, Format, Message, Part};
 use serde_json::Map;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -274,26 +275,17 @@ fn image_part(format: Format, r: &Restored, occurrence: usize) -> Part {
         .templates
         .get(occurrence)
         .or(r.templates.last())
-        .filter(|t| crate::messages::canonical::restores_as_stashed(t.shape, format));
+        .filter(|t| crate::messages::restorable::restores_as_stashed(t.shape, format));
     let (value, shape) = match template {
         Some(t) => (Value::Object(t.fill(&r.mime, &r.payload)), t.shape),
         None => (
             new_image_part(format, &r.mime, &r.payload, None),
-            canonical_shape(format),
+            crate::messages::new_image_shape(format),
         ),
     };
     match value {
         Value::Object(wire) => Part::Image(crate::messages::ImagePart { wire, shape }),
         other => Part::Other(other),
-    }
-}
-
-fn canonical_shape(format: Format) -> ImageShape {
-    match format {
-        Format::OpenAi | Format::LangChain => ImageShape::ImageUrlObject,
-        Format::Anthropic => ImageShape::AnthropicBase64,
-        Format::AiSdk => ImageShape::AiSdkImage,
-        other => crate::messages::canonical::canonical_shape(other),
     }
 }
 

@@ -144,7 +144,7 @@ pub fn tool_image_part(dialect: PartDialect, mime: &str, payload: &str) -> Value
             m.insert("base64".into(), payload.into());
         }
         PartDialect::Format(other) => {
-            return crate::messages::image::new_image_part(other, mime, payload, None)
+            return crate::messages::new_image_part(other, mime, payload, None)
         }
     }
     Value::Object(m)

@@ -12,7 +12,7 @@ use crate::media::base64_payload::{check_base64, decode_prefix, decoded_len};
 use crate::media::data_url::DataUrl;
 use crate::media::mime::is_image_mime;
 use crate::media::{image_dimensions, mime_from_extension, sniff_mime, Dimensions};
-use crate::messages::image::new_image_part;
+use crate::messages::new_image_part;
 use crate::messages::Format;
 
 /// How many leading bytes are decoded to sniff the type and read dimensions.

@@ -5,7 +5,7 @@
 //! `tool-result` parts whose `output: {type:'content', value:[…]}` holds
 //! `text`, `file`, `image-data`, `file-data` and `media` parts.
 
-use super::model::{PartKind, WireFormat};
+use super::model::{Images, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
@@ -21,6 +21,26 @@ pub(super) fn is_image_media_type(media_type: &str) -> bool {
 /// The Vercel AI SDK ModelMessage format.
 pub(super) static WIRE: WireFormat =
     WireFormat::role_content(Format::AiSdk, &["image", "data"], classify);
+
+/// How it holds and writes images.
+pub(super) static IMAGES: Images = Images {
+    new_part: image_part,
+    new_shape: ImageShape::AiSdkImage,
+    shapes: &[
+        ImageShape::AiSdkImage,
+        ImageShape::AiSdkData,
+        ImageShape::AiSdkTaggedData,
+    ],
+};
+
+/// A new image part, `{type:'image', image, mediaType}`.
+fn image_part(mime: &str, payload: &str, _detail: Option<&str>) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), "image".into());
+    m.insert("image".into(), payload.into());
+    m.insert("mediaType".into(), mime.into());
+    Value::Object(m)
+}
 
 /// Decides what an AI SDK content part is.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {

@@ -2,7 +2,7 @@
 //! base64 or a URL, and `tool_result` blocks that hold further blocks.
 
 use super::decode::require_str;
-use super::model::{PartKind, WireFormat};
+use super::model::{Images, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
@@ -11,6 +11,26 @@ use serde_json::{Map, Value};
 /// The Anthropic Messages format.
 pub(super) static WIRE: WireFormat =
     WireFormat::role_content(Format::Anthropic, &["data"], classify);
+
+/// How it holds and writes images.
+pub(super) static IMAGES: Images = Images {
+    new_part: image_part,
+    new_shape: ImageShape::AnthropicBase64,
+    shapes: &[ImageShape::AnthropicBase64, ImageShape::AnthropicUrl],
+};
+
+/// A new image block, `{type:'image', source:{type:'base64', media_type,
+/// data}}`.
+fn image_part(mime: &str, payload: &str, _detail: Option<&str>) -> Value {
+    let mut source = Map::new();
+    source.insert("type".into(), "base64".into());
+    source.insert("media_type".into(), mime.into());
+    source.insert("data".into(), payload.into());
+    let mut m = Map::new();
+    m.insert("type".into(), "image".into());
+    m.insert("source".into(), Value::Object(source));
+    Value::Object(m)
+}
 
 /// Decides what an Anthropic content block is.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {

@@ -9,7 +9,7 @@
 //! in their place.
 
 use super::decode::{message_object, optional_role, parts_message};
-use super::model::{PartKind, WireFormat};
+use super::model::{Images, PartKind, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, Message, MessageError, Part, Role};
@@ -26,6 +26,26 @@ pub(super) static WIRE: WireFormat = WireFormat {
     read_tool_result: Some(read_tool_result),
     encode_split: None,
 };
+
+/// How it holds and writes images.
+pub(super) static IMAGES: Images = Images {
+    new_part: image_part,
+    new_shape: ImageShape::GeminiInlineData,
+    shapes: &[
+        ImageShape::GeminiInlineData,
+        ImageShape::GeminiFunctionResponseBlob,
+    ],
+};
+
+/// A new part, `{inlineData:{mimeType, data}}`.
+fn image_part(mime: &str, payload: &str, _detail: Option<&str>) -> Value {
+    let mut blob = Map::new();
+    blob.insert("mimeType".into(), mime.into());
+    blob.insert("data".into(), payload.into());
+    let mut m = Map::new();
+    m.insert("inlineData".into(), Value::Object(blob));
+    Value::Object(m)
+}
 
 /// Reads one `Content`: its `parts` are its content.
 fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {

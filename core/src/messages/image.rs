@@ -3,7 +3,7 @@
 
 pub use super::image_template::ImageTemplate;
 pub use super::shape::ImageShape;
-use crate::media::data_url::{format_data_url, is_data_url, DataUrl};
+use crate::media::data_url::{is_data_url, DataUrl};
 use crate::media::payload::{kept_kind, KeptKind};
 use serde_json::{Map, Value};
 
@@ -135,48 +135,6 @@ impl CloneWithout for Map<String, Value> {
         }
         out
     }
-}
-
-/// Builds a new image part holding `payload` (base64) of type `mime`, in the
-/// canonical shape of `format`.
-pub fn new_image_part(
-    format: super::Format,
-    mime: &str,
-    payload: &str,
-    detail: Option<&str>,
-) -> Value {
-    use super::Format;
-    let mut m = Map::new();
-    match format {
-        Format::OpenAi | Format::LangChain => {
-            m.insert("type".into(), "image_url".into());
-            let mut inner = Map::new();
-            inner.insert("url".into(), format_data_url(mime, payload).into());
-            if let Some(d) = detail {
-                inner.insert("detail".into(), d.into());
-            }
-            m.insert("image_url".into(), Value::Object(inner));
-        }
-        Format::Anthropic => {
-            m.insert("type".into(), "image".into());
-            let mut source = Map::new();
-            source.insert("type".into(), "base64".into());
-            source.insert("media_type".into(), mime.into());
-            source.insert("data".into(), payload.into());
-            m.insert("source".into(), Value::Object(source));
-        }
-        Format::AiSdk => {
-            m.insert("type".into(), "image".into());
-            m.insert("image".into(), payload.into());
-            m.insert("mediaType".into(), mime.into());
-        }
-        Format::UiMessage
-        | Format::OpenAiResponses
-        | Format::Gemini
-        | Format::Mcp
-        | Format::Ollama => return super::canonical::image_part(format, mime, payload, detail),
-    }
-    Value::Object(m)
 }
 
 #[cfg(test)]

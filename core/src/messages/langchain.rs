@@ -6,7 +6,7 @@
 //! `{type:'image', data, mimeType}`).
 
 use super::decode::require_str;
-use super::model::{PartKind, WireFormat};
+use super::model::{Images, PartKind, WireFormat};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
@@ -17,6 +17,21 @@ pub(super) static WIRE: WireFormat = WireFormat::role_content(
     &["url", "image_url", "data", "base64"],
     classify,
 );
+
+/// How it holds and writes images.
+pub(super) static IMAGES: Images = Images {
+    // The OpenAI block, which every LangChain chat model takes.
+    new_part: super::openai::image_part,
+    new_shape: ImageShape::ImageUrlObject,
+    shapes: &[
+        ImageShape::ImageUrlObject,
+        ImageShape::ImageUrlString,
+        ImageShape::LangChainData,
+        ImageShape::LangChainBase64,
+        ImageShape::LangChainUrl,
+        ImageShape::DataMimeType,
+    ],
+};
 
 /// Decides what a LangChain content part is.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {

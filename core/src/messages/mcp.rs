@@ -9,7 +9,7 @@
 //! block keeps it one block.
 
 use super::decode::{decode_content, decode_part, kind_of, message_object, required_role};
-use super::model::{PartKind, Slot, WireFormat};
+use super::model::{Images, PartKind, Slot, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, Message, MessageError};
@@ -26,6 +26,22 @@ pub(super) static WIRE: WireFormat = WireFormat {
     read_tool_result: None,
     encode_split: None,
 };
+
+/// How it holds and writes images.
+pub(super) static IMAGES: Images = Images {
+    new_part: image_part,
+    new_shape: ImageShape::DataMimeType,
+    shapes: &[ImageShape::DataMimeType, ImageShape::McpResourceBlob],
+};
+
+/// A new image block, `{type:'image', data, mimeType}`.
+fn image_part(mime: &str, payload: &str, _detail: Option<&str>) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), "image".into());
+    m.insert("data".into(), payload.into());
+    m.insert("mimeType".into(), mime.into());
+    Value::Object(m)
+}
 
 /// Reads one sampling message.
 fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {

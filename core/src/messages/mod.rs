@@ -8,7 +8,6 @@
 
 mod ai_sdk;
 mod anthropic;
-pub(crate) mod canonical;
 mod decode;
 mod detect;
 mod error;
@@ -25,13 +24,13 @@ mod openai_responses;
 mod part;
 pub(crate) mod placeholder;
 mod registry;
+pub(crate) mod restorable;
 mod shape;
 #[cfg(test)]
 mod test_support;
 mod ui_message;
 pub(crate) mod walk;
 
-pub use canonical::native_shapes;
 pub use detect::detect_format;
 pub use error::MessageError;
 pub use format::Format;
@@ -39,4 +38,6 @@ pub use image::{ImagePart, ImageShape, ImageSource};
 pub use model::{Message, Role};
 pub use part::{Content, Part, ToolResultPart};
 pub use placeholder::{parse_image_id, placeholder};
-pub use registry::{decode_messages, is_payload_key};
+pub use registry::{
+    decode_messages, is_payload_key, native_shapes, new_image_part, new_image_shape,
+};

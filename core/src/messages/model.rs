@@ -4,7 +4,7 @@
 //! and the registry (`registry.rs`) picks one by [`Format`].
 
 use super::part::{Content, Part, ToolResultSlot};
-use super::{Format, MessageError};
+use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
@@ -17,8 +17,24 @@ pub(super) type ClassifyPart = fn(&Map<String, Value>, &JsonPath) -> Result<Part
 /// Writes a split message's content back into its map.
 pub(super) type EncodeSplit = fn(SplitLayout, &mut Map<String, Value>, Content);
 
+/// Writes a new image part: `(mime, base64 payload, detail)`.
+pub(super) type NewImagePart = fn(&str, &str, Option<&str>) -> Value;
+
+/// How a format holds images, and writes a new one (a restored image
+/// without its stashed shape, a tool answer, markdown turned into parts).
+pub(super) struct Images {
+    /// Its new image part.
+    pub(super) new_part: NewImagePart,
+    /// The shape of that part.
+    pub(super) new_shape: ImageShape,
+    /// Every image shape its messages hold, so a stashed part can be told
+    /// to fit the messages it is restored into.
+    pub(super) shapes: &'static [ImageShape],
+}
+
 /// One wire format's reading of its own shapes: each format's module
-/// defines one (its `WIRE`), and the registry picks it by [`Format`].
+/// defines one (its `WIRE`, beside its [`Images`], `IMAGES`), and the
+/// registry picks it by [`Format`].
 pub(super) struct WireFormat {
     /// Which format this is.
     pub(super) format: Format,

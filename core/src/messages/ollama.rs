@@ -16,7 +16,7 @@
 //! `images`, and leaves the text around it.
 
 use super::decode::{message_object, required_role};
-use super::model::{PartKind, Slot, SplitLayout, WireFormat};
+use super::model::{Images, PartKind, Slot, SplitLayout, WireFormat};
 use super::part::Content;
 use super::placeholder::{placeholder, split_placeholders, Segment};
 use super::{Format, ImagePart, ImageShape, Message, MessageError, Part};
@@ -32,6 +32,20 @@ pub(super) static WIRE: WireFormat = WireFormat {
     read_tool_result: None,
     encode_split: Some(encode),
 };
+
+/// How it holds and writes images.
+pub(super) static IMAGES: Images = Images {
+    new_part: image_part,
+    new_shape: ImageShape::OllamaImage,
+    shapes: &[ImageShape::OllamaImage],
+};
+
+/// A new image, `{image}`: an entry of the message's `images`, not a part.
+fn image_part(_mime: &str, payload: &str, _detail: Option<&str>) -> Value {
+    let mut m = Map::new();
+    m.insert("image".into(), payload.into());
+    Value::Object(m)
+}
 
 /// Ollama has no content parts: its images are read by `decode`.
 fn classify(_part: &Map<String, Value>, _path: &JsonPath) -> Result<PartKind, MessageError> {

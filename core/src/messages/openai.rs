@@ -2,14 +2,36 @@
 //! {type:'image_url', image_url:{url, detail}}]}`.
 
 use super::decode::require_str;
-use super::model::{PartKind, WireFormat};
+use super::model::{Images, PartKind, WireFormat};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
+use crate::media::data_url::format_data_url;
 use serde_json::{Map, Value};
 
 /// The OpenAI Chat Completions format.
 pub(super) static WIRE: WireFormat =
     WireFormat::role_content(Format::OpenAi, &["url", "file_data"], classify);
+
+/// How it holds and writes images.
+pub(super) static IMAGES: Images = Images {
+    new_part: image_part,
+    new_shape: ImageShape::ImageUrlObject,
+    shapes: &[ImageShape::ImageUrlObject],
+};
+
+/// A new `image_url` part, `{type:'image_url', image_url:{url:'data:…',
+/// detail?}}` (LangChain writes the same).
+pub(super) fn image_part(mime: &str, payload: &str, detail: Option<&str>) -> Value {
+    let mut inner = Map::new();
+    inner.insert("url".into(), format_data_url(mime, payload).into());
+    if let Some(d) = detail {
+        inner.insert("detail".into(), d.into());
+    }
+    let mut m = Map::new();
+    m.insert("type".into(), "image_url".into());
+    m.insert("image_url".into(), Value::Object(inner));
+    Value::Object(m)
+}
 
 /// Decides what an OpenAI content part is.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {

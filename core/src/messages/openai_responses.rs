@@ -8,10 +8,11 @@
 //! takes an image's place as `{type:'input_text', text}`.
 
 use super::decode::{message_object, optional_role, take_content};
-use super::model::{PartKind, Slot, WireFormat};
+use super::model::{Images, PartKind, Slot, WireFormat};
 use super::part::Content;
 use super::{Format, ImageShape, Message, MessageError, Role};
 use crate::json_path::JsonPath;
+use crate::media::data_url::format_data_url;
 use serde_json::{Map, Value};
 
 /// Item types whose `output` holds content parts.
@@ -26,6 +27,23 @@ pub(super) static WIRE: WireFormat = WireFormat {
     read_tool_result: None,
     encode_split: None,
 };
+
+/// How it holds and writes images.
+pub(super) static IMAGES: Images = Images {
+    new_part: image_part,
+    new_shape: ImageShape::ResponsesInputImage,
+    shapes: &[ImageShape::ResponsesInputImage],
+};
+
+/// A new `input_image` part, `{type:'input_image', image_url:'data:…',
+/// detail}` (`detail` defaults to `auto`).
+fn image_part(mime: &str, payload: &str, detail: Option<&str>) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), "input_image".into());
+    m.insert("image_url".into(), format_data_url(mime, payload).into());
+    m.insert("detail".into(), detail.unwrap_or("auto").into());
+    Value::Object(m)
+}
 
 /// Reads one input item: a message's `content`, a tool output's `output`,
 /// nothing of any other item.

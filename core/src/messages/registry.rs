@@ -3,15 +3,31 @@
 //! reading a message asks the format it is in.
 
 use super::decode::decode_role_content;
-use super::model::{Message, WireFormat};
+use super::model::{Images, Message, WireFormat};
 use super::{
     ai_sdk, anthropic, detect_format, gemini, langchain, mcp, ollama, openai, openai_responses,
-    ui_message, Format, MessageError,
+    ui_message, Format, ImageShape, MessageError,
 };
 use crate::json_path::JsonPath;
 use serde_json::Value;
 
 /// The module that reads and writes `format`.
+/// How `format` holds and writes images: its `IMAGES` alone, so a module
+/// that only writes image parts links no format's decoder.
+fn images_of(format: Format) -> &'static Images {
+    match format {
+        Format::OpenAi => &openai::IMAGES,
+        Format::OpenAiResponses => &openai_responses::IMAGES,
+        Format::Anthropic => &anthropic::IMAGES,
+        Format::AiSdk => &ai_sdk::IMAGES,
+        Format::UiMessage => &ui_message::IMAGES,
+        Format::Gemini => &gemini::IMAGES,
+        Format::LangChain => &langchain::IMAGES,
+        Format::Mcp => &mcp::IMAGES,
+        Format::Ollama => &ollama::IMAGES,
+    }
+}
+
 pub(super) fn wire_format(format: Format) -> &'static WireFormat {
     match format {
         Format::OpenAi => &openai::WIRE,
@@ -38,6 +54,24 @@ const ALL: [&WireFormat; 9] = [
     &mcp::WIRE,
     &ollama::WIRE,
 ];
+
+/// A new image part of `format` holding `payload` (base64) of type `mime`,
+/// written by the format ([`new_image_shape`] is its shape). `detail` is
+/// OpenAI's, for the formats that carry one.
+pub fn new_image_part(format: Format, mime: &str, payload: &str, detail: Option<&str>) -> Value {
+    (images_of(format).new_part)(mime, payload, detail)
+}
+
+/// The shape of the image parts [`new_image_part`] writes in `format`.
+pub fn new_image_shape(format: Format) -> ImageShape {
+    images_of(format).new_shape
+}
+
+/// The image shapes a message of `format` can hold, so a stashed part can
+/// be told to fit the messages it is restored into.
+pub fn native_shapes(format: Format) -> &'static [ImageShape] {
+    images_of(format).shapes
+}
 
 /// True when some format keeps base64 payloads under `key` (the boundary
 /// reads messages before their format is known, so it asks all of them).
@@ -74,6 +108,24 @@ pub fn decode_messages(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::messages::ImagePart;
+
+    #[test]
+    fn every_new_image_part_reads_back_in_its_shape() {
+        for format in Format::ALL {
+            let Value::Object(wire) = new_image_part(format, "image/png", "AAAA", None) else {
+                panic!("{format:?}");
+            };
+            let shape = new_image_shape(format);
+            assert!(native_shapes(format).contains(&shape), "{format:?}");
+            let part = ImagePart { wire, shape };
+            assert_eq!(
+                part.source().inline(),
+                Some(((format != Format::Ollama).then_some("image/png"), "AAAA")),
+                "{format:?}"
+            );
+        }
+    }
 
     #[test]
     fn the_payload_keys_are_those_the_formats_name() {

@@ -8,10 +8,11 @@
 //! `parts` are read like the message's.
 
 use super::decode::{message_object, parts_message, required_role};
-use super::model::{PartKind, WireFormat};
+use super::model::{Images, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
+use crate::media::data_url::format_data_url;
 use serde_json::{Map, Value};
 
 /// The Vercel AI SDK UIMessage format.
@@ -23,6 +24,22 @@ pub(super) static WIRE: WireFormat = WireFormat {
     read_tool_result: None,
     encode_split: None,
 };
+
+/// How it holds and writes images.
+pub(super) static IMAGES: Images = Images {
+    new_part: image_part,
+    new_shape: ImageShape::UiFileUrl,
+    shapes: &[ImageShape::UiFileUrl],
+};
+
+/// A new file part, `{type:'file', mediaType, url:'data:…'}`.
+fn image_part(mime: &str, payload: &str, _detail: Option<&str>) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), "file".into());
+    m.insert("mediaType".into(), mime.into());
+    m.insert("url".into(), format_data_url(mime, payload).into());
+    Value::Object(m)
+}
 
 /// Reads one UIMessage: its `parts` are its content.
 fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {

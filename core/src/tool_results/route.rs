@@ -11,7 +11,7 @@ use crate::media::base64_payload::{decode_prefix, decoded_len};
 use crate::media::data_url::format_data_url;
 use crate::media::mime::{mime_from_extension, sniff_mime};
 use crate::media::type_names::{friendly_type_name, human_size, kind_of_mime, BinaryKind};
-use crate::messages::image::new_image_part;
+use crate::messages::new_image_part;
 use crate::messages::Format;
 use serde_json::json;
 use serde_json::Value;
