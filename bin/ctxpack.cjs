@@ -70,7 +70,8 @@ const COMMANDS = {
     summary: 'history images → [Picture:history_<md5>] placeholders, originals to the stash',
     fn: 'compactContext',
     options: ['output', ...STASH, 'format', 'keepRecentImages', 'collapseText', 'sanitizeToolResults',
-      ['provider', 'stash further history images, oldest first, until the provider’s limits are met'], 'maxImages', 'maxRequestBytes', 'report'],
+      ['model', 'stash further history images, oldest first, until the model’s limits are met (see modelProfile)'], 'profile', 'limits',
+      ['provider', 'the same with a provider’s limits'], 'maxImages', 'maxRequestBytes', 'report'],
   },
   expand: {
     input: '<in.json|->',
@@ -237,6 +238,10 @@ function parseArgs(argv) {
   if (command === 'compact' && (opts.maxImages !== undefined || opts.maxRequestBytes !== undefined) && opts.provider === undefined) {
     throw new UsageError('--max-images and --max-request-bytes go with --provider', command);
   }
+  if (command === 'compact' && opts.provider !== undefined && opts.model !== undefined) throw new UsageError('give --provider or --model, not both', command);
+  if (command === 'compact' && (opts.profile !== undefined || opts.limits !== undefined) && opts.model === undefined) {
+    throw new UsageError('--profile and --limits go with --model', command);
+  }
   if (command === 'repair') {
     if ((opts.error === undefined) === (opts.errorFile === undefined)) throw new UsageError('give the refusal with --error TEXT or --error-file F', command);
     if (opts.errorFile === '-' && opts.input === '-') throw new UsageError('only one of the input and --error-file can be stdin', command);
@@ -326,7 +331,7 @@ async function openStash(opts) {
 
 async function compact(opts, stash) {
   const input = readMessages(opts.input);
-  const model = opts.provider ? { provider: opts.provider, maxImages: opts.maxImages, maxRequestBytes: opts.maxRequestBytes } : undefined;
+  const model = opts.provider ? { provider: opts.provider, maxImages: opts.maxImages, maxRequestBytes: opts.maxRequestBytes } : opts.model;
   const { messages, report } = await ctxpack.compactContext(input.messages, {
     stash,
     format: opts.format,
@@ -334,6 +339,8 @@ async function compact(opts, stash) {
     collapseText: opts.collapseText ?? false,
     sanitizeToolResults: opts.sanitizeToolResults ?? false,
     model,
+    profile: jsonOption('--profile', opts.profile),
+    limits: jsonOption('--limits', opts.limits),
     onProgress: progressPrinter(),
   });
   writeJson(opts.output, input.wrap(messages));

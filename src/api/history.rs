@@ -3,7 +3,7 @@
 //! Messages the operation did not change are returned as the caller's own
 //! values; the caller's objects are never mutated.
 
-use crate::api::args::{provider_and_limits, read_messages, result};
+use crate::api::args::{limits_option, provider_and_limits, read_messages, result};
 use crate::convert::external::{JsPayloads, Table};
 use crate::convert::{options_arg, to_js_kept};
 use crate::promise::to_promise;
@@ -80,8 +80,17 @@ export interface CompactOptions {
   onProgress?: (progress: CompactProgress) => void;
   /** Also stash binary payloads in tool results before the newest user message. */
   sanitizeToolResults?: boolean;
-  /** The target model: further history images are stashed, oldest first, until the request fits its limits. */
-  model?: { provider: Provider; maxImages?: number; maxRequestBytes?: number };
+  /**
+   * The target model: further history images are stashed, oldest first,
+   * until the request fits its limits. A model id, as {@link fitContext} and
+   * {@link estimate} take it (its profile's limits, with `profile` and
+   * `limits` applied); or, as before, a provider with limits of its own.
+   */
+  model?: string | { provider: Provider; maxImages?: number; maxRequestBytes?: number; limits?: RequestLimits };
+  /** With a model id: figures of its profile to replace, or a whole profile (with `provider`). */
+  profile?: ProfileOverrides;
+  /** With a model id: limits to replace the profile's. */
+  limits?: RequestLimits;
 }
 
 /**
@@ -138,12 +147,25 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
         })?;
     let collapse_text = opts.bool("collapseText")?.unwrap_or(false);
     let sanitize_tool_results = opts.bool("sanitizeToolResults")?.unwrap_or(false);
+    // `model`: an id, as fitContext and estimate take it, or a provider
+    // with limits of its own.
     let model = opts.get("model");
     let limits = if model.is_undefined() || model.is_null() {
         None
-    } else {
+    } else if let Some(id) = model.as_string() {
+        let profile = super::profile::profile_option(&opts, &id)?;
+        Some(limits_option(&opts, profile.limits())?)
+    } else if model.is_object() {
         let m = options_arg(Some(&model), &opts.path_of("model"))?;
         Some(provider_and_limits(&m)?.1)
+    } else {
+        return Err(CtxpackError::invalid_option(
+            opts.path_of("model"),
+            format!(
+                "expected a model id or {{provider, …}}, got {}",
+                crate::convert::js_type(&model)
+            ),
+        ));
     };
     let on_progress = opts.function("onProgress")?;
     let table = Table::new();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import {
   Stash, compactContext, getHistoryImage, sanitizeToolResult, routeArtifact, toTextOnly, hasMultimedia, estimate,
-  parseContextLengthError, CtxpackError,
+  parseContextLengthError, modelProfile, CtxpackError,
 } from 'ctxpack';
 import { makeImage } from '../fixtures/make.mjs';
 
@@ -182,6 +182,26 @@ test('compactContext with a model stashes more until the request fits, or says w
   const r2 = await compactContext(tooMany, { stash, model: { provider: 'openai', maxImages: 2 } });
   assert.equal(r2.report.fits, false);
   assert.match(r2.report.limitProblem, /newest turn/);
+});
+
+test('compactContext takes model as an id, as fitContext and estimate do: the profile\'s limits, with profile and limits applied', async () => {
+  const img = async (seed) => `data:image/png;base64,${(await makeImage('png', 30, 30, seed)).toString('base64')}`;
+  const messages = [];
+  for (let i = 0; i < 25; i++) messages.push({ role: 'user', content: [{ type: 'image_url', image_url: { url: await img(i + 101) } }] }, { role: 'assistant', content: 'ok' });
+  messages.push({ role: 'user', content: 'which was red?' });
+  const run = async (options) => (await compactContext(messages, { stash: await Stash.open({ backend: 'memory' }), keepRecentImages: 25, ...options })).report;
+  // A Bedrock model id gets Bedrock's 20 images, as the provider object does.
+  const id = 'bedrock/anthropic.claude-sonnet-4-5';
+  assert.equal(modelProfile(id).maxImages, 20);
+  assert.equal((await run({ model: id })).limitStashed, 5);
+  assert.equal((await run({ model: { provider: 'bedrock' } })).limitStashed, 5);
+  // The options fitContext and estimate take beside an id apply here too.
+  assert.equal((await run({ model: id, limits: { maxImages: 22 } })).limitStashed, 3);
+  assert.equal((await run({ model: id, profile: { maxImages: 24 } })).limitStashed, 1);
+  // No limit stashes nothing beyond keepRecentImages.
+  assert.equal((await run({ model: id, profile: { maxImages: null } })).limitStashed, 0);
+  await assert.rejects(run({ model: 42 }), (e) => e instanceof CtxpackError && e.code === 'INVALID_OPTION' && e.path === 'options.model');
+  await assert.rejects(run({ model: 'gpt-4o', profile: { maxImagez: 1 } }), (e) => e.code === 'INVALID_OPTION' && e.path.startsWith('options.profile'));
 });
 
 test('parseContextLengthError', () => {

@@ -311,6 +311,27 @@ test('stats with --model uses the model profile; --provider and --model are one 
   }
 });
 
+test('compact --model stashes history images until the model\'s limits are met, with --profile and --limits as in stats', async () => {
+  const { dir } = await workspace(3);
+  try {
+    const report = (args) => {
+      const r = run(['compact', 'in.json', '-o', 'out.json', '--stash-dir', `stash-${args.join('-').replace(/\W+/g, '')}`, '--keep-recent-images', '3', '--report', 'r.json', ...args], dir);
+      assert.notEqual(r.status, 1, r.stderr);
+      return JSON.parse(readFileSync(path.join(dir, 'r.json'), 'utf8'));
+    };
+    assert.equal(report([]).limitStashed, 0);
+    assert.equal(report(['--model', 'gpt-4o', '--profile', '{"maxImages":1}']).limitStashed, 2);
+    assert.equal(report(['--model', 'gpt-4o', '--limits', '{"maxImages":2}']).limitStashed, 1);
+    assert.equal(report(['--provider', 'openai', '--max-images', '2']).limitStashed, 1);
+    const both = run(['compact', 'in.json', '--provider', 'openai', '--model', 'gpt-4o'], dir);
+    assert.equal(both.status, 1);
+    assert.match(both.stderr, /^ctxpack: give --provider or --model, not both\nusage: ctxpack compact /);
+    assert.match(run(['compact', 'in.json', '--profile', '{}'], dir).stderr, /--profile and --limits go with --model/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('fit makes a request within the model profile, originals in the stash for get_history_image', async () => {
   const dir = tmp();
   try {

@@ -198,6 +198,8 @@ export async function binary(stash: Stash, messages: OpenAiMessage[]): Promise<v
   const err = parseContextLengthError('maximum context length is 10 tokens, requested 20');
   if (err) void (err.requested - err.max);
   const compacted = await compactContext(messages, { stash, sanitizeToolResults: true, model: { provider: 'bedrock', maxImages: 10 } });
+  const byId = await compactContext(messages, { stash, model: 'claude-sonnet-4-5', profile: { maxImages: 50 }, limits: { maxRequestBytes: 1 << 20 } });
+  void byId;
   if (!compacted.report.fits) void compacted.report.limitProblem;
 }
 

@@ -13,6 +13,7 @@ parseMarkdownImages('x')[0].width; // @expect-error
 historyImageTool('gemini'); // @expect-error
 historyImageTexts(42); // @expect-error
 compactContext([], { format: 'openai' }); // @expect-error
+compactContext([], { stash: null as unknown as Stash, model: 42 }); // @expect-error
 Stash.open({ backend: 'redis' }); // @expect-error
 estimate([], { provider: 'acme' }); // @expect-error
 routeArtifact({ filename: 'x.pdf' }, {}); // @expect-error
