@@ -1,14 +1,13 @@
 //! `answerHistoryImageCall`: the messages that answer a `get_history_image`
 //! call, in the shape each API accepts.
 
-use crate::convert::external::{JsPayloads, Table};
-use crate::convert::{from_js_kept, options_arg, to_js_kept};
+use crate::api::call::{Call, CallStash};
+use crate::convert::{from_js_kept, to_js_kept};
 use crate::promise::to_promise;
-use crate::stash::{call_backend, stash_from_js};
+use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::history::answer_history_image_call;
 use ctxpack_core::messages::{Format, MessageError};
-use ctxpack_core::stash::StashAccess;
 use ctxpack_core::ErrorCode;
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
@@ -57,7 +56,8 @@ pub async fn answer(
     options: Option<JsValue>,
 ) -> Result<JsValue, CtxpackError> {
     let stash = stash_from_js(&stash, "stash")?;
-    let opts = options_arg(options.as_ref(), "options")?;
+    let ctx = Call::new(options.as_ref())?;
+    let opts = &ctx.opts;
     let format = opts.format()?.ok_or_else(|| {
         CtxpackError::invalid_option(
             opts.path_of("format"),
@@ -71,19 +71,14 @@ pub async fn answer(
         ));
     }
     let provider = opts.string("provider")?;
-    let table = Table::new();
-    let call = from_js_kept(&call, "call", &table)?;
-    let backend = call_backend(&stash, &table);
+    let call = from_js_kept(&call, "call", &ctx.table)?;
+    let store = CallStash::new(&stash, &ctx);
     let messages = answer_history_image_call(
-        StashAccess {
-            backend: &backend,
-            config: &stash.config,
-            now: stash.now(),
-        },
+        store.access(),
         format,
         &call,
         provider.as_deref(),
-        &JsPayloads(&table),
+        &ctx.payloads(),
     )
     .await
     .map_err(|e| match e {
@@ -95,7 +90,7 @@ pub async fn answer(
     })?;
     Ok(messages
         .iter()
-        .map(|m| to_js_kept(m, &table))
+        .map(|m| to_js_kept(m, &ctx.table))
         .collect::<Array>()
         .into())
 }

@@ -1,10 +1,9 @@
 //! `sanitizeToolResult` and `routeArtifact`: binary out of text.
 
-use crate::convert::external::{JsPayloads, Table};
-use crate::convert::{from_js_kept, js_type, options_arg, to_js_kept};
+use crate::api::call::Call;
+use crate::convert::{from_js_kept, js_type, to_js_kept};
 use crate::promise::to_promise;
 use crate::stash::call_backend;
-use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::stash::StashConfig;
 use ctxpack_core::tool_results::{
@@ -90,15 +89,10 @@ pub async fn sanitize_tool_result(
     result: JsValue,
     options: Option<JsValue>,
 ) -> Result<JsValue, CtxpackError> {
-    let opts = options_arg(options.as_ref(), "options")?;
-    let sanitize = sanitize_options(&opts)?;
-    let stash_value = opts.get("stash");
-    let stash = if stash_value.is_undefined() || stash_value.is_null() {
-        None
-    } else {
-        Some(stash_from_js(&stash_value, &opts.path_of("stash"))?)
-    };
-    let table = Table::new();
+    let call = Call::new(options.as_ref())?;
+    let sanitize = sanitize_options(&call.opts)?;
+    let stash = call.optional_stash()?;
+    let table = &call.table;
     let (target, was_json, is_text) = match result.as_string() {
         Some(text) => {
             let (t, json) = text_target(&text, JsonPath::root("result"));
@@ -106,7 +100,7 @@ pub async fn sanitize_tool_result(
         }
         None => (
             Target {
-                value: from_js_kept(&result, "result", &table)?,
+                value: from_js_kept(&result, "result", table)?,
                 path: JsonPath::root("result"),
                 changed: false,
                 holds_references: true,
@@ -118,7 +112,7 @@ pub async fn sanitize_tool_result(
     let mut targets = [target];
     // One instance of the sanitizer for both cases: without a stash there is
     // no backend, the default config and no clock.
-    let backend = stash.as_ref().map(|s| call_backend(s, &table));
+    let backend = stash.as_ref().map(|s| call_backend(s, table));
     let (config, now) = match &stash {
         Some(s) => (s.config, s.now()),
         None => (StashConfig::default(), 0.0),
@@ -130,7 +124,7 @@ pub async fn sanitize_tool_result(
         &mut targets,
         &sanitize,
         OnWriteFailure::Filter,
-        &JsPayloads(&table),
+        &call.payloads(),
     )
     .await;
     let [target] = targets;
@@ -140,6 +134,6 @@ pub async fn sanitize_tool_result(
     if is_text {
         Ok(JsValue::from_str(&target_text(target, was_json)))
     } else {
-        Ok(to_js_kept(&target.value, &table))
+        Ok(to_js_kept(&target.value, table))
     }
 }

@@ -3,18 +3,17 @@
 //! the default resize function (a canvas in browsers, the codec module in
 //! Node); a caller's `resize` option replaces it.
 
-use crate::api::args::{read_messages, result};
+use crate::api::call::{Call, CallStash};
 use crate::convert::bytes::{from_base64, to_base64};
-use crate::convert::external::{JsPayloads, Table};
+use crate::convert::external::Table;
 use crate::convert::payload_memo;
 use crate::convert::{options_arg, Options};
 use crate::promise::to_promise;
-use crate::stash::{call_backend, stash_from_js};
 use crate::CtxpackError;
 use ctxpack_core::budget::{ModelProfile, ProviderRefusal};
 use ctxpack_core::fit::{
     fit_context, repair_context, Attempt, FitOptions, RepairError, RepairOptions, ResizeFailure,
-    Resizer, StashAccess,
+    Resizer,
 };
 use ctxpack_core::media::{BytesKind, Dimensions};
 use ctxpack_core::ErrorCode;
@@ -289,9 +288,9 @@ struct Prepared {
     stash: Option<std::rc::Rc<crate::stash::StashInner>>,
 }
 
-fn prepare(options: &JsValue, default_resize: &JsValue) -> Result<Prepared, CtxpackError> {
-    let opts = options_arg(Some(options), "options")?;
-    let profile = profile_of(&opts)?;
+fn prepare(call: &Call, default_resize: &JsValue) -> Result<Prepared, CtxpackError> {
+    let opts = &call.opts;
+    let profile = profile_of(opts)?;
     let caller_resize = opts.function("resize")?;
     let own_resize = caller_resize.is_none();
     let resize = match caller_resize {
@@ -314,12 +313,7 @@ fn prepare(options: &JsValue, default_resize: &JsValue) -> Result<Prepared, Ctxp
         keep_newest: opts.bool("keepNewest")?.unwrap_or(false),
         max_tokens: max_tokens.map(|n| n as u64),
     };
-    let stash_value = opts.get("stash");
-    let stash = if stash_value.is_undefined() || stash_value.is_null() {
-        None
-    } else {
-        Some(stash_from_js(&stash_value, &opts.path_of("stash"))?)
-    };
+    let stash = call.optional_stash()?;
     Ok(Prepared {
         format: opts.format()?,
         profile,
@@ -339,24 +333,17 @@ async fn fit_or_repair(
     default_resize: JsValue,
     refusal: Option<(ProviderRefusal, JsValue, JsValue)>,
 ) -> Result<JsValue, CtxpackError> {
-    let p = prepare(&options, &default_resize)?;
-    let table = Table::new();
-    let (array, values) = read_messages(&messages, &table)?;
+    let call = Call::new(Some(&options))?;
+    let p = prepare(&call, &default_resize)?;
+    let (array, values) = call.messages(&messages)?;
     let resizer = JsResizer {
         f: p.resize,
-        table: &table,
+        table: &call.table,
         remember: p.own_resize,
     };
-    let backend = p.stash.as_ref().map(|s| call_backend(s, &table));
-    let access = match (&p.stash, &backend) {
-        (Some(s), Some(b)) => Some(StashAccess {
-            backend: b,
-            config: &s.config,
-            now: s.now(),
-        }),
-        _ => None,
-    };
-    let payloads = JsPayloads(&table);
+    let store = p.stash.as_deref().map(|s| CallStash::new(s, &call));
+    let access = store.as_ref().map(CallStash::access);
+    let payloads = call.payloads();
     let outcome = match &refusal {
         None => {
             fit_context(
@@ -384,7 +371,7 @@ async fn fit_or_repair(
             }
         })?,
     };
-    let out = result(&array, outcome, &table)?;
+    let out = call.result(&array, outcome)?;
     if let Some((_, _, written)) = &refusal {
         let _ = Reflect::set(&out, &"refusal".into(), written);
     }

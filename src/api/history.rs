@@ -3,17 +3,16 @@
 //! Messages the operation did not change are returned as the caller's own
 //! values; the caller's objects are never mutated.
 
-use crate::api::args::{limits_option, provider_and_limits, read_messages, result};
-use crate::convert::external::{JsPayloads, Table};
-use crate::convert::{options_arg, to_js_kept};
+use crate::api::args::{limits_option, provider_and_limits};
+use crate::api::call::{Call, CallStash};
+use crate::convert::{options_arg, to_js_kept, Options};
 use crate::promise::to_promise;
-use crate::stash::call_backend;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
+use ctxpack_core::budget::RequestLimits;
 use ctxpack_core::history::CompactOptions;
 use ctxpack_core::history::{compact_history, expand_history, history_image, PartDialect};
 use ctxpack_core::messages::Format;
-use ctxpack_core::stash::StashAccess;
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -135,8 +134,9 @@ pub fn compact_context_js(messages: JsValue, options: JsValue) -> Promise {
 
 /// `compactContext`, awaited from Rust.
 pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
-    let opts = options_arg(Some(&options), "options")?;
-    let stash = stash_from_js(&opts.get("stash"), &opts.path_of("stash"))?;
+    let call = Call::new(Some(&options))?;
+    let opts = &call.opts;
+    let stash = call.stash()?;
     let format = opts.format()?;
     let keep =
         CompactOptions::keep_recent_images(opts.number("keepRecentImages")?).ok_or_else(|| {
@@ -145,31 +145,15 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
                 "expected a whole number",
             )
         })?;
-    let collapse_text = opts.bool("collapseText")?.unwrap_or(false);
-    let sanitize_tool_results = opts.bool("sanitizeToolResults")?.unwrap_or(false);
-    // `model`: an id, as fitContext and estimate take it, or a provider
-    // with limits of its own.
-    let model = opts.get("model");
-    let limits = if model.is_undefined() || model.is_null() {
-        None
-    } else if let Some(id) = model.as_string() {
-        let profile = super::profile::profile_option(&opts, &id)?;
-        Some(limits_option(&opts, profile.limits())?)
-    } else if model.is_object() {
-        let m = options_arg(Some(&model), &opts.path_of("model"))?;
-        Some(provider_and_limits(&m)?.1)
-    } else {
-        return Err(CtxpackError::invalid_option(
-            opts.path_of("model"),
-            format!(
-                "expected a model id or {{provider, …}}, got {}",
-                crate::convert::js_type(&model)
-            ),
-        ));
+    let options = CompactOptions {
+        keep_recent_images: keep,
+        collapse_text: opts.bool("collapseText")?.unwrap_or(false),
+        sanitize_tool_results: opts.bool("sanitizeToolResults")?.unwrap_or(false),
+        limits: model_limits(opts)?,
+        request_bytes: 0,
     };
     let on_progress = opts.function("onProgress")?;
-    let table = Table::new();
-    let (array, values) = read_messages(&messages, &table)?;
+    let (array, values) = call.messages(&messages)?;
     let mut progress = |done: usize, total: usize, bytes: u64| {
         if let Some(f) = &on_progress {
             let p = Object::new();
@@ -180,28 +164,41 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
             let _ = f.call1(&JsValue::UNDEFINED, &p);
         }
     };
-    let options = CompactOptions {
-        keep_recent_images: keep,
-        collapse_text,
-        sanitize_tool_results,
-        limits,
-        request_bytes: 0,
-    };
-    let backend = call_backend(&stash, &table);
+    let store = CallStash::new(&stash, &call);
     let outcome = compact_history(
-        StashAccess {
-            backend: &backend,
-            config: &stash.config,
-            now: stash.now(),
-        },
+        store.access(),
         values,
         format,
         options,
         &mut progress,
-        &JsPayloads(&table),
+        &call.payloads(),
     )
     .await?;
-    result(&array, outcome, &table)
+    call.result(&array, outcome)
+}
+
+/// The limits of the `model` option: an id, as fitContext and estimate
+/// take it (its profile's, with `profile` and `limits` applied), or a
+/// provider with limits of its own; none without a model.
+fn model_limits(opts: &Options) -> Result<Option<RequestLimits>, CtxpackError> {
+    let model = opts.get("model");
+    if model.is_undefined() || model.is_null() {
+        Ok(None)
+    } else if let Some(id) = model.as_string() {
+        let profile = super::profile::profile_option(opts, &id)?;
+        Ok(Some(limits_option(opts, profile.limits())?))
+    } else if model.is_object() {
+        let m = options_arg(Some(&model), &opts.path_of("model"))?;
+        Ok(Some(provider_and_limits(&m)?.1))
+    } else {
+        Err(CtxpackError::invalid_option(
+            opts.path_of("model"),
+            format!(
+                "expected a model id or {{provider, …}}, got {}",
+                crate::convert::js_type(&model)
+            ),
+        ))
+    }
 }
 
 /// See the TypeScript declaration.
@@ -212,24 +209,13 @@ pub fn expand_context_js(messages: JsValue, options: JsValue) -> Promise {
 
 /// `expandContext`, awaited from Rust.
 pub async fn expand_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
-    let opts = options_arg(Some(&options), "options")?;
-    let stash = stash_from_js(&opts.get("stash"), &opts.path_of("stash"))?;
-    let format = opts.format()?;
-    let table = Table::new();
-    let (array, values) = read_messages(&messages, &table)?;
-    let backend = call_backend(&stash, &table);
-    let outcome = expand_history(
-        StashAccess {
-            backend: &backend,
-            config: &stash.config,
-            now: stash.now(),
-        },
-        values,
-        format,
-        &JsPayloads(&table),
-    )
-    .await?;
-    result(&array, outcome, &table)
+    let call = Call::new(Some(&options))?;
+    let stash = call.stash()?;
+    let format = call.opts.format()?;
+    let (array, values) = call.messages(&messages)?;
+    let store = CallStash::new(&stash, &call);
+    let outcome = expand_history(store.access(), values, format, &call.payloads()).await?;
+    call.result(&array, outcome)
 }
 
 /// See the TypeScript declaration.
@@ -245,7 +231,8 @@ pub async fn get_history_image(
     options: Option<JsValue>,
 ) -> Result<JsValue, CtxpackError> {
     let stash = stash_from_js(&stash, "stash")?;
-    let opts = options_arg(options.as_ref(), "options")?;
+    let call = Call::new(options.as_ref())?;
+    let opts = &call.opts;
     let dialect = match opts.string("format")? {
         Some(name) => PartDialect::from_name(&name, &opts.path_of("format"))?,
         None => PartDialect::Format(Format::OpenAi),
@@ -253,23 +240,11 @@ pub async fn get_history_image(
     let lang = opts.lang()?;
     // A non-string id is an invalid id, answered in text like any other.
     let id = id.as_string().unwrap_or_default();
-    let table = Table::new();
-    let backend = call_backend(&stash, &table);
-    let parts = history_image(
-        StashAccess {
-            backend: &backend,
-            config: &stash.config,
-            now: stash.now(),
-        },
-        &id,
-        dialect,
-        lang,
-        &JsPayloads(&table),
-    )
-    .await;
+    let store = CallStash::new(&stash, &call);
+    let parts = history_image(store.access(), &id, dialect, lang, &call.payloads()).await;
     Ok(parts
         .iter()
-        .map(|p| to_js_kept(p, &table))
+        .map(|p| to_js_kept(p, &call.table))
         .collect::<Array>()
         .into())
 }

@@ -4,6 +4,7 @@
 pub mod answer;
 mod args;
 pub mod binary;
+mod call;
 pub mod fit;
 pub mod history;
 pub mod markdown;

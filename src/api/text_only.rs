@@ -2,15 +2,13 @@
 //! `parseContextLengthError` (which lives in the markdown module, like
 //! `parseProviderError`).
 
-use crate::api::args::{limits_option, provider_and_limits, read_messages};
-use crate::convert::external::{JsPayloads, Table};
-use crate::convert::{options_arg, to_js, to_js_kept};
+use crate::api::args::{limits_option, provider_and_limits};
+use crate::api::call::{Call, CallStash};
+use crate::convert::external::Table;
+use crate::convert::{to_js, to_js_kept};
 use crate::promise::to_promise;
-use crate::stash::call_backend;
-use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::messages::decode_messages;
-use ctxpack_core::stash::StashAccess;
 use ctxpack_core::tool_results::{self as text_only, has_multimedia};
 use ctxpack_core::JsonPath;
 use js_sys::Array;
@@ -85,32 +83,18 @@ fn result(array: &Array, out: Vec<Option<Value>>, table: &Table) -> JsValue {
 /// See the TypeScript declaration.
 #[wasm_bindgen(js_name = toTextOnly, skip_typescript)]
 pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsValue, CtxpackError> {
-    let opts = options_arg(options.as_ref(), "options")?;
-    let format = opts.format()?;
-    let stash_value = opts.get("stash");
-    let table = Table::new();
-    let (array, values) = read_messages(&messages, &table)?;
-    if stash_value.is_undefined() || stash_value.is_null() {
-        let out = text_only::to_text_only(values, format, &JsPayloads(&table))?;
-        return Ok(result(&array, out, &table));
-    }
-    let stash = stash_from_js(&stash_value, &opts.path_of("stash"))?;
+    let call = Call::new(options.as_ref())?;
+    let format = call.opts.format()?;
+    let (array, values) = call.messages(&messages)?;
+    let Some(stash) = call.optional_stash()? else {
+        let out = text_only::to_text_only(values, format, &call.payloads())?;
+        return Ok(result(&array, out, &call.table));
+    };
     let promise = to_promise(Box::pin(async move {
-        let backend = call_backend(&stash, &table);
-        let out = text_only::to_text_only_stashed(
-            StashAccess {
-                backend: &backend,
-                config: &stash.config,
-                now: stash.now(),
-            },
-            values,
-            format,
-            &JsPayloads(&table),
-        )
-        .await?;
-        let out = result(&array, out, &table);
-        drop(table);
-        Ok(out)
+        let store = CallStash::new(&stash, &call);
+        let out = text_only::to_text_only_stashed(store.access(), values, format, &call.payloads())
+            .await?;
+        Ok(result(&array, out, &call.table))
     }));
     Ok(promise.into())
 }
@@ -123,10 +107,9 @@ pub fn has_multimedia_js(
     options: Option<JsValue>,
     parse: &js_sys::Function,
 ) -> Result<bool, CtxpackError> {
-    let opts = options_arg(options.as_ref(), "options")?;
-    let table = Table::new();
-    let (_, values) = read_messages(&messages, &table)?;
-    let (_, decoded) = decode_messages(values, opts.format()?, &JsonPath::root("messages"))?;
+    let call = Call::new(options.as_ref())?;
+    let (_, values) = call.messages(&messages)?;
+    let (_, decoded) = decode_messages(values, call.opts.format()?, &JsonPath::root("messages"))?;
     let failed = std::cell::RefCell::new(None);
     let has_images = |text: &str| match crate::api::markdown::markdown_images(text, parse) {
         Ok(images) => !images.is_empty(),
@@ -145,28 +128,28 @@ pub fn has_multimedia_js(
 /// See the TypeScript declaration.
 #[wasm_bindgen(js_name = estimate, skip_typescript)]
 pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
-    let opts = options_arg(Some(&options), "options")?;
+    let call = Call::new(Some(&options))?;
+    let opts = &call.opts;
     // `{model}`: that model's rules; `{provider}`: the provider's in general.
     let (profile, limits) = match opts.string("model")? {
         Some(id) => {
-            let profile = super::profile::profile_option(&opts, &id)?;
-            let limits = limits_option(&opts, profile.limits())?;
+            let profile = super::profile::profile_option(opts, &id)?;
+            let limits = limits_option(opts, profile.limits())?;
             (profile, limits)
         }
         None => {
-            let (provider, limits) = provider_and_limits(&opts)?;
+            let (provider, limits) = provider_and_limits(opts)?;
             (ctxpack_core::budget::provider_profile(provider), limits)
         }
     };
-    let table = Table::new();
-    let (_, values) = read_messages(&messages, &table)?;
-    let bytes = ctxpack_core::budget::request_bytes(&values, &JsPayloads(&table));
+    let (_, values) = call.messages(&messages)?;
+    let bytes = ctxpack_core::budget::request_bytes(&values, &call.payloads());
     let (_, decoded) = decode_messages(values, opts.format()?, &JsonPath::root("messages"))?;
     Ok(to_js(&ctxpack_core::budget::estimate(
         &decoded,
         &profile,
         bytes,
         Some(limits),
-        &JsPayloads(&table),
+        &call.payloads(),
     )))
 }

@@ -1,0 +1,100 @@
+//! One call of an exported function: its options, the JavaScript values it
+//! keeps for as long as it runs (long payloads, bytes: see
+//! `convert::external`), and the stash it works through. Every exported
+//! function over messages or a stash sets itself up with these, instead of
+//! each repeating the reading of options, stash, messages and clock.
+
+use crate::api::args::{read_messages, result};
+use crate::convert::external::{JsPayloads, Table};
+use crate::convert::{options_arg, Options};
+use crate::stash::{call_backend, stash_from_js, CallBackend, StashInner};
+use crate::CtxpackError;
+use ctxpack_core::history::Outcome;
+use ctxpack_core::stash::StashAccess;
+use js_sys::Array;
+use serde::Serialize;
+use serde_json::Value;
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+
+/// One call: its options (read at `options`) and the values it keeps.
+pub(crate) struct Call {
+    /// The options object.
+    pub opts: Options,
+    /// The JavaScript values this call keeps, dropped when it ends.
+    pub table: Table,
+}
+
+impl Call {
+    /// A call with the options object `options` (absent reads as empty).
+    pub fn new(options: Option<&JsValue>) -> Result<Call, CtxpackError> {
+        Ok(Call {
+            opts: options_arg(options, "options")?,
+            table: Table::new(),
+        })
+    }
+
+    /// The `stash` option, which must be a `Stash`.
+    pub fn stash(&self) -> Result<Rc<StashInner>, CtxpackError> {
+        stash_from_js(&self.opts.get("stash"), &self.opts.path_of("stash"))
+    }
+
+    /// The `stash` option when given (`undefined` and `null` are none).
+    pub fn optional_stash(&self) -> Result<Option<Rc<StashInner>>, CtxpackError> {
+        let value = self.opts.get("stash");
+        if value.is_undefined() || value.is_null() {
+            Ok(None)
+        } else {
+            stash_from_js(&value, &self.opts.path_of("stash")).map(Some)
+        }
+    }
+
+    /// The `messages` argument, read (long payloads kept in this call).
+    pub fn messages(&self, messages: &JsValue) -> Result<(Array, Vec<Value>), CtxpackError> {
+        read_messages(messages, &self.table)
+    }
+
+    /// Payload text for the core, read through this call's kept values.
+    pub fn payloads(&self) -> JsPayloads<'_> {
+        JsPayloads(&self.table)
+    }
+
+    /// `{messages, report}`: the changed messages converted, the rest the
+    /// caller's own (`original`).
+    pub fn result<R: Serialize>(
+        &self,
+        original: &Array,
+        outcome: Outcome<R>,
+    ) -> Result<JsValue, CtxpackError> {
+        result(original, outcome, &self.table)
+    }
+}
+
+/// A stash as one call works through it: its backend seen through the
+/// call's kept values and the stash's metadata cache, its settings, its
+/// clock read once.
+pub(crate) struct CallStash<'a> {
+    backend: CallBackend<'a>,
+    stash: &'a StashInner,
+    now: f64,
+}
+
+impl<'a> CallStash<'a> {
+    /// `stash` for `call`.
+    pub fn new(stash: &'a StashInner, call: &'a Call) -> CallStash<'a> {
+        CallStash {
+            backend: call_backend(stash, &call.table),
+            stash,
+            now: stash.now(),
+        }
+    }
+
+    /// What the core's flows take: backend, settings and the time.
+    pub fn access(&self) -> StashAccess<'_, CallBackend<'a>> {
+        StashAccess {
+            backend: &self.backend,
+            config: &self.stash.config,
+            now: self.now,
+        }
+    }
+}
