@@ -100,17 +100,7 @@ pub(super) async fn fit_one<R: Resizer>(
     }
     let convert = target.reasons.contains(&Reason::UnsupportedFormat);
     let hard = target.is_hard();
-    // The byte cap the attempts chase: the model's limit and, unless the
-    // original cannot be sent at all, the original's own size.
-    let original = measured_bytes(img.decoded, target.bytes_on);
-    let chase = ImageTarget {
-        max_bytes: if convert {
-            target.max_bytes
-        } else {
-            Some(target.max_bytes.map_or(original, |m| m.min(original)))
-        },
-        ..target.clone()
-    };
+    let chase = chase_target(&target, img, convert);
     let mut attempt = first_attempt(&img.mime, img.dims, &target);
     let mut best: Option<Change> = None;
     for _ in 0..MAX_ATTEMPTS {
@@ -126,37 +116,11 @@ pub(super) async fn fit_one<R: Resizer>(
                 ))
             }
         };
-        // Its sizes and header are all that is needed: it is not stashed,
-        // so it is not hashed.
-        let facts = payloads.head(&payload, 64 * 1024);
-        let dims = image_dimensions(&facts.head);
-        let Some(dims) = dims.filter(|d| d.width <= attempt.width && d.height <= attempt.height)
-        else {
-            return Some(Outcome::Failed(
-                target.reasons,
-                format!(
-                    "the resizer returned {} instead of an image of at most {}×{}",
-                    dims.map_or("something unreadable".into(), |d| format!(
-                        "{}×{}",
-                        d.width, d.height
-                    )),
-                    attempt.width,
-                    attempt.height
-                ),
-            ));
+        let change = match read_attempt(payload, &attempt, img, &target, payloads) {
+            Ok(change) => change,
+            Err(words) => return Some(Outcome::Failed(target.reasons, words)),
         };
-        let decoded = facts.decoded_len as u64;
-        let change = Change {
-            mime: sniff_mime(&facts.head).unwrap_or(attempt.mime).to_owned(),
-            payload,
-            dims,
-            text_len: facts.len as u64,
-            decoded,
-            reasons: target.reasons.clone(),
-            first_frame_only: img.animated,
-            quality: (attempt.mime == "image/jpeg").then_some(attempt.quality),
-            note: None,
-        };
+        let decoded = change.decoded;
         let fits = within_bytes(decoded, &target);
         if fits && (convert || decoded < img.decoded) {
             return Some(Outcome::Changed(change));
@@ -164,25 +128,82 @@ pub(super) async fn fit_one<R: Resizer>(
         if fits && best.as_ref().is_none_or(|b| decoded < b.decoded) {
             best = Some(change);
         }
-        let next = next_attempt(&attempt, decoded, &chase);
-        // A soft target never costs more than the first try (the size the
-        // model reads at), or, for an upright turn, the same kind of
-        // encoding at a lower quality.
-        let within_soft = |n: &super::Attempt| {
-            target.reasons.contains(&Reason::ExifOrientation)
-                && n.mime == attempt.mime
-                && n.mime == "image/jpeg"
-                && n.quality >= PHOTO_QUALITIES[1]
-                && (n.width, n.height) == (attempt.width, attempt.height)
-        };
-        match next {
-            Some(n) if hard || within_soft(&n) => attempt = n,
+        match next_attempt(&attempt, decoded, &chase) {
+            Some(n) if hard || within_soft(&target, &attempt, &n) => attempt = n,
             _ => break,
         }
     }
+    Some(give_up(target, hard, best, img))
+}
+
+/// The byte cap the attempts chase: the model's limit and, unless the
+/// original cannot be sent at all (`convert`), the original's own size.
+fn chase_target(target: &ImageTarget, img: &Inline, convert: bool) -> ImageTarget {
+    let original = measured_bytes(img.decoded, target.bytes_on);
+    ImageTarget {
+        max_bytes: if convert {
+            target.max_bytes
+        } else {
+            Some(target.max_bytes.map_or(original, |m| m.min(original)))
+        },
+        ..target.clone()
+    }
+}
+
+/// What an attempt made: `payload` with its sizes and header read (all
+/// that is needed: it is not stashed, so it is not hashed), or why it is
+/// not an image within the attempt's pixels.
+fn read_attempt(
+    payload: String,
+    attempt: &super::Attempt,
+    img: &Inline,
+    target: &ImageTarget,
+    payloads: &dyn Payloads,
+) -> Result<Change, String> {
+    let facts = payloads.head(&payload, 64 * 1024);
+    let dims = image_dimensions(&facts.head);
+    let Some(dims) = dims.filter(|d| d.width <= attempt.width && d.height <= attempt.height) else {
+        return Err(format!(
+            "the resizer returned {} instead of an image of at most {}×{}",
+            dims.map_or("something unreadable".into(), |d| format!(
+                "{}×{}",
+                d.width, d.height
+            )),
+            attempt.width,
+            attempt.height
+        ));
+    };
+    Ok(Change {
+        mime: sniff_mime(&facts.head).unwrap_or(attempt.mime).to_owned(),
+        payload,
+        dims,
+        text_len: facts.len as u64,
+        decoded: facts.decoded_len as u64,
+        reasons: target.reasons.clone(),
+        first_frame_only: img.animated,
+        quality: (attempt.mime == "image/jpeg").then_some(attempt.quality),
+        note: None,
+    })
+}
+
+/// Whether a soft target may try `next` after `attempt`: it never costs
+/// more than the first try (the size the model reads at), or, for an
+/// upright turn, the same kind of encoding at a lower quality.
+fn within_soft(target: &ImageTarget, attempt: &super::Attempt, next: &super::Attempt) -> bool {
+    target.reasons.contains(&Reason::ExifOrientation)
+        && next.mime == attempt.mime
+        && next.mime == "image/jpeg"
+        && next.quality >= PHOTO_QUALITIES[1]
+        && (next.width, next.height) == (attempt.width, attempt.height)
+}
+
+/// The outcome when no attempt both fit and had fewer bytes: a soft target
+/// keeps the original; a hard one sends the smallest encoding that fit
+/// (`best`), or fails.
+fn give_up(target: ImageTarget, hard: bool, best: Option<Change>, img: &Inline) -> Outcome {
     if !hard {
         let turned = target.reasons.contains(&Reason::ExifOrientation);
-        return Some(Outcome::Kept(
+        return Outcome::Kept(
             target.reasons,
             if turned {
                 "no upright encoding had fewer bytes; sent as stored, with its EXIF orientation"
@@ -190,7 +211,7 @@ pub(super) async fn fit_one<R: Resizer>(
                 "smaller pixels did not make fewer bytes; sent as it was"
             }
             .into(),
-        ));
+        );
     }
     match best {
         Some(mut change) => {
@@ -198,11 +219,11 @@ pub(super) async fn fit_one<R: Resizer>(
                 "no encoding within the model's limits had fewer bytes than the original ({} > {}); the smallest was sent, as the model refuses the original",
                 change.decoded, img.decoded
             ));
-            Some(Outcome::Changed(change))
+            Outcome::Changed(change)
         }
         None => {
             let words = limit_words(&target);
-            Some(Outcome::Failed(target.reasons, words))
+            Outcome::Failed(target.reasons, words)
         }
     }
 }
