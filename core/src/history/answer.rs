@@ -11,10 +11,8 @@
 
 use super::call::HistoryImageCall;
 use super::tool::TOOL_NAME;
-use crate::media::data_url::format_data_url;
-use crate::messages::new_image_part;
-use crate::messages::Format;
-use serde_json::{Map, Value};
+use crate::messages::{answer_tool_call, Format, ToolAnswer};
+use serde_json::Value;
 
 /// The text that goes with an answer: the image follows, or why it does not.
 fn answer_text(call: &HistoryImageCall, found: bool) -> String {
@@ -45,49 +43,11 @@ pub fn ai_sdk_tool_result_takes_images(provider: Option<&str>) -> bool {
     })
 }
 
-/// A JSON object of `fields`, in their order. (Built by this one function
-/// rather than `json!`, which expands to code of its own at every use.)
-fn obj(fields: Vec<(&str, Value)>) -> Value {
-    Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
-}
-
-/// A text part: `{type, text}` with `kind` as its type.
-fn text_part(kind: &str, text: &str) -> Value {
-    obj(vec![("type", kind.into()), ("text", text.into())])
-}
-
-/// A message of `role` with `content`.
-fn message(role: &str, content: Value) -> Value {
-    obj(vec![("role", role.into()), ("content", content)])
-}
-
-/// `tool` (a tool answer of text), then, with `image`, a user message holding
-/// `text` and the image.
-fn then_user(tool: Value, text: &str, image: Option<Value>) -> Vec<Value> {
-    let mut out = vec![tool];
-    out.extend(
-        image.map(|image| message("user", Value::Array(vec![text_part("text", text), image]))),
-    );
-    out
-}
-
-/// An AI SDK tool message holding one tool result with `output`.
-fn ai_sdk_tool_result(id: Value, output: Value) -> Value {
-    message(
-        "tool",
-        Value::Array(vec![obj(vec![
-            ("type", "tool-result".into()),
-            ("toolCallId", id),
-            ("toolName", TOOL_NAME.into()),
-            ("output", output),
-        ])]),
-    )
-}
-
 /// The messages that answer `call` in `format`: with `image` (MIME type and
 /// base64 payload) the model sees the image; without, it reads why not.
 /// `provider` names the AI SDK provider the answer is for (see
-/// [`ai_sdk_tool_result_takes_images`]); other formats ignore it.
+/// [`ai_sdk_tool_result_takes_images`]); other formats ignore it. Each
+/// format's module writes its own answer.
 pub fn answer_messages(
     format: Format,
     call: &HistoryImageCall,
@@ -95,142 +55,16 @@ pub fn answer_messages(
     provider: Option<&str>,
 ) -> Vec<Value> {
     let text = answer_text(call, image.is_some());
-    let id = call.id.clone().map_or(Value::Null, Value::String);
-    // The image part (the AI SDK's: a `file` with tagged data, valid both in a
-    // tool result's `content` output and in a user message, where AI SDK 7
-    // deprecates the `image` part).
-    let user_image = image.map(|(mime, data)| match format {
-        Format::AiSdk => obj(vec![
-            ("type", "file".into()),
-            ("mediaType", mime.into()),
-            (
-                "data",
-                obj(vec![("type", "data".into()), ("data", data.into())]),
-            ),
-        ]),
-        _ => new_image_part(format, mime, data, None),
-    });
-    // The text of a tool answer whose image follows in a user message.
-    let tool_text = match image {
-        Some(_) => format!("{text} It follows in the next message."),
-        None => text.clone(),
-    };
-    let typed_text = |kind: &str, value_key: &str| {
-        obj(vec![
-            ("type", kind.into()),
-            (value_key, text.as_str().into()),
-        ])
-    };
-    let mut out = match format {
-        Format::OpenAi => then_user(
-            obj(vec![
-                ("role", "tool".into()),
-                ("tool_call_id", id),
-                ("content", tool_text.into()),
-            ]),
-            &text,
-            user_image,
-        ),
-        Format::LangChain => then_user(
-            obj(vec![
-                ("role", "tool".into()),
-                ("tool_call_id", id),
-                ("name", TOOL_NAME.into()),
-                ("content", tool_text.into()),
-            ]),
-            &text,
-            user_image,
-        ),
-        Format::AiSdk if !ai_sdk_tool_result_takes_images(provider) => then_user(
-            ai_sdk_tool_result(
-                id,
-                obj(vec![("type", "text".into()), ("value", tool_text.into())]),
-            ),
-            &text,
-            user_image,
-        ),
-        Format::OpenAiResponses => {
-            let mut output = vec![typed_text("input_text", "text")];
-            if let Some((mime, data)) = image {
-                output.push(obj(vec![
-                    ("type", "input_image".into()),
-                    ("image_url", format_data_url(mime, data).into()),
-                    ("detail", "auto".into()),
-                ]));
-            }
-            vec![obj(vec![
-                ("type", "function_call_output".into()),
-                ("call_id", id),
-                ("output", Value::Array(output)),
-            ])]
-        }
-        Format::Anthropic => {
-            let mut content = vec![text_part("text", &text)];
-            content.extend(user_image);
-            vec![message(
-                "user",
-                Value::Array(vec![obj(vec![
-                    ("type", "tool_result".into()),
-                    ("tool_use_id", id),
-                    ("content", Value::Array(content)),
-                ])]),
-            )]
-        }
-        Format::AiSdk => {
-            let output = match user_image {
-                Some(file) => obj(vec![
-                    ("type", "content".into()),
-                    ("value", Value::Array(vec![text_part("text", &text), file])),
-                ]),
-                None => typed_text("text", "value"),
-            };
-            vec![ai_sdk_tool_result(id, output)]
-        }
-        Format::Gemini => {
-            let mut response = Map::new();
-            if let Some(id) = &call.id {
-                response.insert("id".into(), id.as_str().into());
-            }
-            response.insert("name".into(), TOOL_NAME.into());
-            response.insert(
-                "response".into(),
-                obj(vec![("output", text.as_str().into())]),
-            );
-            if let Some(image) = user_image {
-                response.insert("parts".into(), Value::Array(vec![image]));
-            }
-            vec![obj(vec![
-                ("role", "user".into()),
-                (
-                    "parts",
-                    Value::Array(vec![obj(vec![(
-                        "functionResponse",
-                        Value::Object(response),
-                    )])]),
-                ),
-            ])]
-        }
-        Format::Mcp => {
-            let mut content = vec![text_part("text", &text)];
-            content.extend(user_image);
-            vec![obj(vec![
-                ("content", Value::Array(content)),
-                ("isError", false.into()),
-            ])]
-        }
-        Format::Ollama => {
-            let mut fields = vec![
-                ("role", "tool".into()),
-                ("tool_name", TOOL_NAME.into()),
-                ("content", text.as_str().into()),
-            ];
-            if let Some((_, data)) = image {
-                fields.push(("images", Value::Array(vec![data.into()])));
-            }
-            vec![obj(fields)]
-        }
-        Format::UiMessage => Vec::new(),
-    };
+    let mut out = answer_tool_call(
+        format,
+        &ToolAnswer {
+            id: call.id.as_deref(),
+            name: TOOL_NAME,
+            text: &text,
+            image,
+            result_takes_images: ai_sdk_tool_result_takes_images(provider),
+        },
+    );
     // Where the API has no id, none is written.
     for m in &mut out {
         drop_null_ids(m);

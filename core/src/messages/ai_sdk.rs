@@ -7,6 +7,7 @@
 
 use super::model::{Images, PartKind, WireFormat};
 use super::part::ToolResultSlot;
+use super::tool_answer::{message, obj, text_part, then_user, ToolAnswer};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
@@ -20,7 +21,7 @@ pub(super) fn is_image_media_type(media_type: &str) -> bool {
 
 /// The Vercel AI SDK ModelMessage format.
 pub(super) static WIRE: WireFormat =
-    WireFormat::role_content(Format::AiSdk, &["image", "data"], classify);
+    WireFormat::role_content(Format::AiSdk, &["image", "data"], classify, answer);
 
 /// How it holds and writes images.
 pub(super) static IMAGES: Images = Images {
@@ -32,6 +33,50 @@ pub(super) static IMAGES: Images = Images {
         ImageShape::AiSdkTaggedData,
     ],
 };
+
+/// Its answer to a tool call: a tool message with one `tool-result`. Its
+/// image is a `file` with tagged data (valid in a tool result's `content`
+/// output and in a user message, where AI SDK 7 deprecates the `image`
+/// part): in the tool result when the provider sends a tool result's file as
+/// an image, else in a user message after it.
+fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {
+    let file = a.image.map(|(mime, data)| {
+        obj(vec![
+            ("type", "file".into()),
+            ("mediaType", mime.into()),
+            (
+                "data",
+                obj(vec![("type", "data".into()), ("data", data.into())]),
+            ),
+        ])
+    });
+    let result = |output: Value| {
+        message(
+            "tool",
+            Value::Array(vec![obj(vec![
+                ("type", "tool-result".into()),
+                ("toolCallId", a.id_value()),
+                ("toolName", a.name.into()),
+                ("output", output),
+            ])]),
+        )
+    };
+    if !a.result_takes_images {
+        let output = obj(vec![
+            ("type", "text".into()),
+            ("value", a.tool_text().into()),
+        ]);
+        return then_user(result(output), a.text, file);
+    }
+    let output = match file {
+        Some(file) => obj(vec![
+            ("type", "content".into()),
+            ("value", Value::Array(vec![text_part("text", a.text), file])),
+        ]),
+        None => obj(vec![("type", "text".into()), ("value", a.text.into())]),
+    };
+    vec![result(output)]
+}
 
 /// A new image part, `{type:'image', image, mediaType}`.
 fn image_part(mime: &str, payload: &str, _detail: Option<&str>) -> Value {

@@ -4,13 +4,14 @@
 use super::decode::require_str;
 use super::model::{Images, PartKind, WireFormat};
 use super::part::ToolResultSlot;
+use super::tool_answer::{message, obj, text_part, ToolAnswer};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// The Anthropic Messages format.
 pub(super) static WIRE: WireFormat =
-    WireFormat::role_content(Format::Anthropic, &["data"], classify);
+    WireFormat::role_content(Format::Anthropic, &["data"], classify, answer);
 
 /// How it holds and writes images.
 pub(super) static IMAGES: Images = Images {
@@ -18,6 +19,21 @@ pub(super) static IMAGES: Images = Images {
     new_shape: ImageShape::AnthropicBase64,
     shapes: &[ImageShape::AnthropicBase64, ImageShape::AnthropicUrl],
 };
+
+/// Its answer to a tool call: a user message holding a `tool_result` with
+/// the text and the image.
+fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {
+    let mut content = vec![text_part("text", a.text)];
+    content.extend(a.image.map(|(mime, data)| image_part(mime, data, None)));
+    vec![message(
+        "user",
+        Value::Array(vec![obj(vec![
+            ("type", "tool_result".into()),
+            ("tool_use_id", a.id_value()),
+            ("content", Value::Array(content)),
+        ])]),
+    )]
+}
 
 /// A new image block, `{type:'image', source:{type:'base64', media_type,
 /// data}}`.

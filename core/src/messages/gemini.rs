@@ -12,6 +12,7 @@ use super::decode::{message_object, optional_role, parts_message};
 use super::model::{Images, PartKind, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;
+use super::tool_answer::{obj, ToolAnswer};
 use super::{Format, ImageShape, Message, MessageError, Part, Role};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
@@ -25,6 +26,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: Some(read_tool_result),
     encode_split: None,
+    answer,
 };
 
 /// How it holds and writes images.
@@ -36,6 +38,33 @@ pub(super) static IMAGES: Images = Images {
         ImageShape::GeminiFunctionResponseBlob,
     ],
 };
+
+/// Its answer to a tool call: a user `Content` holding a `functionResponse`
+/// with the text and, in its `parts`, the image.
+fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {
+    let mut response = Map::new();
+    if let Some(id) = a.id {
+        response.insert("id".into(), id.into());
+    }
+    response.insert("name".into(), a.name.into());
+    response.insert("response".into(), obj(vec![("output", a.text.into())]));
+    if let Some((mime, data)) = a.image {
+        response.insert(
+            "parts".into(),
+            Value::Array(vec![image_part(mime, data, None)]),
+        );
+    }
+    vec![obj(vec![
+        ("role", "user".into()),
+        (
+            "parts",
+            Value::Array(vec![obj(vec![(
+                "functionResponse",
+                Value::Object(response),
+            )])]),
+        ),
+    ])]
+}
 
 /// A new part, `{inlineData:{mimeType, data}}`.
 fn image_part(mime: &str, payload: &str, _detail: Option<&str>) -> Value {

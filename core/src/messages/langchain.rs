@@ -7,6 +7,7 @@
 
 use super::decode::require_str;
 use super::model::{Images, PartKind, WireFormat};
+use super::tool_answer::{obj, then_user, ToolAnswer};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
@@ -16,6 +17,7 @@ pub(super) static WIRE: WireFormat = WireFormat::role_content(
     Format::LangChain,
     &["url", "image_url", "data", "base64"],
     classify,
+    answer,
 );
 
 /// How it holds and writes images.
@@ -32,6 +34,24 @@ pub(super) static IMAGES: Images = Images {
         ImageShape::DataMimeType,
     ],
 };
+
+/// Its answer to a tool call: a `tool` message of text; the image follows
+/// in a user message (`ChatOpenAI` sends a tool message's image to Chat
+/// Completions, which refuses it; `ChatGoogleGenerativeAI` sends it as JSON
+/// text).
+fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {
+    then_user(
+        obj(vec![
+            ("role", "tool".into()),
+            ("tool_call_id", a.id_value()),
+            ("name", a.name.into()),
+            ("content", a.tool_text().into()),
+        ]),
+        a.text,
+        a.image
+            .map(|(mime, data)| super::openai::image_part(mime, data, None)),
+    )
+}
 
 /// Decides what a LangChain content part is.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {

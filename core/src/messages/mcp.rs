@@ -12,6 +12,7 @@ use super::decode::{decode_content, decode_part, kind_of, message_object, requir
 use super::model::{Images, PartKind, Slot, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;
+use super::tool_answer::{obj, text_part, ToolAnswer};
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
@@ -25,6 +26,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: None,
     encode_split: None,
+    answer,
 };
 
 /// How it holds and writes images.
@@ -33,6 +35,16 @@ pub(super) static IMAGES: Images = Images {
     new_shape: ImageShape::DataMimeType,
     shapes: &[ImageShape::DataMimeType, ImageShape::McpResourceBlob],
 };
+
+/// Its answer to a tool call: a `CallToolResult` with the text and the image.
+fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {
+    let mut content = vec![text_part("text", a.text)];
+    content.extend(a.image.map(|(mime, data)| image_part(mime, data, None)));
+    vec![obj(vec![
+        ("content", Value::Array(content)),
+        ("isError", false.into()),
+    ])]
+}
 
 /// A new image block, `{type:'image', data, mimeType}`.
 fn image_part(mime: &str, payload: &str, _detail: Option<&str>) -> Value {

@@ -17,6 +17,9 @@ pub(super) type ClassifyPart = fn(&Map<String, Value>, &JsonPath) -> Result<Part
 /// Writes a split message's content back into its map.
 pub(super) type EncodeSplit = fn(SplitLayout, &mut Map<String, Value>, Content);
 
+/// Writes the messages that answer a tool call.
+pub(super) type AnswerToolCall = fn(&super::tool_answer::ToolAnswer<'_>) -> Vec<Value>;
+
 /// Writes a new image part: `(mime, base64 payload, detail)`.
 pub(super) type NewImagePart = fn(&str, &str, Option<&str>) -> Value;
 
@@ -52,15 +55,19 @@ pub(super) struct WireFormat {
     /// Writes `content` back into a message's map for a message whose parts
     /// were read from a text field and an array field ([`Slot::Split`]).
     pub(super) encode_split: Option<EncodeSplit>,
+    /// Writes the messages that answer a tool call.
+    pub(super) answer: AnswerToolCall,
 }
 
 impl WireFormat {
     /// A format whose messages are role and content, with `classify` its
-    /// reading of parts and nothing else of its own.
+    /// reading of parts, `answer` its answer to a tool call, and nothing
+    /// else of its own.
     pub(super) const fn role_content(
         format: Format,
         payload_keys: &'static [&'static str],
         classify: ClassifyPart,
+        answer: AnswerToolCall,
     ) -> WireFormat {
         WireFormat {
             format,
@@ -69,6 +76,7 @@ impl WireFormat {
             classify,
             read_tool_result: None,
             encode_split: None,
+            answer,
         }
     }
 }

@@ -19,6 +19,7 @@ use super::decode::{message_object, required_role};
 use super::model::{Images, PartKind, Slot, SplitLayout, WireFormat};
 use super::part::Content;
 use super::placeholder::{placeholder, split_placeholders, Segment};
+use super::tool_answer::{obj, ToolAnswer};
 use super::{Format, ImagePart, ImageShape, Message, MessageError, Part};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
@@ -31,6 +32,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: None,
     encode_split: Some(encode),
+    answer,
 };
 
 /// How it holds and writes images.
@@ -39,6 +41,20 @@ pub(super) static IMAGES: Images = Images {
     new_shape: ImageShape::OllamaImage,
     shapes: &[ImageShape::OllamaImage],
 };
+
+/// Its answer to a tool call: a `tool` message with the text and the image
+/// in its `images`.
+fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {
+    let mut fields = vec![
+        ("role", "tool".into()),
+        ("tool_name", a.name.into()),
+        ("content", a.text.into()),
+    ];
+    if let Some((_, data)) = a.image {
+        fields.push(("images", Value::Array(vec![data.into()])));
+    }
+    vec![obj(fields)]
+}
 
 /// A new image, `{image}`: an entry of the message's `images`, not a part.
 fn image_part(_mime: &str, payload: &str, _detail: Option<&str>) -> Value {

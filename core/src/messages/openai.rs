@@ -3,6 +3,7 @@
 
 use super::decode::require_str;
 use super::model::{Images, PartKind, WireFormat};
+use super::tool_answer::{obj, then_user, ToolAnswer};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
@@ -10,7 +11,7 @@ use serde_json::{Map, Value};
 
 /// The OpenAI Chat Completions format.
 pub(super) static WIRE: WireFormat =
-    WireFormat::role_content(Format::OpenAi, &["url", "file_data"], classify);
+    WireFormat::role_content(Format::OpenAi, &["url", "file_data"], classify, answer);
 
 /// How it holds and writes images.
 pub(super) static IMAGES: Images = Images {
@@ -18,6 +19,20 @@ pub(super) static IMAGES: Images = Images {
     new_shape: ImageShape::ImageUrlObject,
     shapes: &[ImageShape::ImageUrlObject],
 };
+
+/// Its answer to a tool call: a `tool` message of text; the image follows
+/// in a user message (a Chat Completions tool message carries text only).
+fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {
+    then_user(
+        obj(vec![
+            ("role", "tool".into()),
+            ("tool_call_id", a.id_value()),
+            ("content", a.tool_text().into()),
+        ]),
+        a.text,
+        a.image.map(|(mime, data)| image_part(mime, data, None)),
+    )
+}
 
 /// A new `image_url` part, `{type:'image_url', image_url:{url:'data:…',
 /// detail?}}` (LangChain writes the same).

@@ -10,6 +10,7 @@
 use super::decode::{message_object, optional_role, take_content};
 use super::model::{Images, PartKind, Slot, WireFormat};
 use super::part::Content;
+use super::tool_answer::{obj, ToolAnswer};
 use super::{Format, ImageShape, Message, MessageError, Role};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
@@ -26,6 +27,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: None,
     encode_split: None,
+    answer,
 };
 
 /// How it holds and writes images.
@@ -34,6 +36,21 @@ pub(super) static IMAGES: Images = Images {
     new_shape: ImageShape::ResponsesInputImage,
     shapes: &[ImageShape::ResponsesInputImage],
 };
+
+/// Its answer to a tool call: a `function_call_output` holding the text and
+/// the image.
+fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {
+    let mut output = vec![obj(vec![
+        ("type", "input_text".into()),
+        ("text", a.text.into()),
+    ])];
+    output.extend(a.image.map(|(mime, data)| image_part(mime, data, None)));
+    vec![obj(vec![
+        ("type", "function_call_output".into()),
+        ("call_id", a.id_value()),
+        ("output", Value::Array(output)),
+    ])]
+}
 
 /// A new `input_image` part, `{type:'input_image', image_url:'data:…',
 /// detail}` (`detail` defaults to `auto`).

@@ -4,6 +4,7 @@
 
 use super::decode::decode_role_content;
 use super::model::{Images, Message, WireFormat};
+use super::tool_answer::ToolAnswer;
 use super::{
     ai_sdk, anthropic, detect_format, gemini, langchain, mcp, ollama, openai, openai_responses,
     ui_message, Format, ImageShape, MessageError,
@@ -54,6 +55,12 @@ const ALL: [&WireFormat; 9] = [
     &mcp::WIRE,
     &ollama::WIRE,
 ];
+
+/// The messages that answer a tool call in `format`, as its API takes them
+/// (its module writes them).
+pub fn answer_tool_call(format: Format, answer: &ToolAnswer<'_>) -> Vec<Value> {
+    (wire_format(format).answer)(answer)
+}
 
 /// A new image part of `format` holding `payload` (base64) of type `mime`,
 /// written by the format ([`new_image_shape`] is its shape). `detail` is

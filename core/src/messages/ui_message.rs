@@ -10,6 +10,7 @@
 use super::decode::{message_object, parts_message, required_role};
 use super::model::{Images, PartKind, WireFormat};
 use super::part::ToolResultSlot;
+use super::tool_answer::ToolAnswer;
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
@@ -23,6 +24,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: None,
     encode_split: None,
+    answer,
 };
 
 /// How it holds and writes images.
@@ -31,6 +33,11 @@ pub(super) static IMAGES: Images = Images {
     new_shape: ImageShape::UiFileUrl,
     shapes: &[ImageShape::UiFileUrl],
 };
+
+/// A UIMessage tool call is answered with `addToolOutput`, not messages.
+fn answer(_a: &ToolAnswer<'_>) -> Vec<Value> {
+    Vec::new()
+}
 
 /// A new file part, `{type:'file', mediaType, url:'data:…'}`.
 fn image_part(mime: &str, payload: &str, _detail: Option<&str>) -> Value {
