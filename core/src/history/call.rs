@@ -1,9 +1,10 @@
-//! Reading a `get_history_image` call as each API delivers it: where each
-//! format keeps the call's id, name and arguments.
+//! Reading a `get_history_image` call as each API delivers it (where each
+//! format keeps the call's id, name and arguments is the format's own:
+//! [`crate::messages::call_shape`]).
 
 use super::tool::TOOL_NAME;
 use crate::json_path::JsonPath;
-use crate::messages::{Format, MessageError};
+use crate::messages::{call_shape, Format, MessageError};
 use serde_json::Value;
 
 /// A `get_history_image` call, read.
@@ -13,59 +14,6 @@ pub struct HistoryImageCall {
     pub id: Option<String>,
     /// The image id the model passed (`history_<md5>` or the bare md5).
     pub image_id: String,
-}
-
-/// Where a format keeps a call's id, name and arguments, as paths from the call.
-struct CallKeys {
-    id: &'static [&'static str],
-    name: &'static [&'static str],
-    arguments: &'static [&'static str],
-}
-
-fn keys(format: Format) -> Option<CallKeys> {
-    Some(match format {
-        Format::OpenAi => CallKeys {
-            id: &["id"],
-            name: &["function", "name"],
-            arguments: &["function", "arguments"],
-        },
-        Format::Ollama => CallKeys {
-            id: &["id"],
-            name: &["function", "name"],
-            arguments: &["function", "arguments"],
-        },
-        Format::OpenAiResponses => CallKeys {
-            id: &["call_id"],
-            name: &["name"],
-            arguments: &["arguments"],
-        },
-        Format::Anthropic => CallKeys {
-            id: &["id"],
-            name: &["name"],
-            arguments: &["input"],
-        },
-        Format::AiSdk => CallKeys {
-            id: &["toolCallId"],
-            name: &["toolName"],
-            arguments: &["input"],
-        },
-        Format::Gemini => CallKeys {
-            id: &["id"],
-            name: &["name"],
-            arguments: &["args"],
-        },
-        Format::LangChain => CallKeys {
-            id: &["id"],
-            name: &["name"],
-            arguments: &["args"],
-        },
-        Format::Mcp => CallKeys {
-            id: &["id"],
-            name: &["name"],
-            arguments: &["arguments"],
-        },
-        Format::UiMessage => return None,
-    })
 }
 
 fn at<'v>(value: &'v Value, keys: &[&str], path: &JsonPath) -> (Option<&'v Value>, JsonPath) {
@@ -87,18 +35,15 @@ pub fn read_call(
     call: &Value,
     path: &JsonPath,
 ) -> Result<HistoryImageCall, MessageError> {
-    let Some(keys) = keys(format) else {
+    let Some(keys) = call_shape(format) else {
         return Err(MessageError::invalid(
             path,
             "a UIMessage tool call is answered with addToolOutput: use historyImageOutput from ctxpack/ai-sdk",
         ));
     };
-    let (call, path) = match (format, call) {
-        (Format::Gemini, Value::Object(m)) if m.contains_key("functionCall") => {
-            (&m["functionCall"], path.key("functionCall"))
-        }
-        (Format::Mcp, Value::Object(m)) if m.contains_key("params") => {
-            (&m["params"], path.key("params"))
+    let (call, path) = match (keys.wrapper, call) {
+        (Some(wrapper), Value::Object(m)) if m.contains_key(wrapper) => {
+            (&m[wrapper], path.key(wrapper))
         }
         _ => (call, path.clone()),
     };

@@ -7,7 +7,7 @@
 
 use super::model::{Images, PartKind, WireFormat};
 use super::part::ToolResultSlot;
-use super::tool_answer::{message, obj, text_part, then_user, ToolAnswer};
+use super::tool_call::{message, obj, text_part, then_user, CallShape, ToolAnswer};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
@@ -21,7 +21,15 @@ pub(super) fn is_image_media_type(media_type: &str) -> bool {
 
 /// The Vercel AI SDK ModelMessage format.
 pub(super) static WIRE: WireFormat =
-    WireFormat::role_content(Format::AiSdk, &["image", "data"], classify, answer);
+    WireFormat::role_content(Format::AiSdk, &["image", "data"], classify, CALL, answer);
+
+/// Where its tool calls keep their id, name and arguments.
+const CALL: CallShape = CallShape {
+    wrapper: None,
+    id: &["toolCallId"],
+    name: &["toolName"],
+    arguments: &["input"],
+};
 
 /// How it holds and writes images.
 pub(super) static IMAGES: Images = Images {

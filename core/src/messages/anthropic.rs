@@ -4,14 +4,22 @@
 use super::decode::require_str;
 use super::model::{Images, PartKind, WireFormat};
 use super::part::ToolResultSlot;
-use super::tool_answer::{message, obj, text_part, ToolAnswer};
+use super::tool_call::{message, obj, text_part, CallShape, ToolAnswer};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// The Anthropic Messages format.
 pub(super) static WIRE: WireFormat =
-    WireFormat::role_content(Format::Anthropic, &["data"], classify, answer);
+    WireFormat::role_content(Format::Anthropic, &["data"], classify, CALL, answer);
+
+/// Where its tool calls keep their id, name and arguments.
+const CALL: CallShape = CallShape {
+    wrapper: None,
+    id: &["id"],
+    name: &["name"],
+    arguments: &["input"],
+};
 
 /// How it holds and writes images.
 pub(super) static IMAGES: Images = Images {

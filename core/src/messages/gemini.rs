@@ -12,7 +12,7 @@ use super::decode::{message_object, optional_role, parts_message};
 use super::model::{Images, PartKind, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;
-use super::tool_answer::{obj, ToolAnswer};
+use super::tool_call::{obj, CallShape, ToolAnswer};
 use super::{Format, ImageShape, Message, MessageError, Part, Role};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
@@ -26,6 +26,12 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: Some(read_tool_result),
     encode_split: None,
+    call: Some(CallShape {
+        wrapper: Some("functionCall"),
+        id: &["id"],
+        name: &["name"],
+        arguments: &["args"],
+    }),
     answer,
 };
 

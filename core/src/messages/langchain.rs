@@ -7,7 +7,7 @@
 
 use super::decode::require_str;
 use super::model::{Images, PartKind, WireFormat};
-use super::tool_answer::{obj, then_user, ToolAnswer};
+use super::tool_call::{obj, then_user, CallShape, ToolAnswer};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
@@ -17,8 +17,17 @@ pub(super) static WIRE: WireFormat = WireFormat::role_content(
     Format::LangChain,
     &["url", "image_url", "data", "base64"],
     classify,
+    CALL,
     answer,
 );
+
+/// Where its tool calls keep their id, name and arguments.
+const CALL: CallShape = CallShape {
+    wrapper: None,
+    id: &["id"],
+    name: &["name"],
+    arguments: &["args"],
+};
 
 /// How it holds and writes images.
 pub(super) static IMAGES: Images = Images {

@@ -12,7 +12,7 @@ use super::decode::{decode_content, decode_part, kind_of, message_object, requir
 use super::model::{Images, PartKind, Slot, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;
-use super::tool_answer::{obj, text_part, ToolAnswer};
+use super::tool_call::{obj, text_part, CallShape, ToolAnswer};
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
@@ -26,6 +26,12 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: None,
     encode_split: None,
+    call: Some(CallShape {
+        wrapper: Some("params"),
+        id: &["id"],
+        name: &["name"],
+        arguments: &["arguments"],
+    }),
     answer,
 };
 

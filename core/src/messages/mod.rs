@@ -28,7 +28,7 @@ pub(crate) mod restorable;
 mod shape;
 #[cfg(test)]
 mod test_support;
-mod tool_answer;
+mod tool_call;
 mod ui_message;
 pub(crate) mod walk;
 
@@ -40,7 +40,7 @@ pub use model::{Message, Role};
 pub use part::{Content, Part, ToolResultPart};
 pub use placeholder::{parse_image_id, placeholder};
 pub use registry::{
-    answer_tool_call, decode_messages, is_payload_key, native_shapes, new_image_part,
+    answer_tool_call, call_shape, decode_messages, is_payload_key, native_shapes, new_image_part,
     new_image_shape,
 };
-pub use tool_answer::ToolAnswer;
+pub use tool_call::{CallShape, ToolAnswer};

@@ -18,7 +18,7 @@ pub(super) type ClassifyPart = fn(&Map<String, Value>, &JsonPath) -> Result<Part
 pub(super) type EncodeSplit = fn(SplitLayout, &mut Map<String, Value>, Content);
 
 /// Writes the messages that answer a tool call.
-pub(super) type AnswerToolCall = fn(&super::tool_answer::ToolAnswer<'_>) -> Vec<Value>;
+pub(super) type AnswerToolCall = fn(&super::tool_call::ToolAnswer<'_>) -> Vec<Value>;
 
 /// Writes a new image part: `(mime, base64 payload, detail)`.
 pub(super) type NewImagePart = fn(&str, &str, Option<&str>) -> Value;
@@ -55,18 +55,22 @@ pub(super) struct WireFormat {
     /// Writes `content` back into a message's map for a message whose parts
     /// were read from a text field and an array field ([`Slot::Split`]).
     pub(super) encode_split: Option<EncodeSplit>,
+    /// Where its tool calls keep their id, name and arguments (`None`
+    /// where calls are not answered with messages).
+    pub(super) call: Option<super::tool_call::CallShape>,
     /// Writes the messages that answer a tool call.
     pub(super) answer: AnswerToolCall,
 }
 
 impl WireFormat {
     /// A format whose messages are role and content, with `classify` its
-    /// reading of parts, `answer` its answer to a tool call, and nothing
-    /// else of its own.
+    /// reading of parts, `call` and `answer` its tool calls and their
+    /// answers, and nothing else of its own.
     pub(super) const fn role_content(
         format: Format,
         payload_keys: &'static [&'static str],
         classify: ClassifyPart,
+        call: super::tool_call::CallShape,
         answer: AnswerToolCall,
     ) -> WireFormat {
         WireFormat {
@@ -76,6 +80,7 @@ impl WireFormat {
             classify,
             read_tool_result: None,
             encode_split: None,
+            call: Some(call),
             answer,
         }
     }

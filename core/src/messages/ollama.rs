@@ -19,7 +19,7 @@ use super::decode::{message_object, required_role};
 use super::model::{Images, PartKind, Slot, SplitLayout, WireFormat};
 use super::part::Content;
 use super::placeholder::{placeholder, split_placeholders, Segment};
-use super::tool_answer::{obj, ToolAnswer};
+use super::tool_call::{obj, CallShape, ToolAnswer};
 use super::{Format, ImagePart, ImageShape, Message, MessageError, Part};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
@@ -32,6 +32,12 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: None,
     encode_split: Some(encode),
+    call: Some(CallShape {
+        wrapper: None,
+        id: &["id"],
+        name: &["function", "name"],
+        arguments: &["function", "arguments"],
+    }),
     answer,
 };
 

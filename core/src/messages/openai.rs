@@ -3,15 +3,28 @@
 
 use super::decode::require_str;
 use super::model::{Images, PartKind, WireFormat};
-use super::tool_answer::{obj, then_user, ToolAnswer};
+use super::tool_call::{obj, then_user, CallShape, ToolAnswer};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
 use serde_json::{Map, Value};
 
 /// The OpenAI Chat Completions format.
-pub(super) static WIRE: WireFormat =
-    WireFormat::role_content(Format::OpenAi, &["url", "file_data"], classify, answer);
+pub(super) static WIRE: WireFormat = WireFormat::role_content(
+    Format::OpenAi,
+    &["url", "file_data"],
+    classify,
+    CALL,
+    answer,
+);
+
+/// Where its tool calls keep their id, name and arguments.
+const CALL: CallShape = CallShape {
+    wrapper: None,
+    id: &["id"],
+    name: &["function", "name"],
+    arguments: &["function", "arguments"],
+};
 
 /// How it holds and writes images.
 pub(super) static IMAGES: Images = Images {

@@ -10,7 +10,7 @@
 use super::decode::{message_object, optional_role, take_content};
 use super::model::{Images, PartKind, Slot, WireFormat};
 use super::part::Content;
-use super::tool_answer::{obj, ToolAnswer};
+use super::tool_call::{obj, CallShape, ToolAnswer};
 use super::{Format, ImageShape, Message, MessageError, Role};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
@@ -27,6 +27,12 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: None,
     encode_split: None,
+    call: Some(CallShape {
+        wrapper: None,
+        id: &["call_id"],
+        name: &["name"],
+        arguments: &["arguments"],
+    }),
     answer,
 };
 

@@ -4,7 +4,7 @@
 
 use super::decode::decode_role_content;
 use super::model::{Images, Message, WireFormat};
-use super::tool_answer::ToolAnswer;
+use super::tool_call::{CallShape, ToolAnswer};
 use super::{
     ai_sdk, anthropic, detect_format, gemini, langchain, mcp, ollama, openai, openai_responses,
     ui_message, Format, ImageShape, MessageError,
@@ -55,6 +55,12 @@ const ALL: [&WireFormat; 9] = [
     &mcp::WIRE,
     &ollama::WIRE,
 ];
+
+/// Where a tool call of `format` keeps its id, name and arguments; `None`
+/// for a format whose calls are not answered with messages (UIMessage).
+pub fn call_shape(format: Format) -> Option<CallShape> {
+    wire_format(format).call
+}
 
 /// The messages that answer a tool call in `format`, as its API takes them
 /// (its module writes them).

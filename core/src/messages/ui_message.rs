@@ -10,7 +10,7 @@
 use super::decode::{message_object, parts_message, required_role};
 use super::model::{Images, PartKind, WireFormat};
 use super::part::ToolResultSlot;
-use super::tool_answer::ToolAnswer;
+use super::tool_call::ToolAnswer;
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
@@ -24,6 +24,8 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: None,
     encode_split: None,
+    // A UIMessage tool call is answered with `addToolOutput`.
+    call: None,
     answer,
 };
 

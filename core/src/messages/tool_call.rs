@@ -1,9 +1,25 @@
-//! A tool's answer, as every format writes it: what an answer holds
-//! ([`ToolAnswer`]) and the JSON pieces the formats' answer writers share.
-//! Each format's module writes its own answer (its `WireFormat::answer`); the
-//! registry dispatches to it.
+//! A tool call as every format holds it and answers it: where a call keeps
+//! its id, name and arguments ([`CallShape`]), what an answer holds
+//! ([`ToolAnswer`]), and the JSON pieces the formats' answer writers share.
+//! Each format's module names its call shape and writes its own answer (its
+//! `WireFormat`); the registry dispatches to them.
 
 use serde_json::Value;
+
+/// Where a format keeps a tool call's id, name and arguments, as key paths
+/// from the call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallShape {
+    /// The key of an object the call may come wrapped in, read as the call
+    /// inside it (Gemini's `functionCall` part, MCP's `params` request).
+    pub wrapper: Option<&'static str>,
+    /// The call's id.
+    pub id: &'static [&'static str],
+    /// The tool's name.
+    pub name: &'static [&'static str],
+    /// The arguments (JSON text or an object).
+    pub arguments: &'static [&'static str],
+}
 
 /// What a tool's answer holds, whatever the format.
 #[derive(Debug, Clone, Copy, PartialEq)]
