@@ -42,6 +42,11 @@ pub(super) static IMAGES: Images = Images {
     ],
 };
 
+/// A new file part, `{type:'file', data, mediaType, filename}`.
+pub(super) fn file_part(filename: &str, mime: &str, payload: &str) -> Value {
+    serde_json::json!({ "type": "file", "data": payload, "mediaType": mime, "filename": filename })
+}
+
 /// Its answer to a tool call: a tool message with one `tool-result`. Its
 /// image is a `file` with tagged data (valid in a tool result's `content`
 /// output and in a user message, where AI SDK 7 deprecates the `image`

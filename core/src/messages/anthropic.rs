@@ -28,6 +28,16 @@ pub(super) static IMAGES: Images = Images {
     shapes: &[ImageShape::AnthropicBase64, ImageShape::AnthropicUrl],
 };
 
+/// A new `document` block, `{type:'document', source:{type:'base64',
+/// media_type, data}, title}` (for PDFs; nothing else routes to it).
+pub(super) fn file_part(filename: &str, mime: &str, payload: &str) -> Value {
+    serde_json::json!({
+        "type": "document",
+        "source": { "type": "base64", "media_type": mime, "data": payload },
+        "title": filename
+    })
+}
+
 /// Its answer to a tool call: a user message holding a `tool_result` with
 /// the text and the image.
 fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {

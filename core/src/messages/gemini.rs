@@ -45,6 +45,13 @@ pub(super) static IMAGES: Images = Images {
     ],
 };
 
+/// A new file part, `{inlineData:{mimeType, data}}`.
+pub(super) fn file_part(_filename: &str, mime: &str, payload: &str) -> Value {
+    serde_json::json!({
+        "inlineData": { "mimeType": mime, "data": payload }
+    })
+}
+
 /// Its answer to a tool call: a user `Content` holding a `functionResponse`
 /// with the text and, in its `parts`, the image.
 fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {

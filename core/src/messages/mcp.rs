@@ -42,6 +42,15 @@ pub(super) static IMAGES: Images = Images {
     shapes: &[ImageShape::DataMimeType, ImageShape::McpResourceBlob],
 };
 
+/// A new `resource` block, `{type:'resource', resource:{uri, mimeType,
+/// blob}}` (the file name as `uri`).
+pub(super) fn file_part(filename: &str, mime: &str, payload: &str) -> Value {
+    serde_json::json!({
+        "type": "resource",
+        "resource": { "uri": filename, "mimeType": mime, "blob": payload }
+    })
+}
+
 /// Its answer to a tool call: a `CallToolResult` with the text and the image.
 fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {
     let mut content = vec![text_part("text", a.text)];

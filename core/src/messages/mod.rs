@@ -40,7 +40,7 @@ pub use model::{Message, Role};
 pub use part::{Content, Part, ToolResultPart};
 pub use placeholder::{parse_image_id, placeholder};
 pub use registry::{
-    answer_tool_call, call_shape, decode_messages, is_payload_key, native_shapes, new_image_part,
-    new_image_shape,
+    answer_tool_call, call_shape, decode_messages, is_payload_key, native_shapes, new_file_part,
+    new_image_part, new_image_shape,
 };
 pub use tool_call::{CallShape, ToolAnswer};

@@ -36,7 +36,8 @@ pub(super) struct Images {
 }
 
 /// One wire format's reading of its own shapes: each format's module
-/// defines one (its `WIRE`, beside its [`Images`], `IMAGES`), and the
+/// defines one (its `WIRE`, beside its [`Images`], `IMAGES`, and its
+/// `file_part`), and the
 /// registry picks it by [`Format`].
 pub(super) struct WireFormat {
     /// Which format this is.

@@ -48,6 +48,11 @@ pub(super) static IMAGES: Images = Images {
     shapes: &[ImageShape::OllamaImage],
 };
 
+/// No file parts (see `Format::has_file_parts`): a line naming the file.
+pub(super) fn file_part(filename: &str, mime: &str, _payload: &str) -> Value {
+    Format::Ollama.text_part(format!("[{filename} ({mime})]"))
+}
+
 /// Its answer to a tool call: a `tool` message with the text and the image
 /// in its `images`.
 fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {

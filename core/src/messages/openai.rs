@@ -33,6 +33,15 @@ pub(super) static IMAGES: Images = Images {
     shapes: &[ImageShape::ImageUrlObject],
 };
 
+/// A new file part, `{type:'file', file:{filename, file_data:'data:…'}}`
+/// (LangChain writes the same).
+pub(super) fn file_part(filename: &str, mime: &str, payload: &str) -> Value {
+    serde_json::json!({
+        "type": "file",
+        "file": { "filename": filename, "file_data": format_data_url(mime, payload) }
+    })
+}
+
 /// Its answer to a tool call: a `tool` message of text; the image follows
 /// in a user message (a Chat Completions tool message carries text only).
 fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {

@@ -43,6 +43,16 @@ pub(super) static IMAGES: Images = Images {
     shapes: &[ImageShape::ResponsesInputImage],
 };
 
+/// A new `input_file` part, `{type:'input_file', filename,
+/// file_data:'data:…'}`.
+pub(super) fn file_part(filename: &str, mime: &str, payload: &str) -> Value {
+    serde_json::json!({
+        "type": "input_file",
+        "filename": filename,
+        "file_data": format_data_url(mime, payload)
+    })
+}
+
 /// Its answer to a tool call: a `function_call_output` holding the text and
 /// the image.
 fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {

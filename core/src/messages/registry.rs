@@ -75,6 +75,25 @@ pub fn new_image_part(format: Format, mime: &str, payload: &str, detail: Option<
     (images_of(format).new_part)(mime, payload, detail)
 }
 
+/// A new file part of `format` holding `payload` (base64) of type `mime`
+/// named `filename`, written by the format (a line naming the file in a
+/// format without file parts).
+pub fn new_file_part(format: Format, filename: &str, mime: &str, payload: &str) -> Value {
+    // A match, not a table field: a module that writes images alone links
+    // no file writer.
+    let write = match format {
+        Format::OpenAi | Format::LangChain => openai::file_part,
+        Format::OpenAiResponses => openai_responses::file_part,
+        Format::Anthropic => anthropic::file_part,
+        Format::AiSdk => ai_sdk::file_part,
+        Format::UiMessage => ui_message::file_part,
+        Format::Gemini => gemini::file_part,
+        Format::Mcp => mcp::file_part,
+        Format::Ollama => ollama::file_part,
+    };
+    write(filename, mime, payload)
+}
+
 /// The shape of the image parts [`new_image_part`] writes in `format`.
 pub fn new_image_shape(format: Format) -> ImageShape {
     images_of(format).new_shape

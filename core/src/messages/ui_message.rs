@@ -36,6 +36,16 @@ pub(super) static IMAGES: Images = Images {
     shapes: &[ImageShape::UiFileUrl],
 };
 
+/// A new file part, `{type:'file', mediaType, filename, url:'data:…'}`.
+pub(super) fn file_part(filename: &str, mime: &str, payload: &str) -> Value {
+    serde_json::json!({
+        "type": "file",
+        "mediaType": mime,
+        "filename": filename,
+        "url": format_data_url(mime, payload)
+    })
+}
+
 /// A UIMessage tool call is answered with `addToolOutput`, not messages.
 fn answer(_a: &ToolAnswer<'_>) -> Vec<Value> {
     Vec::new()

@@ -8,12 +8,10 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 
 use crate::media::base64_payload::{decode_prefix, decoded_len};
-use crate::media::data_url::format_data_url;
 use crate::media::mime::{mime_from_extension, sniff_mime};
 use crate::media::type_names::{friendly_type_name, human_size, kind_of_mime, BinaryKind};
-use crate::messages::new_image_part;
 use crate::messages::Format;
-use serde_json::json;
+use crate::messages::{new_file_part, new_image_part};
 use serde_json::Value;
 
 /// What an artifact holds.
@@ -209,7 +207,7 @@ pub fn route_artifact(
     };
     let part = match routing {
         Routing::Image => new_image_part(format, &mime, &payload, None),
-        Routing::File => file_part(format, &filename, &mime, &payload),
+        Routing::File => new_file_part(format, &filename, &mime, &payload),
         Routing::Text => format.text_part(describe(&filename, &artifact.id, &mime, size, zh)),
     };
     RouteResult {
@@ -217,49 +215,6 @@ pub fn route_artifact(
         routing,
         part,
         metadata,
-    }
-}
-
-/// A file part in `format`: OpenAI `{type:'file', file:{filename, file_data}}`,
-/// Anthropic `document` block for PDFs (and plain text for nothing else),
-/// AI SDK `{type:'file', data, mediaType, filename}`, UIMessage `{type:'file',
-/// mediaType, filename, url:'data:…'}`, Responses `{type:'input_file',
-/// filename, file_data:'data:…'}`, Gemini `{inlineData:{mimeType, data}}`,
-/// MCP `{type:'resource', resource:{uri, mimeType, blob}}` (the file name as `uri`).
-pub fn file_part(format: Format, filename: &str, mime: &str, payload: &str) -> Value {
-    match format {
-        Format::OpenAi | Format::LangChain => json!({
-            "type": "file",
-            "file": { "filename": filename, "file_data": format_data_url(mime, payload) }
-        }),
-        Format::Anthropic => json!({
-            "type": "document",
-            "source": { "type": "base64", "media_type": mime, "data": payload },
-            "title": filename
-        }),
-        Format::AiSdk => {
-            json!({ "type": "file", "data": payload, "mediaType": mime, "filename": filename })
-        }
-        Format::OpenAiResponses => json!({
-            "type": "input_file",
-            "filename": filename,
-            "file_data": format_data_url(mime, payload)
-        }),
-        Format::Gemini => json!({
-            "inlineData": { "mimeType": mime, "data": payload }
-        }),
-        Format::Mcp => json!({
-            "type": "resource",
-            "resource": { "uri": filename, "mimeType": mime, "blob": payload }
-        }),
-        // No file parts (see `Format::has_file_parts`): a line naming the file.
-        Format::Ollama => format.text_part(format!("[{filename} ({mime})]")),
-        Format::UiMessage => json!({
-            "type": "file",
-            "mediaType": mime,
-            "filename": filename,
-            "url": format_data_url(mime, payload)
-        }),
     }
 }
 
