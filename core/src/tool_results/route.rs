@@ -237,6 +237,7 @@ pub fn describe(filename: &str, id: &str, mime: &str, size: u64, zh: bool) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn artifact(filename: &str, mime: Option<&str>, bytes: &[u8]) -> Artifact {
         Artifact {
