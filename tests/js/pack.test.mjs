@@ -3,11 +3,14 @@
 // Twice: from this checkout as built (`npm test` builds it first, so its pack
 // skips the prepack build), and from a fresh `git clone` of it, with no dist/
 // and CARGO_TARGET_DIR elsewhere, where `npm pack` has to build the package
-// itself. The clone holds the committed HEAD, not uncommitted changes.
+// itself: the clone's crates are compiled from its own sources, its
+// crates.io dependencies come from a copy of the checkout's release builds
+// (as a CI cache gives them). The clone holds the committed HEAD, not
+// uncommitted changes.
 import test, { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../scripts/serve.mjs';
@@ -103,7 +106,7 @@ describe('npm pack of this checkout, as built', () => {
 
 const isGit = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() === 'true';
 
-describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, nothing built', { skip: isGit ? false : 'not a git checkout' }, () => {
+describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and none of its crates built', { skip: isGit ? false : 'not a git checkout' }, () => {
   let clone;
   let target;
   before(() => {
@@ -117,12 +120,29 @@ describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, nothing built',
     // checkout's cargo still takes them for fresh.
     target = path.join(dir, 'clone-target');
     assert.ok(!path.resolve(target).startsWith(clone + path.sep));
+    // Seeded with a copy of the checkout's release builds (the wasm target,
+    // the host's build scripts, the codec's SIMD folder), as a CI cache
+    // would be: the clone's own crates sit at another path, so cargo builds
+    // them from the clone's sources, and reuses only the crates.io
+    // dependencies it finds compiled for the same profile and flags.
+    const checkoutTarget = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], {
+      cwd: ROOT, env, encoding: 'utf8', maxBuffer: 1 << 26,
+    })).target_directory;
+    for (const sub of ['release', path.join('wasm32-unknown-unknown', 'release'), 'simd128']) {
+      const from = path.join(checkoutTarget, sub);
+      if (existsSync(from)) cpSync(from, path.join(target, sub), { recursive: true, preserveTimestamps: true });
+    }
   });
 
   test('npm pack builds dist/ itself, and the tarball installs into an empty project and runs', { timeout: 30 * 60_000 }, () => {
     assert.ok(!existsSync(path.join(clone, 'dist')), 'a fresh clone has no dist/');
     const tarball = pack(clone, path.join(dir, 'clone-pack'), { extraEnv: { CARGO_TARGET_DIR: target } });
     assert.match(tarball.stderr, /prepack/);
+    // Each of the package's crates compiled from the clone's own sources.
+    for (const [name, sub] of [['ctxpack', ''], ['ctxpack-core', 'core'], ['ctxpack-markdown', 'markdown'], ['ctxpack-codec', 'codec']]) {
+      const from = path.join(clone, sub).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      assert.match(tarball.stderr, new RegExp(`Compiling ${name} v\\S+ \\(${from}\\)`), `${name} compiled from the clone`);
+    }
     assert.ok(!existsSync(path.join(clone, 'target')), 'cargo built in CARGO_TARGET_DIR, not in the clone');
     assert.ok(existsSync(path.join(clone, 'dist/wasm/ctxpack_bg.wasm')));
     checkFiles(tarball.files);
