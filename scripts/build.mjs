@@ -12,7 +12,7 @@
 //   dist/wasm     the .wasm files, once for all three flavours (with the
 //                 bundler glue they import)
 // Each .wasm is shrunk with Binaryen's wasm-opt -Oz (the npm `binaryen` package).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -63,33 +63,29 @@ if (!existsSync(wasmOpt)) {
   fail(`wasm-opt not found at ${wasmOpt}: run \`npm ci\` (it comes from the npm \`binaryen\` package) or set WASM_OPT`);
 }
 
-const wasm = compile('ctxpack', 'ctxpack');
-log(`compiled ${wasm}`);
-// The CommonMark parser, as a module of its own (see js/entry/).
-const markdownWasm = compile('ctxpack-markdown', 'ctxpack_markdown');
-log(`compiled ${markdownWasm}`);
-// The image codec, as a module of its own, loaded on first use. It is built
-// with WebAssembly SIMD (the resizer's convolutions run about a quarter
-// faster; every engine since 2021 has it), in a target directory of its own
-// so the different flags do not make cargo rebuild the other modules.
-const metadata = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 }));
-const simdFlags = [process.env.CARGO_ENCODED_RUSTFLAGS, '-Ctarget-feature=+simd128'].filter(Boolean).join('\x1f');
-const codecWasm = compile('ctxpack-codec', 'ctxpack_codec', {
-  extra: ['--target-dir', path.join(metadata.target_directory, 'simd128')],
-  env: { ...process.env, CARGO_ENCODED_RUSTFLAGS: simdFlags },
-});
-log(`compiled ${codecWasm}`);
-
 const flavours = [
   ['web', 'web'],
   ['bundler', 'bundler'],
   ['node', 'nodejs'],
 ];
 
-/** wasm-opt -Oz in place. Binaryen's npm build runs under Node and has been
- * seen to crash (SIGSEGV) now and then: retry, and if it keeps failing stop
- * the build, so that an unoptimized module is never shipped. */
-function optimize(file, level = '-Oz') {
+/** Runs `cmd` with `args` in a child process of its own; resolves to its
+ * exit status (or the signal that ended it). */
+function runAsync(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', (e) => resolve(e.message));
+    child.on('close', (code, signal) => resolve(signal ?? (code === 0 ? 0 : `exit ${code}`)));
+  });
+}
+
+/** wasm-opt at `level` on `file`, in place. Binaryen's npm build runs under
+ * Node and has been seen to crash (SIGSEGV) now and then: retry, and if it
+ * keeps failing stop the build, so that an unoptimized module is never
+ * shipped. Modules are optimized side by side (wasm-opt runs mostly on one
+ * core): once one has failed for good, the others stop trying. */
+let optimizeFailed = false;
+async function optimize(file, level) {
   // --converge repeats the passes while they still shrink the module; the
   // producers and target-features sections are notes for linkers, read by
   // nothing once the module is final.
@@ -97,19 +93,67 @@ function optimize(file, level = '-Oz') {
     '--enable-bulk-memory', '--enable-sign-ext', '--enable-nontrapping-float-to-int',
     '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', '--enable-simd', file, '-o', `${file}.opt`];
   const attempts = 3;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    try {
-      execFileSync(wasmOpt, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (let attempt = 1; attempt <= attempts && !optimizeFailed; attempt++) {
+    const status = await runAsync(wasmOpt, args);
+    if (optimizeFailed) break;
+    if (status === 0) {
       renameSync(`${file}.opt`, file);
       return;
-    } catch (e) {
-      console.error(`[build] wasm-opt failed (attempt ${attempt} of ${attempts}): ${e.signal ?? (e.status != null ? `exit ${e.status}` : e.message)}`);
     }
+    console.error(`[build] wasm-opt failed on ${path.relative(root, file)} (attempt ${attempt} of ${attempts}): ${status}`);
   }
+  if (optimizeFailed) return;
+  optimizeFailed = true;
   // Leave no half-built package behind for `npm pack` or the tests to pick up.
   rmSync(dist, { recursive: true, force: true });
   fail(`wasm-opt failed ${attempts} times on ${path.relative(root, file)}; no package was built`);
 }
+
+/**
+ * Writes module `wasm` (crate library `name`) for every flavour with
+ * wasm-bindgen, into `dist/<flavour>/<sub>`, and starts its optimization at
+ * `level`. wasm-bindgen writes the same `.wasm` for every flavour (only the
+ * JavaScript glue differs): it is checked to be so, optimized once (the
+ * bundler's copy) and copied to the other flavours. Resolves when done.
+ */
+function bindAndOptimize(wasmFile, name, sub, level) {
+  const files = flavours.map(([dir, target]) => {
+    const out = path.join(dist, dir, sub);
+    mkdirSync(out, { recursive: true });
+    run('wasm-bindgen', [wasmFile, '--target', target, '--out-dir', out, '--out-name', name]);
+    return path.join(out, `${name}_bg.wasm`);
+  });
+  const [first, ...others] = files.map((f) => createHash('sha256').update(readFileSync(f)).digest('hex'));
+  if (others.some((h) => h !== first)) fail(`wasm-bindgen wrote different ${name}_bg.wasm files for the flavours`);
+  const bundler = files[flavours.findIndex(([dir]) => dir === 'bundler')];
+  return optimize(bundler, level).then(() => {
+    for (const f of files) if (f !== bundler) copyFileSync(bundler, f);
+  });
+}
+
+rmSync(dist, { recursive: true, force: true });
+const wasm = compile('ctxpack', 'ctxpack');
+log(`compiled ${wasm}`);
+const optimizing = [bindAndOptimize(wasm, 'ctxpack', '', '-Oz')];
+// The CommonMark parser, as a module of its own (see js/entry/).
+const markdownWasm = compile('ctxpack-markdown', 'ctxpack_markdown');
+log(`compiled ${markdownWasm}`);
+optimizing.push(bindAndOptimize(markdownWasm, 'ctxpack_markdown', 'markdown', '-Oz'));
+// The image codec, as a module of its own, loaded on first use. It is built
+// with WebAssembly SIMD (the resizer's convolutions run about a quarter
+// faster; every engine since 2021 has it), in a target directory of its own
+// so the different flags do not make cargo rebuild the other modules. It is
+// compiled while the other two are optimized.
+const metadata = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 }));
+const simdFlags = [process.env.CARGO_ENCODED_RUSTFLAGS, '-Ctarget-feature=+simd128'].filter(Boolean).join('\x1f');
+const codecWasm = compile('ctxpack-codec', 'ctxpack_codec', {
+  extra: ['--target-dir', path.join(metadata.target_directory, 'simd128')],
+  env: { ...process.env, CARGO_ENCODED_RUSTFLAGS: simdFlags },
+});
+log(`compiled ${codecWasm}`);
+// The codec is about speed: -O3, not -Oz.
+optimizing.push(bindAndOptimize(codecWasm, 'ctxpack_codec', 'codec', '-O3'));
+await Promise.all(optimizing);
 
 const entryFiles = {
   web: [['web.js', 'index.js'], ['web.d.ts', 'index.d.ts'], ['api.js', 'api.js'], ['canvas-resize.js', 'canvas-resize.js']],
@@ -131,39 +175,10 @@ function apiAsCommonJs() {
 
 const nodeApi = apiAsCommonJs();
 
-/** Optimized modules by the text of wasm-bindgen's output: every flavour's
- * `_bg.wasm` is the same module (only the JavaScript glue differs), so each
- * is optimized once and copied to the other flavours. */
-const optimized = new Map();
-function optimizeOnce(file, level) {
-  const key = `${level} ${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
-  const done = optimized.get(key);
-  if (done) {
-    copyFileSync(done, file);
-    return;
-  }
-  optimize(file, level);
-  optimized.set(key, file);
-}
-
-rmSync(dist, { recursive: true, force: true });
-for (const [dir, target] of flavours) {
-  const out = path.join(dist, dir);
-  mkdirSync(out, { recursive: true });
-  run('wasm-bindgen', [wasm, '--target', target, '--out-dir', out, '--out-name', 'ctxpack']);
-  optimizeOnce(path.join(out, 'ctxpack_bg.wasm'), '-Oz');
-  const md = path.join(out, 'markdown');
-  mkdirSync(md, { recursive: true });
-  run('wasm-bindgen', [markdownWasm, '--target', target, '--out-dir', md, '--out-name', 'ctxpack_markdown']);
-  optimizeOnce(path.join(md, 'ctxpack_markdown_bg.wasm'), '-Oz');
-  // The codec is about speed: -O3, not -Oz.
-  const codecDir = path.join(out, 'codec');
-  mkdirSync(codecDir, { recursive: true });
-  run('wasm-bindgen', [codecWasm, '--target', target, '--out-dir', codecDir, '--out-name', 'ctxpack_codec']);
-  optimizeOnce(path.join(codecDir, 'ctxpack_codec_bg.wasm'), '-O3');
-  // The entry apps import: the main module's exports, with the markdown
-  // functions joined to the markdown module (js/entry/<flavour>.*).
-  for (const [from, to] of entryFiles[dir]) copyFileSync(path.join(root, 'js/entry', from), path.join(out, to));
+// The entry apps import: the main module's exports, with the markdown
+// functions joined to the markdown module (js/entry/<flavour>.*).
+for (const [dir] of flavours) {
+  for (const [from, to] of entryFiles[dir]) copyFileSync(path.join(root, 'js/entry', from), path.join(dist, dir, to));
 }
 writeFileSync(path.join(dist, 'node/api.js'), nodeApi);
 
