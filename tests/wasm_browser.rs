@@ -93,12 +93,12 @@ async fn idb_lru_eviction() {
 
 #[wasm_bindgen_test]
 async fn idb_corrupted_record_counts_as_missing() {
-    wasm_support::stash::corrupted_record_counts_as_missing().await;
+    wasm_support::idb_events::corrupted_record_counts_as_missing().await;
 }
 
 #[wasm_bindgen_test]
 async fn idb_yields_to_a_higher_version() {
-    wasm_support::stash::yields_to_a_higher_version().await;
+    wasm_support::idb_events::yields_to_a_higher_version().await;
 }
 
 #[wasm_bindgen_test]
@@ -123,5 +123,5 @@ async fn bad_stash_options_are_ctxpack_errors() {
 
 #[wasm_bindgen_test]
 async fn idb_blocked_open_gives_up_then_recovers() {
-    wasm_support::stash::blocked_open_gives_up_then_recovers().await;
+    wasm_support::idb_events::blocked_open_gives_up_then_recovers().await;
 }

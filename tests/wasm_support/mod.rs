@@ -2,6 +2,7 @@
 //! browser suite alike.
 #![allow(dead_code)]
 
+pub mod idb_events;
 pub mod stash;
 
 use ctxpack::api::{markdown, messages, multimodal};
