@@ -136,25 +136,40 @@ export function describeCounts(c) {
 }
 
 /**
- * Runs `steps` in order with `exec(step)` (which resolves to `{code,
- * stdout, stderr}`): each step's counts and verdict. After a failed step
- * whose kind is in STOPS_THE_RUN the rest are not run, and say so.
+ * Runs `steps` in order with `exec(step, {live})` (which resolves to
+ * `{code, stdout, stderr}`): each step's counts and verdict. An entry that
+ * is an array of lanes (each an array of steps) runs its lanes side by side,
+ * each lane's steps in order; the first lane's output is shown as it comes
+ * (`live`), the others' once each step ends, so no two steps' lines mix.
+ * Results keep the order the steps are written in. After a failed step whose
+ * kind is in STOPS_THE_RUN the rest are not run, and say so.
  */
 export async function runSteps(steps, exec, log = console.log) {
-  const results = [];
   let stoppedBy = null;
-  for (const step of steps) {
-    if (stoppedBy) {
-      results.push({ ...step, notRun: true, stoppedBy });
-      continue;
-    }
-    log(`\n=== ${step.name} ===`);
+  const runOne = async (step, live) => {
+    if (stoppedBy) return { ...step, notRun: true, stoppedBy };
+    if (live) log(`\n=== ${step.name} ===`);
     const t0 = Date.now();
-    const { code, stdout, stderr } = await exec(step);
+    const { code, stdout, stderr } = await exec(step, { live });
+    if (!live) log(`\n=== ${step.name} ===\n${stdout}${stderr}`);
     const counts = step.counter ? step.counter(stdout, stderr) : null;
     const verdict = judge(step.kind, code, counts);
-    results.push({ ...step, code, counts, ...verdict, ms: Date.now() - t0 });
     if (!verdict.ok && STOPS_THE_RUN.has(step.kind)) stoppedBy = step.name;
+    return { ...step, code, counts, ...verdict, ms: Date.now() - t0 };
+  };
+  const runLane = async (lane, live) => {
+    const out = [];
+    for (const step of lane) out.push(await runOne(step, live));
+    return out;
+  };
+  const results = [];
+  for (const entry of steps) {
+    if (Array.isArray(entry)) {
+      const lanes = await Promise.all(entry.map((lane, i) => runLane(lane, i === 0)));
+      results.push(...lanes.flat());
+    } else {
+      results.push(await runOne(entry, true));
+    }
   }
   return results;
 }

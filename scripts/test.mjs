@@ -17,13 +17,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
 const started = Date.now();
 
-function run(cmd, args, env = {}) {
+/** Runs `cmd`; its output is shown as it comes when `live`, and kept. */
+function run(cmd, args, env = {}, live = true) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; process.stdout.write(d); });
-    child.stderr.on('data', (d) => { stderr += d; process.stderr.write(d); });
+    child.stdout.on('data', (d) => { stdout += d; if (live) process.stdout.write(d); });
+    child.stderr.on('data', (d) => { stderr += d; if (live) process.stderr.write(d); });
     child.on('close', (code, signal) => resolve({ code: code ?? `signal ${signal}`, stdout, stderr }));
     child.on('error', (e) => resolve({ code: 127, stdout, stderr: stderr + String(e) }));
   });
@@ -43,9 +44,11 @@ const wasmTests = {
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER: 'wasm-bindgen-test-runner',
   CHROMEDRIVER: process.env.CHROMEDRIVER || '/usr/bin/chromedriver',
 };
-const steps = [
-  { name: 'setup', kind: 'setup', cmd: 'bash', args: ['scripts/setup.sh', '--test'] },
-  { name: 'cargo fmt', kind: 'check', cmd: 'cargo', args: ['fmt', '--all', '--', '--check'] },
+const setup = { name: 'setup', kind: 'setup', cmd: 'bash', args: ['scripts/setup.sh', '--test'] };
+const fmt = { name: 'cargo fmt', kind: 'check', cmd: 'cargo', args: ['fmt', '--all', '--', '--check'] };
+const build = { name: 'build package', kind: 'build', cmd: 'node', args: ['scripts/build.mjs'] };
+const nodeTests = { name: 'node --test', kind: 'suite', counter: (stdout) => nodeCounts(stdout), cmd: 'node', args: ['--test', '--test-reporter=tap', '--test-concurrency=2', ...jsTests] };
+const cargoLane = [
   { name: 'clippy (native)', kind: 'check', cmd: 'cargo', args: ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'] },
   { name: 'clippy (wasm32)', kind: 'check', cmd: 'cargo', args: ['clippy', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'] },
   // The markdown and codec modules' wasm-only code (their exports), linted on
@@ -53,12 +56,19 @@ const steps = [
   { name: 'clippy (wasm32 modules)', kind: 'check', cmd: 'cargo', args: ['clippy', '-p', 'ctxpack-markdown', '-p', 'ctxpack-codec', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'] },
   { name: 'cargo test', kind: 'suite', counter: cargoCounts, cmd: 'cargo', args: ['test', '--workspace', '--no-fail-fast'] },
   { name: 'wasm tests (Node, Chromium page, worker)', kind: 'suite', counter: cargoCounts, cmd: 'cargo', args: ['test', '--target', 'wasm32-unknown-unknown', '--no-fail-fast', '--test', 'wasm_node', '--test', 'wasm_browser', '--test', 'wasm_worker'], env: wasmTests },
-  { name: 'build package', kind: 'build', cmd: 'node', args: ['scripts/build.mjs'] },
-  { name: 'node --test', kind: 'suite', counter: (stdout) => nodeCounts(stdout), cmd: 'node', args: ['--test', '--test-reporter=tap', '--test-concurrency=2', ...jsTests] },
 ];
+// The package is built first (the JavaScript suites test it; a failed build
+// stops the run). Then the JavaScript suites, which mostly wait on Chromium
+// and child processes, run beside the cargo steps, which keep the cores busy
+// (the pack test's fresh clone builds in a target folder of its own, so the
+// two never wait on one cargo lock).
+const steps = [setup, fmt, build, [[nodeTests], cargoLane]];
 
-const selected = steps.filter((s) => !only.length || only.some((o) => s.name.includes(o)));
-const results = await runSteps(selected, (step) => run(step.cmd, step.args, step.env));
+const wanted = (s) => !only.length || only.some((o) => s.name.includes(o));
+const selected = steps
+  .map((entry) => (Array.isArray(entry) ? entry.map((lane) => lane.filter(wanted)).filter((lane) => lane.length) : entry))
+  .filter((entry) => (Array.isArray(entry) ? entry.length > 0 : wanted(entry)));
+const results = await runSteps(selected, (step, { live }) => run(step.cmd, step.args, step.env, live));
 const { lines, exitCode } = summary(results);
 console.log('\n=== summary ===');
 for (const line of lines.slice(0, -1)) console.log(line);

@@ -289,3 +289,36 @@ test('a suite that exits 0 but whose output reads as no tests fails the run', as
   assert.equal(exitCode, 1);
   assert.match(lines.find((l) => l.includes('node --test')), /^FAIL node --test +0 passed, 0 failed; no summary from node's test runner; no tests ran/);
 });
+
+test('lanes run side by side: every step runs, results keep the written order, only the first lane is live', async () => {
+  const { ran, exec } = fakeRun({ 'cargo test': passingCargo, 'node --test': passingTap });
+  const [setup, fmt, cargo, build, node] = fakeRun({}).steps;
+  // The second lane's step ends first: it was started beside the first lane.
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  const live = new Map();
+  const logged = [];
+  const results = await runSteps([setup, build, [[node, fmt], [cargo]]], async (step, how) => {
+    live.set(step.name, how.live);
+    if (step.name === 'node --test') await gate;
+    const out = await exec(step);
+    if (step.name === 'cargo test') release();
+    return out;
+  }, (line) => logged.push(line));
+  assert.deepEqual(ran, ['setup', 'build package', 'cargo test', 'node --test', 'cargo fmt']);
+  assert.deepEqual(results.map((r) => r.name), ['setup', 'build package', 'node --test', 'cargo fmt', 'cargo test']);
+  assert.deepEqual(Object.fromEntries(live), { setup: true, 'build package': true, 'node --test': true, 'cargo fmt': true, 'cargo test': false });
+  // The buffered step's output is printed after its header, in one piece.
+  const shown = logged.find((l) => l.startsWith('\n=== cargo test ===\n'));
+  assert.ok(shown?.includes(passingCargo.stdout), logged.join('|'));
+  assert.equal(summary(results).exitCode, 0);
+});
+
+test('a failed build before the lanes stops them all', async () => {
+  const { ran, exec } = fakeRun({ 'build package': { code: 1 } });
+  const [setup, fmt, cargo, build, node] = fakeRun({}).steps;
+  const { lines, exitCode } = summary(await runSteps([setup, build, [[node], [fmt, cargo]]], exec, quiet));
+  assert.deepEqual(ran, ['setup', 'build package']);
+  assert.equal(exitCode, 1);
+  assert.equal(lines.filter((l) => l.includes('not run (build package failed)')).length, 3);
+});
