@@ -14,7 +14,7 @@
 // Each .wasm is shrunk with Binaryen's wasm-opt -Oz (the npm `binaryen` package).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,33 @@ if (!existsSync(wasmOpt)) {
   fail(`wasm-opt not found at ${wasmOpt}: run \`npm ci\` (it comes from the npm \`binaryen\` package) or set WASM_OPT`);
 }
 
+// The cargo target directory (wherever cargo puts it), for the codec's
+// SIMD build and the optimized modules already made.
+const metadata = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 }));
+
+/** Optimized modules already made, by what went in: the module's bytes,
+ * wasm-opt's arguments, its path and its version. A build whose module
+ * came out of rustc and wasm-bindgen the same (a rebuild with no change, or
+ * a clone whose target folder holds a copy of this one) takes the result
+ * from here instead of running wasm-opt again. The newest CACHE_KEEP stay. */
+const optCache = path.join(metadata.target_directory, 'wasm-opt-cache');
+const CACHE_KEEP = 12;
+const wasmOptVersion = (() => {
+  const r = spawnSync(wasmOpt, ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : `unknown (${r.status ?? r.signal})`;
+})();
+const cacheKey = (file, args) => createHash('sha256')
+  .update(readFileSync(file)).update('\0').update(args.join(' ')).update('\0').update(wasmOpt).update('\0').update(wasmOptVersion)
+  .digest('hex');
+function keepOptimized(key, file) {
+  mkdirSync(optCache, { recursive: true });
+  copyFileSync(file, path.join(optCache, `${key}.wasm.tmp`));
+  renameSync(path.join(optCache, `${key}.wasm.tmp`), path.join(optCache, `${key}.wasm`));
+  const entries = readdirSync(optCache).filter((f) => f.endsWith('.wasm'))
+    .map((f) => ({ f, t: statSync(path.join(optCache, f)).mtimeMs })).sort((a, b) => b.t - a.t);
+  for (const { f } of entries.slice(CACHE_KEEP)) rmSync(path.join(optCache, f), { force: true });
+}
+
 const flavours = [
   ['web', 'web'],
   ['bundler', 'bundler'],
@@ -92,12 +119,20 @@ async function optimize(file, level) {
   const args = [level, ...(level === '-Oz' ? ['--converge'] : []), '--strip-producers', '--strip-target-features',
     '--enable-bulk-memory', '--enable-sign-ext', '--enable-nontrapping-float-to-int',
     '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', '--enable-simd', file, '-o', `${file}.opt`];
+  const key = cacheKey(file, args);
+  const cached = path.join(optCache, `${key}.wasm`);
+  if (existsSync(cached)) {
+    copyFileSync(cached, file);
+    log(`${path.relative(root, file)}: optimized before, taken from ${path.relative(root, cached)}`);
+    return;
+  }
   const attempts = 3;
   for (let attempt = 1; attempt <= attempts && !optimizeFailed; attempt++) {
     const status = await runAsync(wasmOpt, args);
     if (optimizeFailed) break;
     if (status === 0) {
       renameSync(`${file}.opt`, file);
+      keepOptimized(key, file);
       return;
     }
     console.error(`[build] wasm-opt failed on ${path.relative(root, file)} (attempt ${attempt} of ${attempts}): ${status}`);
@@ -144,7 +179,6 @@ optimizing.push(bindAndOptimize(markdownWasm, 'ctxpack_markdown', 'markdown', '-
 // faster; every engine since 2021 has it), in a target directory of its own
 // so the different flags do not make cargo rebuild the other modules. It is
 // compiled while the other two are optimized.
-const metadata = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 }));
 const simdFlags = [process.env.CARGO_ENCODED_RUSTFLAGS, '-Ctarget-feature=+simd128'].filter(Boolean).join('\x1f');
 const codecWasm = compile('ctxpack-codec', 'ctxpack_codec', {
   extra: ['--target-dir', path.join(metadata.target_directory, 'simd128')],

@@ -121,14 +121,16 @@ describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and no
     target = path.join(dir, 'clone-target');
     assert.ok(!path.resolve(target).startsWith(clone + path.sep));
     // Seeded with a copy of the checkout's release builds (the wasm target,
-    // the host's build scripts, the codec's SIMD folder), as a CI cache
-    // would be: the clone's own crates sit at another path, so cargo builds
-    // them from the clone's sources, and reuses only the crates.io
-    // dependencies it finds compiled for the same profile and flags.
+    // the host's build scripts, the codec's SIMD folder, the optimized
+    // modules), as a CI cache would be: the clone's own crates sit at
+    // another path, so cargo builds them from the clone's sources, and
+    // reuses only the crates.io dependencies it finds compiled for the same
+    // profile and flags; a module that comes out the same bytes is not
+    // optimized again.
     const checkoutTarget = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], {
       cwd: ROOT, env, encoding: 'utf8', maxBuffer: 1 << 26,
     })).target_directory;
-    for (const sub of ['release', path.join('wasm32-unknown-unknown', 'release'), 'simd128']) {
+    for (const sub of ['release', path.join('wasm32-unknown-unknown', 'release'), 'simd128', 'wasm-opt-cache']) {
       const from = path.join(checkoutTarget, sub);
       if (existsSync(from)) cpSync(from, path.join(target, sub), { recursive: true, preserveTimestamps: true });
     }
