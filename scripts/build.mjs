@@ -67,7 +67,7 @@ if (!existsSync(wasmOpt)) {
 // SIMD build and the optimized modules already made.
 const metadata = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 }));
 
-/** Optimized modules already made, by what went in: the module's bytes,
+/** Optimized modules already made, by what went in: the module's bytes (by their sha256),
  * wasm-opt's arguments, its path and its version. A build whose module
  * came out of rustc and wasm-bindgen the same (a rebuild with no change, or
  * a clone whose target folder holds a copy of this one) takes the result
@@ -78,8 +78,8 @@ const wasmOptVersion = (() => {
   const r = spawnSync(wasmOpt, ['--version'], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : `unknown (${r.status ?? r.signal})`;
 })();
-const cacheKey = (file, args) => createHash('sha256')
-  .update(readFileSync(file)).update('\0').update(args.join(' ')).update('\0').update(wasmOpt).update('\0').update(wasmOptVersion)
+const cacheKey = (digest, args) => createHash('sha256')
+  .update(digest).update('\0').update(args.join(' ')).update('\0').update(wasmOpt).update('\0').update(wasmOptVersion)
   .digest('hex');
 function keepOptimized(key, file) {
   mkdirSync(optCache, { recursive: true });
@@ -106,20 +106,20 @@ function runAsync(cmd, args) {
   });
 }
 
-/** wasm-opt at `level` on `file`, in place. Binaryen's npm build runs under
+/** wasm-opt at `level` on `file` (whose sha256 is `digest`), in place. Binaryen's npm build runs under
  * Node and has been seen to crash (SIGSEGV) now and then: retry, and if it
  * keeps failing stop the build, so that an unoptimized module is never
  * shipped. Modules are optimized side by side (wasm-opt runs mostly on one
  * core): once one has failed for good, the others stop trying. */
 let optimizeFailed = false;
-async function optimize(file, level) {
+async function optimize(file, level, digest) {
   // --converge repeats the passes while they still shrink the module; the
   // producers and target-features sections are notes for linkers, read by
   // nothing once the module is final.
   const args = [level, ...(level === '-Oz' ? ['--converge'] : []), '--strip-producers', '--strip-target-features',
     '--enable-bulk-memory', '--enable-sign-ext', '--enable-nontrapping-float-to-int',
     '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', '--enable-simd', file, '-o', `${file}.opt`];
-  const key = cacheKey(file, args);
+  const key = cacheKey(digest, args);
   const cached = path.join(optCache, `${key}.wasm`);
   if (existsSync(cached)) {
     copyFileSync(cached, file);
@@ -161,7 +161,7 @@ function bindAndOptimize(wasmFile, name, sub, level) {
   const [first, ...others] = files.map((f) => createHash('sha256').update(readFileSync(f)).digest('hex'));
   if (others.some((h) => h !== first)) fail(`wasm-bindgen wrote different ${name}_bg.wasm files for the flavours`);
   const bundler = files[flavours.findIndex(([dir]) => dir === 'bundler')];
-  return optimize(bundler, level).then(() => {
+  return optimize(bundler, level, first).then(() => {
     for (const f of files) if (f !== bundler) copyFileSync(bundler, f);
   });
 }
