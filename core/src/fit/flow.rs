@@ -9,7 +9,7 @@
 
 use super::call::{Before, FitCall, FitOptions, RepairOptions};
 use super::commit::commit;
-use super::measure::measure;
+use super::measure::{measure, read_heads};
 use super::planning::Plan;
 use super::replace::replace;
 use super::report::FitReport;
@@ -38,11 +38,13 @@ impl<B: StashBackend, R: Resizer> FitCall<'_, B, R> {
         let (format, mut messages) =
             decode_messages(values, Some(format), &JsonPath::root("messages"))?;
         self.slicer.checkpoint().await;
+        // Measured first, one image at a time: the estimate then finds each
+        // header read (a first sight of a large payload costs the host a
+        // pass over its text, too long to make for every image at once).
+        let found = measure(self, &messages).await;
         let estimate = estimate(&messages, self.profile, bytes, None, self.payloads);
         let before = Before { bytes, estimate };
         self.slicer.checkpoint().await;
-
-        let found = measure(self, &messages).await;
         let mut plan = Plan::new(self, &found, &before);
         let mut outcomes = resize(self, &found, &plan).await;
         let mut problems = Vec::new();
@@ -109,6 +111,9 @@ pub async fn repair_context<B: StashBackend, R: Resizer>(
     } = repair_options;
     let bytes: u64 = values.iter().map(|v| json_len_with(v, payloads)).sum();
     let (_, messages) = decode_messages(values.clone(), format, &JsonPath::root("messages"))?;
+    // One slicer for the whole call: the reads here and the fitting's.
+    let slicer = Slicer::of(payloads.event_loop());
+    read_heads(&slicer, payloads, &messages).await;
     let current = estimate(&messages, profile, bytes, None, payloads);
     drop(messages);
     let repair = super::repair_profile(refusal, profile, &current, options.max_tokens);
@@ -116,16 +121,15 @@ pub async fn repair_context<B: StashBackend, R: Resizer>(
         max_tokens: repair.max_tokens,
         ..options
     };
-    let out = fit_context(
+    let call = FitCall {
         stash,
         resizer,
-        values,
-        format,
-        &repair.profile,
+        profile: &repair.profile,
         options,
         payloads,
-    )
-    .await?;
+        slicer,
+    };
+    let out = call.run(values, format).await?;
     if !out.report.fits {
         return Err(super::RepairError::CannotFit {
             kind: super::kind_name(refusal.kind),

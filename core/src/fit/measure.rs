@@ -4,6 +4,7 @@
 
 use super::call::FitCall;
 use super::one_image::Inline;
+use crate::event_loop::Slicer;
 use crate::json_path::JsonPath;
 use crate::media::payload::{payload_facts, stored_mime, PayloadFacts, Payloads};
 use crate::media::{exif_orientation, image_dimensions, is_animated};
@@ -114,4 +115,24 @@ pub(super) async fn measure<B, R>(call: &FitCall<'_, B, R>, messages: &[Message]
         call.slicer.checkpoint().await;
     }
     found
+}
+
+/// Reads the header of every inline image of `messages` (as [`measure`]
+/// and the estimate read it), letting the host run between images, so that
+/// an estimate made next finds every header remembered: a first sight of a
+/// large payload costs the host a pass over its text.
+pub(super) async fn read_heads(slicer: &Slicer<'_>, payloads: &dyn Payloads, messages: &[Message]) {
+    let root = JsonPath::root("messages");
+    let mut inline = Vec::new();
+    for (i, m) in messages.iter().enumerate() {
+        for_each_image(m, &root.index(i), &mut |_, _, img| {
+            if let Some((_, payload)) = img.source().inline() {
+                inline.push(payload);
+            }
+        });
+    }
+    for payload in inline {
+        payloads.head(payload, HEAD_BYTES);
+        slicer.checkpoint().await;
+    }
 }

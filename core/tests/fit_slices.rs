@@ -1,0 +1,182 @@
+//! Fitting on a host's event loop: the first sight of a large payload costs
+//! the host a pass over its text (a browser hashes a string the first time
+//! it is looked up), so no phase may read every image before it lets the
+//! host run. Here each first sight costs 15 ms on a clock moved by hand, and
+//! the longest stretch between two pauses stays within one slice and one
+//! more image, whether fitting hashes (with a stash), only measures
+//! (without), or repairs a refusal.
+
+mod common;
+
+use common::codec::Codec;
+use common::fit_images::*;
+use common::*;
+use ctxpack_core::budget::{model_profile, parse_provider_error};
+use ctxpack_core::event_loop::{EventLoop, SLICE_MS};
+use ctxpack_core::fit::{fit_context, repair_context, FitOptions, RepairOptions};
+use ctxpack_core::media::{facts_of_text, head_of_text, PayloadFacts, PayloadHead, Payloads};
+use ctxpack_core::stash::{MemoryBackend, StashConfig};
+use serde_json::Value;
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+use std::future::Future;
+use std::pin::Pin;
+
+/// What reading a payload for the first time costs, in milliseconds.
+const FIRST_SIGHT_MS: f64 = 15.0;
+
+/// A clock moved by the payload reads, noting the longest stretch of work
+/// between two pauses.
+#[derive(Default)]
+struct Host {
+    now: Cell<f64>,
+    last_pause: Cell<f64>,
+    longest: Cell<f64>,
+    pauses: Cell<usize>,
+}
+
+impl Host {
+    fn note_stretch(&self) {
+        let stretch = self.now.get() - self.last_pause.get();
+        self.longest.set(self.longest.get().max(stretch));
+    }
+}
+
+impl EventLoop for Host {
+    fn now_ms(&self) -> f64 {
+        self.now.get()
+    }
+    fn pause(&self) -> Pin<Box<dyn Future<Output = ()> + '_>> {
+        self.note_stretch();
+        self.last_pause.set(self.now.get());
+        self.pauses.set(self.pauses.get() + 1);
+        Box::pin(async {})
+    }
+}
+
+/// Payloads in memory whose first read of each text costs time on `host`.
+struct FirstSightCosts<'h> {
+    host: &'h Host,
+    seen: RefCell<HashSet<String>>,
+}
+
+impl FirstSightCosts<'_> {
+    fn sight(&self, s: &str) {
+        if self.seen.borrow_mut().insert(s.to_owned()) {
+            self.host.now.set(self.host.now.get() + FIRST_SIGHT_MS);
+        }
+    }
+}
+
+impl Payloads for FirstSightCosts<'_> {
+    fn with_full(&self, s: &str, f: &mut dyn FnMut(&str)) {
+        f(s)
+    }
+    fn facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
+        self.sight(s);
+        facts_of_text(self, s, head_bytes)
+    }
+    fn head(&self, s: &str, head_bytes: usize) -> PayloadHead {
+        self.sight(s);
+        head_of_text(self, s, head_bytes)
+    }
+    fn event_loop(&self) -> Option<&dyn EventLoop> {
+        Some(self.host)
+    }
+}
+
+/// Eight history images and a newest one, all distinct and all wider than
+/// Claude reads (so each is resized, and its resized form read too).
+fn nine_images() -> Vec<Value> {
+    let shots: Vec<Vec<u8>> = (0..9).map(|s| photo(1600, 60, s)).collect();
+    conversation(&shots[..8], &shots[8..])
+}
+
+/// Runs `fit` over payloads that cost [`FIRST_SIGHT_MS`] at first sight;
+/// the longest stretch without a pause, and the number of pauses.
+fn longest_stretch(fit: impl FnOnce(&FirstSightCosts<'_>)) -> (f64, usize) {
+    let host = Host::default();
+    let payloads = FirstSightCosts {
+        host: &host,
+        seen: RefCell::default(),
+    };
+    fit(&payloads);
+    host.note_stretch();
+    assert_eq!(
+        payloads.seen.borrow().len(),
+        18,
+        "every image and its resized form"
+    );
+    (host.longest.get(), host.pauses.get())
+}
+
+#[test]
+fn fitting_lets_the_host_run_between_images_in_every_phase() {
+    let profile = model_profile("claude-sonnet-4-5");
+    let codec = Codec::default();
+    let backend = MemoryBackend::default();
+    let config = StashConfig::default();
+    let refusal = parse_provider_error(
+        r#"{"type":"error","error":{"type":"invalid_request_error","message":"messages.0.content.2.image.source.base64: image exceeds 5 MB maximum: 15908784 bytes > 5242880 bytes"}}"#,
+    )
+    .unwrap();
+    let runs: [(&str, (f64, usize)); 3] = [
+        (
+            "with a stash",
+            longest_stretch(|p| {
+                let out = block_on(fit_context(
+                    stash_at(&backend, &config),
+                    &codec,
+                    nine_images(),
+                    None,
+                    &profile,
+                    FitOptions::default(),
+                    p,
+                ));
+                let report = out.unwrap().report;
+                assert!(report.fits);
+                assert_eq!(report.changed, 9);
+            }),
+        ),
+        (
+            "without a stash",
+            longest_stretch(|p| {
+                let out = block_on(fit_context::<MemoryBackend, _>(
+                    None,
+                    &codec,
+                    nine_images(),
+                    None,
+                    &profile,
+                    FitOptions::default(),
+                    p,
+                ));
+                assert!(out.unwrap().report.fits);
+            }),
+        ),
+        (
+            "repairing",
+            longest_stretch(|p| {
+                let out = block_on(repair_context(
+                    stash_at(&backend, &config),
+                    &codec,
+                    nine_images(),
+                    None,
+                    &profile,
+                    RepairOptions {
+                        refusal: &refusal,
+                        fit: FitOptions::default(),
+                    },
+                    p,
+                ));
+                assert!(out.unwrap().report.fits);
+            }),
+        ),
+    ];
+    for (what, (longest, pauses)) in runs {
+        assert!(
+            longest < SLICE_MS + FIRST_SIGHT_MS,
+            "{what}: {longest} ms without a pause"
+        );
+        assert!(pauses >= 8, "{what}: {pauses} pauses for 270 ms of reads");
+    }
+}
