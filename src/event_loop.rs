@@ -1,5 +1,7 @@
 //! The host's event loop for the core's [`EventLoop`]: its clock
-//! (`Date.now()`, fine for 20 ms slices) and a way to let it run — `scheduler.yield()` where
+//! (`Date.now()`, fine for 10 ms slices), when the current call began
+//! (each exported function marks it as it starts reading its arguments,
+//! which is work of the same task) and a way to let it run — `scheduler.yield()` where
 //! the browser has it, else a `MessageChannel` message (no 4 ms clamping,
 //! unlike nested `setTimeout`), `setImmediate` in Node, `setTimeout` last.
 
@@ -7,15 +9,28 @@ use ctxpack_core::event_loop::EventLoop;
 use js_sys::{Array, Function, Promise, Reflect};
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// The event loop of the JavaScript host this module runs in.
-pub struct HostLoop;
+pub struct HostLoop {
+    /// When the current call began (`f64` bits), see [`HostLoop::mark_began`].
+    began: AtomicU64,
+}
 
 /// The one host loop.
-pub static HOST_LOOP: HostLoop = HostLoop;
+pub static HOST_LOOP: HostLoop = HostLoop {
+    began: AtomicU64::new(0),
+};
+
+impl HostLoop {
+    /// Notes that a call begins now: the slices of its flows count from here.
+    pub fn mark_began(&self) {
+        self.began.store(self.now_ms().to_bits(), Ordering::Relaxed);
+    }
+}
 
 fn global_fn(target: &JsValue, name: &str) -> Option<Function> {
     Reflect::get(target, &JsValue::from_str(name))
@@ -65,6 +80,12 @@ fn next_task() -> Promise {
 impl EventLoop for HostLoop {
     fn now_ms(&self) -> f64 {
         js_sys::Date::now()
+    }
+
+    fn began_ms(&self) -> f64 {
+        // A mark left by an earlier call (one that made none) only makes
+        // the first checkpoint stop at once.
+        f64::from_bits(self.began.load(Ordering::Relaxed)).min(self.now_ms())
     }
 
     fn pause(&self) -> Pin<Box<dyn Future<Output = ()> + '_>> {

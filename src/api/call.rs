@@ -26,8 +26,10 @@ pub(crate) struct Call {
 }
 
 impl Call {
-    /// A call with the options object `options` (absent reads as empty).
+    /// A call with the options object `options` (absent reads as empty),
+    /// starting now: its flows' slices count from here.
     pub fn new(options: Option<&JsValue>) -> Result<Call, CtxpackError> {
+        crate::event_loop::HOST_LOOP.mark_began();
         Ok(Call {
             opts: options_arg(options, "options")?,
             table: Table::new(),

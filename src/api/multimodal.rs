@@ -44,6 +44,7 @@ pub async fn to_multimodal(
     options: Option<JsValue>,
     parse: Function,
 ) -> Result<JsValue, CtxpackError> {
+    crate::event_loop::HOST_LOOP.mark_began();
     let Some(text) = text.dyn_ref::<JsString>() else {
         return Err(CtxpackError::invalid_argument(
             "text",
