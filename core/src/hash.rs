@@ -4,13 +4,30 @@ use md5::{Digest, Md5};
 
 /// Lowercase hex MD5 of `bytes`.
 pub fn md5_hex(bytes: &[u8]) -> String {
-    let digest = Md5::digest(bytes);
-    let mut out = String::with_capacity(32);
-    for b in digest {
-        out.push(char::from(HEX[usize::from(b >> 4)]));
-        out.push(char::from(HEX[usize::from(b & 0x0f)]));
+    let mut md5 = Md5Hex::default();
+    md5.update(bytes);
+    md5.finish()
+}
+
+/// [`md5_hex`] of bytes given in pieces.
+#[derive(Debug, Clone, Default)]
+pub struct Md5Hex(Md5);
+
+impl Md5Hex {
+    /// Adds the next piece.
+    pub fn update(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
     }
-    out
+
+    /// Lowercase hex MD5 of the pieces given.
+    pub fn finish(self) -> String {
+        let mut out = String::with_capacity(32);
+        for b in self.0.finalize() {
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0x0f)]));
+        }
+        out
+    }
 }
 
 /// True when `id` is 32 hexadecimal digits, in either case.

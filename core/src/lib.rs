@@ -34,5 +34,5 @@ pub mod stash;
 pub mod tool_results;
 
 pub use error::{quoted, CodedError, ErrorCode, ERROR_CODE_TYPESCRIPT};
-pub use hash::md5_hex;
+pub use hash::{md5_hex, Md5Hex};
 pub use json_path::JsonPath;

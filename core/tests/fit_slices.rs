@@ -1,10 +1,11 @@
-//! Fitting on a host's event loop: the first sight of a large payload costs
-//! the host a pass over its text (a browser hashes a string the first time
-//! it is looked up), so no phase may read every image before it lets the
-//! host run. Here each first sight costs 15 ms on a clock moved by hand, and
-//! the longest stretch between two pauses stays within one slice and one
-//! more image, whether fitting hashes (with a stash), only measures
-//! (without), or repairs a refusal.
+//! Fitting and compacting on a host's event loop. The first sight of a
+//! large payload costs the host a pass over its text (a browser hashes a
+//! string the first time it is looked up), so no phase may read every image
+//! before it lets the host run: here each first sight costs 15 ms on a clock
+//! moved by hand, and the longest stretch between two pauses stays within
+//! one slice and one more image, whether fitting hashes (with a stash), only
+//! measures (without), or repairs a refusal. And every payload hashed is
+//! first offered to the host to read in pieces (`Payloads::prepare_facts`).
 
 mod common;
 
@@ -12,10 +13,12 @@ use common::codec::Codec;
 use common::fit_images::*;
 use common::*;
 use ctxpack_core::budget::{model_profile, parse_provider_error};
+use ctxpack_core::event_loop::Slicer;
 use ctxpack_core::event_loop::{EventLoop, SLICE_MS};
 use ctxpack_core::fit::{fit_context, repair_context, FitOptions, RepairOptions};
+use ctxpack_core::history::{compact_history, CompactOptions};
 use ctxpack_core::media::{facts_of_text, head_of_text, PayloadFacts, PayloadHead, Payloads};
-use ctxpack_core::stash::{MemoryBackend, StashConfig};
+use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
@@ -179,4 +182,86 @@ fn fitting_lets_the_host_run_between_images_in_every_phase() {
         );
         assert!(pauses >= 8, "{what}: {pauses} pauses for 270 ms of reads");
     }
+}
+
+/// Payloads in memory that note, in order, which payloads were prepared
+/// and which were hashed.
+#[derive(Default)]
+struct Recorded {
+    log: RefCell<Vec<(&'static str, String)>>,
+}
+
+impl Payloads for Recorded {
+    fn with_full(&self, s: &str, f: &mut dyn FnMut(&str)) {
+        f(s)
+    }
+    fn facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
+        self.log
+            .borrow_mut()
+            .push(("facts", ctxpack_core::md5_hex(s.as_bytes())));
+        facts_of_text(self, s, head_bytes)
+    }
+    fn prepare_facts<'a>(
+        &'a self,
+        s: &'a str,
+        _head_bytes: usize,
+        _slicer: &'a Slicer<'a>,
+    ) -> Pin<Box<dyn Future<Output = ()> + 'a>> {
+        self.log
+            .borrow_mut()
+            .push(("prepare", ctxpack_core::md5_hex(s.as_bytes())));
+        Box::pin(async {})
+    }
+}
+
+impl Recorded {
+    /// The payloads hashed, each checked to have been prepared just before.
+    fn hashed_after_preparing(&self) -> usize {
+        let log = self.log.borrow();
+        let hashed: Vec<usize> = (0..log.len()).filter(|&i| log[i].0 == "facts").collect();
+        for &i in &hashed {
+            assert!(
+                i > 0 && log[i - 1] == ("prepare", log[i].1.clone()),
+                "payload {} hashed without being prepared: {:?}",
+                log[i].1,
+                &log[..=i]
+            );
+        }
+        hashed.len()
+    }
+}
+
+#[test]
+fn every_payload_fitting_and_compaction_hash_is_prepared_first() {
+    let backend = MemoryBackend::default();
+    let config = StashConfig::default();
+    let fitting = Recorded::default();
+    let out = block_on(fit_context(
+        stash_at(&backend, &config),
+        &Codec::default(),
+        nine_images(),
+        None,
+        &model_profile("claude-sonnet-4-5"),
+        FitOptions::default(),
+        &fitting,
+    ));
+    assert!(out.unwrap().report.fits);
+    assert_eq!(fitting.hashed_after_preparing(), 9);
+
+    let compacting = Recorded::default();
+    let out = block_on(compact_history(
+        StashAccess {
+            backend: &MemoryBackend::default(),
+            config: &config,
+            now: 1.0e12,
+        },
+        nine_images(),
+        None,
+        CompactOptions::default(),
+        &mut |_, _, _| {},
+        &compacting,
+    ))
+    .unwrap();
+    assert_eq!(out.report.stashed, 8);
+    assert_eq!(compacting.hashed_after_preparing(), 8);
 }

@@ -7,13 +7,16 @@
 //! stash or returning it uses the JavaScript value, never a copy.
 
 use super::bytes::{from_base64, to_base64};
+use ctxpack_core::event_loop::Slicer;
 use ctxpack_core::media::{
     check_base64, decoded_len_of, facts_of_text, find_external_ref, head_of_text, kept_ref,
-    parse_bytes_literal, parse_kept_ref, split_external_refs, KeptKind, PayloadFacts, PayloadHead,
-    Payloads, Piece,
+    parse_bytes_literal, parse_kept_ref, split_external_refs, FactsReader, KeptKind, PayloadFacts,
+    PayloadHead, Payloads, Piece, PIECE_CHARS,
 };
 use js_sys::{Function, JsString, Reflect};
 use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::Pin;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -252,6 +255,50 @@ impl Payloads for JsPayloads<'_> {
 
     fn event_loop(&self) -> Option<&dyn ctxpack_core::event_loop::EventLoop> {
         Some(&crate::event_loop::HOST_LOOP)
+    }
+
+    /// A caller's payload of more than one piece is read a piece at a time
+    /// in browsers and workers (Node hashes it natively at once), the host
+    /// running between pieces, and its facts go to the memo, where `facts`
+    /// finds them. A payload that is not ASCII is left to `facts`.
+    fn prepare_facts<'a>(
+        &'a self,
+        s: &'a str,
+        head_bytes: usize,
+        slicer: &'a Slicer<'a>,
+    ) -> Pin<Box<dyn Future<Output = ()> + 'a>> {
+        Box::pin(async move {
+            let Some(source) = self.0.source(s) else {
+                return;
+            };
+            let Some(text) = self
+                .0
+                .payload(s)
+                .and_then(|v| v.dyn_into::<JsString>().ok())
+            else {
+                return;
+            };
+            let len = text.length() as usize;
+            if len <= PIECE_CHARS || NODE_HOST.with(Option::is_some) {
+                return;
+            }
+            let call = self.0.memo_call();
+            let read_head = || self.read_head(s, head_bytes).head;
+            if super::payload_memo::facts(&source, call, head_bytes, read_head).is_some() {
+                return;
+            }
+            let mut reader = FactsReader::new(len, head_bytes);
+            for start in (0..len).step_by(PIECE_CHARS) {
+                let end = (start + PIECE_CHARS).min(len);
+                let Some(piece) = ascii_text(&text.slice(start as u32, end as u32)) else {
+                    return;
+                };
+                reader.read(&piece);
+                drop(piece);
+                slicer.checkpoint().await;
+            }
+            super::payload_memo::remember(source, call, reader.finish(), head_bytes);
+        })
     }
 
     fn text_len(&self, s: &str) -> usize {

@@ -100,6 +100,11 @@ pub(super) async fn measure<B, R>(call: &FitCall<'_, B, R>, messages: &[Message]
         let source = img.source();
         let inline_source = source.inline();
         let stashable = i < cutoff && inline_source.is_some() && img.shape.replaceable_by_text();
+        if let (true, Some((_, payload))) = (hash, inline_source) {
+            call.payloads
+                .prepare_facts(payload, HEAD_BYTES, &call.slicer)
+                .await;
+        }
         let inline = inline_source.and_then(|(declared, payload)| {
             read_inline(call.payloads, img, declared, payload, hash)
         });

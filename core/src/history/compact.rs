@@ -97,6 +97,16 @@ pub struct Found<'m> {
     img: &'m crate::messages::ImagePart,
 }
 
+/// Decoded leading bytes read from each history image (for its MIME type).
+pub const HASH_HEAD_BYTES: usize = 64;
+
+impl<'m> Found<'m> {
+    /// The image's declared type and payload, when it is inline.
+    pub fn inline_payload(&self) -> Option<(Option<&'m str>, &'m str)> {
+        self.img.source().inline()
+    }
+}
+
 /// Finds and hashes the history images of `messages`. `progress(done, total,
 /// bytes)` is called after each image is hashed.
 pub fn plan_compaction<'m>(
@@ -233,7 +243,7 @@ pub fn hash_found<'m>(
     let Some((declared, payload)) = img.source().inline() else {
         return 0;
     };
-    let facts = payload_facts(payloads, payload, 64);
+    let facts = payload_facts(payloads, payload, HASH_HEAD_BYTES);
     if let Err(problem) = facts.valid {
         plan.invalid.push(Failure {
             path,

@@ -12,7 +12,7 @@ use crate::event_loop::Slicer;
 use crate::history::commit::{gone_records, new_records, replacements, sort_results, Written};
 use crate::history::compact::{
     apply_compaction, hash_found, occurrence_templates, select_history_images, CompactOptions,
-    CompactReport, Plan,
+    CompactReport, Plan, HASH_HEAD_BYTES,
 };
 use crate::history::upkeep::{referenced_ids, renewals, sweep_plan};
 use crate::json_path::JsonPath;
@@ -292,6 +292,11 @@ async fn plan_hashed<'m>(
     let mut hashed = BTreeSet::new();
     let mut hashed_bytes = 0u64;
     for (done, f) in found.into_iter().enumerate() {
+        if let Some((_, payload)) = f.inline_payload() {
+            payloads
+                .prepare_facts(payload, HASH_HEAD_BYTES, &slicer)
+                .await;
+        }
         hashed_bytes += hash_found(&mut plan, f, &mut hashed, payloads);
         progress(done + 1, total, hashed_bytes);
         slicer.checkpoint().await;

@@ -36,8 +36,9 @@ pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
 }
 
 /// Characters decoded per step of [`check_base64`]: whole groups of four,
-/// so the decoded bytes fit a small buffer on the stack.
-const CHECK_CHUNK: usize = 8 * 1024;
+/// so the decoded bytes fit a small buffer on the stack. A text checked in
+/// pieces ([`Base64Check`]) is cut at multiples of it.
+pub const CHECK_CHUNK: usize = 8 * 1024;
 
 /// Checks that `text` is standard base64 with correct padding, in one pass.
 ///
@@ -45,21 +46,57 @@ const CHECK_CHUNK: usize = 8 * 1024;
 /// are thrown away, so a payload of many megabytes is checked without an
 /// allocation the size of its decoded bytes (wasm memory never shrinks).
 pub fn check_base64(text: &str) -> Result<(), Base64Problem> {
-    let bytes = text.as_bytes();
-    let mut buf = [0u8; CHECK_CHUNK / 4 * 3];
-    let mut start = 0;
-    for chunk in bytes.chunks(CHECK_CHUNK) {
-        STANDARD
-            .decode_slice(chunk, &mut buf)
-            .map_err(|e| problem(e, start, bytes.len()))?;
-        start += chunk.len();
-        // A chunk decodes alone with padding at its end; in the whole text
-        // that padding is only allowed at the very end.
-        if start < bytes.len() && chunk.last() == Some(&b'=') {
-            return Err(Base64Problem::BadPadding);
+    let mut check = Base64Check::new(text.len());
+    check.feed(text.as_bytes());
+    check.result()
+}
+
+/// [`check_base64`] over a text read in pieces, with the same answer: feed
+/// the pieces in order, each but the last a whole number of
+/// [`CHECK_CHUNK`]s long.
+#[derive(Debug, Clone)]
+pub struct Base64Check {
+    /// Offset of the next chunk in the whole text.
+    start: usize,
+    /// Length of the whole text.
+    len: usize,
+    result: Result<(), Base64Problem>,
+}
+
+impl Base64Check {
+    /// A check of a text `len` bytes long.
+    pub fn new(len: usize) -> Self {
+        Base64Check {
+            start: 0,
+            len,
+            result: Ok(()),
         }
     }
-    Ok(())
+
+    /// Checks the next piece of the text.
+    pub fn feed(&mut self, piece: &[u8]) {
+        let mut buf = [0u8; CHECK_CHUNK / 4 * 3];
+        for chunk in piece.chunks(CHECK_CHUNK) {
+            if self.result.is_err() {
+                return;
+            }
+            if let Err(e) = STANDARD.decode_slice(chunk, &mut buf) {
+                self.result = Err(problem(e, self.start, self.len));
+                return;
+            }
+            self.start += chunk.len();
+            // A chunk decodes alone with padding at its end; in the whole
+            // text that padding is only allowed at the very end.
+            if self.start < self.len && chunk.last() == Some(&b'=') {
+                self.result = Err(Base64Problem::BadPadding);
+            }
+        }
+    }
+
+    /// What the check found.
+    pub fn result(self) -> Result<(), Base64Problem> {
+        self.result
+    }
 }
 
 /// The problem the decoder reported for the chunk at `offset` of a text

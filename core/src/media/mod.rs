@@ -6,6 +6,7 @@ pub(crate) mod base64_payload;
 pub(crate) mod data_url;
 pub(crate) mod dimensions;
 mod facts_memo;
+mod facts_reader;
 mod jpeg_segments;
 mod memo;
 pub(crate) mod mime;
@@ -16,11 +17,12 @@ pub(crate) mod type_names;
 pub use animation::is_animated;
 pub use base64_payload::{
     check_base64, decode_base64, decode_prefix, decoded_len, decoded_len_of, encode_base64,
-    Base64Problem,
+    Base64Check, Base64Problem, CHECK_CHUNK,
 };
 pub use data_url::{DataUrl, DataUrlError};
 pub use dimensions::{image_dimensions, stored_dimensions, Dimensions};
 pub use facts_memo::{FactsMemo, RememberedFacts};
+pub use facts_reader::{FactsReader, PIECE_CHARS};
 pub use memo::{Memo, MemoLimits};
 pub use mime::{mime_from_extension, sniff_mime};
 pub use orientation::{exif_orientation, Orientation};

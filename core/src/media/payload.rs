@@ -221,6 +221,20 @@ pub trait Payloads {
     fn event_loop(&self) -> Option<&dyn crate::event_loop::EventLoop> {
         None
     }
+
+    /// Reads the facts of payload `s` ahead of [`Payloads::facts`], letting
+    /// the host run while a large payload is read (a
+    /// [`crate::event_loop::Slicer`] checkpoint between pieces, see
+    /// [`crate::media::FactsReader`]); the next `facts` of `s` in this call
+    /// finds them. By default nothing: the text is read when `facts` asks.
+    fn prepare_facts<'a>(
+        &'a self,
+        _s: &'a str,
+        _head_bytes: usize,
+        _slicer: &'a crate::event_loop::Slicer<'a>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>> {
+        Box::pin(std::future::ready(()))
+    }
 }
 
 /// The head of `s`, read from its full text.
