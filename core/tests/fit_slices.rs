@@ -4,8 +4,9 @@
 //! before it lets the host run: here each first sight costs 15 ms on a clock
 //! moved by hand, and the longest stretch between two pauses stays within
 //! one slice and one more image, whether fitting hashes (with a stash), only
-//! measures (without), or repairs a refusal. And every payload hashed is
-//! first offered to the host to read in pieces (`Payloads::prepare_facts`).
+//! measures (without), or repairs a refusal. And every payload fitting,
+//! compaction and expansion hash is first offered to the host to read in
+//! pieces (`Payloads::prepare_facts`).
 
 mod common;
 
@@ -16,7 +17,7 @@ use ctxpack_core::budget::{model_profile, parse_provider_error};
 use ctxpack_core::event_loop::Slicer;
 use ctxpack_core::event_loop::{EventLoop, SLICE_MS};
 use ctxpack_core::fit::{fit_context, repair_context, FitOptions, RepairOptions};
-use ctxpack_core::history::{compact_history, CompactOptions};
+use ctxpack_core::history::{compact_history, expand_history, CompactOptions};
 use ctxpack_core::media::{facts_of_text, head_of_text, PayloadFacts, PayloadHead, Payloads};
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
 use serde_json::Value;
@@ -232,7 +233,7 @@ impl Recorded {
 }
 
 #[test]
-fn every_payload_fitting_and_compaction_hash_is_prepared_first() {
+fn every_payload_fitting_compaction_and_expansion_hash_is_prepared_first() {
     let backend = MemoryBackend::default();
     let config = StashConfig::default();
     let fitting = Recorded::default();
@@ -249,12 +250,14 @@ fn every_payload_fitting_and_compaction_hash_is_prepared_first() {
     assert_eq!(fitting.hashed_after_preparing(), 9);
 
     let compacting = Recorded::default();
+    let stash = MemoryBackend::default();
+    let access = || StashAccess {
+        backend: &stash,
+        config: &config,
+        now: 1.0e12,
+    };
     let out = block_on(compact_history(
-        StashAccess {
-            backend: &MemoryBackend::default(),
-            config: &config,
-            now: 1.0e12,
-        },
+        access(),
         nine_images(),
         None,
         CompactOptions::default(),
@@ -264,4 +267,10 @@ fn every_payload_fitting_and_compaction_hash_is_prepared_first() {
     .unwrap();
     assert_eq!(out.report.stashed, 8);
     assert_eq!(compacting.hashed_after_preparing(), 8);
+
+    // Putting the originals back checks each one's MD5.
+    let expanding = Recorded::default();
+    let back = block_on(expand_history(access(), out.messages, None, &expanding)).unwrap();
+    assert_eq!(back.report.restored, 8);
+    assert_eq!(expanding.hashed_after_preparing(), 8);
 }

@@ -10,8 +10,8 @@ use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::event_loop::Slicer;
 use ctxpack_core::markdown::{
-    build_parts, resolve_bytes, resolve_data_url, resolve_data_url_in, source_kind, PartOptions,
-    ResolveError, ResolvedImage, SourceKind,
+    build_parts, resolve_bytes, resolve_data_url, resolve_data_url_sliced, source_kind,
+    PartOptions, ResolveError, ResolvedImage, SourceKind,
 };
 use ctxpack_core::media::Payloads;
 use ctxpack_core::messages::Format;
@@ -81,7 +81,7 @@ pub async fn to_multimodal(
     for img in &images {
         slicer.checkpoint().await;
         let url = whole_payload(cut.restore(&img.url), &table);
-        resolved.push(resolve_one(&url, resolver.as_ref(), &payloads).await);
+        resolved.push(resolve_one(&url, resolver.as_ref(), &payloads, &slicer).await);
     }
     let out = build_parts(
         &cut.text,
@@ -126,9 +126,10 @@ async fn resolve_one(
     url: &str,
     resolver: Option<&Function>,
     payloads: &dyn Payloads,
+    slicer: &Slicer<'_>,
 ) -> Result<ResolvedImage, ResolveError> {
     let fetched = match source_kind(url) {
-        SourceKind::Data => return resolve_data_url_in(url, payloads),
+        SourceKind::Data => return resolve_data_url_sliced(url, payloads, slicer).await,
         SourceKind::Fetch => fetch_bytes(url).await,
         SourceKind::Resolver => match resolver {
             Some(f) => call_resolver(f, url).await,

@@ -32,6 +32,10 @@ pub struct Table {
     values: RefCell<Vec<Kept>>,
     /// This call's number in the payload memo, once it used the memo.
     memo_call: Cell<Option<u32>>,
+    /// Facts read ahead of `facts` for a payload the memo does not know by
+    /// a caller's string (one read from the stash): its reference, the
+    /// head size read and the facts.
+    prepared: RefCell<Option<(String, usize, PayloadFacts)>>,
 }
 
 /// One kept value, with the base64 text of its bytes once read.
@@ -56,6 +60,7 @@ impl Table {
             id,
             values: RefCell::new(Vec::new()),
             memo_call: Cell::new(None),
+            prepared: RefCell::new(None),
         }
     }
 
@@ -222,7 +227,11 @@ impl Payloads for JsPayloads<'_> {
     /// read or hashed again.
     fn facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
         let Some(source) = self.0.source(s) else {
-            return self.read_facts(s, head_bytes);
+            let prepared = self.0.prepared.borrow_mut().take();
+            match prepared {
+                Some((r, h, facts)) if r == s && h == head_bytes => return facts,
+                _ => return self.read_facts(s, head_bytes),
+            }
         };
         let call = self.0.memo_call();
         if let Some(facts) = super::payload_memo::facts(&source, call, head_bytes, || {
@@ -257,10 +266,11 @@ impl Payloads for JsPayloads<'_> {
         Some(&crate::event_loop::HOST_LOOP)
     }
 
-    /// A caller's payload of more than one piece is read a piece at a time
-    /// in browsers and workers (Node hashes it natively at once), the host
-    /// running between pieces, and its facts go to the memo, where `facts`
-    /// finds them. A payload that is not ASCII is left to `facts`.
+    /// A payload of more than one piece is read a piece at a time in
+    /// browsers and workers (Node hashes it natively at once), the host
+    /// running between pieces; its facts go to the memo (a caller's string)
+    /// or are kept for the next `facts` of it (a payload read from the
+    /// stash). A payload that is not ASCII is left to `facts`.
     fn prepare_facts<'a>(
         &'a self,
         s: &'a str,
@@ -268,9 +278,6 @@ impl Payloads for JsPayloads<'_> {
         slicer: &'a Slicer<'a>,
     ) -> Pin<Box<dyn Future<Output = ()> + 'a>> {
         Box::pin(async move {
-            let Some(source) = self.0.source(s) else {
-                return;
-            };
             let Some(text) = self
                 .0
                 .payload(s)
@@ -282,10 +289,13 @@ impl Payloads for JsPayloads<'_> {
             if len <= PIECE_CHARS || NODE_HOST.with(Option::is_some) {
                 return;
             }
+            let source = self.0.source(s);
             let call = self.0.memo_call();
-            let read_head = || self.read_head(s, head_bytes).head;
-            if super::payload_memo::facts(&source, call, head_bytes, read_head).is_some() {
-                return;
+            if let Some(source) = &source {
+                let read_head = || self.read_head(s, head_bytes).head;
+                if super::payload_memo::facts(source, call, head_bytes, read_head).is_some() {
+                    return;
+                }
             }
             let mut reader = FactsReader::new(len, head_bytes);
             for start in (0..len).step_by(PIECE_CHARS) {
@@ -297,7 +307,11 @@ impl Payloads for JsPayloads<'_> {
                 drop(piece);
                 slicer.checkpoint().await;
             }
-            super::payload_memo::remember(source, call, reader.finish(), head_bytes);
+            let facts = reader.finish();
+            match source {
+                Some(source) => super::payload_memo::remember(source, call, facts, head_bytes),
+                None => *self.0.prepared.borrow_mut() = Some((s.to_owned(), head_bytes, facts)),
+            }
         })
     }
 

@@ -72,22 +72,24 @@ test('each turn of a re-sent history writes only its new image; a record deleted
   assert.equal(res.answer[0].image_url.url, `data:image/png;base64,${b64[0]}`);
 });
 
-test('a payload of many megabytes is hashed a piece at a time, the page running between pieces, under the id of its whole text', async () => {
+test('a payload of many megabytes is hashed a piece at a time, the page running between pieces, under the id of its whole text, and read so again by expandContext and toMultimodal', async () => {
   // 24 MB of base64: reading and hashing it takes well over two 10 ms slices.
   const big = 'iVBORw0K' + 'QUJD'.repeat(6 * 1024 * 1024 - 2);
   const small = (await makeImage('png', 40, 30, 404)).toString('base64');
   const dbName = `big-${Math.random().toString(36).slice(2)}`;
   const res = await page.evaluate(async ({ small, dbName, repeat }) => {
-    const { Stash, compactContext } = window.ctxpack;
+    const { Stash, compactContext, expandContext, toMultimodal } = window.ctxpack;
     const big = 'iVBORw0K' + 'QUJD'.repeat(repeat);
     // Every pause the library makes goes through scheduler.yield (wrapped
     // here to count them); onProgress marks the big image's turn.
     const original = globalThis.scheduler?.yield?.bind(globalThis.scheduler);
     let hashingBig = false;
     let pausesInBig = 0;
+    let pauses = 0;
     globalThis.scheduler = {
       ...globalThis.scheduler,
       yield: () => {
+        pauses++;
         if (hashingBig) pausesInBig++;
         return original ? original() : new Promise((r) => setTimeout(r, 0));
       },
@@ -95,12 +97,30 @@ test('a payload of many megabytes is hashed a piece at a time, the page running 
     const user = (data) => ({ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${data}` } }, { type: 'text', text: 'look' }] });
     const history = [user(small), { role: 'assistant', content: 'ok' }, user(big), { role: 'assistant', content: 'ok' }, { role: 'user', content: 'and now?' }];
     const stash = await Stash.open({ name: dbName });
+    /** The pauses `run` makes. */
+    const pausesOf = async (run) => {
+      const before = pauses;
+      const value = await run();
+      return { value, pauses: pauses - before };
+    };
     try {
       const { messages, report } = await compactContext(history, {
         stash,
         onProgress: ({ done }) => { hashingBig = done === 1; },
       });
-      return { text: JSON.stringify(messages), stashed: report.stashed, pausesInBig };
+      // Putting the original back checks its MD5; toMultimodal reads it
+      // from a data URL in markdown.
+      const expanded = await pausesOf(() => expandContext(messages, { stash }));
+      const multimodal = await pausesOf(() => toMultimodal(`see ![shot](data:image/png;base64,${big})`));
+      return {
+        text: JSON.stringify(messages),
+        stashed: report.stashed,
+        pausesInBig,
+        restored: expanded.value.messages[2].content[0].image_url.url === `data:image/png;base64,${big}`,
+        expandPauses: expanded.pauses,
+        multimodalImage: multimodal.value.content.find((p) => p.type === 'image_url')?.image_url.url === `data:image/png;base64,${big}`,
+        multimodalPauses: multimodal.pauses,
+      };
     } finally {
       stash.close();
       if (original) globalThis.scheduler.yield = original;
@@ -110,4 +130,9 @@ test('a payload of many megabytes is hashed a piece at a time, the page running 
   assert.ok(res.text.includes(`[Picture:history_${md5(big)}]`), 'the id is the MD5 of the whole text');
   assert.ok(res.text.includes(`[Picture:history_${md5(small)}]`));
   assert.ok(res.pausesInBig >= 2, `${res.pausesInBig} pauses while the big image was read`);
+  assert.ok(res.restored, 'expandContext puts the original back');
+  assert.ok(res.multimodalImage, 'toMultimodal makes the data URL an image part');
+  // Read whole, expandContext paused 0 times here and toMultimodal once.
+  assert.ok(res.expandPauses >= 3, `expandContext paused ${res.expandPauses} times`);
+  assert.ok(res.multimodalPauses >= 3, `toMultimodal paused ${res.multimodalPauses} times`);
 });

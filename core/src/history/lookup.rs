@@ -2,6 +2,7 @@
 //! refreshed, as parts in the dialect the caller answers in.
 
 use super::flow::refresh;
+use crate::event_loop::Slicer;
 use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
 use crate::messages::{Format, MessageError};
@@ -85,7 +86,15 @@ pub async fn history_image<B: StashBackend>(
     let Some(md5) = crate::messages::placeholder::parse_image_id(id) else {
         return text("Invalid image id", "无效的图片标识符");
     };
-    match read_verified(backend, &md5, now, payloads).await {
+    match read_verified(
+        backend,
+        &md5,
+        now,
+        payloads,
+        &Slicer::of(payloads.event_loop()),
+    )
+    .await
+    {
         Ok(Lookup::Found(rec)) => {
             refresh(backend, config, now, std::iter::once(&md5)).await;
             vec![tool_image_part(dialect, &rec.mime, &rec.payload)]
@@ -113,7 +122,15 @@ pub async fn answer_history_image_call<B: StashBackend>(
     } = access;
     let call = crate::history::call::read_call(format, call, &JsonPath::root("call"))?;
     let record = match crate::messages::placeholder::parse_image_id(&call.image_id) {
-        Some(md5) => match read_verified(backend, &md5, now, payloads).await {
+        Some(md5) => match read_verified(
+            backend,
+            &md5,
+            now,
+            payloads,
+            &Slicer::of(payloads.event_loop()),
+        )
+        .await
+        {
             Ok(Lookup::Found(rec)) => {
                 refresh(backend, config, now, std::iter::once(&md5)).await;
                 Some(rec)

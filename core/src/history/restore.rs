@@ -26,7 +26,7 @@ async fn restore_all<B: StashBackend>(
     let slicer = Slicer::of(payloads.event_loop());
     for id in ids {
         slicer.checkpoint().await;
-        match read_verified(backend, id, now, payloads).await {
+        match read_verified(backend, id, now, payloads, &slicer).await {
             Ok(Lookup::Found(rec)) => {
                 let templates = rec
                     .part

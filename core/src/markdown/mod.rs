@@ -18,9 +18,9 @@ mod work_bound_tests;
 
 pub use image::{with_byte_offsets, MarkdownImage};
 pub use multimodal::{
-    build_parts, resolve_bytes, resolve_data_url, resolve_data_url_in, shorten, source_kind,
-    ImageInfo, MimeCorrection, MissingImage, MultimodalContent, PartOptions, ResolveError,
-    ResolvedImage, SourceKind,
+    build_parts, resolve_bytes, resolve_data_url, resolve_data_url_in, resolve_data_url_sliced,
+    shorten, source_kind, ImageInfo, MimeCorrection, MissingImage, MultimodalContent, PartOptions,
+    ResolveError, ResolvedImage, SourceKind,
 };
 #[cfg(feature = "markdown")]
 pub use parse::parse_markdown_images;

@@ -95,6 +95,19 @@ pub fn resolve_data_url(url: &str) -> Result<ResolvedImage, ResolveError> {
     )
 }
 
+/// As [`resolve_data_url_in`], a large payload read in pieces with the host
+/// running between them (see [`crate::media::Payloads::prepare_facts`]).
+pub async fn resolve_data_url_sliced(
+    url: &str,
+    payloads: &dyn crate::media::Payloads,
+    slicer: &crate::event_loop::Slicer<'_>,
+) -> Result<ResolvedImage, ResolveError> {
+    if let Ok(d) = DataUrl::parse_unchecked(url) {
+        payloads.prepare_facts(d.payload, SNIFF_BYTES, slicer).await;
+    }
+    resolve_data_url_in(url, payloads)
+}
+
 /// As [`resolve_data_url`], reading the payload through `payloads` (a
 /// payload held outside wasm memory stays there; the part carries it as
 /// the same reference).

@@ -61,12 +61,14 @@ pub enum Lookup {
 }
 
 /// Reads a record at time `now` and checks it: expired records and records
-/// whose payload no longer hashes to their id do not count as found.
+/// whose payload no longer hashes to their id do not count as found. A
+/// large payload is read in pieces, `slicer` letting the host run between.
 pub async fn read_verified<B: StashBackend>(
     backend: &B,
     id: &str,
     now: f64,
     payloads: &dyn crate::media::payload::Payloads,
+    slicer: &crate::event_loop::Slicer<'_>,
 ) -> Result<Lookup, StashError> {
     let Some(record) = backend.get_record(id).await? else {
         return Ok(Lookup::Missing);
@@ -74,6 +76,7 @@ pub async fn read_verified<B: StashBackend>(
     if record.expires_at <= now {
         return Ok(Lookup::Expired);
     }
+    payloads.prepare_facts(&record.payload, 0, slicer).await;
     let digest = payloads.facts(&record.payload, 0).md5;
     if record.id != id || digest != id {
         return Ok(Lookup::Corrupt);
