@@ -32,9 +32,8 @@ pub struct Table {
     values: RefCell<Vec<Kept>>,
     /// This call's number in the payload memo, once it used the memo.
     memo_call: Cell<Option<u32>>,
-    /// Facts read ahead of `facts` for a payload the memo does not know by
-    /// a caller's string (one read from the stash): its reference, the
-    /// head size read and the facts.
+    /// Facts read ahead of `facts` (see `Payloads::prepare_facts`): the
+    /// payload's reference, the head size read and the facts.
     prepared: RefCell<Option<(String, usize, PayloadFacts)>>,
 }
 
@@ -83,6 +82,19 @@ impl Table {
             return None;
         }
         self.values.borrow().get(i as usize)?.source.clone()
+    }
+
+    /// The facts read ahead for payload `s` with `head_bytes` leading bytes,
+    /// once.
+    fn take_prepared(&self, s: &str, head_bytes: usize) -> Option<PayloadFacts> {
+        let mut prepared = self.prepared.borrow_mut();
+        match prepared.take() {
+            Some((r, h, facts)) if r == s && h == head_bytes => Some(facts),
+            other => {
+                *prepared = other;
+                None
+            }
+        }
     }
 
     /// This call's number in the payload memo.
@@ -226,12 +238,11 @@ impl Payloads for JsPayloads<'_> {
     /// between calls (see `payload_memo`): a history sent again is not
     /// read or hashed again.
     fn facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
+        if let Some(facts) = self.0.take_prepared(s, head_bytes) {
+            return facts;
+        }
         let Some(source) = self.0.source(s) else {
-            let prepared = self.0.prepared.borrow_mut().take();
-            match prepared {
-                Some((r, h, facts)) if r == s && h == head_bytes => return facts,
-                _ => return self.read_facts(s, head_bytes),
-            }
+            return self.read_facts(s, head_bytes);
         };
         let call = self.0.memo_call();
         if let Some(facts) = super::payload_memo::facts(&source, call, head_bytes, || {
@@ -268,9 +279,9 @@ impl Payloads for JsPayloads<'_> {
 
     /// A payload of more than one piece is read a piece at a time in
     /// browsers and workers (Node hashes it natively at once), the host
-    /// running between pieces; its facts go to the memo (a caller's string)
-    /// or are kept for the next `facts` of it (a payload read from the
-    /// stash). A payload that is not ASCII is left to `facts`.
+    /// running between pieces; its facts are kept for the next `facts` of it
+    /// and, for a caller's string, go to the memo. A payload that is not
+    /// ASCII is left to `facts`.
     fn prepare_facts<'a>(
         &'a self,
         s: &'a str,
@@ -308,10 +319,11 @@ impl Payloads for JsPayloads<'_> {
                 slicer.checkpoint().await;
             }
             let facts = reader.finish();
-            match source {
-                Some(source) => super::payload_memo::remember(source, call, facts, head_bytes),
-                None => *self.0.prepared.borrow_mut() = Some((s.to_owned(), head_bytes, facts)),
+            if let Some(source) = source {
+                super::payload_memo::remember(source, call, facts.clone(), head_bytes);
             }
+            // For the `facts` that follows, even when the memo keeps no more.
+            *self.0.prepared.borrow_mut() = Some((s.to_owned(), head_bytes, facts));
         })
     }
 
