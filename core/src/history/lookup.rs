@@ -6,7 +6,7 @@ use crate::event_loop::Slicer;
 use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
 use crate::messages::{Format, MessageError};
-use crate::stash::{read_verified, Lookup, StashAccess, StashBackend};
+use crate::stash::{read_verified, Lookup, StashAccess, StashBackend, StashConfig, StoredRecord};
 use serde_json::Value;
 /// The language of the texts the tool answers with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,20 +86,28 @@ pub async fn history_image<B: StashBackend>(
     let Some(md5) = crate::messages::placeholder::parse_image_id(id) else {
         return text("Invalid image id", "无效的图片标识符");
     };
-    match read_verified(
-        backend,
-        &md5,
-        now,
-        payloads,
-        &Slicer::of(payloads.event_loop()),
-    )
-    .await
-    {
+    match original(backend, config, now, &md5, payloads).await {
+        Some(rec) => vec![tool_image_part(dialect, &rec.mime, &rec.payload)],
+        None => text("Image not found or expired", "图片不存在或已过期"),
+    }
+}
+
+/// The original stashed under `md5`, checked (see [`read_verified`]), its
+/// expiry refreshed; `None` when it is missing, expired or corrupt.
+async fn original<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    md5: &str,
+    payloads: &dyn Payloads,
+) -> Option<StoredRecord> {
+    let slicer = Slicer::of(payloads.event_loop());
+    match read_verified(backend, md5, now, payloads, &slicer).await {
         Ok(Lookup::Found(rec)) => {
-            refresh(backend, config, now, std::iter::once(&md5)).await;
-            vec![tool_image_part(dialect, &rec.mime, &rec.payload)]
+            refresh(backend, config, now, std::iter::once(&rec.id)).await;
+            Some(rec)
         }
-        _ => text("Image not found or expired", "图片不存在或已过期"),
+        _ => None,
     }
 }
 
@@ -122,21 +130,7 @@ pub async fn answer_history_image_call<B: StashBackend>(
     } = access;
     let call = crate::history::call::read_call(format, call, &JsonPath::root("call"))?;
     let record = match crate::messages::placeholder::parse_image_id(&call.image_id) {
-        Some(md5) => match read_verified(
-            backend,
-            &md5,
-            now,
-            payloads,
-            &Slicer::of(payloads.event_loop()),
-        )
-        .await
-        {
-            Ok(Lookup::Found(rec)) => {
-                refresh(backend, config, now, std::iter::once(&md5)).await;
-                Some(rec)
-            }
-            _ => None,
-        },
+        Some(md5) => original(backend, config, now, &md5, payloads).await,
         None => None,
     };
     let image = record
