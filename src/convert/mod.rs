@@ -6,6 +6,7 @@
 
 pub(crate) mod bytes;
 pub mod external;
+mod node_host;
 pub(crate) mod payload_memo;
 pub mod text_payloads;
 
