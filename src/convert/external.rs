@@ -303,9 +303,14 @@ impl Payloads for JsPayloads<'_> {
             }
             let source = self.0.source(s);
             let call = self.0.memo_call();
+            let keep =
+                |facts| *self.0.prepared.borrow_mut() = Some((s.to_owned(), head_bytes, facts));
             if let Some(source) = &source {
+                // Remembered: handed on, so that `facts` does not look again.
                 let read_head = || self.read_head(s, head_bytes).head;
-                if super::payload_memo::facts(source, call, head_bytes, read_head).is_some() {
+                if let Some(facts) = super::payload_memo::facts(source, call, head_bytes, read_head)
+                {
+                    keep(facts);
                     return;
                 }
             }
@@ -324,7 +329,7 @@ impl Payloads for JsPayloads<'_> {
                 super::payload_memo::remember(source, call, facts.clone(), head_bytes);
             }
             // For the `facts` that follows, even when the memo keeps no more.
-            *self.0.prepared.borrow_mut() = Some((s.to_owned(), head_bytes, facts));
+            keep(facts);
         })
     }
 
