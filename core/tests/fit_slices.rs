@@ -6,7 +6,8 @@
 //! one slice and one more image, whether fitting hashes (with a stash), only
 //! measures (without), or repairs a refusal. And every payload fitting,
 //! compaction and expansion hash is first offered to the host to read in
-//! pieces (`Payloads::prepare_facts`).
+//! pieces (`Payloads::prepare_facts`), and so is every payload held outside
+//! wasm memory that sanitizing a tool result hashes.
 
 mod common;
 
@@ -18,8 +19,13 @@ use ctxpack_core::event_loop::Slicer;
 use ctxpack_core::event_loop::{EventLoop, SLICE_MS};
 use ctxpack_core::fit::{fit_context, repair_context, FitOptions, RepairOptions};
 use ctxpack_core::history::{compact_history, expand_history, CompactOptions};
-use ctxpack_core::media::{facts_of_text, head_of_text, PayloadFacts, PayloadHead, Payloads};
+use ctxpack_core::media::{
+    external_ref, facts_of_text, find_external_ref, head_of_text, PayloadFacts, PayloadHead,
+    Payloads,
+};
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
+use ctxpack_core::tool_results::{sanitize_targets, OnWriteFailure, SanitizeOptions, Target};
+use ctxpack_core::JsonPath;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
@@ -273,4 +279,76 @@ fn every_payload_fitting_compaction_and_expansion_hash_is_prepared_first() {
     let back = block_on(expand_history(access(), out.messages, None, &expanding)).unwrap();
     assert_eq!(back.report.restored, 8);
     assert_eq!(expanding.hashed_after_preparing(), 8);
+}
+
+/// Texts held outside wasm memory, as the boundary holds a tool result's
+/// payloads (reference `i` of table 0 stands for `texts[i]`), noting which
+/// were prepared and which were hashed.
+struct HeldRecorded {
+    texts: Vec<String>,
+    log: Recorded,
+}
+
+impl Payloads for HeldRecorded {
+    fn with_full(&self, s: &str, f: &mut dyn FnMut(&str)) {
+        match find_external_ref(s) {
+            Some((_, 0, i)) => f(&self.texts[i as usize]),
+            _ => f(s),
+        }
+    }
+    fn facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
+        self.log
+            .log
+            .borrow_mut()
+            .push(("facts", ctxpack_core::md5_hex(s.as_bytes())));
+        facts_of_text(self, s, head_bytes)
+    }
+    fn prepare_facts<'a>(
+        &'a self,
+        s: &'a str,
+        head_bytes: usize,
+        slicer: &'a Slicer<'a>,
+    ) -> Pin<Box<dyn Future<Output = ()> + 'a>> {
+        self.log.prepare_facts(s, head_bytes, slicer)
+    }
+}
+
+#[test]
+fn every_payload_sanitizing_hashes_is_prepared_first() {
+    let texts = vec![b64(PNG), b64(JPEG), b64(WEBP)];
+    let payloads = HeldRecorded {
+        texts: texts.clone(),
+        log: Recorded::default(),
+    };
+    let value = serde_json::json!({
+        "screenshot": { "data": external_ref(0, 0) },
+        "pages": [format!("data:image/jpeg;base64,{}", external_ref(0, 1))],
+        "imageBase64": external_ref(0, 2),
+    });
+    let mut targets = [Target {
+        value,
+        path: JsonPath::root("result"),
+        changed: false,
+        holds_references: true,
+    }];
+    let stash = MemoryBackend::default();
+    let report = block_on(sanitize_targets(
+        Some(&stash),
+        &StashConfig::default(),
+        1.0e12,
+        &mut targets,
+        &SanitizeOptions {
+            threshold_bytes: 100,
+            ..SanitizeOptions::default()
+        },
+        OnWriteFailure::KeepInline,
+        &payloads,
+    ));
+    assert_eq!(report.stashed, 3);
+    assert_eq!(payloads.log.hashed_after_preparing(), 3);
+    // Each marker names the MD5 of the held text.
+    let out = ToString::to_string(&targets[0].value);
+    for text in &texts {
+        assert!(out.contains(&format!("history_{}", md5(text))), "{out}");
+    }
 }

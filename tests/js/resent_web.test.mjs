@@ -72,13 +72,13 @@ test('each turn of a re-sent history writes only its new image; a record deleted
   assert.equal(res.answer[0].image_url.url, `data:image/png;base64,${b64[0]}`);
 });
 
-test('a payload of many megabytes is hashed a piece at a time, the page running between pieces, under the id of its whole text, and read so again by expandContext and toMultimodal', async () => {
+test('a payload of many megabytes is hashed a piece at a time, the page running between pieces, under the id of its whole text, and read so again by expandContext, toMultimodal and sanitizeToolResult', async () => {
   // 24 MB of base64: reading and hashing it takes well over two 10 ms slices.
   const big = 'iVBORw0K' + 'QUJD'.repeat(6 * 1024 * 1024 - 2);
   const small = (await makeImage('png', 40, 30, 404)).toString('base64');
   const dbName = `big-${Math.random().toString(36).slice(2)}`;
   const res = await page.evaluate(async ({ small, dbName, repeat }) => {
-    const { Stash, compactContext, expandContext, toMultimodal } = window.ctxpack;
+    const { Stash, compactContext, expandContext, toMultimodal, sanitizeToolResult } = window.ctxpack;
     const big = 'iVBORw0K' + 'QUJD'.repeat(repeat);
     // Every pause the library makes goes through scheduler.yield (wrapped
     // here to count them); onProgress marks the big image's turn.
@@ -112,6 +112,9 @@ test('a payload of many megabytes is hashed a piece at a time, the page running 
       // from a data URL in markdown.
       const expanded = await pausesOf(() => expandContext(messages, { stash }));
       const multimodal = await pausesOf(() => toMultimodal(`see ![shot](data:image/png;base64,${big})`));
+      // A screenshot tool's result: text no earlier call has seen.
+      const shot = 'iVBORw0K' + 'QUJD'.repeat(repeat - 1) + 'QUJF';
+      const sanitized = await pausesOf(() => sanitizeToolResult({ content: [{ type: 'image', data: shot, mimeType: 'image/png' }] }, { stash }));
       return {
         text: JSON.stringify(messages),
         stashed: report.stashed,
@@ -120,6 +123,8 @@ test('a payload of many megabytes is hashed a piece at a time, the page running 
         expandPauses: expanded.pauses,
         multimodalImage: multimodal.value.content.find((p) => p.type === 'image_url')?.image_url.url === `data:image/png;base64,${big}`,
         multimodalPauses: multimodal.pauses,
+        sanitized: JSON.stringify(sanitized.value),
+        sanitizePauses: sanitized.pauses,
       };
     } finally {
       stash.close();
@@ -135,4 +140,8 @@ test('a payload of many megabytes is hashed a piece at a time, the page running 
   // Read whole, expandContext paused 0 times here and toMultimodal once.
   assert.ok(res.expandPauses >= 3, `expandContext paused ${res.expandPauses} times`);
   assert.ok(res.multimodalPauses >= 3, `toMultimodal paused ${res.multimodalPauses} times`);
+  // Read whole, sanitizeToolResult paused once (after the payload).
+  const shot = 'iVBORw0K' + 'QUJD'.repeat(6 * 1024 * 1024 - 3) + 'QUJF';
+  assert.ok(res.sanitized.includes(`[Binary:history_${md5(shot)} `), res.sanitized);
+  assert.ok(res.sanitizePauses >= 3, `sanitizeToolResult paused ${res.sanitizePauses} times`);
 });

@@ -11,6 +11,7 @@ use crate::media::base64_payload::{check_base64, decode_prefix, decoded_len};
 use crate::media::data_url::{is_data_url, DataUrl};
 use crate::media::payload::{InMemory, Payloads};
 use crate::media::sniff_mime;
+use crate::tool_results::held_payload::{classify_held, held_reference, SNIFF_BYTES};
 use serde_json::Value;
 
 /// Fields known to carry binary payloads, whatever their length.
@@ -113,7 +114,8 @@ pub fn find_binaries(
 }
 
 /// As [`find_binaries`], letting the host run (see [`Slicer`]) after each
-/// payload held outside wasm memory, which is read whole to be judged.
+/// payload held outside wasm memory, whose facts the host may read a piece
+/// at a time first (see [`Payloads::prepare_facts`]).
 pub async fn find_binaries_sliced(
     root: &Value,
     options: &SanitizeOptions,
@@ -124,6 +126,9 @@ pub async fn find_binaries_sliced(
     let walk = Strings::of(root, options);
     let mut found = Vec::new();
     for &(s, step, known) in &walk.strings {
+        if let Some((_, reference)) = held_reference(s) {
+            payloads.prepare_facts(reference, SNIFF_BYTES, slicer).await;
+        }
         if let Some(b) = classify(s, known, options.threshold_bytes, payloads) {
             found.push(walk.place(b, step, base));
         }
@@ -199,7 +204,7 @@ impl<'v> Strings<'v> {
 }
 
 /// Minimum length of a base64 string inside a known binary field.
-const KNOWN_FIELD_MIN: usize = 64;
+pub(super) const KNOWN_FIELD_MIN: usize = 64;
 
 /// Decides whether one string is a binary payload.
 fn classify(
@@ -208,29 +213,46 @@ fn classify(
     threshold: usize,
     payloads: &dyn Payloads,
 ) -> Option<Binary> {
-    // A string held outside wasm memory: judge the text it stands for.
+    // A string held outside wasm memory: judge the text it stands for, by
+    // its facts where they tell, else by reading it whole.
+    if let Some(held) = held_reference(s) {
+        if let Some(found) = classify_held(s, held, known_field, threshold, payloads) {
+            return found;
+        }
+    }
     if let Some((before, _, _)) = crate::media::payload::find_external_ref(s) {
-        let mut verdict = None;
-        let prefix = before.len();
-        payloads.with_full(s, &mut |text| {
-            verdict = classify_text(text, known_field, threshold).map(|b| {
-                let md5 = text
-                    .get(b.payload.0..b.payload.1)
-                    .map(|p| crate::hash::md5_hex(p.as_bytes()));
-                (b, md5)
-            })
-        });
-        let (b, md5) = verdict?;
-        return Some(Binary {
-            md5,
-            ..blank(prefix, s.len(), b.mime, b.size)
-        });
+        return classify_read_whole(s, before.len(), known_field, threshold, payloads);
     }
     classify_text(s, known_field, threshold)
 }
 
+/// Decides whether string `s`, whose held text starts at byte `start`, is a
+/// binary payload by reading that text whole.
+pub(super) fn classify_read_whole(
+    s: &str,
+    start: usize,
+    known_field: bool,
+    threshold: usize,
+    payloads: &dyn Payloads,
+) -> Option<Binary> {
+    let mut verdict = None;
+    payloads.with_full(s, &mut |text| {
+        verdict = classify_text(text, known_field, threshold).map(|b| {
+            let md5 = text
+                .get(b.payload.0..b.payload.1)
+                .map(|p| crate::hash::md5_hex(p.as_bytes()));
+            (b, md5)
+        })
+    });
+    let (b, md5) = verdict?;
+    Some(Binary {
+        md5,
+        ..blank(start, s.len(), b.mime, b.size)
+    })
+}
+
 /// A binary found at `start..end` of its string, not yet placed.
-fn blank(start: usize, end: usize, mime: String, size: u64) -> Binary {
+pub(super) fn blank(start: usize, end: usize, mime: String, size: u64) -> Binary {
     Binary {
         pointer: Vec::new(),
         path: String::new(),
@@ -285,11 +307,14 @@ fn sniff(payload: &str) -> Option<String> {
 /// (as encoded binary does) and not just hexadecimal digits (a hex digest or
 /// dump is not base64).
 pub fn looks_like_base64(s: &str) -> bool {
-    if s.len() % 4 != 0 || check_base64(s).is_err() {
-        return false;
-    }
+    s.len() % 4 == 0 && check_base64(s).is_ok() && mixes_like_encoded_binary(s.as_bytes())
+}
+
+/// True when `text` mixes upper case, lower case and digits and is not just
+/// hexadecimal digits, as base64 of binary does.
+pub(super) fn mixes_like_encoded_binary(text: &[u8]) -> bool {
     let (mut upper, mut lower, mut digit, mut non_hex) = (false, false, false, false);
-    for b in s.bytes() {
+    for &b in text {
         upper |= b.is_ascii_uppercase();
         lower |= b.is_ascii_lowercase();
         digit |= b.is_ascii_digit();
