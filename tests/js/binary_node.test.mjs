@@ -48,6 +48,33 @@ test('sanitizeToolResult: the seed example, with and without a stash', async () 
   await assert.rejects(sanitizeToolResult({}, { fields: [1] }), (e) => e instanceof CtxpackError && e.path === 'options.fields[0]');
 });
 
+test('sanitizeToolResult judges a data URL the same whether it is short or long: its declared type when its bytes do not tell, its header counted, the character mix not asked of it', async () => {
+  // The boundary keeps a string of 1024 characters or more in JavaScript:
+  // the short URL is read into wasm memory, the long one is not.
+  const noise = (n, seed) => {
+    const bytes = Buffer.alloc(n);
+    for (let i = 0, s = seed; i < n; i++) { s = (s * 1664525 + 1013904223) >>> 0; bytes[i] = s >>> 24; }
+    return bytes.toString('base64');
+  };
+  const stash = await Stash.open({ backend: 'memory' });
+  try {
+    for (const payload of [noise(300, 1), noise(30_000, 2), 'A'.repeat(400), 'A'.repeat(40_000)]) {
+      const url = `data:Application/X-Custom;base64,${payload}`;
+      const out = await sanitizeToolResult({ imageBase64: url }, { stash });
+      const size = Buffer.from(payload, 'base64').length;
+      assert.equal(out.imageBase64, `[Binary:history_${md5(payload)} application/x-custom ${(size / 1024).toFixed(1)}KB]`, `${payload.length} characters`);
+    }
+    // Under the threshold (an unknown field), the header counts as in memory.
+    const payload = noise(7_650, 3);
+    const url = `data:application/x-custom;base64,${payload}`;
+    const threshold = url.length - 1;
+    assert.notEqual((await sanitizeToolResult({ file: url }, { stash, thresholdBytes: threshold })).file, url);
+    assert.equal((await sanitizeToolResult({ file: url }, { stash, thresholdBytes: threshold + 1 })).file, url);
+  } finally {
+    stash.free();
+  }
+});
+
 test('sanitizeToolResult leaves prose, code, JSON, hex, JWTs and minified JS alone', async () => {
   const samples = {
     prose: 'It was the best of times, it was the worst of times. '.repeat(300),

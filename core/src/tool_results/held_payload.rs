@@ -5,12 +5,13 @@
 //! ([`Payloads::prepare_facts`]) and remember them between calls, so a large
 //! payload is not read in one task, and one sent again is not read again.
 //!
-//! The verdict is the one reading the whole text gives; where the facts
-//! cannot tell (a text that is not base64, a character mix not settled by
-//! its first kilobytes), the caller reads the whole text.
+//! The verdict is the one the same string held in memory gets; where the
+//! facts cannot tell (a text that is not base64, a character mix not
+//! settled by its first kilobytes), the caller reads the whole text.
 
 use super::sanitize::{blank, mixes_like_encoded_binary, Binary, KNOWN_FIELD_MIN};
 use crate::media::base64_payload::encode_base64;
+use crate::media::data_url::{is_data_url, DataUrl};
 use crate::media::payload::{kept_kind, KeptKind, Payloads};
 use crate::media::sniff_mime;
 
@@ -33,8 +34,10 @@ pub(crate) fn held_reference(s: &str) -> Option<(usize, &str)> {
 
 /// The verdict on string `s`, whose held text `reference` starts at byte
 /// `start`, from that text's facts: `Some(found)` when they decide, `None`
-/// when only the whole text can. The held text is judged on its own, as
-/// reading it whole judges it.
+/// when only the whole text can. It is the verdict on the string the
+/// reference stands in for (the text before it and the held text), as if
+/// it were all in memory: a held data URL's payload is judged with its
+/// header.
 pub(crate) fn classify_held(
     s: &str,
     (start, reference): (usize, &str),
@@ -42,15 +45,44 @@ pub(crate) fn classify_held(
     threshold: usize,
     payloads: &dyn Payloads,
 ) -> Option<Option<Binary>> {
+    let before = &s[..start];
+    let header = is_data_url(before) && before.find(',') == Some(start.wrapping_sub(1));
+    if !(before.is_empty() || header) {
+        return None;
+    }
     let facts = payloads.facts(reference, SNIFF_BYTES);
-    // Text that is not base64 (a whole data URL, say) is read whole.
-    facts.valid.as_ref().ok()?;
+    let full_len = start + facts.len;
+    if facts.valid.is_err() {
+        // A data URL whose payload is not base64 is not binary; a held text
+        // that is not base64 may be a whole data URL itself.
+        return if before.is_empty() { None } else { Some(None) };
+    }
+    let sniffed = sniff_mime(&facts.head);
+    let found = |mime: &str| Binary {
+        md5: Some(facts.md5.clone()),
+        ..blank(start, s.len(), mime.to_owned(), facts.decoded_len as u64)
+    };
+    if !before.is_empty() {
+        if before.contains('\u{0}') || (!known_field && full_len <= threshold) {
+            return Some(None);
+        }
+        let Ok(url) = DataUrl::parse_unchecked(before) else {
+            return Some(None);
+        };
+        let declared = url.mime.to_ascii_lowercase();
+        let mime = match sniffed {
+            Some(mime) => mime,
+            None if declared.is_empty() => "application/octet-stream",
+            None => &declared,
+        };
+        return Some(Some(found(mime)));
+    }
     let min = if known_field {
         KNOWN_FIELD_MIN
     } else {
         threshold + 1
     };
-    if facts.len < min {
+    if full_len < min {
         return Some(None);
     }
     // Whole groups of the decoded head encode back to exactly the text's
@@ -60,18 +92,14 @@ pub(crate) fn classify_held(
     if !mixes_like_encoded_binary(text.as_bytes()) {
         return None;
     }
-    let mime = sniff_mime(&facts.head).unwrap_or("application/octet-stream");
-    Some(Some(Binary {
-        md5: Some(facts.md5),
-        ..blank(start, s.len(), mime.to_owned(), facts.decoded_len as u64)
-    }))
+    Some(Some(found(sniffed.unwrap_or("application/octet-stream"))))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::media::payload::{external_ref, find_external_ref};
-    use crate::tool_results::sanitize::classify_read_whole;
+    use crate::tool_results::sanitize::{classify_read_whole, classify_text};
 
     /// Texts held outside "wasm memory": reference `i` of table 0 stands
     /// for `texts[i]`.
@@ -123,30 +151,52 @@ mod tests {
         ]
     }
 
+    /// The verdict on `full` held in memory, placed as a string whose held
+    /// text starts at byte `start` and which is `len` bytes long.
+    fn in_memory(
+        full: &str,
+        start: usize,
+        len: usize,
+        known: bool,
+        threshold: usize,
+    ) -> Option<Binary> {
+        classify_text(full, known, threshold).map(|b| Binary {
+            md5: Some(crate::hash::md5_hex(
+                &full.as_bytes()[b.payload.0..b.payload.1],
+            )),
+            ..blank(start, len, b.mime, b.size)
+        })
+    }
+
     #[test]
-    fn the_facts_give_the_verdict_reading_the_whole_text_gives() {
+    fn a_held_text_gets_the_verdict_it_gets_in_memory_by_its_facts_or_read_whole() {
         let texts = texts();
         let payloads = Held(texts.iter().map(|(t, _)| t.clone()).collect());
         for (i, (text, must_decide)) in texts.iter().enumerate() {
             let reference = external_ref(0, i as u32);
-            for header in ["", "data:image/png;base64,", "DATA:Audio/X-Odd;BASE64,"] {
+            for header in [
+                "",
+                "data:image/png;base64,",
+                "DATA:Audio/X-Odd;BASE64,",
+                "data:;base64,",
+                "data:image/png,",
+            ] {
                 let s = format!("{header}{reference}");
+                let full = format!("{header}{text}");
                 let held = held_reference(&s).expect("a held text");
                 assert_eq!(held, (header.len(), reference.as_str()));
                 for known in [false, true] {
                     for threshold in [10, 100, 10 * 1024, 1 << 20] {
+                        let what = format!(
+                            "text {i} under {header:?}, known {known}, threshold {threshold}"
+                        );
+                        let expected = in_memory(&full, header.len(), s.len(), known, threshold);
                         let whole =
                             classify_read_whole(&s, header.len(), known, threshold, &payloads);
+                        assert_eq!(whole, expected, "read whole: {what}");
                         match classify_held(&s, held, known, threshold, &payloads) {
-                            Some(verdict) => assert_eq!(
-                                verdict, whole,
-                                "text {i} under {header:?}, known {known}, threshold {threshold}"
-                            ),
-                            None => assert!(
-                                !must_decide,
-                                "text {i} ({} bytes) not decided by its facts",
-                                text.len()
-                            ),
+                            Some(verdict) => assert_eq!(verdict, expected, "by its facts: {what}"),
+                            None => assert!(!must_decide, "not decided by its facts: {what}"),
                         }
                     }
                 }

@@ -227,7 +227,9 @@ fn classify(
 }
 
 /// Decides whether string `s`, whose held text starts at byte `start`, is a
-/// binary payload by reading that text whole.
+/// binary payload by reading that text whole: the verdict on the string it
+/// stands in for (the text before it and the held text), as if it were all
+/// in memory.
 pub(super) fn classify_read_whole(
     s: &str,
     start: usize,
@@ -237,8 +239,9 @@ pub(super) fn classify_read_whole(
 ) -> Option<Binary> {
     let mut verdict = None;
     payloads.with_full(s, &mut |text| {
-        verdict = classify_text(text, known_field, threshold).map(|b| {
-            let md5 = text
+        let full = [&s[..start], text].concat();
+        verdict = classify_text(&full, known_field, threshold).map(|b| {
+            let md5 = full
                 .get(b.payload.0..b.payload.1)
                 .map(|p| crate::hash::md5_hex(p.as_bytes()));
             (b, md5)
@@ -266,7 +269,7 @@ pub(super) fn blank(start: usize, end: usize, mime: String, size: u64) -> Binary
 /// Decides whether a string in memory is a binary payload. A string holding
 /// U+0000 never is (no base64 alphabet has it, and it begins a payload
 /// reference, which caller text must never be taken for).
-fn classify_text(s: &str, known_field: bool, threshold: usize) -> Option<Binary> {
+pub(super) fn classify_text(s: &str, known_field: bool, threshold: usize) -> Option<Binary> {
     if s.contains('\u{0}') {
         return None;
     }
