@@ -1,7 +1,7 @@
 //! `sanitizeToolResult` and `routeArtifact`: binary out of text.
 
 use crate::api::call::Call;
-use crate::convert::{from_js_kept, js_type, to_js_kept};
+use crate::convert::{from_js_kept_any_base64, js_type, to_js_kept};
 use crate::promise::to_promise;
 use crate::stash::call_backend;
 use crate::CtxpackError;
@@ -100,7 +100,7 @@ pub async fn sanitize_tool_result(
         }
         None => (
             Target {
-                value: from_js_kept(&result, "result", table)?,
+                value: from_js_kept_any_base64(&result, "result", table)?,
                 path: JsonPath::root("result"),
                 changed: false,
                 holds_references: true,

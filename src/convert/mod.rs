@@ -31,7 +31,43 @@ pub(crate) const EXTERNAL_MIN: u32 = 1024;
 /// Reads a JavaScript value as JSON, keeping long payloads and non-JSON
 /// values in `table`. `path` names the value for errors.
 pub fn from_js_kept(value: &JsValue, path: &str, table: &Table) -> Result<Value, CtxpackError> {
-    read(value, &Place::Root(path), table, 0, None)
+    read(
+        value,
+        &Place::Root(path),
+        table,
+        0,
+        None,
+        Holding::PayloadKeys,
+    )
+}
+
+/// As [`from_js_kept`], for a value searched for binary anywhere (a tool
+/// result): any long string that begins as base64 stays in JavaScript too,
+/// whatever its key, so the search reads its facts a piece at a time and
+/// remembers them instead of copying it into wasm memory.
+pub fn from_js_kept_any_base64(
+    value: &JsValue,
+    path: &str,
+    table: &Table,
+) -> Result<Value, CtxpackError> {
+    read(
+        value,
+        &Place::Root(path),
+        table,
+        0,
+        None,
+        Holding::AnyBase64,
+    )
+}
+
+/// Which long strings that begin as base64 stay in JavaScript (`data:` URLs
+/// always do).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holding {
+    /// Those under a format's payload key.
+    PayloadKeys,
+    /// All of them.
+    AnyBase64,
 }
 
 /// Where a value being read sits: written out as a JSON path only when an
@@ -69,7 +105,7 @@ fn is_base64_head(s: &JsString, len: u32) -> bool {
     })
 }
 
-fn read_string(js: &JsString, key: Option<&str>, table: &Table) -> Value {
+fn read_string(js: &JsString, key: Option<&str>, holding: Holding, table: &Table) -> Value {
     let len = js.length();
     if len >= EXTERNAL_MIN {
         let head: String = js.slice(0, 5).into();
@@ -83,7 +119,9 @@ fn read_string(js: &JsString, key: Option<&str>, table: &Table) -> Value {
                     return Value::String(format!("{header}{kept}"));
                 }
             }
-        } else if key.is_some_and(ctxpack_core::messages::is_payload_key) && is_base64_head(js, len)
+        } else if (holding == Holding::AnyBase64
+            || key.is_some_and(ctxpack_core::messages::is_payload_key))
+            && is_base64_head(js, len)
         {
             return Value::String(table.keep_payload(js.clone(), js.clone()));
         }
@@ -141,6 +179,7 @@ fn read(
     table: &Table,
     depth: usize,
     key: Option<&str>,
+    holding: Holding,
 ) -> Result<Value, CtxpackError> {
     if depth > MAX_DEPTH {
         return Err(CtxpackError::new(
@@ -159,7 +198,7 @@ fn read(
         return Ok(number(n));
     }
     if let Some(s) = value.dyn_ref::<JsString>() {
-        return Ok(read_string(s, key, table));
+        return Ok(read_string(s, key, holding, table));
     }
     if Array::is_array(value) {
         let arr: &Array = value.unchecked_ref();
@@ -173,6 +212,7 @@ fn read(
                 table,
                 depth + 1,
                 item_key,
+                holding,
             )?);
         }
         return Ok(Value::Array(out));
@@ -192,7 +232,14 @@ fn read(
             if v.is_undefined() || v.is_instance_of::<Function>() || v.is_symbol() {
                 continue;
             }
-            let child = read(&v, &Place::Key(place, &k), table, depth + 1, Some(&k))?;
+            let child = read(
+                &v,
+                &Place::Key(place, &k),
+                table,
+                depth + 1,
+                Some(&k),
+                holding,
+            )?;
             map.insert(k, child);
         }
         return Ok(Value::Object(map));

@@ -21,7 +21,7 @@ String.prototype.slice = function (start, end) {
   if (start === 0 && end > 1024) headReads++;
   return realSlice.call(this, start, end);
 };
-const { Stash, compactContext, expandContext, getHistoryImage, estimate } = await import('ctxpack');
+const { Stash, compactContext, expandContext, getHistoryImage, estimate, sanitizeToolResult } = await import('ctxpack');
 
 const md5 = (s) => realHash('md5', s);
 const b64Of = async (seed, format = 'png') => (await makeImage(format, 120, 90, seed)).toString('base64');
@@ -144,6 +144,28 @@ test('concurrent calls give what calls one after another give', async () => {
     const listed = (await s.list()).map((e) => e.id).sort();
     assert.deepEqual(listed, [md5(a), md5(b), md5(c)].sort());
   }
+});
+
+test('a tool result sent again is not hashed again, whatever key holds its payload, and a changed payload gets its own id', async () => {
+  const [a, b, c] = [await b64Of(381), await b64Of(382, 'jpeg'), await b64Of(383)];
+  // A known binary field, an MCP image block's `data`, and a field of the
+  // tool's own naming.
+  const result = { metadata: { imageBase64: `data:image/png;base64,${a}` }, content: [{ type: 'image', data: b, mimeType: 'image/jpeg' }], capture: { raw: c } };
+  const stash = await memory();
+  const options = { stash, thresholdBytes: 1024 };
+  const first = await counting(() => sanitizeToolResult(result, options));
+  assert.equal(first.hashed, 3);
+  const markers = JSON.stringify(first.value);
+  for (const payload of [a, b, c]) assert.ok(markers.includes(`[Binary:history_${md5(payload)} `), markers);
+  const again = await counting(() => sanitizeToolResult(result, options));
+  assert.equal(again.hashed, 0);
+  assert.equal(JSON.stringify(again.value), markers);
+  // The same object with a new string where `raw` was.
+  const d = await b64Of(384);
+  const changed = await counting(() => sanitizeToolResult({ ...result, capture: { raw: d } }, options));
+  assert.equal(changed.hashed, 1);
+  assert.ok(JSON.stringify(changed.value).includes(`[Binary:history_${md5(d)} `));
+  stash.free();
 });
 
 test('bytes changed in place are read again (only strings are remembered)', async () => {
