@@ -246,13 +246,15 @@ impl Payloads for JsPayloads<'_> {
             return self.read_facts(s, head_bytes);
         };
         let call = self.0.memo_call();
-        if let Some(facts) = super::payload_memo::facts(&source, call, head_bytes, || {
+        let miss = match super::payload_memo::facts(&source, call, head_bytes, || {
             self.read_head(s, head_bytes).head
         }) {
-            return facts;
-        }
+            Ok(facts) => return facts,
+            Err(miss) => miss,
+        };
+        // Read without a pause: the memo is as `facts` left it.
         let facts = self.read_facts(s, head_bytes);
-        super::payload_memo::remember(source, call, facts.clone(), head_bytes);
+        super::payload_memo::remember_after(miss, source, call, facts.clone(), head_bytes);
         facts
     }
 
@@ -308,8 +310,7 @@ impl Payloads for JsPayloads<'_> {
             if let Some(source) = &source {
                 // Remembered: handed on, so that `facts` does not look again.
                 let read_head = || self.read_head(s, head_bytes).head;
-                if let Some(facts) = super::payload_memo::facts(source, call, head_bytes, read_head)
-                {
+                if let Ok(facts) = super::payload_memo::facts(source, call, head_bytes, read_head) {
                     keep(facts);
                     return;
                 }
@@ -325,6 +326,8 @@ impl Payloads for JsPayloads<'_> {
                 slicer.checkpoint().await;
             }
             let facts = reader.finish();
+            // Other calls may have changed the memo while this one paused:
+            // looked up afresh.
             if let Some(source) = source {
                 super::payload_memo::remember(source, call, facts.clone(), head_bytes);
             }

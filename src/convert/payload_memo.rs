@@ -42,6 +42,11 @@ pub fn begin_call() -> u32 {
     })
 }
 
+/// What the memo knew of a payload it had no facts for: the slot of its
+/// entry, when it was measured but not hashed. Good only until the memo
+/// next changes: hand it to [`remember_after`] with nothing in between.
+pub struct Miss(Option<u32>);
+
 /// The remembered facts of the payload `source` stands for, with
 /// `head_bytes` leading bytes (read with `read_head` if that size is new).
 pub fn facts(
@@ -49,21 +54,41 @@ pub fn facts(
     call: u32,
     head_bytes: usize,
     read_head: impl FnOnce() -> Vec<u8>,
-) -> Option<PayloadFacts> {
+) -> Result<PayloadFacts, Miss> {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        let slot = m.slots.get(source).as_f64()? as u32;
-        m.memo.facts(slot, call, head_bytes, read_head)
+        let Some(slot) = m.slots.get(source).as_f64() else {
+            return Err(Miss(None));
+        };
+        let slot = slot as u32;
+        m.memo
+            .facts(slot, call, head_bytes, read_head)
+            .ok_or(Miss(Some(slot)))
     })
 }
 
 /// Remembers the facts of the payload `source` stands for.
 pub fn remember(source: JsString, call: u32, facts: PayloadFacts, head_bytes: usize) {
+    let miss = MEMO.with(|m| Miss(m.borrow().slots.get(&source).as_f64().map(|s| s as u32)));
+    remember_after(miss, source, call, facts, head_bytes);
+}
+
+/// Remembers the facts of the payload `source` stands for, which [`facts`]
+/// just missed with `miss`: the `Map` is not searched for it again (a
+/// search compares the string with every other key of its length, as the
+/// engine hashes a long string by its length alone).
+pub fn remember_after(
+    miss: Miss,
+    source: JsString,
+    call: u32,
+    facts: PayloadFacts,
+    head_bytes: usize,
+) {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
         // Measured before: the same entry learns what hashing found.
-        if let Some(slot) = m.slots.get(&source).as_f64() {
-            if m.memo.hashed(slot as u32, call, facts.clone(), head_bytes) {
+        if let Miss(Some(slot)) = miss {
+            if m.memo.hashed(slot, call, facts.clone(), head_bytes) {
                 return;
             }
         }
