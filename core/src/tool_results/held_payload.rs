@@ -9,7 +9,7 @@
 //! facts cannot tell (a text that is not base64, a character mix not
 //! settled by its first kilobytes), the caller reads the whole text.
 
-use super::sanitize::{blank, mixes_like_encoded_binary, Binary, KNOWN_FIELD_MIN};
+use super::binary_text::{binary_mime, min_base64_len, mixes_like_encoded_binary};
 use crate::media::base64_payload::encode_base64;
 use crate::media::data_url::{is_data_url, DataUrl};
 use crate::media::payload::{kept_kind, KeptKind, Payloads};
@@ -32,35 +32,47 @@ pub(crate) fn held_reference(s: &str) -> Option<(usize, &str)> {
     (kept_kind(reference) == Some(KeptKind::Text)).then_some((before.len(), reference))
 }
 
-/// The verdict on string `s`, whose held text `reference` starts at byte
-/// `start`, from that text's facts: `Some(found)` when they decide, `None`
-/// when only the whole text can. It is the verdict on the string the
-/// reference stands in for (the text before it and the held text), as if
-/// it were all in memory: a held data URL's payload is judged with its
-/// header.
+/// A held text found to be binary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct HeldBinary {
+    /// MIME type from the bytes, else as a data URL declares it, else
+    /// `application/octet-stream`.
+    pub mime: String,
+    /// Decoded size in bytes.
+    pub size: u64,
+    /// MD5 of the held text.
+    pub md5: String,
+}
+
+/// The verdict on the string made of `before` and the text `reference`
+/// holds, from that text's facts: `Some(found)` when they decide, `None`
+/// when only the whole text can. It is the verdict the same string gets in
+/// memory: a held data URL's payload is judged with its header.
 pub(crate) fn classify_held(
-    s: &str,
-    (start, reference): (usize, &str),
+    before: &str,
+    reference: &str,
     known_field: bool,
     threshold: usize,
     payloads: &dyn Payloads,
-) -> Option<Option<Binary>> {
-    let before = &s[..start];
-    let header = is_data_url(before) && before.find(',') == Some(start.wrapping_sub(1));
+) -> Option<Option<HeldBinary>> {
+    let header = is_data_url(before) && before.find(',') == Some(before.len().wrapping_sub(1));
     if !(before.is_empty() || header) {
         return None;
     }
     let facts = payloads.facts(reference, SNIFF_BYTES);
-    let full_len = start + facts.len;
+    let full_len = before.len() + facts.len;
     if facts.valid.is_err() {
         // A data URL whose payload is not base64 is not binary; a held text
         // that is not base64 may be a whole data URL itself.
         return if before.is_empty() { None } else { Some(None) };
     }
     let sniffed = sniff_mime(&facts.head);
-    let found = |mime: &str| Binary {
-        md5: Some(facts.md5.clone()),
-        ..blank(start, s.len(), mime.to_owned(), facts.decoded_len as u64)
+    let found = |mime| {
+        Some(Some(HeldBinary {
+            mime,
+            size: facts.decoded_len as u64,
+            md5: facts.md5.clone(),
+        }))
     };
     if !before.is_empty() {
         if before.contains('\u{0}') || (!known_field && full_len <= threshold) {
@@ -69,20 +81,9 @@ pub(crate) fn classify_held(
         let Ok(url) = DataUrl::parse_unchecked(before) else {
             return Some(None);
         };
-        let declared = url.mime.to_ascii_lowercase();
-        let mime = match sniffed {
-            Some(mime) => mime,
-            None if declared.is_empty() => "application/octet-stream",
-            None => &declared,
-        };
-        return Some(Some(found(mime)));
+        return found(binary_mime(sniffed, url.mime));
     }
-    let min = if known_field {
-        KNOWN_FIELD_MIN
-    } else {
-        threshold + 1
-    };
-    if full_len < min {
+    if full_len < min_base64_len(known_field, threshold) {
         return Some(None);
     }
     // Whole groups of the decoded head encode back to exactly the text's
@@ -92,117 +93,13 @@ pub(crate) fn classify_held(
     if !mixes_like_encoded_binary(text.as_bytes()) {
         return None;
     }
-    Some(Some(found(sniffed.unwrap_or("application/octet-stream"))))
+    found(binary_mime(sniffed, ""))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::media::payload::{external_ref, find_external_ref};
-    use crate::tool_results::sanitize::{classify_read_whole, classify_text};
-
-    /// Texts held outside "wasm memory": reference `i` of table 0 stands
-    /// for `texts[i]`.
-    struct Held(Vec<String>);
-
-    impl Payloads for Held {
-        fn with_full(&self, s: &str, f: &mut dyn FnMut(&str)) {
-            match find_external_ref(s) {
-                Some((_, 0, i)) => f(&self.0[i as usize]),
-                _ => f(s),
-            }
-        }
-    }
-
-    fn b64_of(bytes: &[u8]) -> String {
-        encode_base64(bytes)
-    }
-
-    /// `n` bytes starting with `magic`, the rest noise.
-    fn bytes(magic: &[u8], n: usize) -> Vec<u8> {
-        let mut out = magic.to_vec();
-        let mut s: u32 = 11;
-        while out.len() < n {
-            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            out.push((s >> 24) as u8);
-        }
-        out
-    }
-
-    const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0";
-
-    /// Held texts, each with whether its facts alone must decide.
-    fn texts() -> Vec<(String, bool)> {
-        let png = b64_of(&bytes(PNG, 20_000));
-        vec![
-            (png.clone(), true),
-            (b64_of(&bytes(b"", 30_001)), true),
-            (b64_of(&bytes(PNG, 20_002)), true),
-            (b64_of(&bytes(b"\xff\xd8\xff\xe0", 100)), true),
-            (b64_of(&bytes(PNG, 40)), true),
-            ("A".repeat(40_000), false),
-            ("0123456789abcdef".repeat(2_000), false),
-            (format!("{}{png}", "A".repeat(8_192)), false),
-            (format!("{}!{}", &png[..100], &png[101..]), false),
-            (format!("{png}A"), false),
-            (format!("data:image/png;base64,{png}"), false),
-            (format!("data:text/plain;base64,{png}"), false),
-            (String::new(), false),
-        ]
-    }
-
-    /// The verdict on `full` held in memory, placed as a string whose held
-    /// text starts at byte `start` and which is `len` bytes long.
-    fn in_memory(
-        full: &str,
-        start: usize,
-        len: usize,
-        known: bool,
-        threshold: usize,
-    ) -> Option<Binary> {
-        classify_text(full, known, threshold).map(|b| Binary {
-            md5: Some(crate::hash::md5_hex(
-                &full.as_bytes()[b.payload.0..b.payload.1],
-            )),
-            ..blank(start, len, b.mime, b.size)
-        })
-    }
-
-    #[test]
-    fn a_held_text_gets_the_verdict_it_gets_in_memory_by_its_facts_or_read_whole() {
-        let texts = texts();
-        let payloads = Held(texts.iter().map(|(t, _)| t.clone()).collect());
-        for (i, (text, must_decide)) in texts.iter().enumerate() {
-            let reference = external_ref(0, i as u32);
-            for header in [
-                "",
-                "data:image/png;base64,",
-                "DATA:Audio/X-Odd;BASE64,",
-                "data:;base64,",
-                "data:image/png,",
-            ] {
-                let s = format!("{header}{reference}");
-                let full = format!("{header}{text}");
-                let held = held_reference(&s).expect("a held text");
-                assert_eq!(held, (header.len(), reference.as_str()));
-                for known in [false, true] {
-                    for threshold in [10, 100, 10 * 1024, 1 << 20] {
-                        let what = format!(
-                            "text {i} under {header:?}, known {known}, threshold {threshold}"
-                        );
-                        let expected = in_memory(&full, header.len(), s.len(), known, threshold);
-                        let whole =
-                            classify_read_whole(&s, header.len(), known, threshold, &payloads);
-                        assert_eq!(whole, expected, "read whole: {what}");
-                        match classify_held(&s, held, known, threshold, &payloads) {
-                            Some(verdict) => assert_eq!(verdict, expected, "by its facts: {what}"),
-                            None => assert!(!must_decide, "not decided by its facts: {what}"),
-                        }
-                    }
-                }
-            }
-        }
-    }
+    use crate::media::payload::external_ref;
 
     #[test]
     fn only_a_reference_to_held_text_is_judged_by_facts() {

@@ -5,6 +5,7 @@
 //! where each wire format keeps its tool results.
 
 pub(crate) mod binary_stash;
+mod binary_text;
 mod held_payload;
 pub(crate) mod route;
 pub(crate) mod sanitize;

@@ -11,6 +11,7 @@ use crate::media::base64_payload::{check_base64, decode_prefix, decoded_len};
 use crate::media::data_url::{is_data_url, DataUrl};
 use crate::media::payload::{InMemory, Payloads};
 use crate::media::sniff_mime;
+use crate::tool_results::binary_text::{binary_mime, min_base64_len, mixes_like_encoded_binary};
 use crate::tool_results::held_payload::{classify_held, held_reference, SNIFF_BYTES};
 use serde_json::Value;
 
@@ -203,9 +204,6 @@ impl<'v> Strings<'v> {
     }
 }
 
-/// Minimum length of a base64 string inside a known binary field.
-pub(super) const KNOWN_FIELD_MIN: usize = 64;
-
 /// Decides whether one string is a binary payload.
 fn classify(
     s: &str,
@@ -215,9 +213,14 @@ fn classify(
 ) -> Option<Binary> {
     // A string held outside wasm memory: judge the text it stands for, by
     // its facts where they tell, else by reading it whole.
-    if let Some(held) = held_reference(s) {
-        if let Some(found) = classify_held(s, held, known_field, threshold, payloads) {
-            return found;
+    if let Some((start, reference)) = held_reference(s) {
+        if let Some(verdict) =
+            classify_held(&s[..start], reference, known_field, threshold, payloads)
+        {
+            return verdict.map(|found| Binary {
+                md5: Some(found.md5),
+                ..blank(start, s.len(), found.mime, found.size)
+            });
         }
     }
     if let Some((before, _, _)) = crate::media::payload::find_external_ref(s) {
@@ -255,7 +258,7 @@ pub(super) fn classify_read_whole(
 }
 
 /// A binary found at `start..end` of its string, not yet placed.
-pub(super) fn blank(start: usize, end: usize, mime: String, size: u64) -> Binary {
+fn blank(start: usize, end: usize, mime: String, size: u64) -> Binary {
     Binary {
         pointer: Vec::new(),
         path: String::new(),
@@ -279,30 +282,18 @@ pub(super) fn classify_text(s: &str, known_field: bool, threshold: usize) -> Opt
         }
         let d = DataUrl::parse(s).ok()?;
         let start = s.len() - d.payload.len();
-        let mime = sniff(d.payload).unwrap_or_else(|| {
-            if d.mime.is_empty() {
-                "application/octet-stream".into()
-            } else {
-                d.mime.to_ascii_lowercase()
-            }
-        });
+        let mime = binary_mime(sniff(d.payload), d.mime);
         return Some(blank(start, s.len(), mime, decoded_len(d.payload) as u64));
     }
-    let min = if known_field {
-        KNOWN_FIELD_MIN
-    } else {
-        threshold + 1
-    };
-    if s.len() < min || !looks_like_base64(s) {
+    if s.len() < min_base64_len(known_field, threshold) || !looks_like_base64(s) {
         return None;
     }
-    let mime = sniff(s).unwrap_or_else(|| "application/octet-stream".into());
+    let mime = binary_mime(sniff(s), "");
     Some(blank(0, s.len(), mime, decoded_len(s) as u64))
 }
 
-fn sniff(payload: &str) -> Option<String> {
-    let head = decode_prefix(payload, 64);
-    sniff_mime(&head).map(str::to_owned)
+fn sniff(payload: &str) -> Option<&'static str> {
+    sniff_mime(&decode_prefix(payload, SNIFF_BYTES))
 }
 
 /// True for standard base64 text: only the base64 alphabet, correctly
@@ -311,22 +302,6 @@ fn sniff(payload: &str) -> Option<String> {
 /// dump is not base64).
 pub fn looks_like_base64(s: &str) -> bool {
     s.len() % 4 == 0 && check_base64(s).is_ok() && mixes_like_encoded_binary(s.as_bytes())
-}
-
-/// True when `text` mixes upper case, lower case and digits and is not just
-/// hexadecimal digits, as base64 of binary does.
-pub(super) fn mixes_like_encoded_binary(text: &[u8]) -> bool {
-    let (mut upper, mut lower, mut digit, mut non_hex) = (false, false, false, false);
-    for &b in text {
-        upper |= b.is_ascii_uppercase();
-        lower |= b.is_ascii_lowercase();
-        digit |= b.is_ascii_digit();
-        non_hex |= !b.is_ascii_hexdigit() && b != b'=';
-        if upper && lower && digit && non_hex {
-            return true;
-        }
-    }
-    false
 }
 
 /// The marker for a payload that was stashed: `[Binary:history_<md5> image/png 512.0KB]`.

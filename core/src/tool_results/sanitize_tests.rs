@@ -149,3 +149,97 @@ fn markers() {
     );
     assert_eq!(filtered_marker(1536), "[BINARY_DATA_FILTERED: 1.5KB]");
 }
+
+/// Texts held outside "wasm memory": reference `i` of table 0 stands for
+/// `texts[i]`.
+struct Held(Vec<String>);
+
+impl Payloads for Held {
+    fn with_full(&self, s: &str, f: &mut dyn FnMut(&str)) {
+        match crate::media::payload::find_external_ref(s) {
+            Some((_, 0, i)) => f(&self.0[i as usize]),
+            _ => f(s),
+        }
+    }
+}
+
+/// `n` bytes starting with `magic`, the rest noise.
+fn bytes_after(magic: &[u8], n: usize) -> Vec<u8> {
+    let mut out = magic.to_vec();
+    let mut s: u32 = 11;
+    while out.len() < n {
+        s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        out.push((s >> 24) as u8);
+    }
+    out
+}
+
+/// Held texts, each with whether its facts alone must decide.
+fn held_texts() -> Vec<(String, bool)> {
+    let png_head = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0";
+    let png = STANDARD.encode(bytes_after(png_head, 20_000));
+    vec![
+        (png.clone(), true),
+        (STANDARD.encode(bytes_after(b"", 30_001)), true),
+        (STANDARD.encode(bytes_after(png_head, 20_002)), true),
+        (STANDARD.encode(bytes_after(b"\xff\xd8\xff\xe0", 100)), true),
+        (STANDARD.encode(bytes_after(png_head, 40)), true),
+        ("A".repeat(40_000), false),
+        ("0123456789abcdef".repeat(2_000), false),
+        (format!("{}{png}", "A".repeat(8_192)), false),
+        (format!("{}!{}", &png[..100], &png[101..]), false),
+        (format!("{png}A"), false),
+        (format!("data:image/png;base64,{png}"), false),
+        (format!("data:text/plain;base64,{png}"), false),
+        (String::new(), false),
+    ]
+}
+
+#[test]
+fn a_held_text_gets_the_verdict_it_gets_in_memory_by_its_facts_or_read_whole() {
+    use crate::tool_results::held_payload::{classify_held, held_reference};
+    let texts = held_texts();
+    let payloads = Held(texts.iter().map(|(t, _)| t.clone()).collect());
+    for (i, (text, must_decide)) in texts.iter().enumerate() {
+        let reference = crate::media::payload::external_ref(0, i as u32);
+        for header in [
+            "",
+            "data:image/png;base64,",
+            "DATA:Audio/X-Odd;BASE64,",
+            "data:;base64,",
+            "data:image/png,",
+        ] {
+            let s = format!("{header}{reference}");
+            let full = format!("{header}{text}");
+            assert_eq!(held_reference(&s), Some((header.len(), reference.as_str())));
+            for known in [false, true] {
+                for threshold in [10, 100, 10 * 1024, 1 << 20] {
+                    let what =
+                        format!("text {i} under {header:?}, known {known}, threshold {threshold}");
+                    // The same string in memory, placed where the held one is.
+                    let expected = classify_text(&full, known, threshold).map(|b| Binary {
+                        md5: Some(crate::hash::md5_hex(
+                            &full.as_bytes()[b.payload.0..b.payload.1],
+                        )),
+                        ..blank(header.len(), s.len(), b.mime, b.size)
+                    });
+                    let whole = classify_read_whole(&s, header.len(), known, threshold, &payloads);
+                    assert_eq!(whole, expected, "read whole: {what}");
+                    assert_eq!(
+                        classify(&s, known, threshold, &payloads),
+                        expected,
+                        "{what}"
+                    );
+                    match classify_held(header, &reference, known, threshold, &payloads) {
+                        Some(verdict) => assert_eq!(
+                            verdict.map(|b| (b.mime, b.size, Some(b.md5))),
+                            expected.clone().map(|b| (b.mime, b.size, b.md5)),
+                            "by its facts: {what}"
+                        ),
+                        None => assert!(!must_decide, "not decided by its facts: {what}"),
+                    }
+                }
+            }
+        }
+    }
+}
