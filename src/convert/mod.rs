@@ -92,17 +92,12 @@ impl Place<'_> {
     }
 }
 
+/// Whether the first 128 characters of `s` (`len` long) are all of the
+/// base64 alphabet: read in one copy, not one call per character.
 fn is_base64_head(s: &JsString, len: u32) -> bool {
-    let n = len.min(128);
-    (0..n).all(|i| {
-        let c = s.char_code_at(i) as u32;
-        (c >= 'A' as u32 && c <= 'Z' as u32)
-            || (c >= 'a' as u32 && c <= 'z' as u32)
-            || (c >= '0' as u32 && c <= '9' as u32)
-            || c == '+' as u32
-            || c == '/' as u32
-            || c == '=' as u32
-    })
+    let head = String::from(s.slice(0, len.min(128)));
+    head.bytes()
+        .all(|c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/' || c == b'=')
 }
 
 fn read_string(js: &JsString, key: Option<&str>, holding: Holding, table: &Table) -> Value {
