@@ -271,6 +271,32 @@ if (!nodeOnly) {
   result.node.resent = { turn, floor, plain, estimateFirst, estimateAgain };
   console.log(`\nNode re-sent: a turn (30 original images + 1 new) ${turn.toFixed(2)} ms; node:crypto + Map on the new image ${floor.toFixed(2)} ms (${(turn / floor).toFixed(2)}× the floor); plain JavaScript with its own memo ${plain.toFixed(2)} ms (ctxpack ${(turn / plain).toFixed(2)}× its time)`);
   console.log(`Node estimate of that history (OpenAI rules): first time ${estimateFirst.toFixed(2)} ms, sent again ${estimateAgain.toFixed(2)} ms`);
+  // A tool result holding a screenshot under a known binary field,
+  // sanitized before each request: the first time for its payload, then the
+  // very same result again. The floor: node:crypto's MD5 of the payload.
+  const firsts = [];
+  const agains = [];
+  const hashes = [];
+  const sanitizeStash = await ctx.Stash.open({ backend: 'memory' });
+  for (let r = 0; r <= runs; r++) {
+    const result = { success: true, metadata: { imageBase64: variant(image.b64, 3000 + r), model: 'flux' } };
+    let t0 = performance.now();
+    const out = await ctx.sanitizeToolResult(result, { stash: sanitizeStash });
+    const first = performance.now() - t0;
+    if (!out.metadata.imageBase64.startsWith('[Binary:history_')) throw new Error('the screenshot was not stashed');
+    t0 = performance.now();
+    await ctx.sanitizeToolResult(result, { stash: sanitizeStash });
+    const again = performance.now() - t0;
+    const other = variant(image.b64, 4000 + r);
+    t0 = performance.now();
+    createHash('md5').update(other).digest('hex');
+    const hash = performance.now() - t0;
+    if (r > 0) { firsts.push(first); agains.push(again); hashes.push(hash); }
+  }
+  sanitizeStash.free();
+  const sanitize = { first: median(firsts), again: median(agains), md5: median(hashes) };
+  result.node.sanitize = sanitize;
+  console.log(`Node sanitizeToolResult, a 1 MB screenshot under imageBase64 (memory stash): first time ${sanitize.first.toFixed(2)} ms (node:crypto's MD5 of it ${sanitize.md5.toFixed(2)} ms, ${(sanitize.first / sanitize.md5).toFixed(2)}×), the same result again ${sanitize.again.toFixed(2)} ms`);
 }
 }
 if (!nodeOnly && !resentOnly) {
