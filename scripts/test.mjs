@@ -48,12 +48,19 @@ const setup = { name: 'setup', kind: 'setup', cmd: 'bash', args: ['scripts/setup
 const fmt = { name: 'cargo fmt', kind: 'check', cmd: 'cargo', args: ['fmt', '--all', '--', '--check'] };
 const build = { name: 'build package', kind: 'build', cmd: 'node', args: ['scripts/build.mjs'] };
 const nodeTests = { name: 'node --test', kind: 'suite', counter: (stdout) => nodeCounts(stdout), cmd: 'node', args: ['--test', '--test-reporter=tap', '--test-concurrency=2', ...jsTests] };
+// The markdown and codec modules' wasm-only code (their exports), linted on
+// their own: with the main crate their allocator features would unify. What
+// it checks no other step checks (the codec's image crates for wasm32), so
+// it has a target folder of its own and runs after the JavaScript suites,
+// not behind the cargo lane's lock on the shared one.
+const clippyModules = {
+  name: 'clippy (wasm32 modules)', kind: 'check', cmd: 'cargo',
+  args: ['clippy', '-p', 'ctxpack-markdown', '-p', 'ctxpack-codec', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'],
+  env: { CARGO_TARGET_DIR: path.join(process.env.CARGO_TARGET_DIR || path.join(root, 'target'), 'clippy-modules') },
+};
 const cargoLane = [
   { name: 'clippy (native)', kind: 'check', cmd: 'cargo', args: ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'] },
   { name: 'clippy (wasm32)', kind: 'check', cmd: 'cargo', args: ['clippy', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'] },
-  // The markdown and codec modules' wasm-only code (their exports), linted on
-  // their own: with the main crate their allocator features would unify.
-  { name: 'clippy (wasm32 modules)', kind: 'check', cmd: 'cargo', args: ['clippy', '-p', 'ctxpack-markdown', '-p', 'ctxpack-codec', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'] },
   { name: 'cargo test', kind: 'suite', counter: cargoCounts, cmd: 'cargo', args: ['test', '--workspace', '--no-fail-fast'] },
   { name: 'wasm tests (Node, Chromium page, worker)', kind: 'suite', counter: cargoCounts, cmd: 'cargo', args: ['test', '--target', 'wasm32-unknown-unknown', '--no-fail-fast', '--test', 'wasm_node', '--test', 'wasm_browser', '--test', 'wasm_worker'], env: wasmTests },
 ];
@@ -62,7 +69,7 @@ const cargoLane = [
 // and child processes, run beside the cargo steps, which keep the cores busy
 // (the pack test's fresh clone builds in a target folder of its own, so the
 // two never wait on one cargo lock).
-const steps = [setup, fmt, build, [[nodeTests], cargoLane]];
+const steps = [setup, fmt, build, [[nodeTests, clippyModules], cargoLane]];
 
 const wanted = (s) => !only.length || only.some((o) => s.name.includes(o));
 const selected = steps
