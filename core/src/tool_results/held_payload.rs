@@ -23,13 +23,16 @@ pub(crate) const SNIFF_BYTES: usize = 64;
 /// encoded binary: 4 KB of text, where any real payload shows it.
 const MIX_HEAD_BYTES: usize = 3 * 1024;
 
-/// The reference that ends string `s` when it stands for a held text,
-/// with the length of the text before it (a data URL's header, when the
-/// boundary held only the payload).
+/// The reference that ends string `s` when it stands for a held text its
+/// facts can judge, with the length of the text before it: nothing (the
+/// whole string is held) or a data URL's header up to its first comma (the
+/// boundary held only the payload). Anything else is read whole.
 pub(crate) fn held_reference(s: &str) -> Option<(usize, &str)> {
     let (before, _, _) = crate::media::payload::find_external_ref(s)?;
     let reference = &s[before.len()..];
-    (kept_kind(reference) == Some(KeptKind::Text)).then_some((before.len(), reference))
+    let header = is_data_url(before) && before.find(',') == Some(before.len() - 1);
+    (kept_kind(reference) == Some(KeptKind::Text) && (before.is_empty() || header))
+        .then_some((before.len(), reference))
 }
 
 /// A held text found to be binary.
@@ -45,9 +48,10 @@ pub(crate) struct HeldBinary {
 }
 
 /// The verdict on the string made of `before` and the text `reference`
-/// holds, from that text's facts: `Some(found)` when they decide, `None`
-/// when only the whole text can. It is the verdict the same string gets in
-/// memory: a held data URL's payload is judged with its header.
+/// holds (as [`held_reference`] splits it), from that text's facts:
+/// `Some(found)` when they decide, `None` when only the whole text can. It
+/// is the verdict the same string gets in memory: a held data URL's payload
+/// is judged with its header.
 pub(crate) fn classify_held(
     before: &str,
     reference: &str,
@@ -55,10 +59,6 @@ pub(crate) fn classify_held(
     threshold: usize,
     payloads: &dyn Payloads,
 ) -> Option<Option<HeldBinary>> {
-    let header = is_data_url(before) && before.find(',') == Some(before.len().wrapping_sub(1));
-    if !(before.is_empty() || header) {
-        return None;
-    }
     let facts = payloads.facts(reference, SNIFF_BYTES);
     let full_len = before.len() + facts.len;
     if facts.valid.is_err() {
@@ -113,5 +113,14 @@ mod tests {
         assert_eq!(held_reference(&bytes), None);
         assert_eq!(held_reference("plain text"), None);
         assert_eq!(held_reference(&format!("{reference} and more")), None);
+        // Text before the reference other than a data URL's header is read
+        // whole: its facts would not tell.
+        let header = format!("data:image/png;base64,{reference}");
+        assert_eq!(held_reference(&header), Some((22, reference.as_str())));
+        assert_eq!(held_reference(&format!("see {reference}")), None);
+        assert_eq!(
+            held_reference(&format!("data:a,b;base64,{reference}")),
+            None
+        );
     }
 }
