@@ -242,7 +242,11 @@ pub(super) fn classify_read_whole(
 ) -> Option<Binary> {
     let mut verdict = None;
     payloads.with_full(s, &mut |text| {
-        let full = [&s[..start], text].concat();
+        // Copied only when a header comes before the held text.
+        let full: std::borrow::Cow<str> = match &s[..start] {
+            "" => text.into(),
+            before => [before, text].concat().into(),
+        };
         verdict = classify_text(&full, known_field, threshold).map(|b| {
             let md5 = full
                 .get(b.payload.0..b.payload.1)
