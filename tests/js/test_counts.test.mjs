@@ -322,3 +322,24 @@ test('a failed build before the lanes stops them all', async () => {
   assert.equal(exitCode, 1);
   assert.equal(lines.filter((l) => l.includes('not run (build package failed)')).length, 3);
 });
+
+test('a build that fails in a lane stops what has not started in every lane; the step beside it still counts', async () => {
+  const { ran, exec } = fakeRun({ 'build package': { code: 1 }, 'cargo test': passingCargo });
+  const [setup, fmt, cargo, build, node] = fakeRun({}).steps;
+  // The cargo test runs beside the build and ends after it failed; the
+  // check queued behind it in the same lane, and node --test, never start.
+  let failed;
+  const buildDone = new Promise((r) => { failed = r; });
+  const results = await runSteps([setup, [[build, node], [cargo, fmt]]], async (step) => {
+    if (step.name === 'cargo test') await buildDone;
+    const out = await exec(step);
+    if (step.name === 'build package') failed();
+    return out;
+  }, quiet);
+  assert.deepEqual(ran, ['setup', 'build package', 'cargo test']);
+  const { lines, exitCode } = summary(results);
+  assert.equal(exitCode, 1);
+  assert.match(lines.find((l) => l.includes('cargo test')), /^ok {3}cargo test +5 passed, 0 failed, 2 ignored/);
+  assert.equal(lines.filter((l) => l.includes('not run (build package failed)')).length, 2);
+  assert.equal(lines.at(-1), 'total: 5 passed, 0 failed, 2 ignored (tests only); 1 step failed; 2 not run');
+});

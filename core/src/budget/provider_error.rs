@@ -35,7 +35,7 @@
 //!   `ContextWindowExceededError` around the provider's own text.
 //!
 //! The tests quoting each wording, with where it was found, are in
-//! `core/tests/refusals.rs`.
+//! `core/tests/integration/refusals.rs`.
 
 use super::context_error::{find, number_after, parse_context_length_error};
 

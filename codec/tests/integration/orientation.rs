@@ -1,7 +1,7 @@
 //! EXIF orientation: the size asked for is the image as shown, and the
 //! result is upright with no orientation left in it.
 
-mod support;
+use crate::support;
 
 use ctxpack_codec::{transcode, OutputFormat, Request};
 use support::*;

@@ -5,7 +5,7 @@
 
 use ctxpack_core::markdown::parse_markdown_images;
 
-const FIXTURE: &str = include_str!("fixtures/commonmark_images.json");
+const FIXTURE: &str = include_str!("../fixtures/commonmark_images.json");
 
 /// Examples whose only `<img` is raw HTML passed through from the markdown,
 /// not an image: they are still compared (no image expected, none found).

@@ -2,7 +2,7 @@
 //! turned with an EXIF orientation, formats a model does not take, and the
 //! rule that a re-encode is never larger than the original it replaces.
 
-mod common;
+use crate::common;
 
 use common::codec::Codec;
 use common::*;

@@ -9,7 +9,7 @@
 //! all means text.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use ctxpack_core::messages::Format;
 use ctxpack_core::tool_results::{

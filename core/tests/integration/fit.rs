@@ -2,7 +2,7 @@
 //! crate resizing real images: every refusal the providers send is turned
 //! into a request that meets the limit it names and passes the profile.
 
-mod common;
+use crate::common;
 
 use common::codec::Codec;
 use common::fit_images::*;

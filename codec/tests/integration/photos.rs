@@ -1,7 +1,7 @@
 //! Real photos' quirks: CMYK and YCCK JPEGs, shrink-on-load against a full
 //! decode, progressive JPEGs, 16-bit PNGs.
 
-mod support;
+use crate::support;
 
 use ctxpack_codec::{transcode, Encoded, OutputFormat, Request};
 use image::imageops::FilterType;

@@ -2,7 +2,7 @@
 //! headers that lie, truncations. Each is a coded error or a valid image,
 //! never a panic.
 
-mod support;
+use crate::support;
 
 use ctxpack_codec::{transcode, CodecError, OutputFormat, Request};
 use image::{ImageFormat, RgbImage};

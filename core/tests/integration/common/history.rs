@@ -83,7 +83,7 @@ pub fn in_format(format: Format, img1: &[u8], img2: &[u8]) -> Value {
             json!({"type":"image","image":b64(bytes),"mediaType":mime,"providerOptions":{"x":{"y":1}}})
         }
         Format::LangChain => json!({"type":"image_url","image_url":{"url": data_url(mime, bytes)}}),
-        other => unreachable!("{other:?} is covered by tests/formats.rs"),
+        other => unreachable!("{other:?} is covered by the formats module"),
     };
     json!([
         {"role":"system","content":"You are helpful."},

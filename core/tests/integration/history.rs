@@ -1,7 +1,7 @@
 //! History compaction, expansion and the tool answer, over the memory backend
 //! and a backend whose writes fail.
 
-mod common;
+use crate::common;
 
 use common::history::*;
 use common::*;

@@ -1,7 +1,7 @@
 //! History compaction over a stash that expires, evicts, fails or holds
 //! corrupted records: nothing is lost, and the report says why.
 
-mod common;
+use crate::common;
 
 use common::history::*;
 use common::*;

@@ -14,10 +14,10 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-pub const PNG: &[u8] = include_bytes!("../../../tests/fixtures/chart.png");
-pub const JPEG: &[u8] = include_bytes!("../../../tests/fixtures/photo.jpg");
-pub const GIF: &[u8] = include_bytes!("../../../tests/fixtures/anim.gif");
-pub const WEBP: &[u8] = include_bytes!("../../../tests/fixtures/shot.webp");
+pub const PNG: &[u8] = include_bytes!("../../../../tests/fixtures/chart.png");
+pub const JPEG: &[u8] = include_bytes!("../../../../tests/fixtures/photo.jpg");
+pub const GIF: &[u8] = include_bytes!("../../../../tests/fixtures/anim.gif");
+pub const WEBP: &[u8] = include_bytes!("../../../../tests/fixtures/shot.webp");
 
 pub fn b64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)

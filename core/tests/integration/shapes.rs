@@ -4,7 +4,7 @@
 //! bytes; `URL` objects are never touched). Today's shapes (AI SDK 7 file
 //! parts and tool outputs, LangChain JS standard blocks) are seen.
 
-mod common;
+use crate::common;
 
 use common::*;
 use ctxpack_core::history::{compact_history, expand_history, CompactOptions, Outcome};

@@ -2,7 +2,7 @@
 //! descriptions, each message stays valid in its format, and only what the
 //! stash committed is referenced.
 
-mod common;
+use crate::common;
 
 use common::*;
 use ctxpack_core::messages::decode_messages;

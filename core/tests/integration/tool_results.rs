@@ -1,7 +1,7 @@
 //! Binary payloads in tool results: stashed and replaced by markers during
 //! compaction, in every format, and never before the stash committed.
 
-mod common;
+use crate::common;
 
 use common::*;
 use ctxpack_core::history::CompactOptions;

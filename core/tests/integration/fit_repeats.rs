@@ -3,7 +3,7 @@
 //! stashed once with the shape of every part that showed it, and every part
 //! gets the resized image in its own shape.
 
-mod common;
+use crate::common;
 
 use common::codec::Codec;
 use common::*;

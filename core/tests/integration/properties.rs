@@ -2,7 +2,7 @@
 //! idempotency, the newest user message untouched, no base64 left in history.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::*;
 use ctxpack_core::history::CompactOptions;

@@ -3,7 +3,7 @@
 //! record deleted behind a stale listing is written again before its image
 //! is replaced.
 
-mod common;
+use crate::common;
 
 use common::*;
 use ctxpack_core::history::{compact_history, CompactOptions, CompactReport, Outcome};

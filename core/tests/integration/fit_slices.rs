@@ -9,7 +9,7 @@
 //! pieces (`Payloads::prepare_facts`), and so is every payload held outside
 //! wasm memory that sanitizing a tool result hashes.
 
-mod common;
+use crate::common;
 
 use common::codec::Codec;
 use common::fit_images::*;

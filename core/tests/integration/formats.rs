@@ -3,7 +3,7 @@
 //! are the md5 of the base64 text, `expand(compact(x)) == x` exactly (key
 //! order and unknown fields included), and compacting twice changes nothing.
 
-mod common;
+use crate::common;
 
 use common::*;
 use ctxpack_core::history::{compact_history, expand_history, CompactOptions, Outcome};

@@ -5,7 +5,7 @@
 //! would resolve any reference to another image, and check that nothing
 //! parsed from text is ever resolved.
 
-mod common;
+use crate::common;
 
 use common::*;
 use ctxpack_core::history::{compact_history, CompactOptions};

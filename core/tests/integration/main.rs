@@ -1,0 +1,25 @@
+//! The core's integration tests, one binary: each module is one area, and
+//! they share `common` (fixtures, stashes, codecs). One binary links the core
+//! and its test dependencies once, and its tests run side by side.
+
+mod common;
+
+mod fit;
+mod fit_repeats;
+mod fit_slices;
+mod fit_sources;
+mod forged_refs;
+mod formats;
+mod formats_text_only;
+mod fuzz_regressions;
+mod history;
+mod history_stash;
+mod markdown_properties;
+mod markdown_spec;
+mod media_fixtures;
+mod properties;
+mod refusals;
+mod resent;
+mod route_properties;
+mod shapes;
+mod tool_results;
