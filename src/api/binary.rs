@@ -7,11 +7,11 @@ use crate::stash::call_backend;
 use crate::CtxpackError;
 use ctxpack_core::stash::StashConfig;
 use ctxpack_core::tool_results::{
-    sanitize_targets, target_text, text_target, OnWriteFailure, Target,
+    sanitize_targets, target_text, text_may_be_json, text_target, OnWriteFailure, Target,
 };
 use ctxpack_core::tool_results::{SanitizeOptions, DEFAULT_THRESHOLD_BYTES};
 use ctxpack_core::JsonPath;
-use js_sys::Promise;
+use js_sys::{JsString, Promise};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -57,6 +57,9 @@ export interface RouteResult {
 export function routeArtifact(artifact: Artifact, capabilities: Capabilities, options?: { lang?: "en" | "zh"; format?: Format }): RouteResult;
 "#;
 
+/// How much of a text result is read to tell whether it may be JSON.
+const JSON_HEAD: u32 = 64;
+
 fn sanitize_options(opts: &crate::convert::Options) -> Result<SanitizeOptions, CtxpackError> {
     let threshold = opts
         .number("thresholdBytes")?
@@ -93,9 +96,16 @@ pub async fn sanitize_tool_result(
     let sanitize = sanitize_options(&call.opts)?;
     let stash = call.optional_stash()?;
     let table = &call.table;
-    let (target, was_json, is_text) = match result.as_string() {
+    // A text that may be JSON is copied in, parsed and written back as
+    // text; any other value, text that cannot be JSON among them, is read
+    // and written back as every value is: its long base64 strings stay in
+    // JavaScript.
+    let json_text = result
+        .dyn_ref::<JsString>()
+        .filter(|s| text_may_be_json(&String::from(s.slice(0, JSON_HEAD))));
+    let (target, was_json, is_text) = match json_text {
         Some(text) => {
-            let (t, json) = text_target(&text, JsonPath::root("result"));
+            let (t, json) = text_target(&String::from(text), JsonPath::root("result"));
             (t, json, true)
         }
         None => (

@@ -168,6 +168,33 @@ test('a tool result sent again is not hashed again, whatever key holds its paylo
   stash.free();
 });
 
+test('a tool result that is the base64 text itself is not hashed again when sent again; text that may be JSON is still read as JSON', async () => {
+  const [a, b] = [await b64Of(385), await b64Of(386)];
+  const stash = await memory();
+  const options = { stash, thresholdBytes: 1024 };
+  const first = await counting(() => sanitizeToolResult(a, options));
+  assert.equal(first.hashed, 1);
+  assert.equal(typeof first.value, 'string');
+  assert.ok(first.value.startsWith(`[Binary:history_${md5(a)} image/png `), first.value);
+  const again = await counting(() => sanitizeToolResult(a, options));
+  assert.equal(again.hashed, 0);
+  assert.equal(again.value, first.value);
+  // Another text: its own id.
+  const other = await counting(() => sanitizeToolResult(b, options));
+  assert.equal(other.hashed, 1);
+  assert.ok(other.value.startsWith(`[Binary:history_${md5(b)} `), other.value);
+  // Text that opens a JSON object (after white space) is parsed and written
+  // back as JSON text, its payload replaced.
+  const json = await sanitizeToolResult(`  \n{"imageBase64":"${a}","ok":true}`, options);
+  assert.equal(typeof json, 'string');
+  assert.deepEqual(JSON.parse(json), { imageBase64: first.value, ok: true });
+  // Short text and text that is not base64 come back as they were given.
+  const prose = 'a tool said: '.repeat(200);
+  assert.equal(await sanitizeToolResult(prose, options), prose);
+  assert.equal(await sanitizeToolResult('ok', options), 'ok');
+  stash.free();
+});
+
 test('bytes changed in place are read again (only strings are remembered)', async () => {
   const png = Buffer.from(await b64Of(361), 'base64');
   const bytes = new Uint8Array(png);

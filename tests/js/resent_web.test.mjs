@@ -72,7 +72,7 @@ test('each turn of a re-sent history writes only its new image; a record deleted
   assert.equal(res.answer[0].image_url.url, `data:image/png;base64,${b64[0]}`);
 });
 
-test('a payload of many megabytes is hashed a piece at a time, the page running between pieces, under the id of its whole text, and read so again by expandContext, toMultimodal and sanitizeToolResult', async () => {
+test('a payload of many megabytes is hashed a piece at a time, the page running between pieces, under the id of its whole text, and read so again by expandContext, toMultimodal and sanitizeToolResult (of an object or of the text itself)', async () => {
   // 24 MB of base64: reading and hashing it takes well over two 10 ms slices.
   const big = 'iVBORw0K' + 'QUJD'.repeat(6 * 1024 * 1024 - 2);
   const small = (await makeImage('png', 40, 30, 404)).toString('base64');
@@ -115,6 +115,8 @@ test('a payload of many megabytes is hashed a piece at a time, the page running 
       // A screenshot tool's result: text no earlier call has seen.
       const shot = 'iVBORw0K' + 'QUJD'.repeat(repeat - 1) + 'QUJF';
       const sanitized = await pausesOf(() => sanitizeToolResult({ content: [{ type: 'image', data: shot, mimeType: 'image/png' }] }, { stash }));
+      // A tool whose result is the base64 text itself.
+      const bare = await pausesOf(() => sanitizeToolResult('iVBORw0K' + 'QUJD'.repeat(repeat - 1) + 'QUJG', { stash }));
       return {
         text: JSON.stringify(messages),
         stashed: report.stashed,
@@ -125,6 +127,8 @@ test('a payload of many megabytes is hashed a piece at a time, the page running 
         multimodalPauses: multimodal.pauses,
         sanitized: JSON.stringify(sanitized.value),
         sanitizePauses: sanitized.pauses,
+        bare: bare.value,
+        barePauses: bare.pauses,
       };
     } finally {
       stash.close();
@@ -144,4 +148,9 @@ test('a payload of many megabytes is hashed a piece at a time, the page running 
   const shot = 'iVBORw0K' + 'QUJD'.repeat(6 * 1024 * 1024 - 3) + 'QUJF';
   assert.ok(res.sanitized.includes(`[Binary:history_${md5(shot)} `), res.sanitized);
   assert.ok(res.sanitizePauses >= 3, `sanitizeToolResult paused ${res.sanitizePauses} times`);
+  // Copied in as text, it was hashed in one task: it paused once.
+  const bare = 'iVBORw0K' + 'QUJD'.repeat(6 * 1024 * 1024 - 3) + 'QUJG';
+  assert.equal(typeof res.bare, 'string');
+  assert.ok(res.bare.startsWith(`[Binary:history_${md5(bare)} `), res.bare);
+  assert.ok(res.barePauses >= 3, `sanitizeToolResult of a text paused ${res.barePauses} times`);
 });

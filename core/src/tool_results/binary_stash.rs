@@ -160,12 +160,21 @@ pub async fn sanitize_targets<B: StashBackend>(
     report
 }
 
+/// Whether a tool result held as text may be a JSON object or array, read
+/// as JSON by [`text_target`], judged from its first characters `head`:
+/// true when they open one, or are all white space (the rest may still open
+/// one). A text that cannot be JSON is judged as the string it is, so a
+/// host can hand it over as it hands over any other string.
+pub fn text_may_be_json(head: &str) -> bool {
+    let trimmed = head.trim_start();
+    trimmed.is_empty() || trimmed.starts_with('{') || trimmed.starts_with('[')
+}
+
 /// A tool result held as text: parsed when it is a JSON object or array
 /// (strings parsed from text hold no references), else kept as the string
 /// itself.
 pub fn text_target(text: &str, path: JsonPath) -> (Target, bool) {
-    let trimmed = text.trim_start();
-    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+    if text_may_be_json(text) {
         if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
             return (
                 Target {

@@ -13,7 +13,8 @@ pub(crate) mod slots;
 pub(crate) mod text_only;
 
 pub use binary_stash::{
-    sanitize_targets, target_text, text_target, BinaryReport, OnWriteFailure, Target,
+    sanitize_targets, target_text, text_may_be_json, text_target, BinaryReport, OnWriteFailure,
+    Target,
 };
 pub use route::{
     decide, route_artifact, Artifact, ArtifactBody, Capabilities, RouteMetadata, RouteResult,

@@ -235,3 +235,29 @@ fn numbers_in_a_sanitized_tool_result_text_survive_exactly() {
         }
     }
 }
+
+#[test]
+fn a_text_may_be_json_only_when_it_opens_an_object_or_array_and_every_such_text_is_parsed() {
+    use ctxpack_core::tool_results::{text_may_be_json, text_target};
+    let path = || ctxpack_core::JsonPath::root("result");
+    for head in ["{", "[1", " \n\t{\"a\"", "   ", ""] {
+        assert!(text_may_be_json(head), "{head:?}");
+    }
+    for head in [
+        "iVBORw0KGgo",
+        "data:image/png;base64,",
+        "ok",
+        " x{",
+        "\"{\"",
+    ] {
+        assert!(!text_may_be_json(head), "{head:?}");
+        // What cannot be JSON is kept as the string it is.
+        let (target, was_json) = text_target(head, path());
+        assert!(!was_json);
+        assert_eq!(target.value, Value::String(head.to_owned()));
+    }
+    // Every text that parses is judged as maybe JSON from its start.
+    let (target, was_json) = text_target("\n  {\"imageBase64\": \"AAAA\"}", path());
+    assert!(was_json);
+    assert_eq!(target.value, json!({"imageBase64": "AAAA"}));
+}
