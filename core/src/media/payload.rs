@@ -146,9 +146,29 @@ pub fn literal_bytes_payload(s: &str) -> Option<&str> {
 /// Finds the reference that ends `s` (a whole reference, or a data URL whose
 /// payload is one): `(text before it, table, index)`.
 pub fn find_external_ref(s: &str) -> Option<(&str, u32, u32)> {
-    let at = s.find(START)?;
+    // A reference ends with U+0000: any other text (every caller's text, and
+    // a payload of megabytes) is answered without being searched.
+    if !s.ends_with('\u{0}') {
+        return None;
+    }
+    let at = find_start(s)?;
     let (t, i) = parse_external_ref(&s[at..])?;
     Some((&s[..at], t, i))
+}
+
+/// Where the first reference in `s` may begin: its U+0000 is found with a
+/// byte search (`memchr`), which a long text passes through many times faster
+/// than the two-way search `str::find` makes for a string pattern.
+fn find_start(s: &str) -> Option<usize> {
+    let mut at = 0;
+    while let Some(found) = s[at..].find('\u{0}') {
+        let begin = at + found;
+        if s[begin..].starts_with(START) {
+            return Some(begin);
+        }
+        at = begin + 1;
+    }
+    None
 }
 
 /// One piece of a string that may hold references: text, or a reference.
@@ -167,7 +187,7 @@ pub fn split_external_refs(s: &str) -> Vec<Piece<'_>> {
     let mut rest = s;
     let mut text_start = 0;
     let mut at = 0;
-    while let Some(found) = rest[at..].find(START) {
+    while let Some(found) = find_start(&rest[at..]) {
         let begin = at + found;
         let after = &rest[begin + START.len()..];
         let parsed = after.find('\u{0}').and_then(|end| {
@@ -400,6 +420,35 @@ mod tests {
         let broken = "\u{0}ctxpack\u{1}1\u{1}x\u{0}";
         assert_eq!(split_external_refs(broken), vec![Piece::Text(broken)]);
         assert_eq!(split_external_refs(""), vec![]);
+    }
+
+    #[test]
+    fn a_reference_is_found_past_lone_nulls_and_only_where_it_ends_the_text() {
+        let r = external_ref(5, 6);
+        // U+0000 that begins no reference is passed over, in both searches.
+        let s = format!("a\u{0}b\u{0}ctxpack{r}");
+        assert_eq!(find_external_ref(&s), Some(("a\u{0}b\u{0}ctxpack", 5, 6)));
+        assert_eq!(
+            split_external_refs(&s),
+            vec![Piece::Text("a\u{0}b\u{0}ctxpack"), Piece::Ref(5, 6)]
+        );
+        // Not at the end, or after an earlier lead that begins none: none.
+        assert_eq!(find_external_ref(&format!("{r}x")), None);
+        assert_eq!(find_external_ref(&format!("{r}\u{0}")), None);
+        let early = format!("\u{0}ctxpack\u{1}x{r}");
+        assert_eq!(find_external_ref(&early), None);
+        assert_eq!(
+            split_external_refs(&early),
+            vec![Piece::Text("\u{0}ctxpack\u{1}x"), Piece::Ref(5, 6)]
+        );
+        // A long text, with and without a reference at its end.
+        let long = "QUJD".repeat(1 << 18);
+        assert_eq!(find_external_ref(&long), None);
+        let held = format!("data:image/png;base64,{long}{r}");
+        assert_eq!(
+            find_external_ref(&held).map(|(_, t, i)| (t, i)),
+            Some((5, 6))
+        );
     }
 
     #[test]
