@@ -274,9 +274,15 @@ if (!nodeOnly) {
   // A tool result holding a screenshot under a known binary field,
   // sanitized before each request: the first time for its payload, then the
   // very same result again. The floor: node:crypto's MD5 of the payload.
+  // The same screenshot as the result's whole text (a tool returning the
+  // base64 itself), sent again; and under compactContext's
+  // sanitizeToolResults, an OpenAI tool message holding it in JSON text, the
+  // history sent again.
   const firsts = [];
   const agains = [];
   const hashes = [];
+  const textAgains = [];
+  const compactAgains = [];
   const sanitizeStash = await ctx.Stash.open({ backend: 'memory' });
   for (let r = 0; r <= runs; r++) {
     const result = { success: true, metadata: { imageBase64: variant(image.b64, 3000 + r), model: 'flux' } };
@@ -291,12 +297,31 @@ if (!nodeOnly) {
     t0 = performance.now();
     createHash('md5').update(other).digest('hex');
     const hash = performance.now() - t0;
-    if (r > 0) { firsts.push(first); agains.push(again); hashes.push(hash); }
+    const text = variant(image.b64, 5000 + r);
+    await ctx.sanitizeToolResult(text, { stash: sanitizeStash });
+    t0 = performance.now();
+    const textOut = await ctx.sanitizeToolResult(text, { stash: sanitizeStash });
+    const textAgain = performance.now() - t0;
+    if (!textOut.startsWith('[Binary:history_')) throw new Error('the screenshot text was not stashed');
+    const withTool = [
+      { role: 'user', content: 'take a screenshot' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'screenshot', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: JSON.stringify({ success: true, imageBase64: variant(image.b64, 6000 + r) }) },
+      { role: 'assistant', content: 'done' },
+      { role: 'user', content: 'and now?' },
+    ];
+    await ctx.compactContext(withTool, { stash: sanitizeStash, sanitizeToolResults: true });
+    t0 = performance.now();
+    const compacted = await ctx.compactContext(withTool, { stash: sanitizeStash, sanitizeToolResults: true });
+    const compactAgain = performance.now() - t0;
+    if (compacted.report.binariesStashed !== 1) throw new Error('the tool result was not sanitized');
+    if (r > 0) { firsts.push(first); agains.push(again); hashes.push(hash); textAgains.push(textAgain); compactAgains.push(compactAgain); }
   }
   sanitizeStash.free();
-  const sanitize = { first: median(firsts), again: median(agains), md5: median(hashes) };
+  const sanitize = { first: median(firsts), again: median(agains), md5: median(hashes), textAgain: median(textAgains), compactAgain: median(compactAgains) };
   result.node.sanitize = sanitize;
   console.log(`Node sanitizeToolResult, a 1 MB screenshot under imageBase64 (memory stash): first time ${sanitize.first.toFixed(2)} ms (node:crypto's MD5 of it ${sanitize.md5.toFixed(2)} ms, ${(sanitize.first / sanitize.md5).toFixed(2)}×), the same result again ${sanitize.again.toFixed(2)} ms`);
+  console.log(`  the screenshot as the result's whole text, again ${sanitize.textAgain.toFixed(2)} ms; in JSON text in an OpenAI tool message, compactContext with sanitizeToolResults, the history again ${sanitize.compactAgain.toFixed(2)} ms (read and hashed on every call)`);
 }
 }
 if (!nodeOnly && !resentOnly) {
