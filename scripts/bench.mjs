@@ -276,13 +276,14 @@ if (!nodeOnly) {
   // very same result again. The floor: node:crypto's MD5 of the payload.
   // The same screenshot as the result's whole text (a tool returning the
   // base64 itself), sent again; and under compactContext's
-  // sanitizeToolResults, an OpenAI tool message holding it in JSON text, the
-  // history sent again.
+  // sanitizeToolResults, an OpenAI tool message holding it in JSON text, or
+  // as its whole content, the history sent again.
   const firsts = [];
   const agains = [];
   const hashes = [];
   const textAgains = [];
   const compactAgains = [];
+  const compactBareAgains = [];
   const sanitizeStash = await ctx.Stash.open({ backend: 'memory' });
   for (let r = 0; r <= runs; r++) {
     const result = { success: true, metadata: { imageBase64: variant(image.b64, 3000 + r), model: 'flux' } };
@@ -315,13 +316,20 @@ if (!nodeOnly) {
     const compacted = await ctx.compactContext(withTool, { stash: sanitizeStash, sanitizeToolResults: true });
     const compactAgain = performance.now() - t0;
     if (compacted.report.binariesStashed !== 1) throw new Error('the tool result was not sanitized');
-    if (r > 0) { firsts.push(first); agains.push(again); hashes.push(hash); textAgains.push(textAgain); compactAgains.push(compactAgain); }
+    // The same message with the base64 itself as its content.
+    const withBare = withTool.map((m) => (m.role === 'tool' ? { ...m, content: variant(image.b64, 7000 + r) } : m));
+    await ctx.compactContext(withBare, { stash: sanitizeStash, sanitizeToolResults: true });
+    t0 = performance.now();
+    const bareCompacted = await ctx.compactContext(withBare, { stash: sanitizeStash, sanitizeToolResults: true });
+    const compactBareAgain = performance.now() - t0;
+    if (bareCompacted.report.binariesStashed !== 1) throw new Error('the bare tool result was not sanitized');
+    if (r > 0) { firsts.push(first); agains.push(again); hashes.push(hash); textAgains.push(textAgain); compactAgains.push(compactAgain); compactBareAgains.push(compactBareAgain); }
   }
   sanitizeStash.free();
-  const sanitize = { first: median(firsts), again: median(agains), md5: median(hashes), textAgain: median(textAgains), compactAgain: median(compactAgains) };
+  const sanitize = { first: median(firsts), again: median(agains), md5: median(hashes), textAgain: median(textAgains), compactAgain: median(compactAgains), compactBareAgain: median(compactBareAgains) };
   result.node.sanitize = sanitize;
   console.log(`Node sanitizeToolResult, a 1 MB screenshot under imageBase64 (memory stash): first time ${sanitize.first.toFixed(2)} ms (node:crypto's MD5 of it ${sanitize.md5.toFixed(2)} ms, ${(sanitize.first / sanitize.md5).toFixed(2)}×), the same result again ${sanitize.again.toFixed(2)} ms`);
-  console.log(`  the screenshot as the result's whole text, again ${sanitize.textAgain.toFixed(2)} ms; in JSON text in an OpenAI tool message, compactContext with sanitizeToolResults, the history again ${sanitize.compactAgain.toFixed(2)} ms (read and hashed on every call)`);
+  console.log(`  the screenshot as the result's whole text, again ${sanitize.textAgain.toFixed(2)} ms; in JSON text in an OpenAI tool message, compactContext with sanitizeToolResults, the history again ${sanitize.compactAgain.toFixed(2)} ms (read and hashed on every call); the base64 itself as its content, again ${sanitize.compactBareAgain.toFixed(2)} ms`);
 }
 }
 if (!nodeOnly && !resentOnly) {

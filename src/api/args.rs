@@ -3,7 +3,7 @@
 //! and a provider with its request limits.
 
 use crate::convert::external::Table;
-use crate::convert::{array_arg, from_js_kept, to_js, to_js_kept, Options};
+use crate::convert::{array_arg, from_js_kept_loose, to_js, to_js_kept, Options};
 use crate::CtxpackError;
 use ctxpack_core::budget::{provider_limits, LimitOverrides, Provider, RequestLimits};
 use ctxpack_core::history::Outcome;
@@ -12,16 +12,19 @@ use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-/// Reads the messages array, long payloads kept in JavaScript (`table`).
+/// Reads the messages array, long payloads kept in JavaScript (`table`);
+/// with `loose`, any other long string that begins as base64 too, as loose
+/// text (for a compaction that sanitizes tool results).
 pub fn read_messages(
     messages: &JsValue,
     table: &Table,
+    loose: bool,
 ) -> Result<(Array, Vec<Value>), CtxpackError> {
     let array = array_arg(messages, "messages")?;
     let values = array
         .iter()
         .enumerate()
-        .map(|(i, m)| from_js_kept(&m, &format!("messages[{i}]"), table))
+        .map(|(i, m)| from_js_kept_loose(&m, &format!("messages[{i}]"), table, loose))
         .collect::<Result<Vec<_>, _>>()?;
     Ok((array, values))
 }

@@ -53,7 +53,14 @@ impl Call {
 
     /// The `messages` argument, read (long payloads kept in this call).
     pub fn messages(&self, messages: &JsValue) -> Result<(Array, Vec<Value>), CtxpackError> {
-        read_messages(messages, &self.table)
+        read_messages(messages, &self.table, false)
+    }
+
+    /// As [`Call::messages`], for a compaction that sanitizes tool results:
+    /// any long string that begins as base64 stays in JavaScript, so the
+    /// search reads it in pieces and remembers it.
+    pub fn messages_loose(&self, messages: &JsValue) -> Result<(Array, Vec<Value>), CtxpackError> {
+        read_messages(messages, &self.table, true)
     }
 
     /// Payload text for the core, read through this call's kept values.

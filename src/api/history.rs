@@ -153,7 +153,11 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
         request_bytes: 0,
     };
     let on_progress = opts.function("onProgress")?;
-    let (array, values) = call.messages(&messages)?;
+    let (array, values) = if options.sanitize_tool_results {
+        call.messages_loose(&messages)?
+    } else {
+        call.messages(&messages)?
+    };
     let mut progress = |done: usize, total: usize, bytes: u64| {
         if let Some(f) = &on_progress {
             let p = Object::new();

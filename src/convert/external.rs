@@ -1,20 +1,23 @@
 //! JavaScript values kept in JavaScript during one call. Long image payloads
 //! (and values JSON cannot carry, such as a `Uint8Array` or a string with a
 //! lone surrogate, and every caller string containing U+0000, the character
-//! that begins a reference) stay JavaScript values; the message given to the core
-//! carries a short reference instead. The core reads a payload's text through
+//! that begins a reference; for a compaction that sanitizes tool results,
+//! any long string that begins as base64, held as loose text) stay
+//! JavaScript values; the message given to the core carries a short
+//! reference instead. The core reads a payload's text through
 //! [`Payloads`] when it must (hashing, one at a time); writing it to the
 //! stash or returning it uses the JavaScript value, never a copy.
 
 use super::bytes::{from_base64, to_base64};
 use super::node_host::NodeHost;
+use super::text::{ascii_text, well_formed};
 use ctxpack_core::event_loop::Slicer;
 use ctxpack_core::media::{
     decoded_len_of, facts_of_text, find_external_ref, head_of_text, kept_ref, parse_bytes_literal,
     parse_kept_ref, split_external_refs, FactsReader, KeptKind, PayloadFacts, PayloadHead,
     Payloads, Piece, PIECE_CHARS,
 };
-use js_sys::{Function, JsString, Reflect};
+use js_sys::JsString;
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
@@ -46,6 +49,9 @@ struct Kept {
     /// The caller's string the payload was read from (itself, or a data URL
     /// whose payload it is): what the payload memo knows it by.
     source: Option<JsString>,
+    /// Held only so that a search for binary can read it in pieces: text
+    /// anywhere else (`Payloads::loose_text`).
+    loose: bool,
 }
 
 impl Table {
@@ -72,7 +78,33 @@ impl Table {
             kind: KeptKind::Text,
             text: None,
             source: Some(source),
+            loose: false,
         })
+    }
+
+    /// Keeps `text`, a caller's string that begins as base64 under no
+    /// payload key, as loose text, and returns the reference that stands
+    /// for it.
+    pub fn keep_loose(&self, text: JsString) -> String {
+        self.push(Kept {
+            value: text.clone().into(),
+            kind: KeptKind::Text,
+            text: None,
+            source: Some(text),
+            loose: true,
+        })
+    }
+
+    /// The caller's string `js` as text for the core. A lone surrogate has
+    /// no UTF-8 form, and U+0000 begins a payload reference: such a string
+    /// is kept as it is and the core gets a reference to it, so caller text
+    /// can never be read as a reference.
+    pub fn caller_text(&self, js: &JsString) -> String {
+        if !well_formed(js) || js.index_of("\u{0}", 0) >= 0 {
+            self.keep(js.clone().into())
+        } else {
+            js.into()
+        }
     }
 
     /// The caller's string the payload `s` (a reference, or a data URL whose
@@ -123,6 +155,7 @@ impl Table {
             kind,
             text: None,
             source: None,
+            loose: false,
         })
     }
 
@@ -336,6 +369,23 @@ impl Payloads for JsPayloads<'_> {
         })
     }
 
+    /// A loose string (see `Table::keep_loose`) read as text, exactly as
+    /// it would have been read had it not been held.
+    fn loose_text(&self, s: &str) -> Option<String> {
+        let (t, i, KeptKind::Text) = parse_kept_ref(s)? else {
+            return None;
+        };
+        if t != self.0.id {
+            return None;
+        }
+        let text = {
+            let values = self.0.values.borrow();
+            let kept = values.get(i as usize).filter(|k| k.loose)?;
+            kept.value.clone().dyn_into::<JsString>().ok()?
+        };
+        Some(self.0.caller_text(&text))
+    }
+
     fn text_len(&self, s: &str) -> usize {
         match self.0.payload(s) {
             Some(v) => v.dyn_ref::<JsString>().map_or(0, |j| j.length() as usize),
@@ -391,52 +441,8 @@ impl JsPayloads<'_> {
 
 thread_local! {
     static NODE_HOST: Option<NodeHost> = NodeHost::find();
-    static ENCODE_INTO: Option<(JsValue, Function)> = find_encode_into();
 }
 
-/// A copy of an ASCII-only JavaScript string in wasm memory, written by the
-/// engine's native `TextEncoder.encodeInto` straight into the buffer (the
-/// generic string crossing copies character by character in JavaScript).
-/// `None` when the string holds any non-ASCII character: the caller then
-/// takes the generic path, which handles every string.
-fn ascii_text(text: &JsString) -> Option<String> {
-    let (encoder, encode_into) = ENCODE_INTO.with(Clone::clone)?;
-    let len = text.length();
-    let mut bytes = vec![0u8; len as usize];
-    let memory = wasm_bindgen::memory()
-        .dyn_into::<js_sys::WebAssembly::Memory>()
-        .ok()?;
-    // Nothing allocates in wasm between taking the view and filling it, so
-    // the view's buffer cannot be detached by memory growth in between.
-    let view = js_sys::Uint8Array::new_with_byte_offset_and_length(
-        &memory.buffer(),
-        bytes.as_mut_ptr() as u32,
-        len,
-    );
-    let done = encode_into.call2(&encoder, text, &view).ok()?;
-    let count = |key: &str| Reflect::get(&done, &key.into()).ok()?.as_f64();
-    // Every character read and exactly one byte written for each: ASCII.
-    if count("read")? != f64::from(len) || count("written")? != f64::from(len) {
-        return None;
-    }
-    String::from_utf8(bytes).ok()
-}
-
-/// A `TextEncoder` and its `encodeInto`, where the host has them.
-fn find_encode_into() -> Option<(JsValue, Function)> {
-    let class: Function = Reflect::get(&js_sys::global(), &"TextEncoder".into())
-        .ok()?
-        .dyn_into()
-        .ok()?;
-    let encoder = Reflect::construct(&class, &js_sys::Array::new()).ok()?;
-    let encode_into = Reflect::get(&encoder, &"encodeInto".into())
-        .ok()?
-        .dyn_into()
-        .ok()?;
-    Some((encoder, encode_into))
-}
-
-/// How many `=` end `text` (0, 1 or 2).
 /// The sizes of base64 `text` (with `padding` `=` at its end) and its first
 /// `head_bytes` decoded bytes: only the head crosses into wasm.
 fn js_head(text: &JsString, padding: usize, head_bytes: usize) -> PayloadHead {
@@ -451,6 +457,7 @@ fn js_head(text: &JsString, padding: usize, head_bytes: usize) -> PayloadHead {
     }
 }
 
+/// How many `=` end `text` (0, 1 or 2).
 fn padding_of(text: &JsString) -> usize {
     let len = text.length();
     (len.saturating_sub(2)..len)

@@ -8,6 +8,7 @@ pub(crate) mod bytes;
 pub mod external;
 mod node_host;
 pub(crate) mod payload_memo;
+mod text;
 pub mod text_payloads;
 
 use self::external::Table;
@@ -60,6 +61,25 @@ pub fn from_js_kept_any_base64(
     )
 }
 
+/// As [`from_js_kept`]; with `loose`, for messages whose tool results will
+/// be searched for binary: any other long string that begins as base64
+/// stays in JavaScript too, as loose text (`Payloads::loose_text`), which
+/// the core reads in pieces where it searches and puts back as text
+/// everywhere else.
+pub fn from_js_kept_loose(
+    value: &JsValue,
+    path: &str,
+    table: &Table,
+    loose: bool,
+) -> Result<Value, CtxpackError> {
+    let holding = if loose {
+        Holding::Loose
+    } else {
+        Holding::PayloadKeys
+    };
+    read(value, &Place::Root(path), table, 0, None, holding)
+}
+
 /// Which long strings that begin as base64 stay in JavaScript (`data:` URLs
 /// always do).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -68,6 +88,9 @@ enum Holding {
     PayloadKeys,
     /// All of them.
     AnyBase64,
+    /// All of them; those under no payload key as loose text (see
+    /// [`from_js_kept_loose`]).
+    Loose,
 }
 
 /// Where a value being read sits: written out as a JSON path only when an
@@ -114,39 +137,18 @@ fn read_string(js: &JsString, key: Option<&str>, holding: Holding, table: &Table
                     return Value::String(format!("{header}{kept}"));
                 }
             }
-        } else if (holding == Holding::AnyBase64
-            || key.is_some_and(ctxpack_core::messages::is_payload_key))
-            && is_base64_head(js, len)
-        {
-            return Value::String(table.keep_payload(js.clone(), js.clone()));
+        } else {
+            let payload_key = key.is_some_and(ctxpack_core::messages::is_payload_key);
+            if (payload_key || holding != Holding::PayloadKeys) && is_base64_head(js, len) {
+                return Value::String(if payload_key || holding == Holding::AnyBase64 {
+                    table.keep_payload(js.clone(), js.clone())
+                } else {
+                    table.keep_loose(js.clone())
+                });
+            }
         }
     }
-    if !well_formed(js) || js.index_of("\u{0}", 0) >= 0 {
-        // A lone surrogate has no UTF-8 form, and U+0000 begins a payload
-        // reference: keep the original string, so caller text can never be
-        // read as a reference.
-        return Value::String(table.keep(js.clone().into()));
-    }
-    Value::String(js.into())
-}
-
-/// `String.prototype.isWellFormed` where the engine has it (Chrome 111,
-/// Node 20); elsewhere the check runs in Rust.
-fn well_formed(js: &JsString) -> bool {
-    thread_local! {
-        // Looked up on `String.prototype`: `Reflect.get` throws on a
-        // primitive string, which would make every check run in Rust, one
-        // `charCodeAt` call per code unit.
-        static NATIVE: bool = Reflect::get(&js_sys::global(), &"String".into())
-            .and_then(|string| Reflect::get(&string, &"prototype".into()))
-            .and_then(|prototype| Reflect::get(&prototype, &"isWellFormed".into()))
-            .is_ok_and(|f| f.is_function());
-    }
-    if NATIVE.with(|n| *n) {
-        js.is_well_formed()
-    } else {
-        js.is_valid_utf16()
-    }
+    Value::String(table.caller_text(js))
 }
 
 /// A JavaScript number as JSON: a whole number below 2^53 as an integer

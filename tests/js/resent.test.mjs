@@ -195,6 +195,56 @@ test('a tool result that is the base64 text itself is not hashed again when sent
   stash.free();
 });
 
+test('compactContext with sanitizeToolResults: a tool result sent again is not hashed again, and everything else reads exactly as without', async () => {
+  const [a, b] = [await b64Of(387), await b64Of(388, 'jpeg')];
+  // Long strings that begin as base64 but are no payload: a hex dump a user
+  // pasted, a tool's text that turns to prose (with characters JSON
+  // escapes and one it does not), and one holding what begins a reference.
+  const hex = 'deadbeef'.repeat(400);
+  const prose = `${'QUJD'.repeat(400)} and then words, "quoted", é\n`;
+  const forged = `${'QUJD'.repeat(400)}\u0000ctxpack\u00011\u00010\u0000`;
+  const call = (id) => ({ id, type: 'function', function: { name: 'screenshot', arguments: '{}' } });
+  const history = [
+    { role: 'user', content: 'take screenshots' },
+    { role: 'assistant', content: null, tool_calls: [call('c1'), call('c2'), call('c3'), call('c4')] },
+    // The base64 itself, then in JSON text (which is copied and parsed).
+    { role: 'tool', tool_call_id: 'c1', content: a },
+    { role: 'tool', tool_call_id: 'c2', content: JSON.stringify({ imageBase64: b }) },
+    { role: 'tool', tool_call_id: 'c3', content: prose },
+    { role: 'tool', tool_call_id: 'c4', content: forged },
+    { role: 'user', content: hex },
+    { role: 'assistant', content: 'done' },
+    { role: 'user', content: 'and now?' },
+  ];
+  const stash = await memory();
+  const options = { stash, sanitizeToolResults: true };
+  const first = await counting(() => compactContext(history, options));
+  // The host hashes each long text in the tool results that begins as
+  // base64 (the image, the prose, the forged one), once; the JSON text is
+  // copied in and hashed there.
+  assert.equal(first.hashed, 3);
+  assert.equal(first.value.report.binariesStashed, 2);
+  assert.equal(first.value.messages[2].content.startsWith(`[Binary:history_${md5(a)} image/png `), true, first.value.messages[2].content);
+  assert.match(JSON.parse(first.value.messages[3].content).imageBase64, new RegExp(`^\\[Binary:history_${md5(b)} image/jpeg `));
+  // What is no binary comes back as the caller's own message.
+  for (const i of [0, 1, 4, 5, 6, 7, 8]) assert.equal(first.value.messages[i], history[i], `message ${i}`);
+  const again = await counting(() => compactContext(history, options));
+  assert.equal(again.hashed, 0);
+  assert.deepEqual(again.value.messages, first.value.messages);
+  assert.deepEqual(again.value.report, first.value.report);
+  // The size before counts every string as the text it is: the same as a
+  // compaction that does not sanitize, which holds none of them.
+  const plain = await compactContext(history, { stash });
+  assert.equal(first.value.report.bytesBefore, plain.report.bytesBefore);
+  // With no binary in the tool results, sanitizing changes nothing at all.
+  const noBinary = history.filter((_, i) => i !== 2 && i !== 3).map((m) => (m.tool_calls ? { ...m, tool_calls: [call('c3'), call('c4')] } : m));
+  const on = await compactContext(noBinary, options);
+  const off = await compactContext(noBinary, { stash });
+  assert.deepEqual(on.report, off.report);
+  on.messages.forEach((m, i) => assert.equal(m, noBinary[i], `message ${i}`));
+  stash.free();
+});
+
 test('bytes changed in place are read again (only strings are remembered)', async () => {
   const png = Buffer.from(await b64Of(361), 'base64');
   const bytes = new Uint8Array(png);

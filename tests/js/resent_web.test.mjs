@@ -72,7 +72,7 @@ test('each turn of a re-sent history writes only its new image; a record deleted
   assert.equal(res.answer[0].image_url.url, `data:image/png;base64,${b64[0]}`);
 });
 
-test('a payload of many megabytes is hashed a piece at a time, the page running between pieces, under the id of its whole text, and read so again by expandContext, toMultimodal and sanitizeToolResult (of an object or of the text itself)', async () => {
+test('a payload of many megabytes is hashed a piece at a time, the page running between pieces, under the id of its whole text, and read so again by expandContext, toMultimodal and sanitizeToolResult (of an object or of the text itself) and compactContext with sanitizeToolResults', async () => {
   // 24 MB of base64: reading and hashing it takes well over two 10 ms slices.
   const big = 'iVBORw0K' + 'QUJD'.repeat(6 * 1024 * 1024 - 2);
   const small = (await makeImage('png', 40, 30, 404)).toString('base64');
@@ -117,6 +117,15 @@ test('a payload of many megabytes is hashed a piece at a time, the page running 
       const sanitized = await pausesOf(() => sanitizeToolResult({ content: [{ type: 'image', data: shot, mimeType: 'image/png' }] }, { stash }));
       // A tool whose result is the base64 text itself.
       const bare = await pausesOf(() => sanitizeToolResult('iVBORw0K' + 'QUJD'.repeat(repeat - 1) + 'QUJG', { stash }));
+      // The same kind of result in a history, sanitized by compactContext.
+      const toolText = 'iVBORw0K' + 'QUJD'.repeat(repeat - 1) + 'QUJH';
+      const withTool = [
+        { role: 'user', content: 'take a screenshot' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'screenshot', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: toolText },
+        { role: 'user', content: 'and now?' },
+      ];
+      const inHistory = await pausesOf(() => compactContext(withTool, { stash, sanitizeToolResults: true }));
       return {
         text: JSON.stringify(messages),
         stashed: report.stashed,
@@ -129,6 +138,8 @@ test('a payload of many megabytes is hashed a piece at a time, the page running 
         sanitizePauses: sanitized.pauses,
         bare: bare.value,
         barePauses: bare.pauses,
+        inHistory: inHistory.value.messages[2].content,
+        inHistoryPauses: inHistory.pauses,
       };
     } finally {
       stash.close();
@@ -153,4 +164,8 @@ test('a payload of many megabytes is hashed a piece at a time, the page running 
   assert.equal(typeof res.bare, 'string');
   assert.ok(res.bare.startsWith(`[Binary:history_${md5(bare)} `), res.bare);
   assert.ok(res.barePauses >= 3, `sanitizeToolResult of a text paused ${res.barePauses} times`);
+  // Before, the tool message was copied in as text and hashed in one task.
+  const toolText = 'iVBORw0K' + 'QUJD'.repeat(6 * 1024 * 1024 - 3) + 'QUJH';
+  assert.ok(res.inHistory.startsWith(`[Binary:history_${md5(toolText)} `), res.inHistory);
+  assert.ok(res.inHistoryPauses >= 3, `compactContext sanitizing a tool message paused ${res.inHistoryPauses} times`);
 });

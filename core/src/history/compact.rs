@@ -390,31 +390,28 @@ pub fn apply_compaction(
     collapse_text: bool,
 ) -> Vec<bool> {
     let mut changed = vec![false; messages.len()];
-    let mut order: Vec<&((usize, usize), String)> = replacements.iter().collect();
-    order.sort_unstable_by_key(|r| r.0);
-    for group in order.chunk_by(|a, b| a.0 .0 == b.0 .0) {
-        let Some(&&((m, _), _)) = group.first() else {
+    // Each message once, its images looked up among the replacements (a
+    // few dozen: a scan, and no sort compiled for it).
+    for ((m, _), _) in replacements {
+        let m = *m;
+        if changed.get(m) != Some(&false) {
             continue;
-        };
+        }
         let Some(message) = messages.get_mut(m) else {
             continue;
         };
         let format = message.format();
-        rewrite_images(message, &mut |ordinal, part| match group
-            .binary_search_by_key(&ordinal, |r| r.0 .1)
+        rewrite_images(message, &mut |ordinal, part| match replacements
+            .iter()
+            .find(|r| r.0 == (m, ordinal))
         {
-            Ok(i) => match group.get(i) {
-                Some(r) => placeholder_part(format, &part, &r.1),
-                None => part,
-            },
-            Err(_) => part,
+            Some(r) => placeholder_part(format, &part, &r.1),
+            None => part,
         });
         if collapse_text {
             collapse(&mut message.content);
         }
-        if let Some(c) = changed.get_mut(m) {
-            *c = true;
-        }
+        changed[m] = true;
     }
     changed
 }

@@ -14,6 +14,7 @@ use crate::history::compact::{
     apply_compaction, hash_found, occurrence_templates, select_history_images, CompactOptions,
     CompactReport, Plan, HASH_HEAD_BYTES,
 };
+use crate::history::loose::put_back_loose;
 use crate::history::upkeep::{referenced_ids, renewals, sweep_plan};
 use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
@@ -24,7 +25,7 @@ use crate::tool_results::binary_stash::{
     sanitize_targets, target_text, text_target, BinaryReport, OnWriteFailure, Target,
 };
 use crate::tool_results::sanitize::{pointer_get, pointer_get_mut, SanitizeOptions, Seg};
-use crate::tool_results::slots::{raw_role, tool_result_slots, SlotKind};
+use crate::tool_results::slots::{raw_role, tool_result_slots, Slot, SlotKind};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -52,27 +53,33 @@ pub(super) fn decode(
     decode_messages(values, format, &JsonPath::root("messages"))
 }
 
-/// Stashes binary payloads in the tool results of `values` before the newest
-/// user message (on the raw messages, before decoding). Returns which
-/// messages changed, the ids written, and the report.
+/// The index of the newest user message of the raw `values`: tool results
+/// before it are sanitized (none when there is none).
+fn sanitize_cutoff(values: &[Value]) -> usize {
+    values
+        .iter()
+        .rposition(|v| raw_role(v) == Some(Role::User))
+        .unwrap_or(0)
+}
+
+/// Stashes binary payloads in the tool results of `values` (on the raw
+/// messages, before decoding) at `slots`, per message: those before the
+/// newest user message. Returns which messages changed, the ids written,
+/// and the report.
 async fn sanitize_tool_results<B: StashBackend>(
     backend: &B,
     config: &StashConfig,
     now: f64,
     values: &mut [Value],
-    format: Format,
+    slots: &[Vec<Slot>],
     payloads: &dyn Payloads,
 ) -> (Vec<bool>, BTreeSet<String>, BinaryReport) {
     let mut changed = vec![false; values.len()];
-    let cutoff = values
-        .iter()
-        .rposition(|v| raw_role(v) == Some(Role::User))
-        .unwrap_or(0);
     let root = JsonPath::root("messages");
     let mut targets = Vec::new();
     let mut places = Vec::new();
-    for (i, message) in values.iter().enumerate().take(cutoff) {
-        for slot in tool_result_slots(format, message) {
+    for (i, (message, slots)) in values.iter().zip(slots).enumerate() {
+        for slot in slots.iter().cloned() {
             let Some(value) = pointer_get(message, &slot.pointer) else {
                 continue;
             };
@@ -237,16 +244,35 @@ async fn measure<B: StashBackend>(
     options: CompactOptions,
     payloads: &dyn Payloads,
 ) -> Result<Measured, MessageError> {
-    let mut sizes = sizes_of(&values, payloads);
-    let bytes_before: u64 = sizes.iter().sum();
     let format = format.unwrap_or_else(|| detect_format(&values));
+    // The tool results the search reads, per message before the newest user
+    // message; loose strings anywhere else are text from here on.
+    let slots: Vec<Vec<Slot>> = if options.sanitize_tool_results {
+        let cutoff = sanitize_cutoff(&values);
+        values
+            .iter_mut()
+            .enumerate()
+            .map(|(i, message)| {
+                let slots = if i < cutoff {
+                    tool_result_slots(format, message)
+                } else {
+                    Vec::new()
+                };
+                put_back_loose(message, &slots, payloads);
+                slots
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut sizes = sizes_of(&values, payloads);
     let (sanitized, binary_ids, binaries) = if options.sanitize_tool_results {
         let StashAccess {
             backend,
             config,
             now,
         } = access;
-        sanitize_tool_results(backend, config, now, &mut values, format, payloads).await
+        sanitize_tool_results(backend, config, now, &mut values, &slots, payloads).await
     } else {
         (
             vec![false; values.len()],
@@ -254,12 +280,22 @@ async fn measure<B: StashBackend>(
             BinaryReport::default(),
         )
     };
-    // Sizes of the sanitized messages: what the image pass starts from.
-    for (i, changed) in sanitized.iter().enumerate() {
-        if *changed {
-            sizes[i] = json_len_with(&values[i], payloads);
+    // The loose strings the search left are text again: the size before
+    // counts them as the text they are.
+    let mut bytes_before = 0i64;
+    for (i, message) in values.iter_mut().enumerate() {
+        let (grown, any) = if options.sanitize_tool_results {
+            put_back_loose(message, &[], payloads)
+        } else {
+            (0, false)
+        };
+        bytes_before += sizes[i] as i64 + grown;
+        // Sizes of the sanitized messages: what the image pass starts from.
+        if any || sanitized[i] {
+            sizes[i] = json_len_with(message, payloads);
         }
     }
+    let bytes_before = bytes_before.max(0) as u64;
     let (format, messages) = decode(values, Some(format))?;
     let report = CompactReport {
         format: format.name(),

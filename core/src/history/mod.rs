@@ -16,6 +16,7 @@ pub(crate) mod compact;
 pub(crate) mod expand;
 mod flow;
 mod lookup;
+mod loose;
 mod restore;
 pub(crate) mod tool;
 mod upkeep;

@@ -219,6 +219,15 @@ pub trait Payloads {
     /// external string it references.
     fn with_full(&self, s: &str, f: &mut dyn FnMut(&str));
 
+    /// The text of `s` when it is loose: a string held only so that a
+    /// search for binary (in tool results) can read it in pieces, which is
+    /// not a payload of its format. The text is what reading the string
+    /// would have given. `None` for anything else.
+    fn loose_text(&self, s: &str) -> Option<String> {
+        let _ = s;
+        None
+    }
+
     /// The length in bytes of the text `s` stands for, without reading it.
     fn text_len(&self, s: &str) -> usize {
         s.len()
