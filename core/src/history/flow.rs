@@ -280,11 +280,12 @@ async fn measure<B: StashBackend>(
             BinaryReport::default(),
         )
     };
-    // The loose strings the search left are text again: the size before
-    // counts them as the text they are.
+    // The loose strings the search left (only messages with tool results
+    // can hold any now) are text again: the size before counts them as the
+    // text they are.
     let mut bytes_before = 0i64;
     for (i, message) in values.iter_mut().enumerate() {
-        let (grown, any) = if options.sanitize_tool_results {
+        let (grown, any) = if slots.get(i).is_some_and(|s| !s.is_empty()) {
             put_back_loose(message, &[], payloads)
         } else {
             (0, false)

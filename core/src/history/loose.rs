@@ -13,10 +13,10 @@ use crate::tool_results::slots::Slot;
 use serde_json::Value;
 
 /// Puts back as text every loose string in `value`, except inside the tool
-/// results at `skip`, which are taken out while the rest is walked. Returns how many bytes longer the value's JSON became,
-/// counted as [`json_len_with`] counts it (a held string is counted as
-/// payload text, which needs no escaping), and whether any string was put
-/// back.
+/// results at `skip`, which are taken out while the rest is walked. Returns
+/// how many bytes longer the value's JSON became, counted as
+/// [`json_len_with`] counts it (a held string is counted as payload text,
+/// which needs no escaping), and whether any string was put back.
 pub(super) fn put_back_loose(
     value: &mut Value,
     skip: &[Slot],
