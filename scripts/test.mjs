@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { clippyWhileCompiling } from './clippy-lint.mjs';
 import { cargoCounts, nodeCounts, runSteps, summary } from './test-counts.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,11 +59,17 @@ const clippyModules = {
   args: ['clippy', '-p', 'ctxpack-markdown', '-p', 'ctxpack-codec', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'],
   env: { CARGO_TARGET_DIR: path.join(process.env.CARGO_TARGET_DIR || path.join(root, 'target'), 'clippy-modules') },
 };
+// Clippy lints the workspace's crates while they are compiled for the
+// tests (scripts/clippy-lint.mjs), not in separate `cargo clippy` runs that
+// check them before the tests build them again: the same crates and targets
+// (every library, test and binary of the workspace natively; for wasm32 the
+// main crate, its path dependencies and its test binaries), compiled once.
+// A lint fails the build, and the step. (The main crate's library has no
+// test-only code, its tests being the wasm test binaries, so its test
+// harness for wasm32 would lint nothing more.)
 const cargoLane = [
-  { name: 'clippy (native)', kind: 'check', cmd: 'cargo', args: ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'] },
-  { name: 'clippy (wasm32)', kind: 'check', cmd: 'cargo', args: ['clippy', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'] },
-  { name: 'cargo test', kind: 'suite', counter: cargoCounts, cmd: 'cargo', args: ['test', '--workspace', '--no-fail-fast'] },
-  { name: 'wasm tests (Node, Chromium page, worker)', kind: 'suite', counter: cargoCounts, cmd: 'cargo', args: ['test', '--target', 'wasm32-unknown-unknown', '--no-fail-fast', '--test', 'wasm_node', '--test', 'wasm_browser', '--test', 'wasm_worker'], env: wasmTests },
+  { name: 'cargo test + clippy (native)', kind: 'suite', counter: cargoCounts, cmd: 'cargo', args: ['test', '--workspace', '--no-fail-fast'], env: clippyWhileCompiling },
+  { name: 'wasm tests + clippy (wasm32) (Node, Chromium page, worker)', kind: 'suite', counter: cargoCounts, cmd: 'cargo', args: ['test', '--target', 'wasm32-unknown-unknown', '--no-fail-fast', '--test', 'wasm_node', '--test', 'wasm_browser', '--test', 'wasm_worker'], env: { ...wasmTests, ...clippyWhileCompiling } },
 ];
 // The package is built first (the JavaScript suites test it; a failed build
 // stops the run). Then the JavaScript suites, which mostly wait on Chromium
