@@ -14,11 +14,12 @@
 // Each .wasm is shrunk with Binaryen's wasm-opt -Oz (the npm `binaryen` package).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { sourceKey } from './source-key.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -68,10 +69,12 @@ if (!existsSync(wasmOpt)) {
 const metadata = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 }));
 
 /** Optimized modules already made, by what went in: the module's bytes (by their sha256),
- * wasm-opt's arguments, its path and its version. A build whose module
+ * wasm-opt's flags, its path and its version. A build whose module
  * came out of rustc and wasm-bindgen the same (a rebuild with no change, or
  * a clone whose target folder holds a copy of this one) takes the result
- * from here instead of running wasm-opt again. The newest CACHE_KEEP stay. */
+ * from here instead of running wasm-opt again. The path is wasm-opt's real
+ * one: through a linked node_modules (as the pack test's clone has it) it is
+ * the same program. The newest CACHE_KEEP stay. */
 const optCache = path.join(metadata.target_directory, 'wasm-opt-cache');
 const CACHE_KEEP = 12;
 const wasmOptVersion = (() => {
@@ -79,7 +82,7 @@ const wasmOptVersion = (() => {
   return r.status === 0 ? r.stdout.trim() : `unknown (${r.status ?? r.signal})`;
 })();
 const cacheKey = (digest, args) => createHash('sha256')
-  .update(digest).update('\0').update(args.join(' ')).update('\0').update(wasmOpt).update('\0').update(wasmOptVersion)
+  .update(digest).update('\0').update(args.join(' ')).update('\0').update(realpathSync(wasmOpt)).update('\0').update(wasmOptVersion)
   .digest('hex');
 function keepOptimized(key, file) {
   mkdirSync(optCache, { recursive: true });
@@ -119,10 +122,12 @@ async function optimize(file, level, digest) {
   // offsets fold into loads and stores: rustc's wasm layout puts the stack
   // first, growing down from 1 MB, so the lowest kilobyte is only reached by
   // a stack already overflowing (2 KB less gzipped for the main module).
-  const args = [level, ...(level === '-Oz' ? ['--converge'] : []), '--low-memory-unused', '--strip-producers', '--strip-target-features',
+  const flags = [level, ...(level === '-Oz' ? ['--converge'] : []), '--low-memory-unused', '--strip-producers', '--strip-target-features',
     '--enable-bulk-memory', '--enable-sign-ext', '--enable-nontrapping-float-to-int',
-    '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', '--enable-simd', file, '-o', `${file}.opt`];
-  const key = cacheKey(digest, args);
+    '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', '--enable-simd'];
+  const args = [...flags, file, '-o', `${file}.opt`];
+  // Keyed by the flags, not the files' paths: a clone elsewhere finds it.
+  const key = cacheKey(digest, flags);
   const cached = path.join(optCache, `${key}.wasm`);
   if (existsSync(cached)) {
     copyFileSync(cached, file);
@@ -169,27 +174,68 @@ function bindAndOptimize(wasmFile, name, sub, level) {
   });
 }
 
+/** The modules cargo compiled, by what they were compiled from
+ * (scripts/source-key.mjs): a build of the same sources with the same tools
+ * and settings takes them from here instead of compiling again. The newest
+ * COMPILED_KEEP stay. */
+const compiledCache = path.join(metadata.target_directory, 'compiled-cache');
+const COMPILED_KEEP = 4;
+const modules = [
+  { pkg: 'ctxpack', name: 'ctxpack', sub: '', level: '-Oz' },
+  // The CommonMark parser, as a module of its own (see js/entry/).
+  { pkg: 'ctxpack-markdown', name: 'ctxpack_markdown', sub: 'markdown', level: '-Oz' },
+  // The image codec, as a module of its own, loaded on first use. It is built
+  // with WebAssembly SIMD (the resizer's convolutions run about a quarter
+  // faster; every engine since 2021 has it), in a target directory of its own
+  // so the different flags do not make cargo rebuild the other modules. It is
+  // compiled while the other two are optimized. The codec is about speed:
+  // -O3, not -Oz.
+  { pkg: 'ctxpack-codec', name: 'ctxpack_codec', sub: 'codec', level: '-O3', simd: true },
+];
+const key = sourceKey(root);
+const kept = key && path.join(compiledCache, key);
+const reuse = kept && modules.every(({ name }) => existsSync(path.join(kept, `${name}.wasm`)));
+
 rmSync(dist, { recursive: true, force: true });
-const wasm = compile('ctxpack', 'ctxpack');
-log(`compiled ${wasm}`);
-const optimizing = [bindAndOptimize(wasm, 'ctxpack', '', '-Oz')];
-// The CommonMark parser, as a module of its own (see js/entry/).
-const markdownWasm = compile('ctxpack-markdown', 'ctxpack_markdown');
-log(`compiled ${markdownWasm}`);
-optimizing.push(bindAndOptimize(markdownWasm, 'ctxpack_markdown', 'markdown', '-Oz'));
-// The image codec, as a module of its own, loaded on first use. It is built
-// with WebAssembly SIMD (the resizer's convolutions run about a quarter
-// faster; every engine since 2021 has it), in a target directory of its own
-// so the different flags do not make cargo rebuild the other modules. It is
-// compiled while the other two are optimized.
-const simdFlags = [process.env.CARGO_ENCODED_RUSTFLAGS, '-Ctarget-feature=+simd128'].filter(Boolean).join('\x1f');
-const codecWasm = compile('ctxpack-codec', 'ctxpack_codec', {
-  extra: ['--target-dir', path.join(metadata.target_directory, 'simd128')],
-  env: { ...process.env, CARGO_ENCODED_RUSTFLAGS: simdFlags },
-});
-log(`compiled ${codecWasm}`);
-// The codec is about speed: -O3, not -Oz.
-optimizing.push(bindAndOptimize(codecWasm, 'ctxpack_codec', 'codec', '-O3'));
+const optimizing = [];
+const compiled = [];
+if (reuse) {
+  const now = new Date();
+  utimesSync(kept, now, now);
+}
+if (reuse) log(`the modules of these sources (${key.slice(0, 12)}) are taken from ${path.relative(root, kept) || kept}, as compiled before`);
+for (const { pkg, name, sub, level, simd } of modules) {
+  let wasm;
+  if (reuse) {
+    wasm = path.join(kept, `${name}.wasm`);
+  } else if (simd) {
+    const simdFlags = [process.env.CARGO_ENCODED_RUSTFLAGS, '-Ctarget-feature=+simd128'].filter(Boolean).join('\x1f');
+    wasm = compile(pkg, name, {
+      extra: ['--target-dir', path.join(metadata.target_directory, 'simd128')],
+      env: { ...process.env, CARGO_ENCODED_RUSTFLAGS: simdFlags },
+    });
+    log(`compiled ${wasm}`);
+  } else {
+    wasm = compile(pkg, name);
+    log(`compiled ${wasm}`);
+  }
+  compiled.push([name, wasm]);
+  optimizing.push(bindAndOptimize(wasm, name, sub, level));
+}
+// Kept only if the sources did not change while cargo compiled them.
+if (key && !reuse && sourceKey(root) === key) {
+  // Written whole under another name, then renamed: a build stopped halfway
+  // leaves no entry that looks complete.
+  const partial = `${kept}.${process.pid}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(partial, { recursive: true });
+  for (const [name, wasm] of compiled) copyFileSync(wasm, path.join(partial, `${name}.wasm`));
+  rmSync(kept, { recursive: true, force: true });
+  renameSync(partial, kept);
+  const entries = readdirSync(compiledCache).filter((f) => /^[0-9a-f]{64}$/.test(f))
+    .map((f) => ({ f, t: statSync(path.join(compiledCache, f)).mtimeMs })).sort((a, b) => b.t - a.t);
+  for (const { f } of entries.slice(COMPILED_KEEP)) rmSync(path.join(compiledCache, f), { recursive: true, force: true });
+}
 await Promise.all(optimizing);
 
 const entryFiles = {

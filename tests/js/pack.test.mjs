@@ -3,10 +3,12 @@
 // Twice: from this checkout as built (`npm test` builds it first, so its pack
 // skips the prepack build), and from a fresh `git clone` of it, with no dist/
 // and CARGO_TARGET_DIR elsewhere, where `npm pack` has to build the package
-// itself: the clone's crates are compiled from its own sources, its
-// crates.io dependencies come from a copy of the checkout's release builds
-// (as a CI cache gives them). The clone holds the committed HEAD, not
-// uncommitted changes.
+// itself, in a target folder seeded with a copy of the checkout's (as a CI
+// cache gives it). The clone holds the committed HEAD: when the checkout is
+// that commit, as built, the clone's build takes the modules cargo compiled
+// for it (scripts/source-key.mjs) and wasm-opt's results; when the checkout
+// has uncommitted changes, the clone's crates are compiled from its own
+// sources, with the crates.io dependencies from the copy.
 import test, { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -14,6 +16,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../scripts/serve.mjs';
+import { sourceKey } from '../../scripts/source-key.mjs';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 // The tools the machine's setup installed (scripts/setup.sh puts them there).
@@ -109,6 +112,7 @@ const isGit = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: RO
 describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and none of its crates built', { skip: isGit ? false : 'not a git checkout' }, () => {
   let clone;
   let target;
+  let checkoutTarget;
   before(() => {
     clone = path.join(dir, 'clone');
     execFileSync('git', ['clone', '--quiet', ROOT, clone], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -121,29 +125,44 @@ describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and no
     target = path.join(dir, 'clone-target');
     assert.ok(!path.resolve(target).startsWith(clone + path.sep));
     // Seeded with a copy of the checkout's release builds (the wasm target,
-    // the host's build scripts, the codec's SIMD folder, the optimized
-    // modules), as a CI cache would be: the clone's own crates sit at
-    // another path, so cargo builds them from the clone's sources, and
-    // reuses only the crates.io dependencies it finds compiled for the same
-    // profile and flags; a module that comes out the same bytes is not
-    // optimized again.
-    const checkoutTarget = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], {
+    // the host's build scripts, the codec's SIMD folder, the compiled and the
+    // optimized modules), as a CI cache would be. Compiled modules are taken
+    // for sources that are the same (the same commit, tools and settings).
+    // Otherwise the clone's own crates, at another path, are compiled from
+    // the clone's sources, and cargo reuses only the crates.io dependencies
+    // it finds compiled for the same profile and flags; a module that comes
+    // out the same bytes is not optimized again.
+    checkoutTarget = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], {
       cwd: ROOT, env, encoding: 'utf8', maxBuffer: 1 << 26,
     })).target_directory;
-    for (const sub of ['release', path.join('wasm32-unknown-unknown', 'release'), 'simd128', 'wasm-opt-cache']) {
+    for (const sub of ['release', path.join('wasm32-unknown-unknown', 'release'), 'simd128', 'compiled-cache', 'wasm-opt-cache']) {
       const from = path.join(checkoutTarget, sub);
       if (existsSync(from)) cpSync(from, path.join(target, sub), { recursive: true, preserveTimestamps: true });
     }
   });
 
-  test('npm pack builds dist/ itself, and the tarball installs into an empty project and runs', { timeout: 30 * 60_000 }, () => {
+  test('npm pack builds dist/ itself (the modules of the same commit reused, or the crates compiled from the clone), and the tarball installs into an empty project and runs', { timeout: 30 * 60_000 }, () => {
     assert.ok(!existsSync(path.join(clone, 'dist')), 'a fresh clone has no dist/');
+    // The checkout is the clone's commit, built: its compiled modules are kept.
+    const key = sourceKey(ROOT, env);
+    const asBuilt = key !== null && existsSync(path.join(checkoutTarget, 'compiled-cache', key));
     const tarball = pack(clone, path.join(dir, 'clone-pack'), { extraEnv: { CARGO_TARGET_DIR: target } });
     assert.match(tarball.stderr, /prepack/);
-    // Each of the package's crates compiled from the clone's own sources.
-    for (const [name, sub] of [['ctxpack', ''], ['ctxpack-core', 'core'], ['ctxpack-markdown', 'markdown'], ['ctxpack-codec', 'codec']]) {
-      const from = path.join(clone, sub).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      assert.match(tarball.stderr, new RegExp(`Compiling ${name} v\\S+ \\(${from}\\)`), `${name} compiled from the clone`);
+    if (asBuilt) {
+      assert.equal(sourceKey(clone, { ...env, CARGO_TARGET_DIR: target }), key, 'the clone is the same sources');
+      assert.match(tarball.stderr, new RegExp(`the modules of these sources \\(${key.slice(0, 12)}\\) are taken from`));
+      assert.doesNotMatch(tarball.stderr, /Compiling ctxpack/);
+      assert.equal((tarball.stderr.match(/optimized before, taken from/g) ?? []).length, 3, tarball.stderr);
+      // What the clone packed is the checkout's build, byte for byte.
+      for (const f of ['ctxpack_bg.wasm', 'markdown/ctxpack_markdown_bg.wasm', 'codec/ctxpack_codec_bg.wasm']) {
+        assert.ok(readFileSync(path.join(clone, 'dist/wasm', f)).equals(readFileSync(path.join(ROOT, 'dist/wasm', f))), f);
+      }
+    } else {
+      // Each of the package's crates compiled from the clone's own sources.
+      for (const [name, sub] of [['ctxpack', ''], ['ctxpack-core', 'core'], ['ctxpack-markdown', 'markdown'], ['ctxpack-codec', 'codec']]) {
+        const from = path.join(clone, sub).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        assert.match(tarball.stderr, new RegExp(`Compiling ${name} v\\S+ \\(${from}\\)`), `${name} compiled from the clone`);
+      }
     }
     assert.ok(!existsSync(path.join(clone, 'target')), 'cargo built in CARGO_TARGET_DIR, not in the clone');
     assert.ok(existsSync(path.join(clone, 'dist/wasm/ctxpack_bg.wasm')));
