@@ -1,7 +1,7 @@
 //! JSON paths that name the value an error is about, such as
 //! `messages[3].content[1].image_url.url`.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 /// A JSON path in JavaScript accessor notation, rooted at a named argument.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -15,7 +15,14 @@ impl JsonPath {
 
     /// The path of element `index` of the array at this path.
     pub fn index(&self, index: usize) -> Self {
-        JsonPath(format!("{}[{index}]", self.0))
+        // Written piece by piece: paths are made for every message and
+        // part read, and `format!`'s machinery costs more than the text.
+        let mut path = String::with_capacity(self.0.len() + 8);
+        path.push_str(&self.0);
+        path.push('[');
+        let _ = write!(path, "{index}");
+        path.push(']');
+        JsonPath(path)
     }
 
     /// The path of property `key` of the object at this path. Keys that are
@@ -30,7 +37,11 @@ impl JsonPath {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
         if plain {
-            JsonPath(format!("{}.{key}", self.0))
+            let mut path = String::with_capacity(self.0.len() + 1 + key.len());
+            path.push_str(&self.0);
+            path.push('.');
+            path.push_str(key);
+            JsonPath(path)
         } else {
             let quoted = ToString::to_string(&serde_json::Value::from(key));
             JsonPath(format!("{}[{quoted}]", self.0))

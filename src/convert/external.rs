@@ -54,6 +54,10 @@ struct Kept {
     loose: bool,
 }
 
+/// The longest caller text (in UTF-16 code units) searched for U+0000 after
+/// it was copied into wasm rather than before.
+const SEARCHED_AFTER_COPY: u32 = 4096;
+
 impl Table {
     /// A new, empty table.
     pub fn new() -> Table {
@@ -100,11 +104,22 @@ impl Table {
     /// is kept as it is and the core gets a reference to it, so caller text
     /// can never be read as a reference.
     pub fn caller_text(&self, js: &JsString) -> String {
-        if !well_formed(js) || js.index_of("\u{0}", 0) >= 0 {
-            self.keep(js.clone().into())
-        } else {
-            js.into()
+        if !well_formed(js) {
+            return self.keep(js.clone().into());
         }
+        // A short text is copied first and searched here (a search in
+        // JavaScript copies the searched-for text across the boundary on
+        // every call); a long one is searched where it is, so one that is
+        // kept is never copied.
+        if js.length() <= SEARCHED_AFTER_COPY {
+            let text: String = js.into();
+            if !text.contains('\u{0}') {
+                return text;
+            }
+        } else if js.index_of("\u{0}", 0) < 0 {
+            return js.into();
+        }
+        self.keep(js.clone().into())
     }
 
     /// The caller's string the payload `s` (a reference, or a data URL whose

@@ -16,7 +16,7 @@ use crate::CtxpackError;
 use ctxpack_core::history::Lang;
 use ctxpack_core::media::KeptKind;
 use ctxpack_core::messages::Format;
-use js_sys::{Array, ArrayBuffer, Function, JsString, Object, Reflect};
+use js_sys::{Array, Function, JsString, Object, Reflect};
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 use wasm_bindgen::prelude::*;
@@ -188,14 +188,18 @@ fn read(
     if value.is_null() || value.is_undefined() {
         return Ok(Value::Null);
     }
-    if let Some(b) = value.as_bool() {
-        return Ok(Value::Bool(b));
-    }
-    if let Some(n) = value.as_f64() {
-        return Ok(number(n));
-    }
+    // Strings and objects, what messages are made of, are asked for first:
+    // each question is a call into JavaScript.
     if let Some(s) = value.dyn_ref::<JsString>() {
         return Ok(read_string(s, key, holding, table));
+    }
+    if !value.is_object() {
+        if let Some(b) = value.as_bool() {
+            return Ok(Value::Bool(b));
+        }
+        if let Some(n) = value.as_f64() {
+            return Ok(number(n));
+        }
     }
     if Array::is_array(value) {
         let arr: &Array = value.unchecked_ref();
@@ -214,11 +218,10 @@ fn read(
         }
         return Ok(Value::Array(out));
     }
-    if value.is_object()
-        && !value.is_instance_of::<Function>()
-        && is_plain_object(value)
-        && !value.is_instance_of::<ArrayBuffer>()
-    {
+    // Not a function (`typeof` "function" is no object), and neither bytes
+    // nor any other class's instance: those have a prototype before
+    // `Object.prototype`.
+    if value.is_object() && is_plain_object(value) {
         let obj: &Object = value.unchecked_ref();
         let mut map = Map::new();
         for js_key in Object::keys(obj).iter() {
@@ -226,7 +229,7 @@ fn read(
                 continue;
             };
             let v = Reflect::get(obj, &js_key).unwrap_or(JsValue::UNDEFINED);
-            if v.is_undefined() || v.is_instance_of::<Function>() || v.is_symbol() {
+            if v.is_undefined() || v.is_function() || v.is_symbol() {
                 continue;
             }
             let child = read(

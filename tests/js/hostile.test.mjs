@@ -4,6 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import vm from 'node:vm';
 import {
   Stash, compactContext, expandContext, getHistoryImage, toTextOnly, hasMultimedia, estimate, detectFormat,
   sanitizeToolResult, toMultimodal, parseMarkdownImages, parseContextLengthError, CtxpackError,
@@ -272,4 +273,21 @@ test('storage that fails part-way: only committed images are replaced, and expan
   const { messages: f2, report: frr } = await expandContext(f1, { stash: fr });
   assert.deepEqual(f2, f1);
   assert.equal(frr.missing.length, 4);
+});
+
+test('what JSON leaves out is left out of a rebuilt message, whatever realm made it; plain objects of another realm are read; instances are kept as they are', async () => {
+  const stash = await memory();
+  // Another realm's values, as an iframe or a vm context hands them over.
+  const other = vm.runInNewContext('({ fn: function f() {}, part: { type: "text", text: "from another realm" } })');
+  assert.ok(!(other.fn instanceof Function));
+  const when = new Date(0);
+  const first = { type: 'text', text: 'see', onClick: () => 1, handler: other.fn, sym: Symbol('s'), gone: undefined, when };
+  const messages = [{ role: 'user', content: [first, other.part, img()] }, { role: 'user', content: 'and now?' }];
+  const { messages: out, report } = await compactContext(messages, { stash });
+  assert.equal(report.stashed, 1);
+  const [text, foreign, placeholder] = out[0].content;
+  assert.deepEqual(Object.keys(text), ['type', 'text', 'when']);
+  assert.equal(text.when, when, 'an instance is the caller\'s own object');
+  assert.deepEqual({ ...foreign }, { type: 'text', text: 'from another realm' });
+  assert.equal(placeholder.text, `[Picture:history_${md5(gif)}]`);
 });
