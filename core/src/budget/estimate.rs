@@ -19,7 +19,7 @@ use crate::budget::profiles::{
 };
 use crate::json_path::JsonPath;
 use crate::media::{image_dimensions, Dimensions};
-use crate::messages::walk::{for_each_image, for_each_text};
+use crate::messages::walk::{for_each_image, for_each_text_without_paths};
 use crate::messages::{ImageSource, Message};
 
 /// Image tokens for `dims` under `provider`'s rule in general (`low`
@@ -139,7 +139,7 @@ pub fn estimate(
     let mut text = 0u64;
     for (i, m) in messages.iter().enumerate() {
         text += 4;
-        for_each_text(m, &root.index(i), &mut |_, t| text += text_tokens(t));
+        for_each_text_without_paths(m, &mut |t| text += text_tokens(t));
         for_each_image(m, &root.index(i), &mut |_, path, img| {
             let detail = part_detail(&img.wire);
             let (dims, bytes) = match img.source() {

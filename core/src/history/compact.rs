@@ -6,8 +6,10 @@
 use crate::json_path::JsonPath;
 use crate::media::payload::{payload_facts, Payloads};
 use crate::messages::image::ImageTemplate;
-use crate::messages::placeholder::{placeholder, split_placeholders, Segment};
-use crate::messages::walk::{for_each_image, for_each_item, for_each_text, rewrite_images, Item};
+use crate::messages::placeholder::{placeholder, placeholder_ids, split_placeholders, Segment};
+use crate::messages::walk::{
+    for_each_image, for_each_item, for_each_text_without_paths, rewrite_images, Item,
+};
 use crate::messages::{Content, Format, ImagePart, ImageSource, Message, Part, Role};
 use crate::stash::Failure;
 use std::collections::BTreeSet;
@@ -165,12 +167,10 @@ pub fn select_history_images<'m>(
                 }
             },
         );
-        for_each_text(m, &root.index(i), &mut |_, text| {
-            for seg in split_placeholders(text) {
-                if let Segment::Placeholder(id) = seg {
-                    if seen.insert(id.clone()) {
-                        plan.referenced.push(id);
-                    }
+        for_each_text_without_paths(m, &mut |text| {
+            for id in placeholder_ids(text) {
+                if seen.insert(id.clone()) {
+                    plan.referenced.push(id);
                 }
             }
         });

@@ -7,8 +7,8 @@
 use crate::json_path::JsonPath;
 use crate::messages::image::ImageTemplate;
 use crate::messages::new_image_part;
-use crate::messages::placeholder::{placeholder, split_placeholders, Segment};
-use crate::messages::walk::for_each_text;
+use crate::messages::placeholder::{placeholder, placeholder_ids, split_placeholders, Segment};
+use crate::messages::walk::{for_each_text, for_each_text_without_paths};
 use crate::messages::{Content, Format, Message, Part};
 use serde_json::Map;
 use serde_json::Value;
@@ -78,15 +78,8 @@ pub struct MissingPlaceholder {
 /// The distinct placeholder ids in `messages`, ascending.
 pub fn collect_placeholders(messages: &[Message]) -> BTreeSet<String> {
     let mut ids = BTreeSet::new();
-    let root = JsonPath::root("messages");
-    for (i, m) in messages.iter().enumerate() {
-        for_each_text(m, &root.index(i), &mut |_, text| {
-            for seg in split_placeholders(text) {
-                if let Segment::Placeholder(id) = seg {
-                    ids.insert(id);
-                }
-            }
-        });
+    for m in messages {
+        for_each_text_without_paths(m, &mut |text| ids.extend(placeholder_ids(text)));
     }
     ids
 }

@@ -48,6 +48,23 @@ pub fn split_placeholders(text: &str) -> Vec<Segment<'_>> {
     out
 }
 
+/// The ids of the placeholders in `text`, in order (lowercase), as
+/// [`split_placeholders`] finds them; nothing is allocated for a text
+/// without one.
+pub fn placeholder_ids(text: &str) -> Vec<String> {
+    // Most texts hold no `[` at all: a byte search answers for them.
+    if !text.contains('[') {
+        return Vec::new();
+    }
+    split_placeholders(text)
+        .into_iter()
+        .filter_map(|seg| match seg {
+            Segment::Placeholder(id) => Some(id),
+            Segment::Text(_) => None,
+        })
+        .collect()
+}
+
 /// The md5 ids of `[Binary:history_<md5> …]` markers anywhere in `value`.
 pub fn binary_marker_ids(value: &serde_json::Value) -> Vec<String> {
     const MARK: &str = "[Binary:history_";
@@ -102,6 +119,26 @@ mod tests {
     #[test]
     fn writes_the_dootask_format() {
         assert_eq!(placeholder(MD5), format!("[Picture:history_{MD5}]"));
+    }
+
+    #[test]
+    fn lists_the_ids_split_placeholders_finds() {
+        let upper = MD5.to_ascii_uppercase();
+        let text = format!(
+            "a [Picture:history_{upper}] b [Picture:history_{MD5}] [Picture:history_nothex] [x]"
+        );
+        assert_eq!(placeholder_ids(&text), vec![MD5.to_owned(), MD5.to_owned()]);
+        let split: Vec<String> = split_placeholders(&text)
+            .into_iter()
+            .filter_map(|s| match s {
+                Segment::Placeholder(id) => Some(id),
+                Segment::Text(_) => None,
+            })
+            .collect();
+        assert_eq!(placeholder_ids(&text), split);
+        assert!(placeholder_ids("no brackets at all").is_empty());
+        assert!(placeholder_ids("[Picture:history_0733]").is_empty());
+        assert!(placeholder_ids("").is_empty());
     }
 
     #[test]

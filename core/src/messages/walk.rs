@@ -74,18 +74,35 @@ fn rewrite_content(
 /// Calls `f(path, text)` for every text in `message`: a string content, and
 /// every text part (nested tool results included).
 pub fn for_each_text(message: &Message, base: &JsonPath, f: &mut dyn FnMut(&JsonPath, &str)) {
+    texts(message, Some(base), &mut |path, text| {
+        if let Some(path) = path {
+            f(path, text);
+        }
+    });
+}
+
+/// Calls `f(text)` for every text [`for_each_text`] meets, in the same
+/// order, without making their paths (most callers only read the text, and
+/// a path is made for every text of every message).
+pub fn for_each_text_without_paths(message: &Message, f: &mut dyn FnMut(&str)) {
+    texts(message, None, &mut |_, text| f(text));
+}
+
+/// The walk of [`for_each_text`]: paths made only when there is a `base`.
+fn texts(message: &Message, base: Option<&JsonPath>, f: &mut dyn FnMut(Option<&JsonPath>, &str)) {
     match &message.content {
-        Content::Text(s) => f(&message.content_path(base), s),
+        Content::Text(s) => f(base.map(|b| message.content_path(b)).as_ref(), s),
         Content::Parts(parts) => {
             for (i, part) in parts.iter().enumerate() {
                 match part {
                     Part::Text(_) => {
                         if let Some(t) = part.as_text() {
-                            f(&message.text_path(base, i), t);
+                            f(base.map(|b| message.text_path(b, i)).as_ref(), t);
                         }
                     }
                     Part::ToolResult(t) => {
-                        walk_text(&t.content, &t.slot.path(&message.part_path(base, i)), f)
+                        let path = base.map(|b| t.slot.path(&message.part_path(b, i)));
+                        walk_text(&t.content, path.as_ref(), f)
                     }
                     _ => {}
                 }
@@ -95,7 +112,11 @@ pub fn for_each_text(message: &Message, base: &JsonPath, f: &mut dyn FnMut(&Json
     }
 }
 
-fn walk_text(content: &Content, path: &JsonPath, f: &mut dyn FnMut(&JsonPath, &str)) {
+fn walk_text(
+    content: &Content,
+    path: Option<&JsonPath>,
+    f: &mut dyn FnMut(Option<&JsonPath>, &str),
+) {
     match content {
         Content::Text(s) => f(path, s),
         Content::Parts(parts) => {
@@ -103,10 +124,13 @@ fn walk_text(content: &Content, path: &JsonPath, f: &mut dyn FnMut(&JsonPath, &s
                 match part {
                     Part::Text(_) => {
                         if let Some(t) = part.as_text() {
-                            f(&path.index(i).key("text"), t);
+                            f(path.map(|p| p.index(i).key("text")).as_ref(), t);
                         }
                     }
-                    Part::ToolResult(t) => walk_text(&t.content, &t.slot.path(&path.index(i)), f),
+                    Part::ToolResult(t) => {
+                        let nested = path.map(|p| t.slot.path(&p.index(i)));
+                        walk_text(&t.content, nested.as_ref(), f)
+                    }
                     _ => {}
                 }
             }
@@ -153,5 +177,53 @@ fn walk_items<'m>(content: &'m Content, ordinal: &mut usize, f: &mut dyn FnMut(I
             }
         }
         Content::Absent | Content::Null => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::messages::{decode_messages, Format};
+    use serde_json::json;
+
+    #[test]
+    fn texts_without_paths_are_the_texts_with_paths_in_order() {
+        let values = [
+            json!({"role": "user", "content": "plain"}),
+            json!({"role": "user", "content": [
+                {"type": "text", "text": "first"},
+                {"type": "image_url", "image_url": {"url": "https://example.invalid/a.png"}},
+                {"type": "text", "text": "second"}
+            ]}),
+            json!({"role": "user", "content": [
+                {"type": "tool-result", "toolCallId": "c", "toolName": "t", "output": {"type": "content", "value": [
+                    {"type": "text", "text": "nested"}
+                ]}}
+            ]}),
+        ];
+        for (format, values, expected) in [
+            (
+                Format::OpenAi,
+                values[..2].to_vec(),
+                vec!["plain", "first", "second"],
+            ),
+            (Format::AiSdk, values[2..].to_vec(), vec!["nested"]),
+        ] {
+            let (_, messages) =
+                decode_messages(values, Some(format), &JsonPath::root("messages")).unwrap();
+            let mut with = Vec::new();
+            let mut without = Vec::new();
+            for (i, m) in messages.iter().enumerate() {
+                for_each_text(m, &JsonPath::root("messages").index(i), &mut |p, t| {
+                    with.push((p.to_string(), t.to_owned()))
+                });
+                for_each_text_without_paths(m, &mut |t| without.push(t.to_owned()));
+            }
+            assert_eq!(without, expected);
+            assert_eq!(
+                with.iter().map(|w| w.1.clone()).collect::<Vec<_>>(),
+                without
+            );
+        }
     }
 }
