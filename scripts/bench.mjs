@@ -271,6 +271,40 @@ if (!nodeOnly) {
   result.node.resent = { turn, floor, plain, estimateFirst, estimateAgain };
   console.log(`\nNode re-sent: a turn (30 original images + 1 new) ${turn.toFixed(2)} ms; node:crypto + Map on the new image ${floor.toFixed(2)} ms (${(turn / floor).toFixed(2)}× the floor); plain JavaScript with its own memo ${plain.toFixed(2)} ms (ctxpack ${(turn / plain).toFixed(2)}× its time)`);
   console.log(`Node estimate of that history (OpenAI rules): first time ${estimateFirst.toFixed(2)} ms, sent again ${estimateAgain.toFixed(2)} ms`);
+  // A long chat sent again: 2,001 messages of text, every third user turn
+  // holding a placeholder of an image stashed before (what such a history
+  // is made of once compacted). Against plain JavaScript that walks it the
+  // way plainResent does (a new array, each message's parts looked at).
+  {
+    const chat = [];
+    for (let i = 0; i < 1000; i++) {
+      chat.push({ role: 'user', content: [{ type: 'text', text: `message ${i}` }, ...(i % 3 === 0 ? [{ type: 'text', text: `[Picture:history_${createHash('md5').update(String(i)).digest('hex')}]` }] : [])] });
+      chat.push({ role: 'assistant', content: `reply ${i}` });
+    }
+    chat.push({ role: 'user', content: 'and now?' });
+    const chatStash = await ctx.Stash.open({ backend: 'memory' });
+    await ctx.compactContext(chat, { stash: chatStash });
+    // Each a few milliseconds on a shared machine: the median of many runs,
+    // the three taken in turn.
+    const turns = [];
+    const estimates = [];
+    const plains = [];
+    for (let r = 0; r < 10 * runs + 1; r++) {
+      let t0 = performance.now();
+      await ctx.compactContext(chat, { stash: chatStash });
+      turns.push(performance.now() - t0);
+      t0 = performance.now();
+      ctx.estimate(chat, { provider: 'openai' });
+      estimates.push(performance.now() - t0);
+      t0 = performance.now();
+      plainResent(chat, new Map(), new Map());
+      plains.push(performance.now() - t0);
+    }
+    const [longTurn, longEstimate, longPlain] = [turns, estimates, plains].map(median);
+    chatStash.free();
+    result.node.longChat = { messages: chat.length, turn: longTurn, estimate: longEstimate, plain: longPlain };
+    console.log(`Node, a ${chat.length}-message chat sent again: compactContext ${longTurn.toFixed(2)} ms (${((1000 * longTurn) / chat.length).toFixed(1)} µs a message), estimate ${longEstimate.toFixed(2)} ms; plain JavaScript's walk ${longPlain.toFixed(2)} ms`);
+  }
   // A tool result holding a screenshot under a known binary field,
   // sanitized before each request: the first time for its payload, then the
   // very same result again. The floor: node:crypto's MD5 of the payload.
