@@ -81,8 +81,8 @@ const wasmOptVersion = (() => {
   const r = spawnSync(wasmOpt, ['--version'], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : `unknown (${r.status ?? r.signal})`;
 })();
-const cacheKey = (digest, args) => createHash('sha256')
-  .update(digest).update('\0').update(args.join(' ')).update('\0').update(realpathSync(wasmOpt)).update('\0').update(wasmOptVersion)
+const cacheKey = (digest, flags) => createHash('sha256')
+  .update(digest).update('\0').update(flags.join(' ')).update('\0').update(realpathSync(wasmOpt)).update('\0').update(wasmOptVersion)
   .digest('hex');
 function keepOptimized(key, file) {
   mkdirSync(optCache, { recursive: true });
@@ -200,10 +200,11 @@ rmSync(dist, { recursive: true, force: true });
 const optimizing = [];
 const compiled = [];
 if (reuse) {
+  // Used now: the newest entries are the ones kept.
   const now = new Date();
   utimesSync(kept, now, now);
+  log(`the modules of these sources (${key.slice(0, 12)}) are taken from ${path.relative(root, kept) || kept}, as compiled before`);
 }
-if (reuse) log(`the modules of these sources (${key.slice(0, 12)}) are taken from ${path.relative(root, kept) || kept}, as compiled before`);
 for (const { pkg, name, sub, level, simd } of modules) {
   let wasm;
   if (reuse) {
