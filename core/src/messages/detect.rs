@@ -17,56 +17,152 @@ use serde_json::{Map, Value};
 ///
 /// Messages that are all plain strings read as OpenAI.
 pub fn detect_format(messages: &[Value]) -> Format {
-    messages
-        .iter()
-        .find_map(shape_evidence)
-        .or_else(|| messages.iter().find_map(exclusive_evidence))
-        .or_else(|| messages.iter().find_map(evidence))
-        .unwrap_or(Format::OpenAi)
+    // One look at each message serves the three kinds: its shape decides
+    // at once; the first exclusive part and the first decisive evidence are
+    // kept until every message was looked at.
+    let mut exclusive = None;
+    let mut decisive = None;
+    for message in messages {
+        let fields = match message {
+            Value::Array(_) => return Format::LangChain,
+            Value::Object(map) => Fields::of(map),
+            _ => continue,
+        };
+        if let Some(format) = fields.shape_evidence() {
+            return format;
+        }
+        if exclusive.is_none() {
+            fields.part_evidence(&mut exclusive, &mut decisive);
+        }
+    }
+    exclusive.or(decisive).unwrap_or(Format::OpenAi)
 }
 
-/// What the shape of a message alone says: where it keeps its content.
-fn shape_evidence(message: &Value) -> Option<Format> {
-    let map = match message {
-        Value::Array(_) => return Some(Format::LangChain),
-        Value::Object(map) => map,
-        _ => return None,
-    };
-    if let Some(Value::Array(parts)) = map.get("parts") {
-        return parts_evidence(map, parts);
-    }
-    if is_gemini_role(map) {
-        return Some(Format::Gemini);
-    }
-    if map
-        .get("type")
-        .and_then(Value::as_str)
-        .is_some_and(super::openai_responses::is_item_type)
-    {
-        return Some(Format::OpenAiResponses);
-    }
-    if map.get("content").is_some_and(Value::is_object) {
-        return Some(Format::Mcp);
-    }
-    if map.get("images").is_some_and(Value::is_array) || map.contains_key("tool_name") {
-        return Some(Format::Ollama);
-    }
-    None
+/// The fields of a message that detection reads, found in one pass over
+/// its keys (a message has a few; looking each name up would hash it).
+#[derive(Default)]
+struct Fields<'a> {
+    parts: Option<&'a Value>,
+    role: Option<&'a Value>,
+    item_type: Option<&'a Value>,
+    content: Option<&'a Value>,
+    images: Option<&'a Value>,
+    id: bool,
+    tool_name: bool,
+    /// `tool_calls`, `tool_call_id` or `function_call`: OpenAI's.
+    openai_call: bool,
 }
 
-/// A part of `message` that only one format has.
-fn exclusive_evidence(message: &Value) -> Option<Format> {
-    message
-        .get("content")?
-        .as_array()?
-        .iter()
-        .find_map(exclusive_part)
+impl<'a> Fields<'a> {
+    fn of(map: &'a Map<String, Value>) -> Fields<'a> {
+        let mut fields = Fields::default();
+        for (key, value) in map {
+            match key.as_str() {
+                "parts" => fields.parts = Some(value),
+                "role" => fields.role = Some(value),
+                "type" => fields.item_type = Some(value),
+                "content" => fields.content = Some(value),
+                "images" => fields.images = Some(value),
+                "id" => fields.id = true,
+                "tool_name" => fields.tool_name = true,
+                "tool_calls" | "tool_call_id" | "function_call" => fields.openai_call = true,
+                _ => {}
+            }
+        }
+        fields
+    }
+
+    /// What the shape of the message alone says: where it keeps its
+    /// content.
+    fn shape_evidence(&self) -> Option<Format> {
+        if let Some(Value::Array(parts)) = self.parts {
+            return self.parts_evidence(parts);
+        }
+        if self.is_gemini_role() {
+            return Some(Format::Gemini);
+        }
+        if self
+            .item_type
+            .and_then(Value::as_str)
+            .is_some_and(super::openai_responses::is_item_type)
+        {
+            return Some(Format::OpenAiResponses);
+        }
+        if self.content.is_some_and(Value::is_object) {
+            return Some(Format::Mcp);
+        }
+        if self.images.is_some_and(Value::is_array) || self.tool_name {
+            return Some(Format::Ollama);
+        }
+        None
+    }
+
+    /// Whose `parts` these are: UIMessage parts all have a `type`, Gemini
+    /// parts none (they say what they are by their one field).
+    fn parts_evidence(&self, parts: &[Value]) -> Option<Format> {
+        match parts.first() {
+            Some(Value::Object(first)) if first.get("type").is_some_and(Value::is_string) => {
+                Some(Format::UiMessage)
+            }
+            Some(Value::Object(_)) => Some(Format::Gemini),
+            Some(_) => None,
+            None if self.id => Some(Format::UiMessage),
+            None if self.is_gemini_role() => Some(Format::Gemini),
+            None => None,
+        }
+    }
+
+    /// Gemini's name for the assistant.
+    fn is_gemini_role(&self) -> bool {
+        self.role.and_then(Value::as_str) == Some("model")
+    }
+
+    /// Sets `exclusive` to the first content part only one format has, and
+    /// `decisive` (while unset) to the first evidence of this message: an
+    /// OpenAI tool call field, else its first decisive part, else a
+    /// Responses message's `type`.
+    fn part_evidence(&self, exclusive: &mut Option<Format>, decisive: &mut Option<Format>) {
+        let look_for_decisive = decisive.is_none();
+        let mut from_parts = None;
+        if let Some(Value::Array(parts)) = self.content {
+            for part in parts {
+                let Some(map) = part.as_object() else {
+                    continue;
+                };
+                let Some(part_type) = map.get("type").and_then(Value::as_str) else {
+                    continue;
+                };
+                if let Some(format) = exclusive_part(map, part_type) {
+                    *exclusive = Some(format);
+                    return;
+                }
+                if look_for_decisive && from_parts.is_none() {
+                    from_parts = part_evidence(map, part_type);
+                }
+            }
+        }
+        if look_for_decisive {
+            *decisive = if self.openai_call {
+                Some(Format::OpenAi)
+            } else if from_parts.is_some() {
+                from_parts
+            } else if self.item_type.and_then(Value::as_str) == Some("message") {
+                // A Responses message may say what it is. `developer` is
+                // OpenAI's, Chat Completions and Responses alike: no
+                // evidence either way (and OpenAI is what is left when
+                // nothing decides).
+                Some(Format::OpenAiResponses)
+            } else {
+                None
+            };
+        }
+    }
 }
 
-fn exclusive_part(part: &Value) -> Option<Format> {
-    let map = part.as_object()?;
+/// A part only one format has.
+fn exclusive_part(map: &Map<String, Value>, part_type: &str) -> Option<Format> {
     let has = |key: &str| map.contains_key(key);
-    match map.get("type")?.as_str()? {
+    match part_type {
         "input_text" | "input_image" | "input_file" | "output_text" => {
             Some(Format::OpenAiResponses)
         }
@@ -83,57 +179,10 @@ fn exclusive_part(part: &Value) -> Option<Format> {
     }
 }
 
-/// Whose `parts` these are: UIMessage parts all have a `type`, Gemini
-/// parts none (they say what they are by their one field).
-fn parts_evidence(message: &Map<String, Value>, parts: &[Value]) -> Option<Format> {
-    match parts.first() {
-        Some(Value::Object(first)) if first.get("type").is_some_and(Value::is_string) => {
-            Some(Format::UiMessage)
-        }
-        Some(Value::Object(_)) => Some(Format::Gemini),
-        Some(_) => None,
-        None if message.contains_key("id") => Some(Format::UiMessage),
-        None if is_gemini_role(message) => Some(Format::Gemini),
-        None => None,
-    }
-}
-
-/// Gemini's name for the assistant.
-fn is_gemini_role(message: &Map<String, Value>) -> bool {
-    message.get("role").and_then(Value::as_str) == Some("model")
-}
-
-fn evidence(message: &Value) -> Option<Format> {
-    let map = match message {
-        Value::Array(_) => return Some(Format::LangChain),
-        Value::Object(map) => map,
-        _ => return None,
-    };
-    if map.contains_key("tool_calls")
-        || map.contains_key("tool_call_id")
-        || map.contains_key("function_call")
-    {
-        return Some(Format::OpenAi);
-    }
-    let from_parts = map
-        .get("content")
-        .and_then(Value::as_array)
-        .and_then(|parts| parts.iter().find_map(part_evidence));
-    if from_parts.is_some() {
-        return from_parts;
-    }
-    // A Responses message may say what it is.
-    if map.get("type").and_then(Value::as_str) == Some("message") {
-        return Some(Format::OpenAiResponses);
-    }
-    // `developer` is OpenAI's, Chat Completions and Responses alike: no
-    // evidence either way (and OpenAI is what is left when nothing decides).
-    None
-}
-
-fn part_evidence(part: &Value) -> Option<Format> {
-    let map = part.as_object()?;
-    match map.get("type")?.as_str()? {
+/// A part that tells OpenAI, Anthropic, the AI SDK, MCP and LangChain
+/// apart (where no part of another message was exclusive to one).
+fn part_evidence(map: &Map<String, Value>, part_type: &str) -> Option<Format> {
+    match part_type {
         "image_url" | "input_audio" | "refusal" => Some(Format::OpenAi),
         "file" if map.contains_key("file") => Some(Format::OpenAi),
         "image" if map.contains_key("source") => Some(Format::Anthropic),
@@ -268,6 +317,31 @@ mod tests {
         assert_eq!(
             detect_format(&[json!({"role":"user","content":"hi","images":[]})]),
             Format::Ollama
+        );
+        // Exclusive evidence found first does not outvote a later shape.
+        assert_eq!(
+            detect_format(&[
+                json!({"role":"user","content":[{"type":"input_text","text":"hi"}]}),
+                json!({"role":"assistant","content":"x"}),
+                json!({"role":"user","content":"hi","images":[]})
+            ]),
+            Format::Ollama
+        );
+        // Within a message, OpenAI's tool call fields decide before its
+        // parts; the first message with evidence decides before later ones.
+        assert_eq!(
+            detect_format(&[
+                json!({"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}],"tool_calls":[]}),
+                json!({"role":"user","content":[{"type":"image","source":{}}]})
+            ]),
+            Format::OpenAi
+        );
+        assert_eq!(
+            detect_format(&[
+                json!({"role":"user","content":[{"type":"text","text":"a"},{"type":"tool-result"},{"type":"image_url"}]}),
+                json!({"role":"user","content":[{"type":"image_url","image_url":{"url":"x"}}]})
+            ]),
+            Format::AiSdk
         );
         // An OpenAI-looking message first does not outvote a UIMessage.
         assert_eq!(
