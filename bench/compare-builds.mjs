@@ -1,7 +1,9 @@
-// Two builds of the Node package side by side in one process, on a long chat
-// sent again (2,001 messages of text, every third user turn holding a
-// placeholder): compactContext and estimate, the two builds called in turn so
-// that the machine's changes of pace fall on both alike.
+// Two builds of the Node package side by side in one process, the two
+// builds called in turn so that the machine's changes of pace fall on both
+// alike: a long chat sent again (2,001 messages of text, every third user
+// turn holding a placeholder) under compactContext and estimate, and the
+// benchmark's re-sent turn (its 30 × 1 MB history, the originals, with one
+// new image each turn) under compactContext.
 //
 //   node bench/compare-builds.mjs <dist before> [<dist after>]
 //
@@ -9,9 +11,12 @@
 // build's, say); the second defaults to this checkout's. Prints the minimum,
 // first quartile and median of each, in milliseconds.
 import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { variant } from './variants.js';
+import { conversation, imageOfSize } from './workload.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -55,3 +60,45 @@ console.log(`a ${chat.length}-message chat sent again, ${RUNS} runs each`);
 for (const b of builds) {
   console.log(`${b.name.padEnd(6)} compactContext ${summary(b.compact)}   estimate ${summary(b.estimate)}`);
 }
+
+// The re-sent turn: the benchmark's workloads (made and kept in
+// bench-results/ as scripts/bench.mjs makes them, if it has not yet).
+async function workload(name, make) {
+  const dir = path.join(here, '../bench-results');
+  const file = path.join(dir, `workload-${name}.json`);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, JSON.stringify(await make()));
+  }
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+const history = await workload('big', () => conversation({ count: 100, images: 30, imageB64: 1 << 20 }));
+const image = await workload('steady-image', () => imageOfSize(1 << 20, 9999, 'jpeg'));
+for (const b of builds) {
+  b.stash.free();
+  b.stash = await b.ctx.Stash.open({ backend: 'memory' });
+  await b.ctx.compactContext(history, { stash: b.stash });
+  b.turn = [];
+}
+// Each build and run a new image: variants k (one letter 2 KB in) and, past
+// the 63 of those, one more letter 3 KB in.
+let k = 0;
+const newImage = () => {
+  const v = variant(image.b64, ++k);
+  const i = 3072 + Math.floor(k / 63);
+  return v.slice(0, i) + (v[i] === 'A' ? 'B' : 'A') + v.slice(i + 1);
+};
+for (let r = 0; r < RUNS + WARM; r++) {
+  for (const b of builds) {
+    const turn = [...history.slice(0, -1),
+      { role: 'user', content: [{ type: 'text', text: 'one more' }, { type: 'image_url', image_url: { url: `data:${image.mime};base64,${newImage()}` } }] },
+      { role: 'assistant', content: 'seen' }, { role: 'user', content: 'and now?' }];
+    const t0 = performance.now();
+    const { report } = await b.ctx.compactContext(turn, { stash: b.stash });
+    const t = performance.now() - t0;
+    if (report.written !== 1) throw new Error(`${b.name}: a re-sent turn wrote ${report.written}`);
+    if (r >= WARM) b.turn.push(t);
+  }
+}
+console.log(`a re-sent turn (${history.length + 2} messages: 30 images of ~1 MB, the originals, + 1 new image), ${RUNS} runs each`);
+for (const b of builds) console.log(`${b.name.padEnd(6)} compactContext ${summary(b.turn)}`);
