@@ -463,12 +463,21 @@ thread_local! {
 fn js_head(text: &JsString, padding: usize, head_bytes: usize) -> PayloadHead {
     let len = text.length();
     let head_chars = (head_bytes.div_ceil(3) * 4) as u32;
-    let head_text: String = text.slice(0, head_chars.min(len)).into();
+    // Node decodes the head where it is (a dimension read asks for 64 KB:
+    // copying 87 K characters across as text took most of an estimate);
+    // elsewhere, or when Node's decoder would not decode it as the core's
+    // does, the text crosses and the core decodes it.
+    let head = NODE_HOST
+        .with(|h| h.as_ref()?.decode_head(text, head_chars))
+        .unwrap_or_else(|| {
+            let head_text: String = text.slice(0, head_chars.min(len)).into();
+            ctxpack_core::media::decode_prefix(&head_text, head_bytes)
+        });
     let n = len as usize;
     PayloadHead {
         len: n,
         decoded_len: decoded_len_of(n, padding),
-        head: ctxpack_core::media::decode_prefix(&head_text, head_bytes),
+        head,
     }
 }
 

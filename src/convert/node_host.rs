@@ -1,9 +1,10 @@
 //! Node's native pieces for payloads: `crypto.hash` for MD5 and `Buffer` for
-//! checking base64 without copying the text into wasm, reached through
-//! `process.getBuiltinModule`. Absent in browsers and workers.
+//! checking base64 and decoding its head without copying the text into
+//! wasm, reached through `process.getBuiltinModule`. Absent in browsers and
+//! workers.
 
 use ctxpack_core::media::{check_base64, decoded_len_of};
-use js_sys::{Function, JsString, Reflect};
+use js_sys::{Function, JsString, Reflect, Uint8Array};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -92,6 +93,43 @@ impl NodeHost {
             && text.index_of("_", 0) < 0
             && (eq < 0 || eq as u32 >= len.saturating_sub(2))
             && check_base64(&String::from(text.slice(len.saturating_sub(4), len))).is_ok()
+    }
+
+    /// The bytes the first `head_chars` characters of base64 `text` decode
+    /// to, decoded by Node's `Buffer` (only the bytes cross into wasm, not
+    /// the text): when `text` is longer than that (no padding can be among
+    /// them) and they are all of the standard alphabet, which makes them
+    /// exactly what the core's strict decoder gives (`decode_prefix`).
+    /// `None` otherwise, for the caller to decode them itself: Node's
+    /// decoder skips what is not base64, stops at `=` and takes the
+    /// URL-safe `-` and `_`, all of which the core refuses.
+    pub(super) fn decode_head(&self, text: &JsString, head_chars: u32) -> Option<Vec<u8>> {
+        if head_chars == 0 || head_chars % 4 != 0 || text.length() <= head_chars {
+            return None;
+        }
+        let head = text.slice(0, head_chars);
+        let expected = head_chars / 4 * 3;
+        let scratch = self.scratch(expected)?;
+        let written = self
+            .write
+            .call3(&scratch, &head, &JsValue::from(0), &"base64".into())
+            .ok()?
+            .as_f64()?;
+        // Every character counted (none skipped, none after a `=`), and
+        // none of them URL-safe.
+        if written != f64::from(expected)
+            || head.index_of("-", 0) >= 0
+            || head.index_of("_", 0) >= 0
+            || head.index_of("=", 0) >= 0
+        {
+            return None;
+        }
+        Some(
+            scratch
+                .unchecked_into::<Uint8Array>()
+                .subarray(0, expected)
+                .to_vec(),
+        )
     }
 
     /// A `Buffer` of at least `size` bytes: the kept one when big enough.
