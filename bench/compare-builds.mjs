@@ -3,7 +3,8 @@
 // alike: a long chat sent again (2,001 messages of text, every third user
 // turn holding a placeholder) under compactContext and estimate, and the
 // benchmark's re-sent turn (its 30 × 1 MB history, the originals, with one
-// new image each turn) under compactContext.
+// new image each turn) under compactContext, and estimate of that history
+// the first time its strings are seen.
 //
 //   node bench/compare-builds.mjs <dist before> [<dist after>]
 //
@@ -102,3 +103,28 @@ for (let r = 0; r < RUNS + WARM; r++) {
 }
 console.log(`a re-sent turn (${history.length + 2} messages: 30 images of ~1 MB, the originals, + 1 new image), ${RUNS} runs each`);
 for (const b of builds) console.log(`${b.name.padEnd(6)} compactContext ${summary(b.turn)}`);
+
+// estimate of the history, its payloads new to both builds (each changed in
+// one letter 2 KB in, past its header, and made flat as JSON.parse makes
+// strings): what an app estimating after a reload pays.
+let fresh = 0;
+const newHistory = () => {
+  fresh++;
+  return history.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => {
+    if (!p.image_url) return p;
+    const url = p.image_url.url;
+    const i = url.indexOf(',') + 2048 + (fresh % 1000);
+    return { ...p, image_url: { ...p.image_url, url: JSON.parse(JSON.stringify(url.slice(0, i) + (url[i] === 'A' ? 'B' : 'A') + url.slice(i + 1))) } };
+  }) } : m));
+};
+for (const b of builds) b.estimateFirst = [];
+for (let r = 0; r < RUNS / 2 + WARM; r++) {
+  for (const b of builds) {
+    const messages = newHistory();
+    const t0 = performance.now();
+    b.ctx.estimate(messages, { provider: 'openai' });
+    if (r >= WARM) b.estimateFirst.push(performance.now() - t0);
+  }
+}
+console.log(`estimate of that history, its payloads seen for the first time, ${RUNS / 2} runs each`);
+for (const b of builds) console.log(`${b.name.padEnd(6)} estimate ${summary(b.estimateFirst)}`);
