@@ -117,7 +117,9 @@ impl Table {
                 return text;
             }
         } else if js.index_of("\u{0}", 0) < 0 {
-            return js.into();
+            // A long text (a tool's JSON result, a pasted document) is
+            // copied by the engine when it is ASCII.
+            return ascii_text(js).unwrap_or_else(|| js.into());
         }
         self.keep(js.clone().into())
     }
@@ -470,7 +472,8 @@ fn js_head(text: &JsString, padding: usize, head_bytes: usize) -> PayloadHead {
     let head = NODE_HOST
         .with(|h| h.as_ref()?.decode_head(text, head_chars))
         .unwrap_or_else(|| {
-            let head_text: String = text.slice(0, head_chars.min(len)).into();
+            let slice = text.slice(0, head_chars.min(len));
+            let head_text = ascii_text(&slice).unwrap_or_else(|| slice.into());
             ctxpack_core::media::decode_prefix(&head_text, head_bytes)
         });
     let n = len as usize;
