@@ -79,18 +79,8 @@ impl NodeHost {
             return false;
         }
         let expected = decoded_len_of(len as usize, padding) as u32;
-        let Some(scratch) = self.scratch(expected) else {
-            return false;
-        };
-        let written = self
-            .write
-            .call3(&scratch, text, &JsValue::from(0), &"base64".into())
-            .ok()
-            .and_then(|n| n.as_f64());
         let eq = text.index_of("=", 0);
-        written == Some(f64::from(expected))
-            && text.index_of("-", 0) < 0
-            && text.index_of("_", 0) < 0
+        self.decode_counted(text, expected).is_some()
             && (eq < 0 || eq as u32 >= len.saturating_sub(2))
             && check_base64(&String::from(text.slice(len.saturating_sub(4), len))).is_ok()
     }
@@ -109,27 +99,29 @@ impl NodeHost {
         }
         let head = text.slice(0, head_chars);
         let expected = head_chars / 4 * 3;
-        let scratch = self.scratch(expected)?;
-        let written = self
-            .write
-            .call3(&scratch, &head, &JsValue::from(0), &"base64".into())
-            .ok()?
-            .as_f64()?;
-        // Every character counted (none skipped, none after a `=`), and
-        // none of them URL-safe.
-        if written != f64::from(expected)
-            || head.index_of("-", 0) >= 0
-            || head.index_of("_", 0) >= 0
-            || head.index_of("=", 0) >= 0
-        {
-            return None;
-        }
+        let scratch = self.decode_counted(&head, expected)?;
         Some(
             scratch
                 .unchecked_into::<Uint8Array>()
                 .subarray(0, expected)
                 .to_vec(),
         )
+    }
+
+    /// Decodes base64 `text` with Node's decoder into a scratch buffer, which
+    /// it returns when that wrote exactly `expected` bytes and `text` holds
+    /// no URL-safe `-` or `_`. The decoder skips what is not base64 and stops
+    /// at `=`, so exactly `expected` bytes means every character counted,
+    /// up to any `=` that ends a text of that decoded length.
+    fn decode_counted(&self, text: &JsString, expected: u32) -> Option<JsValue> {
+        let scratch = self.scratch(expected)?;
+        let written = self
+            .write
+            .call3(&scratch, text, &JsValue::from(0), &"base64".into())
+            .ok()?
+            .as_f64()?;
+        (written == f64::from(expected) && text.index_of("-", 0) < 0 && text.index_of("_", 0) < 0)
+            .then_some(scratch)
     }
 
     /// A `Buffer` of at least `size` bytes: the kept one when big enough.
