@@ -22,7 +22,6 @@ use js_adapter::AdapterBackend;
 use js_map::MapBackend;
 use js_sys::{Function, Promise, Reflect};
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -188,8 +187,9 @@ impl StashInner {
 }
 
 thread_local! {
-    static REGISTRY: RefCell<BTreeMap<u32, Rc<StashInner>>> =
-        const { RefCell::new(BTreeMap::new()) };
+    /// The open stashes by handle: a few at most, so a list (a map of its
+    /// own would be another instance of the map's code in the module).
+    static REGISTRY: RefCell<Vec<(u32, Rc<StashInner>)>> = const { RefCell::new(Vec::new()) };
     static NEXT_HANDLE: Cell<u32> = const { Cell::new(1) };
 }
 
@@ -266,7 +266,7 @@ pub struct Stash {
 
 impl Drop for Stash {
     fn drop(&mut self) {
-        REGISTRY.with(|r| r.borrow_mut().remove(&self.handle));
+        REGISTRY.with(|r| r.borrow_mut().retain(|(h, _)| *h != self.handle));
     }
 }
 
@@ -331,7 +331,7 @@ impl Stash {
             n.set(h.wrapping_add(1).max(1));
             h
         });
-        REGISTRY.with(|r| r.borrow_mut().insert(handle, inner.clone()));
+        REGISTRY.with(|r| r.borrow_mut().push((handle, inner.clone())));
         Ok(Stash { handle, inner })
     }
 }
@@ -397,7 +397,7 @@ impl Stash {
         if let Backend::IndexedDb(b) = &self.inner.backend {
             b.close();
         }
-        REGISTRY.with(|r| r.borrow_mut().remove(&self.handle));
+        REGISTRY.with(|r| r.borrow_mut().retain(|(h, _)| *h != self.handle));
     }
 }
 
@@ -416,7 +416,12 @@ pub fn stash_from_js(value: &JsValue, path: &str) -> Result<Rc<StashInner>, Ctxp
         .ok()
         .and_then(|h| h.as_f64())
         .ok_or_else(not_a_stash)?;
-    let inner = REGISTRY.with(|r| r.borrow().get(&(handle as u32)).cloned());
+    let inner = REGISTRY.with(|r| {
+        let r = r.borrow();
+        r.iter()
+            .find(|(h, _)| f64::from(*h) == handle)
+            .map(|(_, i)| i.clone())
+    });
     match inner {
         Some(i) => {
             i.ensure_open()?;
