@@ -131,3 +131,39 @@ test('a stash freed while calls on it are pending: the calls still settle, later
     await assert.rejects(call(), (e) => e instanceof CtxpackError && e.code === 'STASH_UNAVAILABLE');
   }
 });
+
+test('an adapter\'s meta objects are read field by field: a missing field as zero or empty, one of another type makes the record unlisted', async () => {
+  const entries = new Map();
+  const adapter = {
+    get: async (k) => entries.get(k),
+    put: async (k, v) => { entries.set(k, v); },
+    delete: async (k) => { entries.delete(k); },
+    keys: async () => [...entries.keys()],
+  };
+  const stash = await Stash.open({ backend: adapter });
+  const { messages, old } = await conversation();
+  await compactContext(messages, { stash });
+  const [listed] = await stash.list();
+  assert.equal(listed.id, md5(old));
+  assert.equal(listed.mime, 'image/jpeg');
+  assert.ok(listed.size > 0 && listed.storedBytes === old.length && listed.expiresAt > listed.createdAt, JSON.stringify(listed));
+  const meta = entries.get(`${md5(old)}.meta`);
+  const put = (id, fields) => entries.set(`${id}.meta`, { ...meta, id, ...fields });
+  // As an older version wrote it (no storedBytes, no part), and with
+  // undefined fields: they read as zero.
+  const older = md5('older');
+  const { storedBytes, part, ...withoutThem } = meta;
+  entries.set(`${older}.meta`, { ...withoutThem, id: older, lastUsedAt: undefined });
+  // Fields of the wrong type, a size that is no whole number, a part that
+  // is no string, no id: none of them is a meta.
+  const bad = [{ size: '12' }, { size: 1.5 }, { size: -1 }, { expiresAt: 'soon' }, { mime: 7 }, { part: 3 }, { id: 5 }];
+  bad.forEach((fields, i) => put(md5(`bad ${i}`), fields));
+  entries.set(`${md5('null')}.meta`, null);
+  const ids = (await stash.list()).map((e) => e.id).sort();
+  assert.deepEqual(ids, [md5(old), older].sort());
+  const read = (await stash.list()).find((e) => e.id === older);
+  assert.equal(read.storedBytes, 0);
+  assert.equal(read.lastUsedAt, 0);
+  assert.equal(read.size, meta.size);
+  stash.free();
+});
