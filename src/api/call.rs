@@ -5,7 +5,8 @@
 //! each repeating the reading of options, stash, messages and clock.
 
 use crate::api::args::{read_messages, result};
-use crate::convert::external::{JsPayloads, Table};
+use crate::convert::external::Table;
+use crate::convert::js_payloads::JsPayloads;
 use crate::convert::{options_arg, Options};
 use crate::stash::{call_backend, stash_from_js, CallBackend, StashInner};
 use crate::CtxpackError;

@@ -2,7 +2,8 @@
 //! `fetch` for http/blob, the host's resolver for the rest) and hands the
 //! results to the core, which builds the parts.
 
-use crate::convert::external::{JsPayloads, Table};
+use crate::convert::external::Table;
+use crate::convert::js_payloads::JsPayloads;
 use crate::convert::text_payloads::cut_payloads;
 use crate::convert::{js_type, options_arg, to_js, to_js_kept};
 use crate::fetch::{call_resolver, fetch_bytes, Fetched};

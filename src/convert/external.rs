@@ -2,25 +2,20 @@
 //! (and values JSON cannot carry, such as a `Uint8Array` or a string with a
 //! lone surrogate, and every caller string containing U+0000, the character
 //! that begins a reference; for a compaction that sanitizes tool results,
-//! any long string that begins as base64, held as loose text) stay
-//! JavaScript values; the message given to the core carries a short
-//! reference instead. The core reads a payload's text through
-//! [`Payloads`] when it must (hashing, one at a time); writing it to the
-//! stash or returning it uses the JavaScript value, never a copy.
+//! any long string that begins as base64 or may be JSON text, held as loose
+//! text) stay JavaScript values; the message given to the core carries a
+//! short reference instead. The core reads a payload's text through
+//! `Payloads` (`js_payloads`) when it must (hashing, one at a time); writing
+//! it to the stash or returning it uses the JavaScript value, never a copy.
 
 use super::bytes::{from_base64, to_base64};
-use super::node_host::NodeHost;
 use super::text::{ascii_text, well_formed};
-use ctxpack_core::event_loop::Slicer;
 use ctxpack_core::media::{
-    decoded_len_of, facts_of_text, find_external_ref, head_of_text, kept_ref, parse_bytes_literal,
-    parse_kept_ref, split_external_refs, FactsReader, KeptKind, PayloadFacts, PayloadHead,
-    Payloads, Piece, PIECE_CHARS,
+    find_external_ref, kept_ref, parse_bytes_literal, parse_kept_ref, split_external_refs,
+    KeptKind, PayloadFacts, Piece,
 };
 use js_sys::JsString;
 use std::cell::{Cell, RefCell};
-use std::future::Future;
-use std::pin::Pin;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -36,6 +31,8 @@ pub struct Table {
     values: RefCell<Vec<Kept>>,
     /// This call's number in the payload memo, once it used the memo.
     memo_call: Cell<Option<u32>>,
+    /// This call's number in the memo of sanitized texts, once it used it.
+    text_memo_call: Cell<Option<u32>>,
     /// Facts read ahead of `facts` (see `Payloads::prepare_facts`): the
     /// payload's reference, the head size read and the facts.
     prepared: RefCell<Option<(String, usize, PayloadFacts)>>,
@@ -49,9 +46,19 @@ struct Kept {
     /// The caller's string the payload was read from (itself, or a data URL
     /// whose payload it is): what the payload memo knows it by.
     source: Option<JsString>,
-    /// Held only so that a search for binary can read it in pieces: text
-    /// anywhere else (`Payloads::loose_text`).
-    loose: bool,
+    /// Held only so that a search for binary can read it in pieces, or
+    /// the memo of sanitized texts can answer for it: text anywhere else
+    /// (`Payloads::loose_text`).
+    loose: Option<Loose>,
+}
+
+/// Why a caller's string that is no payload was held as loose text.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Loose {
+    /// It begins as base64.
+    Base64,
+    /// It may be a tool result's JSON text (`Payloads::held_json`).
+    Json,
 }
 
 /// The longest caller text (in UTF-16 code units) searched for U+0000 after
@@ -70,6 +77,7 @@ impl Table {
             id,
             values: RefCell::new(Vec::new()),
             memo_call: Cell::new(None),
+            text_memo_call: Cell::new(None),
             prepared: RefCell::new(None),
         }
     }
@@ -82,21 +90,34 @@ impl Table {
             kind: KeptKind::Text,
             text: None,
             source: Some(source),
-            loose: false,
+            loose: None,
         })
     }
 
-    /// Keeps `text`, a caller's string that begins as base64 under no
-    /// payload key, as loose text, and returns the reference that stands
-    /// for it.
-    pub fn keep_loose(&self, text: JsString) -> String {
+    /// Keeps `text`, a caller's string under no payload key held for
+    /// `why`, as loose text, and returns the reference that stands for it.
+    pub fn keep_loose(&self, text: JsString, why: Loose) -> String {
         self.push(Kept {
             value: text.clone().into(),
             kind: KeptKind::Text,
             text: None,
             source: Some(text),
-            loose: true,
+            loose: Some(why),
         })
+    }
+
+    /// The caller's string a loose reference `s` stands for, and why it
+    /// was held.
+    pub fn loose(&self, s: &str) -> Option<(JsString, Loose)> {
+        let (t, i, KeptKind::Text) = parse_kept_ref(s)? else {
+            return None;
+        };
+        if t != self.id {
+            return None;
+        }
+        let values = self.values.borrow();
+        let kept = values.get(i as usize)?;
+        Some((kept.value.clone().dyn_into().ok()?, kept.loose?))
     }
 
     /// The caller's string `js` as text for the core. A lone surrogate has
@@ -136,7 +157,7 @@ impl Table {
 
     /// The facts read ahead for payload `s` with `head_bytes` leading bytes,
     /// once.
-    fn take_prepared(&self, s: &str, head_bytes: usize) -> Option<PayloadFacts> {
+    pub fn take_prepared(&self, s: &str, head_bytes: usize) -> Option<PayloadFacts> {
         let mut prepared = self.prepared.borrow_mut();
         match prepared.take() {
             Some((r, h, facts)) if r == s && h == head_bytes => Some(facts),
@@ -145,6 +166,12 @@ impl Table {
                 None
             }
         }
+    }
+
+    /// Keeps `facts`, read ahead for payload `s` with `head_bytes` leading
+    /// bytes, for the next [`Table::take_prepared`].
+    pub fn keep_prepared(&self, s: &str, head_bytes: usize, facts: PayloadFacts) {
+        *self.prepared.borrow_mut() = Some((s.to_owned(), head_bytes, facts));
     }
 
     /// This call's number in the payload memo.
@@ -157,6 +184,16 @@ impl Table {
                 c
             }
         }
+    }
+
+    /// This call's number in the memo of sanitized texts.
+    pub fn text_memo_call(&self) -> u32 {
+        let call = self
+            .text_memo_call
+            .get()
+            .unwrap_or_else(super::text_memo::begin_call);
+        self.text_memo_call.set(Some(call));
+        call
     }
 
     /// Keeps the string `value` and returns the reference that stands for it.
@@ -172,7 +209,7 @@ impl Table {
             kind,
             text: None,
             source: None,
-            loose: false,
+            loose: None,
         })
     }
 
@@ -264,230 +301,4 @@ impl Default for Table {
     fn default() -> Self {
         Table::new()
     }
-}
-
-/// Payload text for the core: references of this call's table are read
-/// from JavaScript (one payload at a time), anything else is its own text.
-pub struct JsPayloads<'t>(pub &'t Table);
-
-impl Payloads for JsPayloads<'_> {
-    fn with_full(&self, s: &str, f: &mut dyn FnMut(&str)) {
-        match self.0.payload(s) {
-            Some(v) => {
-                let text = v
-                    .dyn_ref::<JsString>()
-                    .and_then(ascii_text)
-                    .or_else(|| v.as_string())
-                    .unwrap_or_default();
-                f(&text);
-            }
-            None => f(s),
-        }
-    }
-
-    /// Facts of a payload read from a caller's string are remembered
-    /// between calls (see `payload_memo`): a history sent again is not
-    /// read or hashed again.
-    fn facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
-        if let Some(facts) = self.0.take_prepared(s, head_bytes) {
-            return facts;
-        }
-        let Some(source) = self.0.source(s) else {
-            return self.read_facts(s, head_bytes);
-        };
-        let call = self.0.memo_call();
-        let miss = match super::payload_memo::facts(&source, call, head_bytes, || {
-            self.read_head(s, head_bytes).head
-        }) {
-            Ok(facts) => return facts,
-            Err(miss) => miss,
-        };
-        // Read without a pause: the memo is as `facts` left it.
-        let facts = self.read_facts(s, head_bytes);
-        super::payload_memo::remember_after(miss, source, call, facts.clone(), head_bytes);
-        facts
-    }
-
-    /// Sizes and heads of payloads read from a caller's string are
-    /// remembered between calls too: an estimate of a history sent again
-    /// reads no header again.
-    fn head(&self, s: &str, head_bytes: usize) -> PayloadHead {
-        let Some(source) = self.0.source(s) else {
-            return self.read_head(s, head_bytes);
-        };
-        let call = self.0.memo_call();
-        if let Some(head) = super::payload_memo::head(&source, call, head_bytes, || {
-            self.read_head(s, head_bytes).head
-        }) {
-            return head;
-        }
-        let head = self.read_head(s, head_bytes);
-        super::payload_memo::remember_head(source, call, head_bytes, head.clone());
-        head
-    }
-
-    fn event_loop(&self) -> Option<&dyn ctxpack_core::event_loop::EventLoop> {
-        Some(&crate::event_loop::HOST_LOOP)
-    }
-
-    /// A payload of more than one piece is read a piece at a time in
-    /// browsers and workers (Node hashes it natively at once), the host
-    /// running between pieces; its facts are kept for the next `facts` of it
-    /// and, for a caller's string, go to the memo. A payload that is not
-    /// ASCII is left to `facts`.
-    fn prepare_facts<'a>(
-        &'a self,
-        s: &'a str,
-        head_bytes: usize,
-        slicer: &'a Slicer<'a>,
-    ) -> Pin<Box<dyn Future<Output = ()> + 'a>> {
-        Box::pin(async move {
-            let Some(text) = self
-                .0
-                .payload(s)
-                .and_then(|v| v.dyn_into::<JsString>().ok())
-            else {
-                return;
-            };
-            let len = text.length() as usize;
-            if len <= PIECE_CHARS || NODE_HOST.with(Option::is_some) {
-                return;
-            }
-            let source = self.0.source(s);
-            let call = self.0.memo_call();
-            let keep =
-                |facts| *self.0.prepared.borrow_mut() = Some((s.to_owned(), head_bytes, facts));
-            if let Some(source) = &source {
-                // Remembered: handed on, so that `facts` does not look again.
-                let read_head = || self.read_head(s, head_bytes).head;
-                if let Ok(facts) = super::payload_memo::facts(source, call, head_bytes, read_head) {
-                    keep(facts);
-                    return;
-                }
-            }
-            let mut reader = FactsReader::new(len, head_bytes);
-            for start in (0..len).step_by(PIECE_CHARS) {
-                let end = (start + PIECE_CHARS).min(len);
-                let Some(piece) = ascii_text(&text.slice(start as u32, end as u32)) else {
-                    return;
-                };
-                reader.read(&piece);
-                drop(piece);
-                slicer.checkpoint().await;
-            }
-            let facts = reader.finish();
-            // Other calls may have changed the memo while this one paused:
-            // looked up afresh.
-            if let Some(source) = source {
-                super::payload_memo::remember(source, call, facts.clone(), head_bytes);
-            }
-            // For the `facts` that follows, even when the memo keeps no more.
-            keep(facts);
-        })
-    }
-
-    /// A loose string (see `Table::keep_loose`) read as text, exactly as
-    /// it would have been read had it not been held.
-    fn loose_text(&self, s: &str) -> Option<String> {
-        let (t, i, KeptKind::Text) = parse_kept_ref(s)? else {
-            return None;
-        };
-        if t != self.0.id {
-            return None;
-        }
-        let text = {
-            let values = self.0.values.borrow();
-            let kept = values.get(i as usize).filter(|k| k.loose)?;
-            kept.value.clone().dyn_into::<JsString>().ok()?
-        };
-        Some(self.0.caller_text(&text))
-    }
-
-    fn text_len(&self, s: &str) -> usize {
-        match self.0.payload(s) {
-            Some(v) => v.dyn_ref::<JsString>().map_or(0, |j| j.length() as usize),
-            None => s.len(),
-        }
-    }
-}
-
-impl JsPayloads<'_> {
-    /// The sizes and `head_bytes` leading bytes of payload `s`, read now.
-    fn read_head(&self, s: &str, head_bytes: usize) -> PayloadHead {
-        match self
-            .0
-            .payload(s)
-            .and_then(|v| v.dyn_into::<JsString>().ok())
-        {
-            Some(text) => js_head(&text, padding_of(&text), head_bytes),
-            None => head_of_text(self, s, head_bytes),
-        }
-    }
-
-    /// The facts of payload `s`, read now.
-    fn read_facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
-        let Some(value) = self.0.payload(s) else {
-            return facts_of_text(self, s, head_bytes);
-        };
-        if !value.is_string() {
-            return facts_of_text(self, s, head_bytes);
-        }
-        // Node: hash, measure and check in JavaScript; only the head crosses.
-        let text: JsString = value.unchecked_into();
-        let padding = padding_of(&text);
-        let Some((md5, ok)) = NODE_HOST.with(|h| {
-            let host = h.as_ref()?;
-            Some((host.md5(&text)?, host.is_base64(&text, padding)))
-        }) else {
-            return facts_of_text(self, s, head_bytes);
-        };
-        let head = js_head(&text, padding, head_bytes);
-        PayloadFacts {
-            md5,
-            len: head.len,
-            decoded_len: head.decoded_len,
-            head: head.head,
-            valid: if ok {
-                Ok(())
-            } else {
-                Err(ctxpack_core::media::Base64Problem::BadLength)
-            },
-        }
-    }
-}
-
-thread_local! {
-    static NODE_HOST: Option<NodeHost> = NodeHost::find();
-}
-
-/// The sizes of base64 `text` (with `padding` `=` at its end) and its first
-/// `head_bytes` decoded bytes: only the head crosses into wasm.
-fn js_head(text: &JsString, padding: usize, head_bytes: usize) -> PayloadHead {
-    let len = text.length();
-    let head_chars = (head_bytes.div_ceil(3) * 4) as u32;
-    // Node decodes the head where it is (a dimension read asks for 64 KB:
-    // copying 87 K characters across as text took most of an estimate);
-    // elsewhere, or when Node's decoder would not decode it as the core's
-    // does, the text crosses and the core decodes it.
-    let head = NODE_HOST
-        .with(|h| h.as_ref()?.decode_head(text, head_chars))
-        .unwrap_or_else(|| {
-            let slice = text.slice(0, head_chars.min(len));
-            let head_text = ascii_text(&slice).unwrap_or_else(|| slice.into());
-            ctxpack_core::media::decode_prefix(&head_text, head_bytes)
-        });
-    let n = len as usize;
-    PayloadHead {
-        len: n,
-        decoded_len: decoded_len_of(n, padding),
-        head,
-    }
-}
-
-/// How many `=` end `text` (0, 1 or 2).
-fn padding_of(text: &JsString) -> usize {
-    let len = text.length();
-    (len.saturating_sub(2)..len)
-        .filter(|&i| text.char_code_at(i) == f64::from(b'='))
-        .count()
 }

@@ -5,12 +5,16 @@
 //! prototype.
 
 pub(crate) mod bytes;
+mod caller_strings;
 pub mod external;
+pub mod js_payloads;
 mod node_host;
 pub(crate) mod payload_memo;
 mod text;
+mod text_memo;
 pub mod text_payloads;
 
+use self::caller_strings::{read_string, Holding};
 use self::external::Table;
 use crate::CtxpackError;
 use ctxpack_core::history::Lang;
@@ -65,7 +69,9 @@ pub fn from_js_kept_any_base64(
 /// be searched for binary: any other long string that begins as base64
 /// stays in JavaScript too, as loose text (`Payloads::loose_text`), which
 /// the core reads in pieces where it searches and puts back as text
-/// everywhere else.
+/// everywhere else; so does one that may be JSON text (opening `{` or `[`),
+/// which the core reads only when the memo of sanitized texts cannot
+/// answer for it (`Payloads::held_json`).
 pub fn from_js_kept_loose(
     value: &JsValue,
     path: &str,
@@ -78,19 +84,6 @@ pub fn from_js_kept_loose(
         Holding::PayloadKeys
     };
     read(value, &Place::Root(path), table, 0, None, holding)
-}
-
-/// Which long strings that begin as base64 stay in JavaScript (`data:` URLs
-/// always do).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Holding {
-    /// Those under a format's payload key.
-    PayloadKeys,
-    /// All of them.
-    AnyBase64,
-    /// All of them; those under no payload key as loose text (see
-    /// [`from_js_kept_loose`]).
-    Loose,
 }
 
 /// Where a value being read sits: written out as a JSON path only when an
@@ -113,42 +106,6 @@ impl Place<'_> {
             Place::Index(parent, i) => parent.path().index(*i),
         }
     }
-}
-
-/// Whether the first 128 characters of `s` (`len` long) are all of the
-/// base64 alphabet: read in one copy, not one call per character.
-fn is_base64_head(s: &JsString, len: u32) -> bool {
-    let head = String::from(s.slice(0, len.min(128)));
-    head.bytes()
-        .all(|c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/' || c == b'=')
-}
-
-fn read_string(js: &JsString, key: Option<&str>, holding: Holding, table: &Table) -> Value {
-    let len = js.length();
-    if len >= EXTERNAL_MIN {
-        let head: String = js.slice(0, 5).into();
-        if head.eq_ignore_ascii_case("data:") {
-            let prefix: String = js.slice(0, 256.min(len)).into();
-            if let Some(comma) = prefix.find(',') {
-                let header = &prefix[..comma + 1];
-                if header.to_ascii_lowercase().ends_with(";base64,") {
-                    let payload = js.slice(comma as u32 + 1, len);
-                    let kept = table.keep_payload(payload, js.clone());
-                    return Value::String(format!("{header}{kept}"));
-                }
-            }
-        } else {
-            let payload_key = key.is_some_and(ctxpack_core::messages::is_payload_key);
-            if (payload_key || holding != Holding::PayloadKeys) && is_base64_head(js, len) {
-                return Value::String(if payload_key || holding == Holding::AnyBase64 {
-                    table.keep_payload(js.clone(), js.clone())
-                } else {
-                    table.keep_loose(js.clone())
-                });
-            }
-        }
-    }
-    Value::String(table.caller_text(js))
 }
 
 /// A JavaScript number as JSON: a whole number below 2^53 as an integer

@@ -72,6 +72,49 @@ test('each turn of a re-sent history writes only its new image; a record deleted
   assert.equal(res.answer[0].image_url.url, `data:image/png;base64,${b64[0]}`);
 });
 
+test('a tool result\'s JSON text sent again uses what its first send made while IndexedDB holds the record; one deleted behind the listing is written again', async () => {
+  const b64 = (await makeImage('png', 120, 90, 405)).toString('base64');
+  const dbName = `resent-tool-${Math.random().toString(36).slice(2)}`;
+  const id = md5(b64);
+  const res = await page.evaluate(async ({ b64, dbName, id }) => {
+    const { Stash, compactContext, getHistoryImage } = window.ctxpack;
+    const text = JSON.stringify({ success: true, caption: 'the "settings" page', imageBase64: b64 });
+    const history = [
+      { role: 'user', content: 'take a screenshot' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'screenshot', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: text },
+      { role: 'user', content: 'and now?' },
+    ];
+    const stash = await Stash.open({ name: dbName });
+    const options = { stash, sanitizeToolResults: true };
+    const first = await compactContext(history, options);
+    const second = await compactContext(history, options);
+    const records = (await stash.list()).length;
+    await new Promise((resolve, reject) => {
+      const req = indexedDB.open(dbName);
+      req.onsuccess = () => {
+        const db = req.result;
+        const tx = db.transaction(['images'], 'readwrite');
+        tx.objectStore('images').delete(id);
+        tx.oncomplete = () => { db.close(); resolve(); };
+        tx.onerror = () => reject(tx.error);
+      };
+      req.onerror = () => reject(req.error);
+    });
+    const third = await compactContext(history, options);
+    const answer = await getHistoryImage(stash, `history_${id}`);
+    stash.close();
+    return { first, second, third, records, answer };
+  }, { b64, dbName, id });
+  assert.match(JSON.parse(res.first.messages[2].content).imageBase64, new RegExp(`^\\[Binary:history_${id} image/png `));
+  assert.deepEqual(res.second.messages, res.first.messages);
+  assert.deepEqual(res.second.report, res.first.report);
+  assert.equal(res.records, 1);
+  assert.deepEqual(res.third.messages, res.first.messages);
+  assert.deepEqual(res.third.report, res.first.report);
+  assert.equal(res.answer[0].image_url.url, `data:image/png;base64,${b64}`);
+});
+
 test('a payload of many megabytes is hashed a piece at a time, the page running between pieces, under the id of its whole text, and read so again by expandContext, toMultimodal and sanitizeToolResult (of an object or of the text itself) and compactContext with sanitizeToolResults', async () => {
   // 24 MB of base64: reading and hashing it takes well over two 10 ms slices.
   const big = 'iVBORw0K' + 'QUJD'.repeat(6 * 1024 * 1024 - 2);

@@ -15,17 +15,14 @@ use crate::history::compact::{
     CompactReport, Plan, HASH_HEAD_BYTES,
 };
 use crate::history::loose::put_back_loose;
+use crate::history::tool_results::{sanitize_tool_results, Sanitized};
 use crate::history::upkeep::{referenced_ids, renewals, sweep_plan};
 use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
 use crate::messages::image::ImageTemplate;
 use crate::messages::{decode_messages, detect_format, Format, Message, MessageError, Role};
 use crate::stash::{Failure, RecordMeta, StashAccess, StashBackend, StashConfig, WrittenAt};
-use crate::tool_results::binary_stash::{
-    sanitize_targets, target_text, text_target, BinaryReport, OnWriteFailure, Target,
-};
-use crate::tool_results::sanitize::{pointer_get, pointer_get_mut, SanitizeOptions, Seg};
-use crate::tool_results::slots::{raw_role, tool_result_slots, Slot, SlotKind};
+use crate::tool_results::slots::{raw_role, tool_result_slots, Slot};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -60,85 +57,6 @@ fn sanitize_cutoff(values: &[Value]) -> usize {
         .iter()
         .rposition(|v| raw_role(v) == Some(Role::User))
         .unwrap_or(0)
-}
-
-/// Stashes binary payloads in the tool results of `values` (on the raw
-/// messages, before decoding) at `slots`, per message: those before the
-/// newest user message. Returns which messages changed, the ids written,
-/// and the report.
-async fn sanitize_tool_results<B: StashBackend>(
-    backend: &B,
-    config: &StashConfig,
-    now: f64,
-    values: &mut [Value],
-    slots: &[Vec<Slot>],
-    payloads: &dyn Payloads,
-) -> (Vec<bool>, BTreeSet<String>, BinaryReport) {
-    let mut changed = vec![false; values.len()];
-    let root = JsonPath::root("messages");
-    let mut targets = Vec::new();
-    let mut places = Vec::new();
-    for (i, (message, slots)) in values.iter().zip(slots).enumerate() {
-        for slot in slots.iter().cloned() {
-            let Some(value) = pointer_get(message, &slot.pointer) else {
-                continue;
-            };
-            let path = pointer_path(&root.index(i), &slot.pointer);
-            let (target, was_json) = match (slot.kind, value) {
-                (SlotKind::Text, Value::String(text)) => text_target(text, path),
-                (SlotKind::Structured, v) => (
-                    Target {
-                        value: v.clone(),
-                        path,
-                        changed: false,
-                        holds_references: true,
-                    },
-                    true,
-                ),
-                _ => continue,
-            };
-            targets.push(target);
-            places.push((i, slot, was_json));
-        }
-    }
-    if targets.is_empty() {
-        return (changed, BTreeSet::new(), BinaryReport::default());
-    }
-    let report = sanitize_targets(
-        Some(backend),
-        config,
-        now,
-        &mut targets,
-        &SanitizeOptions::default(),
-        OnWriteFailure::KeepInline,
-        payloads,
-    )
-    .await;
-    let mut written = BTreeSet::new();
-    for (target, (i, slot, was_json)) in targets.into_iter().zip(places) {
-        if !target.changed {
-            continue;
-        }
-        for id in crate::messages::placeholder::binary_marker_ids(&target.value) {
-            written.insert(id);
-        }
-        let new_value = match slot.kind {
-            SlotKind::Text => Value::String(target_text(target, was_json)),
-            SlotKind::Structured => target.value,
-        };
-        if let Some(place) = pointer_get_mut(&mut values[i], &slot.pointer) {
-            *place = new_value;
-            changed[i] = true;
-        }
-    }
-    (changed, written, report)
-}
-
-fn pointer_path(base: &JsonPath, pointer: &[Seg]) -> JsonPath {
-    pointer.iter().fold(base.clone(), |p, seg| match seg {
-        Seg::Key(k) => p.key(k),
-        Seg::Index(i) => p.index(*i),
-    })
 }
 
 pub(super) fn encode(
@@ -181,6 +99,7 @@ pub async fn compact_history<B: StashBackend>(
         sizes,
         sanitized,
         binary_ids,
+        remembered,
         mut report,
     } = measure(access, values, format, options, payloads).await?;
     let options = CompactOptions {
@@ -194,7 +113,12 @@ pub async fn compact_history<B: StashBackend>(
     report.written = written.committed.len();
     let replacements = replacements(&plan, &written, &mut report);
     // Confirmed records are refreshed like the ones placeholders reference.
-    let referenced = referenced_ids(&plan, &written);
+    let mut referenced = referenced_ids(&plan, &written);
+    for id in remembered {
+        if !referenced.contains(&id) {
+            referenced.push(id);
+        }
+    }
     drop(plan);
 
     let mut changed = apply_compaction(&mut messages, &replacements, options.collapse_text);
@@ -231,6 +155,9 @@ struct Measured {
     sanitized: Vec<bool>,
     /// The binaries sanitizing stashed.
     binary_ids: BTreeSet<String>,
+    /// Of those, the ones remembered outcomes named, renewed as referenced
+    /// records are.
+    remembered: Vec<String>,
     /// The report, begun: format, size before, binaries.
     report: CompactReport,
 }
@@ -266,7 +193,13 @@ async fn measure<B: StashBackend>(
         Vec::new()
     };
     let mut sizes = sizes_of(&values, payloads);
-    let (sanitized, binary_ids, binaries) = if options.sanitize_tool_results {
+    let Sanitized {
+        changed: sanitized,
+        ids: binary_ids,
+        remembered,
+        grown: held_grown,
+        report: binaries,
+    } = if options.sanitize_tool_results {
         let StashAccess {
             backend,
             config,
@@ -274,11 +207,10 @@ async fn measure<B: StashBackend>(
         } = access;
         sanitize_tool_results(backend, config, now, &mut values, &slots, payloads).await
     } else {
-        (
-            vec![false; values.len()],
-            BTreeSet::new(),
-            BinaryReport::default(),
-        )
+        Sanitized {
+            changed: vec![false; values.len()],
+            ..Sanitized::default()
+        }
     };
     // The loose strings the search left (only messages with tool results
     // can hold any now) are text again: the size before counts them as the
@@ -290,9 +222,11 @@ async fn measure<B: StashBackend>(
         } else {
             (0, false)
         };
-        bytes_before += sizes[i] as i64 + grown;
-        // Sizes of the sanitized messages: what the image pass starts from.
-        if any || sanitized[i] {
+        let held = held_grown.get(i).copied().unwrap_or(0);
+        bytes_before += sizes[i] as i64 + grown + held;
+        // Sizes of the sanitized messages and of those whose held texts
+        // were read: what the image pass starts from.
+        if any || sanitized[i] || held != 0 {
             sizes[i] = json_len_with(message, payloads);
         }
     }
@@ -310,6 +244,7 @@ async fn measure<B: StashBackend>(
         sizes,
         sanitized,
         binary_ids,
+        remembered,
         report,
     })
 }

@@ -19,6 +19,7 @@ mod lookup;
 mod loose;
 mod restore;
 pub(crate) mod tool;
+mod tool_results;
 mod upkeep;
 
 pub use crate::messages::{parse_image_id, placeholder};

@@ -9,6 +9,7 @@ mod binary_text;
 mod held_payload;
 pub(crate) mod route;
 pub(crate) mod sanitize;
+mod sanitized_text;
 pub(crate) mod slots;
 pub(crate) mod text_only;
 
@@ -21,4 +22,5 @@ pub use route::{
     Routing,
 };
 pub use sanitize::{SanitizeOptions, DEFAULT_THRESHOLD_BYTES, KNOWN_BINARY_FIELDS};
+pub use sanitized_text::{escaped_len, HeldJson, SanitizedText};
 pub use text_only::{has_multimedia, message_to_text_only, to_text_only, to_text_only_stashed};

@@ -12,6 +12,7 @@ mod forged_refs;
 mod formats;
 mod formats_text_only;
 mod fuzz_regressions;
+mod held_tool_texts;
 mod history;
 mod history_stash;
 mod markdown_properties;

@@ -1,0 +1,283 @@
+//! Compaction's first step when it sanitizes tool results: each binary
+//! payload in the tool results of the raw messages is stashed and replaced
+//! by its marker. A tool result's JSON text the host held (see
+//! [`Payloads::held_json`]) whose outcome it remembers is not read again
+//! when the stash confirms every record that outcome names; otherwise it is
+//! read, and a clean outcome is remembered for the next call.
+
+use crate::json_path::JsonPath;
+use crate::media::payload::Payloads;
+use crate::messages::placeholder::binary_marker_ids;
+use crate::stash::{StashBackend, StashConfig};
+use crate::tool_results::binary_stash::{
+    sanitize_targets, target_text, text_target, BinaryReport, OnWriteFailure, Target,
+};
+use crate::tool_results::sanitize::{pointer_get, pointer_get_mut, SanitizeOptions, Seg};
+use crate::tool_results::slots::{Slot, SlotKind};
+use crate::tool_results::{escaped_len, HeldJson, SanitizedText};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What sanitizing the tool results did.
+#[derive(Debug, Default)]
+pub(super) struct Sanitized {
+    /// Per message: did it change?
+    pub changed: Vec<bool>,
+    /// The ids of the records the markers put in name.
+    pub ids: BTreeSet<String>,
+    /// Of those, the ones a remembered outcome named: records confirmed,
+    /// not written, whose expiry is renewed as a referenced record's is.
+    pub remembered: Vec<String>,
+    /// Per message: how many bytes longer the held JSON texts in it are
+    /// written in JSON than the size before counted them.
+    pub grown: Vec<i64>,
+    /// The report.
+    pub report: BinaryReport,
+}
+
+/// A held JSON text whose remembered outcome waits for the stash's
+/// confirmation.
+struct Candidate {
+    message: usize,
+    slot: Slot,
+    reference: String,
+    outcome: SanitizedText,
+}
+
+/// A tool result being sanitized, and where it goes back.
+struct Place {
+    message: usize,
+    slot: Slot,
+    was_json: bool,
+    /// For a held JSON text read now: its reference, its text and the
+    /// markers it held already.
+    held: Option<(String, String, usize)>,
+}
+
+/// Stashes binary payloads in the tool results of `values` (on the raw
+/// messages, before decoding) at `slots`, per message: those before the
+/// newest user message.
+pub(super) async fn sanitize_tool_results<B: StashBackend>(
+    backend: &B,
+    config: &StashConfig,
+    now: f64,
+    values: &mut [Value],
+    slots: &[Vec<Slot>],
+    payloads: &dyn Payloads,
+) -> Sanitized {
+    let mut out = Sanitized {
+        changed: vec![false; values.len()],
+        grown: vec![0; values.len()],
+        ..Sanitized::default()
+    };
+    let root = JsonPath::root("messages");
+    let mut targets = Vec::new();
+    let mut places = Vec::new();
+    let mut candidates = Vec::new();
+    for (i, (message, slots)) in values.iter().zip(slots).enumerate() {
+        for slot in slots.iter().cloned() {
+            let Some(value) = pointer_get(message, &slot.pointer) else {
+                continue;
+            };
+            let (target, was_json, held) = match (slot.kind, value) {
+                (SlotKind::Text, Value::String(text)) => match payloads.held_json(text) {
+                    Some(HeldJson::Remembered(outcome)) => {
+                        candidates.push(Candidate {
+                            message: i,
+                            slot,
+                            reference: text.clone(),
+                            outcome,
+                        });
+                        continue;
+                    }
+                    Some(HeldJson::Text(read)) => {
+                        held_target(text.clone(), read, &root, i, &slot.pointer)
+                    }
+                    None => {
+                        let path = pointer_path(&root.index(i), &slot.pointer);
+                        let (target, was_json) = text_target(text, path);
+                        (target, was_json, None)
+                    }
+                },
+                (SlotKind::Structured, v) => (
+                    Target {
+                        value: v.clone(),
+                        path: pointer_path(&root.index(i), &slot.pointer),
+                        changed: false,
+                        holds_references: true,
+                    },
+                    true,
+                    None,
+                ),
+                _ => continue,
+            };
+            targets.push(target);
+            places.push(Place {
+                message: i,
+                slot,
+                was_json,
+                held,
+            });
+        }
+    }
+    // Remembered outcomes, used once the stash confirms their records;
+    // the others are read after all.
+    for c in confirmed(backend, now, candidates, &mut out, values, payloads).await {
+        if let Some(read) = payloads.loose_text(&c.reference) {
+            let (target, was_json, held) =
+                held_target(c.reference, read, &root, c.message, &c.slot.pointer);
+            targets.push(target);
+            places.push(Place {
+                message: c.message,
+                slot: c.slot,
+                was_json,
+                held,
+            });
+        }
+    }
+    if targets.is_empty() {
+        return out;
+    }
+    let report = sanitize_targets(
+        Some(backend),
+        config,
+        now,
+        &mut targets,
+        &SanitizeOptions::default(),
+        OnWriteFailure::KeepInline,
+        payloads,
+    )
+    .await;
+    // Every binary found was stashed: each outcome depends on its text alone.
+    let clean = report.failures.is_empty() && report.filtered == 0;
+    out.report.stashed += report.stashed;
+    out.report.filtered += report.filtered;
+    out.report.failures.extend(report.failures);
+    for (target, place) in targets.into_iter().zip(places) {
+        let i = place.message;
+        if let Some((reference, read, _)) = &place.held {
+            out.grown[i] += escaped_len(read) as i64 - payloads.text_len(reference) as i64;
+        }
+        let value = if target.changed {
+            let ids = binary_marker_ids(&target.value);
+            let value = match place.slot.kind {
+                SlotKind::Text => Value::String(target_text(target, place.was_json)),
+                SlotKind::Structured => target.value,
+            };
+            if let (Some((reference, read, before)), true, Value::String(text)) =
+                (&place.held, clean && place.was_json, &value)
+            {
+                let stashed = ids.len().saturating_sub(*before);
+                let mut unique: Vec<String> = Vec::new();
+                for id in &ids {
+                    if !unique.contains(id) {
+                        unique.push(id.clone());
+                    }
+                }
+                payloads.remember_sanitized(
+                    reference,
+                    SanitizedText {
+                        text: text.clone(),
+                        ids: unique,
+                        stashed,
+                        escaped_len: escaped_len(read),
+                    },
+                );
+            }
+            out.ids.extend(ids);
+            out.changed[i] = true;
+            value
+        } else {
+            // A held text left as it was goes back as the text read.
+            match place.held {
+                Some((_, read, _)) => Value::String(read),
+                None => continue,
+            }
+        };
+        if let Some(place_value) = pointer_get_mut(&mut values[i], &place.slot.pointer) {
+            *place_value = value;
+        }
+    }
+    out
+}
+
+/// The target for a held JSON text `reference`, read now as `read`; its
+/// place keeps the reference, the text and how many markers the text held.
+fn held_target(
+    reference: String,
+    read: String,
+    root: &JsonPath,
+    message: usize,
+    pointer: &[Seg],
+) -> (Target, bool, Option<(String, String, usize)>) {
+    let path = pointer_path(&root.index(message), pointer);
+    let (target, was_json) = text_target(&read, path);
+    let before = binary_marker_ids(&target.value).len();
+    (target, was_json, Some((reference, read, before)))
+}
+
+/// Uses each candidate's remembered outcome whose records the stash lists
+/// live and confirms (one commit for all of them); returns the others.
+async fn confirmed<B: StashBackend>(
+    backend: &B,
+    now: f64,
+    candidates: Vec<Candidate>,
+    out: &mut Sanitized,
+    values: &mut [Value],
+    payloads: &dyn Payloads,
+) -> Vec<Candidate> {
+    if candidates.is_empty() {
+        return candidates;
+    }
+    let mut listed = BTreeMap::new();
+    match backend.list_meta().await {
+        Ok(metas) => listed.extend(metas.into_iter().map(|m| (m.id.clone(), m))),
+        Err(_) => return candidates,
+    }
+    let mut records = Vec::new();
+    let mut asked = Vec::new();
+    for c in &candidates {
+        let confirm = c.outcome.confirmations(&listed, now);
+        asked.push(
+            confirm
+                .as_ref()
+                .map(|r| records.len()..records.len() + r.len()),
+        );
+        records.extend(confirm.unwrap_or_default());
+    }
+    let results = if records.is_empty() {
+        Vec::new()
+    } else {
+        backend.put_records(&records).await
+    };
+    let mut rest = Vec::new();
+    for (c, asked) in candidates.into_iter().zip(asked) {
+        let live =
+            asked.is_some_and(|r| results.get(r).is_some_and(|r| r.iter().all(Result::is_ok)));
+        match pointer_get_mut(&mut values[c.message], &c.slot.pointer) {
+            Some(place) if live => {
+                let SanitizedText {
+                    text,
+                    ids,
+                    stashed,
+                    escaped_len,
+                } = c.outcome;
+                out.grown[c.message] += escaped_len as i64 - payloads.text_len(&c.reference) as i64;
+                *place = Value::String(text);
+                out.changed[c.message] = true;
+                out.report.stashed += stashed;
+                out.remembered.extend(ids.iter().cloned());
+                out.ids.extend(ids);
+            }
+            _ => rest.push(c),
+        }
+    }
+    rest
+}
+
+fn pointer_path(base: &JsonPath, pointer: &[Seg]) -> JsonPath {
+    pointer.iter().fold(base.clone(), |p, seg| match seg {
+        Seg::Key(k) => p.key(k),
+        Seg::Index(i) => p.index(*i),
+    })
+}
