@@ -10,6 +10,7 @@ pub mod external;
 pub mod js_payloads;
 mod node_host;
 pub(crate) mod payload_memo;
+mod string_memo;
 mod text;
 mod text_memo;
 pub mod text_payloads;

@@ -1,45 +1,23 @@
-//! The payload memos' storage: the core's [`Memo`] decides what is kept;
-//! here a JavaScript `Map` finds an entry by the payload string itself.
-//! Two memos: each payload's facts (or only its sizes and leading bytes,
-//! for a payload measured but not hashed: an `estimate` of a history sent
-//! again reads no header again), and the forms the library's own resizers made of it (a
-//! history sent again to `fitContext` is not resized again). A `Map` compares string keys by their text, so a lookup answers
-//! for an equal string or not at all — never for a look-alike — and once a
-//! string was used as a key the engine remembers its hash, so finding the
-//! very same string again costs nothing that grows with its length.
+//! The payload memo: each payload's facts (or only its sizes and leading
+//! bytes, for a payload measured but not hashed: an `estimate` of a history
+//! sent again reads no header again), with the forms the library's own
+//! resizers made of it (a history sent again to `fitContext` is not resized
+//! again), found by the payload string itself (see `string_memo`); the
+//! core's `FactsMemo` decides what is kept.
 
-use ctxpack_core::media::{FactsMemo, MemoLimits, PayloadFacts, PayloadHead};
-use js_sys::{JsString, Map};
+use super::string_memo::StringMemo;
+use ctxpack_core::media::{PayloadFacts, PayloadHead, RememberedFacts};
+use js_sys::JsString;
 use std::cell::RefCell;
-use wasm_bindgen::JsValue;
-
-/// The memo of this wasm instance, with its index.
-struct PayloadMemo {
-    slots: Map,
-    memo: FactsMemo<JsString, JsString>,
-}
 
 thread_local! {
-    static MEMO: RefCell<PayloadMemo> = RefCell::new(PayloadMemo {
-        slots: Map::new(),
-        memo: FactsMemo::new(MemoLimits::default()),
-    });
-}
-
-fn forget(index: &Map, keys: Vec<JsString>) {
-    for k in keys {
-        index.delete(&k);
-    }
+    /// The memo of this wasm instance.
+    static MEMO: RefCell<StringMemo<RememberedFacts<JsString>>> = RefCell::new(StringMemo::new());
 }
 
 /// Starts a call that uses the memo; returns its number.
 pub fn begin_call() -> u32 {
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        let (call, gone) = m.memo.begin_call();
-        forget(&m.slots, gone);
-        call
-    })
+    MEMO.with(|m| m.borrow_mut().begin_call())
 }
 
 /// What the memo knew of a payload it had no facts for: the slot of its
@@ -57,10 +35,9 @@ pub fn facts(
 ) -> Result<PayloadFacts, Miss> {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        let Some(slot) = m.slots.get(source).as_f64() else {
+        let Some(slot) = m.slot(source) else {
             return Err(Miss(None));
         };
-        let slot = slot as u32;
         m.memo
             .facts(slot, call, head_bytes, read_head)
             .ok_or(Miss(Some(slot)))
@@ -69,7 +46,7 @@ pub fn facts(
 
 /// Remembers the facts of the payload `source` stands for.
 pub fn remember(source: JsString, call: u32, facts: PayloadFacts, head_bytes: usize) {
-    let miss = MEMO.with(|m| Miss(m.borrow().slots.get(&source).as_f64().map(|s| s as u32)));
+    let miss = MEMO.with(|m| Miss(m.borrow().slot(&source)));
     remember_after(miss, source, call, facts, head_bytes);
 }
 
@@ -92,11 +69,8 @@ pub fn remember_after(
                 return;
             }
         }
-        let (slot, gone) = m.memo.remember(source.clone(), facts, head_bytes, call);
-        forget(&m.slots, gone);
-        if let Some(slot) = slot {
-            m.slots.set(&source, &JsValue::from(slot));
-        }
+        let answer = m.memo.remember(source.clone(), facts, head_bytes, call);
+        m.settle(&source, answer);
     })
 }
 
@@ -111,7 +85,7 @@ pub fn head(
 ) -> Option<PayloadHead> {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        let slot = m.slots.get(source).as_f64()? as u32;
+        let slot = m.slot(source)?;
         m.memo.head(slot, call, head_bytes, read_head)
     })
 }
@@ -121,11 +95,8 @@ pub fn head(
 pub fn remember_head(source: JsString, call: u32, head_bytes: usize, head: PayloadHead) {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        let (slot, gone) = m.memo.remember_head(source.clone(), head, head_bytes, call);
-        forget(&m.slots, gone);
-        if let Some(slot) = slot {
-            m.slots.set(&source, &JsValue::from(slot));
-        }
+        let answer = m.memo.remember_head(source.clone(), head, head_bytes, call);
+        m.settle(&source, answer);
     })
 }
 
@@ -134,7 +105,7 @@ pub fn remember_head(source: JsString, call: u32, head_bytes: usize, head: Paylo
 pub fn resized(source: &JsString, call: u32, asked: &str) -> Option<JsString> {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        let slot = m.slots.get(source).as_f64()? as u32;
+        let slot = m.slot(source)?;
         m.memo.resized(slot, call, asked)
     })
 }
@@ -146,9 +117,8 @@ pub fn remember_resized(source: JsString, call: u32, asked: String, output: JsSt
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
         let bytes = u64::from(output.length());
-        if let Some(slot) = m.slots.get(&source).as_f64() {
-            m.memo
-                .remember_resized(slot as u32, call, asked, output, bytes);
+        if let Some(slot) = m.slot(&source) {
+            m.memo.remember_resized(slot, call, asked, output, bytes);
         }
     })
 }

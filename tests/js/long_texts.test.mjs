@@ -7,13 +7,8 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { makeNoisePng } from '../fixtures/make.mjs';
 
-// The encoder is found on first use: count what it is asked to copy.
-const realEncodeInto = TextEncoder.prototype.encodeInto;
-const encoded = [];
-TextEncoder.prototype.encodeInto = function (source, destination) {
-  encoded.push(source.length);
-  return realEncodeInto.call(this, source, destination);
-};
+// Counts what the encoder is asked to copy (installed before ctxpack loads).
+import { copied as encoded } from './support/copies.mjs';
 const { Stash, compactContext } = await import('ctxpack');
 
 const history = (toolText) => [

@@ -9,14 +9,9 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { makeNoisePng } from '../fixtures/make.mjs';
 
-// Long ASCII caller text is copied into wasm by TextEncoder.encodeInto,
-// found on first use: count the copies of each length.
-const realEncodeInto = TextEncoder.prototype.encodeInto;
-const copied = [];
-TextEncoder.prototype.encodeInto = function (source, destination) {
-  copied.push(source.length);
-  return realEncodeInto.call(this, source, destination);
-};
+// Long ASCII caller text is copied into wasm by TextEncoder.encodeInto:
+// count the copies of each length (installed before ctxpack loads).
+import { copied } from './support/copies.mjs';
 const { Stash, compactContext, getHistoryImage } = await import('ctxpack');
 
 const md5 = (s) => crypto.hash('md5', s);

@@ -21,6 +21,18 @@ before(async () => {
     const mod = await import('/dist/web/index.js');
     await mod.default();
     window.ctxpack = mod;
+    // Another connection (another tab) deletes a record's image.
+    window.deleteElsewhere = (dbName, id) => new Promise((resolve, reject) => {
+      const req = indexedDB.open(dbName);
+      req.onsuccess = () => {
+        const db = req.result;
+        const tx = db.transaction(['images'], 'readwrite');
+        tx.objectStore('images').delete(id);
+        tx.oncomplete = () => { db.close(); resolve(); };
+        tx.onerror = () => reject(tx.error);
+      };
+      req.onerror = () => reject(req.error);
+    });
   });
 });
 
@@ -46,17 +58,7 @@ test('each turn of a re-sent history writes only its new image; a record deleted
     const second = await compactContext(next, { stash });
     // Another connection (another tab) deletes the first image's record;
     // this stash's listing, read moments ago, still names it.
-    await new Promise((resolve, reject) => {
-      const req = indexedDB.open(dbName);
-      req.onsuccess = () => {
-        const db = req.result;
-        const tx = db.transaction(['images'], 'readwrite');
-        tx.objectStore('images').delete(firstId);
-        tx.oncomplete = () => { db.close(); resolve(); };
-        tx.onerror = () => reject(tx.error);
-      };
-      req.onerror = () => reject(req.error);
-    });
+    await window.deleteElsewhere(dbName, firstId);
     const third = await compactContext(next, { stash });
     const answer = await getHistoryImage(stash, `history_${firstId}`);
     stash.close();
@@ -90,17 +92,7 @@ test('a tool result\'s JSON text sent again uses what its first send made while 
     const first = await compactContext(history, options);
     const second = await compactContext(history, options);
     const records = (await stash.list()).length;
-    await new Promise((resolve, reject) => {
-      const req = indexedDB.open(dbName);
-      req.onsuccess = () => {
-        const db = req.result;
-        const tx = db.transaction(['images'], 'readwrite');
-        tx.objectStore('images').delete(id);
-        tx.oncomplete = () => { db.close(); resolve(); };
-        tx.onerror = () => reject(tx.error);
-      };
-      req.onerror = () => reject(req.error);
-    });
+    await window.deleteElsewhere(dbName, id);
     const third = await compactContext(history, options);
     const answer = await getHistoryImage(stash, `history_${id}`);
     stash.close();

@@ -29,6 +29,19 @@ struct HeldTexts {
 }
 
 impl HeldTexts {
+    /// The history holding these texts by reference.
+    fn history(&self) -> Vec<Value> {
+        history(&self.texts, true)
+    }
+
+    /// `texts` held, nothing remembered yet.
+    fn of(texts: Vec<String>) -> Self {
+        HeldTexts {
+            texts,
+            ..HeldTexts::default()
+        }
+    }
+
     fn text(&self, s: &str) -> Option<&String> {
         match find_external_ref(s)? {
             ("", 7, i) => self.texts.get(i as usize),
@@ -137,18 +150,15 @@ fn in_memory(texts: &[String], now: f64) -> Outcome<CompactReport> {
 
 #[test]
 fn a_text_sent_again_is_not_read_and_reads_exactly_as_a_first_compaction() {
-    let held = HeldTexts {
-        texts: texts(1),
-        ..HeldTexts::default()
-    };
+    let held = HeldTexts::of(texts(1));
     let stash = MemoryBackend::new();
     let expected = in_memory(&held.texts, T0);
     assert_eq!(expected.report.binaries_stashed, 3);
-    let first = compact(&stash, history(&held.texts, true), T0, &held);
+    let first = compact(&stash, held.history(), T0, &held);
     assert_eq!(held.reads.get(), 2);
     assert_eq!(first.messages, expected.messages);
     assert_eq!(first.report, expected.report);
-    let again = compact(&stash, history(&held.texts, true), T0 + 1_000.0, &held);
+    let again = compact(&stash, held.history(), T0 + 1_000.0, &held);
     assert_eq!(held.reads.get(), 2, "read again");
     assert_eq!(again.messages, expected.messages);
     assert_eq!(again.changed, expected.changed);
@@ -161,16 +171,13 @@ fn a_text_sent_again_is_not_read_and_reads_exactly_as_a_first_compaction() {
 
 #[test]
 fn a_changed_text_a_second_stash_and_a_record_gone_are_read_again() {
-    let held = HeldTexts {
-        texts: texts(3),
-        ..HeldTexts::default()
-    };
+    let held = HeldTexts::of(texts(3));
     let stash = MemoryBackend::new();
-    compact(&stash, history(&held.texts, true), T0, &held);
+    compact(&stash, held.history(), T0, &held);
     // Another stash holds none of the records: both texts are read and
     // their binaries written there.
     let other = MemoryBackend::new();
-    let there = compact(&other, history(&held.texts, true), T0, &held);
+    let there = compact(&other, held.history(), T0, &held);
     assert_eq!(held.reads.get(), 4);
     assert_eq!(there.messages, in_memory(&held.texts, T0).messages);
     assert!(block_on(other.get_record(&md5(&screenshot(4))))
@@ -179,7 +186,7 @@ fn a_changed_text_a_second_stash_and_a_record_gone_are_read_again() {
     // A record deleted: the text naming it is read and the record written again.
     let gone = md5(&screenshot(4));
     block_on(stash.delete_records(std::slice::from_ref(&gone))).unwrap();
-    let again = compact(&stash, history(&held.texts, true), T0, &held);
+    let again = compact(&stash, held.history(), T0, &held);
     assert_eq!(held.reads.get(), 5);
     assert_eq!(again.messages, in_memory(&held.texts, T0).messages);
     assert!(block_on(stash.get_record(&gone)).unwrap().is_some());
@@ -191,24 +198,21 @@ fn a_changed_text_a_second_stash_and_a_record_gone_are_read_again() {
         memo: held.memo,
         reads: Cell::new(0),
     };
-    let out = compact(&stash, history(&held.texts, true), T0, &held);
+    let out = compact(&stash, held.history(), T0, &held);
     assert_eq!(held.reads.get(), 1);
     assert_eq!(out.messages, in_memory(&held.texts, T0).messages);
 }
 
 #[test]
 fn a_record_deleted_behind_a_stale_listing_is_confirmed_missing_and_written_again() {
-    let held = HeldTexts {
-        texts: texts(5),
-        ..HeldTexts::default()
-    };
+    let held = HeldTexts::of(texts(5));
     let storage = MemoryBackend::new();
     let cache = MetaCache::new();
     let cached = CachedBackend::new(&storage, &cache, T0);
-    compact(&cached, history(&held.texts, true), T0, &held);
+    compact(&cached, held.history(), T0, &held);
     let gone = md5(&screenshot(6));
     block_on(storage.delete_records(std::slice::from_ref(&gone))).unwrap();
-    let again = compact(&cached, history(&held.texts, true), T0 + 1_000.0, &held);
+    let again = compact(&cached, held.history(), T0 + 1_000.0, &held);
     assert_eq!(held.reads.get(), 3);
     assert!(again.report.failures.is_empty());
     assert_eq!(again.messages, in_memory(&held.texts, T0).messages);
@@ -217,15 +221,12 @@ fn a_record_deleted_behind_a_stale_listing_is_confirmed_missing_and_written_agai
 
 #[test]
 fn a_remembered_record_is_renewed_as_a_referenced_one_and_an_expired_one_written_again() {
-    let held = HeldTexts {
-        texts: texts(7),
-        ..HeldTexts::default()
-    };
+    let held = HeldTexts::of(texts(7));
     let stash = MemoryBackend::new();
-    compact(&stash, history(&held.texts, true), T0, &held);
+    compact(&stash, held.history(), T0, &held);
     let ttl = StashConfig::default().ttl_ms;
     let later = T0 + ttl / 2.0;
-    let renewed = compact(&stash, history(&held.texts, true), later, &held);
+    let renewed = compact(&stash, held.history(), later, &held);
     assert_eq!(held.reads.get(), 2);
     assert_eq!(renewed.report.refreshed, 2);
     assert_eq!(renewed.report.missing, 0);
@@ -234,20 +235,17 @@ fn a_remembered_record_is_renewed_as_a_referenced_one_and_an_expired_one_written
         listed.iter().all(|m| m.expires_at == later + ttl),
         "{listed:?}"
     );
-    let late = compact(&stash, history(&held.texts, true), later + ttl + 1.0, &held);
+    let late = compact(&stash, held.history(), later + ttl + 1.0, &held);
     assert_eq!(held.reads.get(), 4);
     assert_eq!(late.messages, in_memory(&held.texts, T0).messages);
 }
 
 #[test]
 fn an_outcome_with_a_failed_write_is_not_remembered() {
-    let held = HeldTexts {
-        texts: texts(9),
-        ..HeldTexts::default()
-    };
+    let held = HeldTexts::of(texts(9));
     let stash = FlakyBackend::default();
     stash.fail_ids.borrow_mut().push(md5(&screenshot(10)));
-    let out = compact(&stash, history(&held.texts, true), T0, &held);
+    let out = compact(&stash, held.history(), T0, &held);
     assert_eq!(out.report.failures.len(), 1);
     assert!(held.memo.borrow().is_empty());
     // The text that kept its payload comes back as it was.
@@ -260,13 +258,10 @@ fn a_held_text_with_no_binary_or_that_is_no_json_reads_as_in_memory() {
         json!({"caption": "no \"binary\" here\n", "n": [1, 2.5]}).to_string(),
         format!("{{\"imageBase64\":\"{}\"", screenshot(11)),
     ];
-    let held = HeldTexts {
-        texts,
-        ..HeldTexts::default()
-    };
+    let held = HeldTexts::of(texts);
     let stash = MemoryBackend::new();
     for _ in 0..2 {
-        let out = compact(&stash, history(&held.texts, true), T0, &held);
+        let out = compact(&stash, held.history(), T0, &held);
         let expected = in_memory(&held.texts, T0);
         assert_eq!(out.messages, expected.messages);
         assert_eq!(out.changed, expected.changed);
