@@ -156,3 +156,40 @@ test('text that opens JSON anywhere else, or that cannot be read as JSON, reads 
   on.messages.forEach((m, i) => assert.equal(m, history[i], `message ${i}`));
   stash.free();
 });
+
+test('through the AI SDK middleware and the LangChain adapter, the tool\'s text sent again is not copied in either', async () => {
+  const { ctxpackMiddleware } = await import('ctxpack/ai-sdk');
+  const { compactMessages } = await import('ctxpack/langchain');
+  const { HumanMessage, AIMessage, ToolMessage } = await import('@langchain/core/messages');
+  const b64 = await screenshot(708);
+  const text = toolText(b64);
+  const stash = await Stash.open({ backend: 'memory' });
+  // The AI SDK's prompt, as it hands it to the middleware: a tool's string
+  // result is a `text` output.
+  const middleware = ctxpackMiddleware({ stash, sanitizeToolResults: true });
+  const prompt = [
+    { role: 'user', content: [{ type: 'text', text: 'take a screenshot' }] },
+    { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'screenshot', input: {} }] },
+    { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'screenshot', output: { type: 'text', value: text } }] },
+    { role: 'user', content: [{ type: 'text', text: 'and now?' }] },
+  ];
+  const viaAiSdk = async () => {
+    const before = copied.length;
+    const { prompt: out } = await middleware.transformParams({ params: { prompt }, model: { provider: 'openai.chat' } });
+    return { value: out[2].content[0].output.value, copies: copied.slice(before).filter((n) => n === text.length).length };
+  };
+  const first = await viaAiSdk();
+  assert.equal(first.copies, 1);
+  assert.equal(markerId(first.value), md5(b64));
+  assert.deepEqual(await viaAiSdk(), { value: first.value, copies: 0 });
+  // LangChain messages, as an agent's state keeps them.
+  const messages = [new HumanMessage('take a screenshot'), new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'screenshot', args: {} }] }), new ToolMessage({ content: text, tool_call_id: 'c1' }), new HumanMessage('and now?')];
+  const viaLangChain = async () => {
+    const before = copied.length;
+    const { messages: out } = await compactMessages(messages, { stash, sanitizeToolResults: true });
+    return { value: out[2].content, copies: copied.slice(before).filter((n) => n === text.length).length };
+  };
+  // The same string the AI SDK's prompt held: remembered already.
+  assert.deepEqual(await viaLangChain(), { value: first.value, copies: 0 });
+  stash.free();
+});
