@@ -39,34 +39,9 @@ pub fn meta_to_js(m: &RecordMeta) -> JsValue {
     crate::convert::to_js(m)
 }
 
-/// Reads a meta object; `None` when it is not one. Each field as
-/// `meta_to_js` writes it: a field that is missing (or `undefined`) reads
-/// as zero or empty, one of another type (or a size that is no whole
-/// number from 0 to 2^53) makes the object no meta.
+/// Reads a meta object; `None` when it is not one.
 pub fn meta_from_js(v: &JsValue) -> Option<RecordMeta> {
-    if !v.is_object() {
-        return None;
-    }
-    let field = |k| Some(get(v, k)).filter(|x| !x.is_undefined());
-    let number = |k| field(k).map_or(Some(0.0), |x| x.as_f64());
-    let size =
-        |k| number(k).filter(|n| n.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(n));
-    let text = |k| field(k).map_or(Some(String::new()), |x| x.as_string());
-    let part = get(v, "part");
-    Some(RecordMeta {
-        id: get(v, "id").as_string()?,
-        size: size("size")? as u64,
-        stored_bytes: size("storedBytes")? as u64,
-        mime: text("mime")?,
-        created_at: number("createdAt")?,
-        expires_at: number("expiresAt")?,
-        last_used_at: number("lastUsedAt")?,
-        part: if part.is_undefined() || part.is_null() {
-            None
-        } else {
-            Some(part.as_string()?)
-        },
-    })
+    serde_wasm_bindgen::from_value(v.clone()).ok()
 }
 
 /// Reads an image object; `None` when it is not one (which reads as missing).

@@ -132,7 +132,7 @@ test('a stash freed while calls on it are pending: the calls still settle, later
   }
 });
 
-test('an adapter\'s meta objects are read field by field: a missing field as zero or empty, one of another type makes the record unlisted', async () => {
+test('an adapter\'s meta objects: a missing field reads as zero or empty, one of another type makes the record unlisted', async () => {
   const entries = new Map();
   const adapter = {
     get: async (k) => entries.get(k),
@@ -149,11 +149,11 @@ test('an adapter\'s meta objects are read field by field: a missing field as zer
   assert.ok(listed.size > 0 && listed.storedBytes === old.length && listed.expiresAt > listed.createdAt, JSON.stringify(listed));
   const meta = entries.get(`${md5(old)}.meta`);
   const put = (id, fields) => entries.set(`${id}.meta`, { ...meta, id, ...fields });
-  // As an older version wrote it (no storedBytes, no part), and with
-  // undefined fields: they read as zero.
+  // As an older version wrote it (no storedBytes, no part, no lastUsedAt):
+  // the missing fields read as zero.
   const older = md5('older');
-  const { storedBytes, part, ...withoutThem } = meta;
-  entries.set(`${older}.meta`, { ...withoutThem, id: older, lastUsedAt: undefined });
+  const { storedBytes, part, lastUsedAt, ...withoutThem } = meta;
+  entries.set(`${older}.meta`, { ...withoutThem, id: older });
   // Fields of the wrong type, a size that is no whole number, a part that
   // is no string, no id: none of them is a meta.
   const bad = [{ size: '12' }, { size: 1.5 }, { size: -1 }, { expiresAt: 'soon' }, { mime: 7 }, { part: 3 }, { id: 5 }];
