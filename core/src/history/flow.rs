@@ -224,10 +224,13 @@ async fn measure<B: StashBackend>(
         };
         let held = held_grown.get(i).copied().unwrap_or(0);
         bytes_before += sizes[i] as i64 + grown + held;
-        // Sizes of the sanitized messages and of those whose held texts
-        // were read: what the image pass starts from.
-        if any || sanitized[i] || held != 0 {
+        // Sizes of the sanitized messages: what the image pass starts from.
+        // A held text put back as it was grew the size by what was counted
+        // for it already.
+        if any || sanitized[i] {
             sizes[i] = json_len_with(message, payloads);
+        } else {
+            sizes[i] = (sizes[i] as i64 + held).max(0) as u64;
         }
     }
     let bytes_before = bytes_before.max(0) as u64;

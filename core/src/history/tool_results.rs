@@ -155,8 +155,13 @@ pub(super) async fn sanitize_tool_results<B: StashBackend>(
     out.report.failures.extend(report.failures);
     for (target, place) in targets.into_iter().zip(places) {
         let i = place.message;
-        if let Some((reference, read, _)) = &place.held {
-            out.grown[i] += escaped_len(read) as i64 - payloads.text_len(reference) as i64;
+        // A held text's length written in JSON: counted once.
+        let escaped = place
+            .held
+            .as_ref()
+            .map_or(0, |(_, read, _)| escaped_len(read));
+        if let Some((reference, _, _)) = &place.held {
+            out.grown[i] += escaped as i64 - payloads.text_len(reference) as i64;
         }
         let value = if target.changed {
             let ids = binary_marker_ids(&target.value);
@@ -164,7 +169,7 @@ pub(super) async fn sanitize_tool_results<B: StashBackend>(
                 SlotKind::Text => Value::String(target_text(target, place.was_json)),
                 SlotKind::Structured => target.value,
             };
-            if let (Some((reference, read, before)), true, Value::String(text)) =
+            if let (Some((reference, _, before)), true, Value::String(text)) =
                 (&place.held, clean && place.was_json, &value)
             {
                 let stashed = ids.len().saturating_sub(*before);
@@ -180,7 +185,7 @@ pub(super) async fn sanitize_tool_results<B: StashBackend>(
                         text: text.clone(),
                         ids: unique,
                         stashed,
-                        escaped_len: escaped_len(read),
+                        escaped_len: escaped,
                     },
                 );
             }
