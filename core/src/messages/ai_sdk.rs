@@ -5,8 +5,9 @@
 //! `tool-result` parts whose `output: {type:'content', value:[…]}` holds
 //! `text`, `file`, `image-data`, `file-data` and `media` parts.
 
-use super::model::{Images, PartKind, WireFormat};
+use super::model::{NewParts, PartKind, WireFormat};
 use super::part::ToolResultSlot;
+use super::shape::ShapeSpec;
 use super::tool_call::{message, obj, text_part, then_user, CallShape, ToolAnswer};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
@@ -18,6 +19,29 @@ use serde_json::{Map, Value};
 pub(super) fn is_image_media_type(media_type: &str) -> bool {
     media_type == "image" || media_type == "image/*" || is_image_mime(media_type)
 }
+
+/// `{type:'image', image, mediaType?}`; `image` is a URL, a data URL or base64.
+pub(super) const IMAGE: ImageShape = ImageShape::new(&ShapeSpec::url(
+    "AiSdkImage",
+    None,
+    "image",
+    Some("mediaType"),
+));
+
+/// `{type:'file' | 'media' | 'image-data' | 'file-data', data, mediaType:'image/…'}`; `data` is base64, a data URL or bytes.
+pub(super) const DATA: ImageShape = ImageShape::new(&ShapeSpec::base64(
+    "AiSdkData",
+    None,
+    "data",
+    Some("mediaType"),
+));
+
+/// `{type:'file', mediaType:'image…', data:{type:'data', data}}`: AI SDK 7's
+/// tagged file data, its MIME type on the part.
+pub(super) const TAGGED_DATA: ImageShape = ImageShape::new(&ShapeSpec {
+    mime_outside: true,
+    ..ShapeSpec::base64("AiSdkTaggedData", Some("data"), "data", Some("mediaType"))
+});
 
 /// The Vercel AI SDK ModelMessage format.
 pub(super) static WIRE: WireFormat =
@@ -31,15 +55,14 @@ const CALL: CallShape = CallShape {
     arguments: &["input"],
 };
 
-/// How it holds and writes images.
-pub(super) static IMAGES: Images = Images {
+/// How it writes new parts, and the image shapes it holds.
+pub(super) static NEW_PARTS: NewParts = NewParts {
     new_part: image_part,
-    new_shape: ImageShape::AiSdkImage,
-    shapes: &[
-        ImageShape::AiSdkImage,
-        ImageShape::AiSdkData,
-        ImageShape::AiSdkTaggedData,
-    ],
+    new_shape: IMAGE,
+    shapes: &[IMAGE, DATA, TAGGED_DATA],
+    text_type: Some("text"),
+    string_content: true,
+    file_parts: true,
 };
 
 /// A new file part, `{type:'file', data, mediaType, filename}`.
@@ -115,7 +138,7 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
                     "an image part needs `image`",
                 ));
             }
-            PartKind::Image(ImageShape::AiSdkImage)
+            PartKind::Image(IMAGE)
         }
         Some("file") | Some("media") | Some("image-data") | Some("file-data")
             if media_type.is_some_and(is_image_media_type) =>
@@ -129,14 +152,12 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
                 }
                 Some(Value::Object(tagged)) => {
                     match tagged.get("type").and_then(Value::as_str) {
-                        Some("data") if tagged.contains_key("data") => {
-                            PartKind::Image(ImageShape::AiSdkTaggedData)
-                        }
+                        Some("data") if tagged.contains_key("data") => PartKind::Image(TAGGED_DATA),
                         // `url`, `reference`, `text`: nothing inline.
                         _ => PartKind::Other,
                     }
                 }
-                Some(_) => PartKind::Image(ImageShape::AiSdkData),
+                Some(_) => PartKind::Image(DATA),
             }
         }
         Some("tool-result") => {

@@ -2,12 +2,25 @@
 //! base64 or a URL, and `tool_result` blocks that hold further blocks.
 
 use super::decode::require_str;
-use super::model::{Images, PartKind, WireFormat};
+use super::model::{NewParts, PartKind, WireFormat};
 use super::part::ToolResultSlot;
+use super::shape::ShapeSpec;
 use super::tool_call::{message, obj, text_part, CallShape, ToolAnswer};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
+
+/// `{type:'image', source:{type:'base64', media_type, data}}`.
+pub(super) const BASE64_SOURCE: ImageShape = ImageShape::new(&ShapeSpec::base64(
+    "AnthropicBase64",
+    Some("source"),
+    "data",
+    Some("media_type"),
+));
+
+/// `{type:'image', source:{type:'url', url}}`.
+pub(super) const URL_SOURCE: ImageShape =
+    ImageShape::new(&ShapeSpec::url("AnthropicUrl", Some("source"), "url", None));
 
 /// The Anthropic Messages format.
 pub(super) static WIRE: WireFormat =
@@ -21,11 +34,14 @@ const CALL: CallShape = CallShape {
     arguments: &["input"],
 };
 
-/// How it holds and writes images.
-pub(super) static IMAGES: Images = Images {
+/// How it writes new parts, and the image shapes it holds.
+pub(super) static NEW_PARTS: NewParts = NewParts {
     new_part: image_part,
-    new_shape: ImageShape::AnthropicBase64,
-    shapes: &[ImageShape::AnthropicBase64, ImageShape::AnthropicUrl],
+    new_shape: BASE64_SOURCE,
+    shapes: &[BASE64_SOURCE, URL_SOURCE],
+    text_type: Some("text"),
+    string_content: true,
+    file_parts: true,
 };
 
 /// A new `document` block, `{type:'document', source:{type:'base64',
@@ -81,11 +97,11 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
             match source.get("type").and_then(Value::as_str) {
                 Some("base64") => {
                     require_str(source, "data", &source_path, "a base64 source")?;
-                    PartKind::Image(ImageShape::AnthropicBase64)
+                    PartKind::Image(BASE64_SOURCE)
                 }
                 Some("url") => {
                     require_str(source, "url", &source_path, "a url source")?;
-                    PartKind::Image(ImageShape::AnthropicUrl)
+                    PartKind::Image(URL_SOURCE)
                 }
                 _ => PartKind::Other,
             }

@@ -2,59 +2,10 @@
 
 use super::MessageError;
 
-/// A message wire format. Output always uses the input's format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// OpenAI Chat Completions: `{role, content: string | parts}`.
-    OpenAi,
-    /// LangChain message tuples: `["human" | "ai" | "assistant" | "system" | "tool", content]`.
-    LangChain,
-    /// Anthropic Messages: `{role, content}` with `image`, `tool_use` and `tool_result` blocks.
-    Anthropic,
-    /// Vercel AI SDK `ModelMessage`: `image`, `file`, `tool-call` and `tool-result` parts.
-    AiSdk,
-    /// Vercel AI SDK `UIMessage`: `{id, role, parts}` with `text`, `file` and tool parts.
-    UiMessage,
-    /// OpenAI Responses input items: messages with `input_text` and
-    /// `input_image` parts, `function_call`, `function_call_output` and others.
-    OpenAiResponses,
-    /// Google Gemini `Content`: `{role, parts}` with `{text}`, `{inlineData}`,
-    /// `{functionCall}` and `{functionResponse}` parts.
-    Gemini,
-    /// MCP sampling messages: `{role, content}` where content is one block
-    /// or an array of `text`, `image`, `audio`, `resource` and `tool_result` blocks.
-    Mcp,
-    /// Ollama chat: `{role, content: string, images?: [base64]}`.
-    Ollama,
-}
-
-/// Every format with its name and the other names it is accepted under.
-const NAMES: [(Format, &str, &[&str]); 9] = [
-    (Format::OpenAi, "openai", &[]),
-    (Format::LangChain, "langchain", &[]),
-    (Format::Anthropic, "anthropic", &[]),
-    (Format::AiSdk, "ai-sdk", &["aisdk", "vercel"]),
-    (Format::UiMessage, "ui-message", &["uimessage"]),
-    (Format::OpenAiResponses, "openai-responses", &["responses"]),
-    (Format::Gemini, "gemini", &["google"]),
-    (Format::Mcp, "mcp", &[]),
-    (Format::Ollama, "ollama", &[]),
-];
+pub use super::registry::Format;
+use super::registry::{new_parts, NAMES};
 
 impl Format {
-    /// Every format, in the order of their names in error messages.
-    pub const ALL: [Format; 9] = [
-        Format::OpenAi,
-        Format::LangChain,
-        Format::Anthropic,
-        Format::AiSdk,
-        Format::UiMessage,
-        Format::OpenAiResponses,
-        Format::Gemini,
-        Format::Mcp,
-        Format::Ollama,
-    ];
-
     /// The name used in options and reports.
     pub fn name(self) -> &'static str {
         NAMES
@@ -82,16 +33,16 @@ impl Format {
     }
 
     /// True when a message's content may be one plain string. Where it may
-    /// not (UIMessage and Gemini `parts`, MCP blocks), text written as one
-    /// string goes back as one text part.
+    /// not (UIMessage and Gemini `parts`, MCP blocks, Interactions steps),
+    /// text written as one string goes back as one text part.
     pub fn has_string_content(self) -> bool {
-        !matches!(self, Format::UiMessage | Format::Gemini | Format::Mcp)
+        new_parts(self).string_content
     }
 
-    /// False for Ollama, whose messages carry images and nothing else: a
-    /// file goes to it as a description.
+    /// False for a format whose messages carry images and nothing else
+    /// (Ollama): a file goes to it as a description.
     pub fn has_file_parts(self) -> bool {
-        self != Format::Ollama
+        new_parts(self).file_parts
     }
 }
 

@@ -9,14 +9,35 @@
 //! in their place.
 
 use super::decode::{message_object, optional_role, parts_message};
-use super::model::{Images, PartKind, WireFormat};
+use super::model::{NewParts, PartKind, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;
+use super::shape::ShapeSpec;
 use super::tool_call::{obj, CallShape, ToolAnswer};
 use super::{Format, ImageShape, Message, MessageError, Part, Role};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
+
+/// `{inlineData:{mimeType, data}}`.
+pub(super) const INLINE_DATA: ImageShape = ImageShape::new(&ShapeSpec::base64(
+    "GeminiInlineData",
+    Some("inlineData"),
+    "data",
+    Some("mimeType"),
+));
+
+/// `{inlineData:{mimeType, data}}` inside a `functionResponse.parts`, where
+/// no text can take its place: it stays inline.
+pub(super) const FUNCTION_RESPONSE_BLOB: ImageShape = ImageShape::new(&ShapeSpec {
+    replaceable_by_text: false,
+    ..ShapeSpec::base64(
+        "GeminiFunctionResponseBlob",
+        Some("inlineData"),
+        "data",
+        Some("mimeType"),
+    )
+});
 
 /// Google Gemini `Content`.
 pub(super) static WIRE: WireFormat = WireFormat {
@@ -35,14 +56,14 @@ pub(super) static WIRE: WireFormat = WireFormat {
     answer,
 };
 
-/// How it holds and writes images.
-pub(super) static IMAGES: Images = Images {
+/// How it writes new parts, and the image shapes it holds.
+pub(super) static NEW_PARTS: NewParts = NewParts {
     new_part: image_part,
-    new_shape: ImageShape::GeminiInlineData,
-    shapes: &[
-        ImageShape::GeminiInlineData,
-        ImageShape::GeminiFunctionResponseBlob,
-    ],
+    new_shape: INLINE_DATA,
+    shapes: &[INLINE_DATA, FUNCTION_RESPONSE_BLOB],
+    text_type: None,
+    string_content: false,
+    file_parts: true,
 };
 
 /// A new file part, `{inlineData:{mimeType, data}}`.
@@ -110,7 +131,7 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
             .and_then(Value::as_str)
             .is_some_and(is_image_mime);
         return Ok(if image && blob.contains_key("data") {
-            PartKind::Image(ImageShape::GeminiInlineData)
+            PartKind::Image(INLINE_DATA)
         } else {
             PartKind::Other
         });
@@ -142,8 +163,8 @@ fn pin_function_response_images(content: &mut Content) {
     if let Content::Parts(parts) = content {
         for part in parts {
             if let Part::Image(img) = part {
-                if img.shape == ImageShape::GeminiInlineData {
-                    img.shape = ImageShape::GeminiFunctionResponseBlob;
+                if img.shape == INLINE_DATA {
+                    img.shape = FUNCTION_RESPONSE_BLOB;
                 }
             }
         }
@@ -193,12 +214,12 @@ mod tests {
             vec![
                 (
                     "contents[0].parts[1]".into(),
-                    ImageShape::GeminiInlineData,
+                    INLINE_DATA,
                     Some((Some("image/png"), "AAAA".into()))
                 ),
                 (
                     "contents[2].parts[0].functionResponse.parts[0]".into(),
-                    ImageShape::GeminiFunctionResponseBlob,
+                    FUNCTION_RESPONSE_BLOB,
                     Some((Some("image/gif"), "R0lG".into()))
                 ),
             ]

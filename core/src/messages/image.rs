@@ -153,12 +153,12 @@ mod tests {
     fn reads_each_shape_in_place() {
         let p = part(
             json!({"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA","detail":"high"}}),
-            ImageShape::ImageUrlObject,
+            crate::messages::openai::IMAGE_URL_OBJECT,
         );
         assert_eq!(p.source().inline(), Some((Some("image/png"), "AAAA")));
         let p = part(
             json!({"type":"image","source":{"type":"base64","media_type":"image/gif","data":"R0lG"}}),
-            ImageShape::AnthropicBase64,
+            crate::messages::anthropic::BASE64_SOURCE,
         );
         assert_eq!(
             p.source(),
@@ -169,17 +169,17 @@ mod tests {
         );
         let p = part(
             json!({"type":"image","image":"https://x.test/a.png"}),
-            ImageShape::AiSdkImage,
+            crate::messages::ai_sdk::IMAGE,
         );
         assert_eq!(p.source(), ImageSource::Url("https://x.test/a.png"));
         let p = part(
             json!({"type":"image","image":"AAAA","mediaType":"image/png"}),
-            ImageShape::AiSdkImage,
+            crate::messages::ai_sdk::IMAGE,
         );
         assert_eq!(p.source().inline(), Some((Some("image/png"), "AAAA")));
         let p = part(
             json!({"type":"image","image":{"0":1}}),
-            ImageShape::AiSdkImage,
+            crate::messages::ai_sdk::IMAGE,
         );
         assert_eq!(p.source(), ImageSource::Opaque);
     }
@@ -189,64 +189,67 @@ mod tests {
         let cases = [
             (
                 json!({"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA","detail":"high"},"x":1}),
-                ImageShape::ImageUrlObject,
+                crate::messages::openai::IMAGE_URL_OBJECT,
             ),
             (
                 json!({"type":"image_url","image_url":"data:image/png;base64,AAAA"}),
-                ImageShape::ImageUrlString,
+                crate::messages::langchain::IMAGE_URL_STRING,
             ),
             (
                 json!({"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"},"cache_control":{"type":"ephemeral"}}),
-                ImageShape::AnthropicBase64,
+                crate::messages::anthropic::BASE64_SOURCE,
             ),
             (
                 json!({"type":"image","image":"AAAA","mediaType":"image/png"}),
-                ImageShape::AiSdkImage,
+                crate::messages::ai_sdk::IMAGE,
             ),
             (
                 json!({"type":"file","data":"AAAA","mediaType":"image/png","filename":"a.png"}),
-                ImageShape::AiSdkData,
+                crate::messages::ai_sdk::DATA,
             ),
             (
                 json!({"type":"image","source_type":"base64","data":"AAAA","mime_type":"image/png"}),
-                ImageShape::LangChainData,
+                crate::messages::langchain::SOURCE_TYPE_DATA,
             ),
             (
                 json!({"type":"image","base64":"AAAA","mime_type":"image/png"}),
-                ImageShape::LangChainBase64,
+                crate::messages::langchain::BASE64,
             ),
             (
                 json!({"type":"file","mediaType":"image","data":{"type":"data","data":"AAAA"},"filename":"a.png"}),
-                ImageShape::AiSdkTaggedData,
+                crate::messages::ai_sdk::TAGGED_DATA,
             ),
             (
                 json!({"type":"image","data":"AAAA","mimeType":"image/png"}),
-                ImageShape::DataMimeType,
+                crate::messages::mcp::DATA_MIME_TYPE,
             ),
             (
                 json!({"type":"image","image":"AAAA"}),
-                ImageShape::AiSdkImage,
+                crate::messages::ai_sdk::IMAGE,
             ),
             (
                 json!({"type":"file","mediaType":"image/png","filename":"a.png","url":"data:image/png;base64,AAAA","providerMetadata":{"p":{}}}),
-                ImageShape::UiFileUrl,
+                crate::messages::ui_message::FILE_URL,
             ),
             (
                 json!({"type":"input_image","image_url":"data:image/png;base64,AAAA","detail":"low","prompt_cache_breakpoint":{"mode":"explicit"}}),
-                ImageShape::ResponsesInputImage,
+                crate::messages::openai_responses::INPUT_IMAGE,
             ),
             (
                 json!({"inlineData":{"mimeType":"image/png","data":"AAAA","displayName":"a.png"},"mediaResolution":{"level":"MEDIA_RESOLUTION_LOW"}}),
-                ImageShape::GeminiInlineData,
+                crate::messages::gemini::INLINE_DATA,
             ),
             (
                 json!({"type":"resource","resource":{"uri":"file:///a.png","mimeType":"image/png","blob":"AAAA"},"annotations":{"priority":1}}),
-                ImageShape::McpResourceBlob,
+                crate::messages::mcp::RESOURCE_BLOB,
             ),
-            (json!({"image":"AAAA","index":2}), ImageShape::OllamaImage),
+            (
+                json!({"image":"AAAA","index":2}),
+                crate::messages::ollama::IMAGE,
+            ),
             (
                 json!({"inlineData":{"mimeType":"image/png","data":"AAAA"}}),
-                ImageShape::GeminiFunctionResponseBlob,
+                crate::messages::gemini::FUNCTION_RESPONSE_BLOB,
             ),
         ];
         for (v, shape) in cases {
@@ -266,7 +269,7 @@ mod tests {
                 .as_object()
                 .unwrap()
                 .clone(),
-            shape: ImageShape::AnthropicBase64,
+            shape: crate::messages::anthropic::BASE64_SOURCE,
             as_data_url: false,
             declared_mime: Some("image/gif".into()),
             bytes: None,
@@ -283,7 +286,12 @@ mod tests {
             ImageTemplate::from_json_text(&without.to_json_text()),
             Some(without)
         );
-        for shape in super::super::shape::SHAPE_NAMES.map(|(s, _)| s) {
+        let shapes: Vec<ImageShape> = crate::messages::registry::all_shapes().collect();
+        let mut names: Vec<&str> = shapes.iter().map(|s| s.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 17);
+        for shape in shapes {
             assert_eq!(ImageShape::from_name(shape.name()), Some(shape));
         }
         for bad in [

@@ -6,11 +6,36 @@
 //! `{type:'image', data, mimeType}`).
 
 use super::decode::require_str;
-use super::model::{Images, PartKind, WireFormat};
+use super::model::{NewParts, PartKind, WireFormat};
+use super::shape::ShapeSpec;
 use super::tool_call::{obj, then_user, CallShape, ToolAnswer};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
+
+/// `{type:'image_url', image_url:'url'}`.
+pub(super) const IMAGE_URL_STRING: ImageShape =
+    ImageShape::new(&ShapeSpec::url("ImageUrlString", None, "image_url", None));
+
+/// `{type:'image', source_type:'base64', data, mime_type}`.
+pub(super) const SOURCE_TYPE_DATA: ImageShape = ImageShape::new(&ShapeSpec::base64(
+    "LangChainData",
+    None,
+    "data",
+    Some("mime_type"),
+));
+
+/// `{type:'image', base64, mime_type}`: the standard block, the dootask tool result.
+pub(super) const BASE64: ImageShape = ImageShape::new(&ShapeSpec::base64(
+    "LangChainBase64",
+    None,
+    "base64",
+    Some("mime_type"),
+));
+
+/// `{type:'image', source_type:'url', url}`.
+pub(super) const URL: ImageShape =
+    ImageShape::new(&ShapeSpec::url("LangChainUrl", None, "url", None));
 
 /// The LangChain message format (tuples and objects).
 pub(super) static WIRE: WireFormat = WireFormat::role_content(
@@ -29,19 +54,25 @@ const CALL: CallShape = CallShape {
     arguments: &["args"],
 };
 
-/// How it holds and writes images.
-pub(super) static IMAGES: Images = Images {
+/// A new file part: OpenAI's `{type:'file', file:{filename, file_data}}`.
+pub(super) use super::openai::file_part;
+
+/// How it writes new parts, and the image shapes it holds.
+pub(super) static NEW_PARTS: NewParts = NewParts {
     // The OpenAI block, which every LangChain chat model takes.
     new_part: super::openai::image_part,
-    new_shape: ImageShape::ImageUrlObject,
+    new_shape: crate::messages::openai::IMAGE_URL_OBJECT,
     shapes: &[
-        ImageShape::ImageUrlObject,
-        ImageShape::ImageUrlString,
-        ImageShape::LangChainData,
-        ImageShape::LangChainBase64,
-        ImageShape::LangChainUrl,
-        ImageShape::DataMimeType,
+        crate::messages::openai::IMAGE_URL_OBJECT,
+        IMAGE_URL_STRING,
+        SOURCE_TYPE_DATA,
+        BASE64,
+        URL,
+        crate::messages::mcp::DATA_MIME_TYPE,
     ],
+    text_type: Some("text"),
+    string_content: true,
+    file_parts: true,
 };
 
 /// Its answer to a tool call: a `tool` message of text; the image follows
@@ -67,10 +98,10 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("text") => PartKind::Text,
         Some("image_url") => match part.get("image_url") {
-            Some(Value::String(_)) => PartKind::Image(ImageShape::ImageUrlString),
+            Some(Value::String(_)) => PartKind::Image(IMAGE_URL_STRING),
             Some(Value::Object(inner)) => {
                 require_str(inner, "url", &path.key("image_url"), "image_url")?;
-                PartKind::Image(ImageShape::ImageUrlObject)
+                PartKind::Image(crate::messages::openai::IMAGE_URL_OBJECT)
             }
             _ => {
                 return Err(MessageError::invalid(
@@ -82,19 +113,19 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
         Some("image") => {
             if part.contains_key("mimeType") && part.get("data").is_some_and(Value::is_string) {
                 // LangChain JS 1.x standard block; `url` and `fileId` forms pass through.
-                PartKind::Image(ImageShape::DataMimeType)
+                PartKind::Image(crate::messages::mcp::DATA_MIME_TYPE)
             } else if part.contains_key("base64") {
                 require_str(part, "base64", path, "an image block")?;
-                PartKind::Image(ImageShape::LangChainBase64)
+                PartKind::Image(BASE64)
             } else {
                 match part.get("source_type").and_then(Value::as_str) {
                     Some("base64") => {
                         require_str(part, "data", path, "a base64 image block")?;
-                        PartKind::Image(ImageShape::LangChainData)
+                        PartKind::Image(SOURCE_TYPE_DATA)
                     }
                     Some("url") => {
                         require_str(part, "url", path, "a url image block")?;
-                        PartKind::Image(ImageShape::LangChainUrl)
+                        PartKind::Image(URL)
                     }
                     _ => PartKind::Other,
                 }

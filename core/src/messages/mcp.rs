@@ -9,14 +9,31 @@
 //! block keeps it one block.
 
 use super::decode::{decode_content, decode_part, kind_of, message_object, required_role};
-use super::model::{Images, PartKind, Slot, WireFormat};
+use super::model::{NewParts, PartKind, Slot, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;
+use super::shape::ShapeSpec;
 use super::tool_call::{obj, text_part, CallShape, ToolAnswer};
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
+
+/// `{type:'image', data, mimeType}`: MCP image content (also LangChain JS's standard block).
+pub(super) const DATA_MIME_TYPE: ImageShape = ImageShape::new(&ShapeSpec::base64(
+    "DataMimeType",
+    None,
+    "data",
+    Some("mimeType"),
+));
+
+/// `{type:'resource', resource:{uri, mimeType:'image/…', blob}}`: an embedded resource.
+pub(super) const RESOURCE_BLOB: ImageShape = ImageShape::new(&ShapeSpec::base64(
+    "McpResourceBlob",
+    Some("resource"),
+    "blob",
+    Some("mimeType"),
+));
 
 /// MCP tool results (`CallToolResult` content as messages).
 pub(super) static WIRE: WireFormat = WireFormat {
@@ -35,11 +52,14 @@ pub(super) static WIRE: WireFormat = WireFormat {
     answer,
 };
 
-/// How it holds and writes images.
-pub(super) static IMAGES: Images = Images {
+/// How it writes new parts, and the image shapes it holds.
+pub(super) static NEW_PARTS: NewParts = NewParts {
     new_part: image_part,
-    new_shape: ImageShape::DataMimeType,
-    shapes: &[ImageShape::DataMimeType, ImageShape::McpResourceBlob],
+    new_shape: DATA_MIME_TYPE,
+    shapes: &[DATA_MIME_TYPE, RESOURCE_BLOB],
+    text_type: Some("text"),
+    string_content: false,
+    file_parts: true,
 };
 
 /// A new `resource` block, `{type:'resource', resource:{uri, mimeType,
@@ -110,11 +130,9 @@ fn classify(part: &Map<String, Value>, _path: &JsonPath) -> Result<PartKind, Mes
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("text") => PartKind::Text,
         Some("image") if part.get("data").is_some_and(Value::is_string) => {
-            PartKind::Image(ImageShape::DataMimeType)
+            PartKind::Image(DATA_MIME_TYPE)
         }
-        Some("resource") if is_image_blob(part.get("resource")) => {
-            PartKind::Image(ImageShape::McpResourceBlob)
-        }
+        Some("resource") if is_image_blob(part.get("resource")) => PartKind::Image(RESOURCE_BLOB),
         Some("tool_result") if part.get("content").is_some_and(Value::is_array) => {
             PartKind::ToolResult(ToolResultSlot::Content)
         }

@@ -23,9 +23,10 @@ pub(super) type AnswerToolCall = fn(&super::tool_call::ToolAnswer<'_>) -> Vec<Va
 /// Writes a new image part: `(mime, base64 payload, detail)`.
 pub(super) type NewImagePart = fn(&str, &str, Option<&str>) -> Value;
 
-/// How a format holds images, and writes a new one (a restored image
-/// without its stashed shape, a tool answer, markdown turned into parts).
-pub(super) struct Images {
+/// How a format writes new parts (a restored image without its stashed
+/// shape, a placeholder, a tool answer, markdown turned into parts), and the
+/// image shapes its messages hold.
+pub(super) struct NewParts {
     /// Its new image part.
     pub(super) new_part: NewImagePart,
     /// The shape of that part.
@@ -33,12 +34,17 @@ pub(super) struct Images {
     /// Every image shape its messages hold, so a stashed part can be told
     /// to fit the messages it is restored into.
     pub(super) shapes: &'static [ImageShape],
+    /// The `type` of its text parts (`None`: Gemini's untyped `{text}`).
+    pub(super) text_type: Option<&'static str>,
+    /// Whether a message's content may be one plain string.
+    pub(super) string_content: bool,
+    /// Whether its messages take file parts (else a file is described).
+    pub(super) file_parts: bool,
 }
 
 /// One wire format's reading of its own shapes: each format's module
-/// defines one (its `WIRE`, beside its [`Images`], `IMAGES`, and its
-/// `file_part`), and the
-/// registry picks it by [`Format`].
+/// defines one (its `WIRE`, beside its [`NewParts`], `NEW_PARTS`, and its
+/// `file_part`), and the registry picks it by [`Format`].
 pub(super) struct WireFormat {
     /// Which format this is.
     pub(super) format: Format,

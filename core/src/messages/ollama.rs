@@ -16,13 +16,18 @@
 //! `images`, and leaves the text around it.
 
 use super::decode::{message_object, required_role};
-use super::model::{Images, PartKind, Slot, SplitLayout, WireFormat};
+use super::model::{NewParts, PartKind, Slot, SplitLayout, WireFormat};
 use super::part::Content;
 use super::placeholder::{placeholder, split_placeholders, Segment};
+use super::shape::ShapeSpec;
 use super::tool_call::{obj, CallShape, ToolAnswer};
 use super::{Format, ImagePart, ImageShape, Message, MessageError, Part};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
+
+/// One entry of a message's `images`, as the part `{image, index}` (`index`: its place in `images`).
+pub(super) const IMAGE: ImageShape =
+    ImageShape::new(&ShapeSpec::base64("OllamaImage", None, "image", None));
 
 /// Ollama chat messages.
 pub(super) static WIRE: WireFormat = WireFormat {
@@ -41,11 +46,14 @@ pub(super) static WIRE: WireFormat = WireFormat {
     answer,
 };
 
-/// How it holds and writes images.
-pub(super) static IMAGES: Images = Images {
+/// How it writes new parts, and the image shapes it holds.
+pub(super) static NEW_PARTS: NewParts = NewParts {
     new_part: image_part,
-    new_shape: ImageShape::OllamaImage,
-    shapes: &[ImageShape::OllamaImage],
+    new_shape: IMAGE,
+    shapes: &[IMAGE],
+    text_type: Some("text"),
+    string_content: true,
+    file_parts: false,
 };
 
 /// No file parts (see `Format::has_file_parts`): a line naming the file.
@@ -128,10 +136,7 @@ fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
         let mut wire = Map::new();
         wire.insert("image".into(), image);
         wire.insert("index".into(), (lines.len() + j).into());
-        parts.push(Part::Image(ImagePart {
-            wire,
-            shape: ImageShape::OllamaImage,
-        }));
+        parts.push(Part::Image(ImagePart { wire, shape: IMAGE }));
     }
     let layout = SplitLayout {
         text_key: "content",
@@ -178,7 +183,7 @@ fn is_placeholder_line(text: &str) -> bool {
 /// The part `{image, index?}` an image part is in Ollama's messages; a part
 /// of another shape gives its inline payload (nothing for a URL).
 fn as_ollama_image(img: ImagePart) -> Map<String, Value> {
-    if img.shape == ImageShape::OllamaImage {
+    if img.shape == IMAGE {
         return img.wire;
     }
     let mut wire = Map::new();
@@ -343,10 +348,7 @@ mod tests {
             if let Some(i) = index {
                 wire.insert("index".into(), i.into());
             }
-            Part::Image(ImagePart {
-                wire,
-                shape: ImageShape::OllamaImage,
-            })
+            Part::Image(ImagePart { wire, shape: IMAGE })
         };
         let parts = vec![
             Part::text_in(Format::Ollama, "hi".into()),

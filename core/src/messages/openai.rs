@@ -2,12 +2,21 @@
 //! {type:'image_url', image_url:{url, detail}}]}`.
 
 use super::decode::require_str;
-use super::model::{Images, PartKind, WireFormat};
+use super::model::{NewParts, PartKind, WireFormat};
+use super::shape::ShapeSpec;
 use super::tool_call::{obj, then_user, CallShape, ToolAnswer};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
 use serde_json::{Map, Value};
+
+/// `{type:'image_url', image_url:{url, detail?}}` (also LangChain's).
+pub(super) const IMAGE_URL_OBJECT: ImageShape = ImageShape::new(&ShapeSpec::url(
+    "ImageUrlObject",
+    Some("image_url"),
+    "url",
+    None,
+));
 
 /// The OpenAI Chat Completions format.
 pub(super) static WIRE: WireFormat = WireFormat::role_content(
@@ -26,11 +35,14 @@ const CALL: CallShape = CallShape {
     arguments: &["function", "arguments"],
 };
 
-/// How it holds and writes images.
-pub(super) static IMAGES: Images = Images {
+/// How it writes new parts, and the image shapes it holds.
+pub(super) static NEW_PARTS: NewParts = NewParts {
     new_part: image_part,
-    new_shape: ImageShape::ImageUrlObject,
-    shapes: &[ImageShape::ImageUrlObject],
+    new_shape: IMAGE_URL_OBJECT,
+    shapes: &[IMAGE_URL_OBJECT],
+    text_type: Some("text"),
+    string_content: true,
+    file_parts: true,
 };
 
 /// A new file part, `{type:'file', file:{filename, file_data:'data:…'}}`
@@ -85,7 +97,7 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
                     )
                 })?;
             require_str(inner, "url", &path.key("image_url"), "image_url")?;
-            PartKind::Image(ImageShape::ImageUrlObject)
+            PartKind::Image(IMAGE_URL_OBJECT)
         }
         _ => PartKind::Other,
     })

@@ -8,8 +8,9 @@
 //! takes an image's place as `{type:'input_text', text}`.
 
 use super::decode::{message_object, optional_role, take_content};
-use super::model::{Images, PartKind, Slot, WireFormat};
+use super::model::{NewParts, PartKind, Slot, WireFormat};
 use super::part::Content;
+use super::shape::ShapeSpec;
 use super::tool_call::{obj, CallShape, ToolAnswer};
 use super::{Format, ImageShape, Message, MessageError, Role};
 use crate::json_path::JsonPath;
@@ -18,6 +19,14 @@ use serde_json::{Map, Value};
 
 /// Item types whose `output` holds content parts.
 const TOOL_OUTPUTS: [&str; 2] = ["function_call_output", "custom_tool_call_output"];
+
+/// `{type:'input_image', image_url, detail}`; `image_url` is a data URL or a URL.
+pub(super) const INPUT_IMAGE: ImageShape = ImageShape::new(&ShapeSpec::url(
+    "ResponsesInputImage",
+    None,
+    "image_url",
+    None,
+));
 
 /// OpenAI Responses input items.
 pub(super) static WIRE: WireFormat = WireFormat {
@@ -36,11 +45,14 @@ pub(super) static WIRE: WireFormat = WireFormat {
     answer,
 };
 
-/// How it holds and writes images.
-pub(super) static IMAGES: Images = Images {
+/// How it writes new parts, and the image shapes it holds.
+pub(super) static NEW_PARTS: NewParts = NewParts {
     new_part: image_part,
-    new_shape: ImageShape::ResponsesInputImage,
-    shapes: &[ImageShape::ResponsesInputImage],
+    new_shape: INPUT_IMAGE,
+    shapes: &[INPUT_IMAGE],
+    text_type: Some("input_text"),
+    string_content: true,
+    file_parts: true,
 };
 
 /// A new `input_file` part, `{type:'input_file', filename,
@@ -113,7 +125,7 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("input_text") => PartKind::Text,
         Some("input_image") => match part.get("image_url") {
-            Some(Value::String(_)) => PartKind::Image(ImageShape::ResponsesInputImage),
+            Some(Value::String(_)) => PartKind::Image(INPUT_IMAGE),
             // An uploaded file's `file_id`: nothing inline.
             None | Some(Value::Null) => PartKind::Other,
             Some(_) => {

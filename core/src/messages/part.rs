@@ -95,17 +95,7 @@ impl Part {
 
 /// The `type` of a text part in `format`, if it has one.
 fn text_type(format: Format) -> Option<&'static str> {
-    match format {
-        Format::OpenAi
-        | Format::LangChain
-        | Format::Anthropic
-        | Format::AiSdk
-        | Format::UiMessage
-        | Format::Mcp
-        | Format::Ollama => Some("text"),
-        Format::OpenAiResponses => Some("input_text"),
-        Format::Gemini => None,
-    }
+    super::registry::new_parts(format).text_type
 }
 
 /// Where a tool result keeps its nested content.

@@ -1,60 +1,92 @@
-//! The wire formats, by [`Format`]: the one place that knows them all.
-//! Each format's module defines its [`WireFormat`] over the neutral model;
-//! reading a message asks the format it is in.
+//! The wire formats, by [`Format`]: the one list that names them all. Each
+//! line names a format's module, its name and the other names it is
+//! accepted under; the list makes the [`Format`] enum, its names and the
+//! dispatch to each module's [`WireFormat`] (how it reads and writes
+//! messages), [`NewParts`] (how it writes new parts) and `file_part`.
+//! Everything else a format knows is in its module.
 
 use super::decode::decode_role_content;
-use super::model::{Images, Message, WireFormat};
+use super::model::{Message, NewParts, WireFormat};
 use super::tool_call::{CallShape, ToolAnswer};
-use super::{
-    ai_sdk, anthropic, detect_format, gemini, langchain, mcp, ollama, openai, openai_responses,
-    ui_message, Format, ImageShape, MessageError,
-};
+use super::{detect_format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::Value;
 
-/// The module that reads and writes `format`.
-/// How `format` holds and writes images: its `IMAGES` alone, so a module
-/// that only writes image parts links no format's decoder.
-fn images_of(format: Format) -> &'static Images {
-    match format {
-        Format::OpenAi => &openai::IMAGES,
-        Format::OpenAiResponses => &openai_responses::IMAGES,
-        Format::Anthropic => &anthropic::IMAGES,
-        Format::AiSdk => &ai_sdk::IMAGES,
-        Format::UiMessage => &ui_message::IMAGES,
-        Format::Gemini => &gemini::IMAGES,
-        Format::LangChain => &langchain::IMAGES,
-        Format::Mcp => &mcp::IMAGES,
-        Format::Ollama => &ollama::IMAGES,
-    }
+/// Makes the format list: `Format`, `Format::ALL`, the names, and the
+/// dispatch by format to each module's `WIRE`, `NEW_PARTS` and `file_part`.
+macro_rules! formats {
+    ($($(#[doc = $doc:literal])* $variant:ident => $module:ident, $name:literal, [$($alias:literal),*];)*) => {
+        /// A message wire format. Output always uses the input's format.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Format {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Format {
+            /// Every format, in the order of the list (and of their names in
+            /// error messages).
+            pub const ALL: [Format; [$($name),*].len()] = [$(Format::$variant),*];
+        }
+
+        /// Every format with its name and the other names it is accepted under.
+        pub(super) const NAMES: [(Format, &str, &[&str]); [$($name),*].len()] =
+            [$((Format::$variant, $name, &[$($alias),*])),*];
+
+        /// How `format` reads and writes messages.
+        pub(super) fn wire_format(format: Format) -> &'static WireFormat {
+            match format {
+                $(Format::$variant => &super::$module::WIRE,)*
+            }
+        }
+
+        /// How `format` writes new parts: its `NEW_PARTS` alone, so a module
+        /// that only writes parts links no format's decoder.
+        pub(super) fn new_parts(format: Format) -> &'static NewParts {
+            match format {
+                $(Format::$variant => &super::$module::NEW_PARTS,)*
+            }
+        }
+
+        /// Writes a new file part of `format`. (A match, not a table field:
+        /// a module that writes images alone links no file writer.)
+        fn file_writer(format: Format) -> fn(&str, &str, &str) -> Value {
+            match format {
+                $(Format::$variant => super::$module::file_part,)*
+            }
+        }
+    };
 }
 
-pub(super) fn wire_format(format: Format) -> &'static WireFormat {
-    match format {
-        Format::OpenAi => &openai::WIRE,
-        Format::OpenAiResponses => &openai_responses::WIRE,
-        Format::Anthropic => &anthropic::WIRE,
-        Format::AiSdk => &ai_sdk::WIRE,
-        Format::UiMessage => &ui_message::WIRE,
-        Format::Gemini => &gemini::WIRE,
-        Format::LangChain => &langchain::WIRE,
-        Format::Mcp => &mcp::WIRE,
-        Format::Ollama => &ollama::WIRE,
-    }
+formats! {
+    /// OpenAI Chat Completions: `{role, content: string | parts}`.
+    OpenAi => openai, "openai", [];
+    /// LangChain message tuples: `["human" | "ai" | "assistant" | "system" | "tool", content]`.
+    LangChain => langchain, "langchain", [];
+    /// Anthropic Messages: `{role, content}` with `image`, `tool_use` and `tool_result` blocks.
+    Anthropic => anthropic, "anthropic", [];
+    /// Vercel AI SDK `ModelMessage`: `image`, `file`, `tool-call` and `tool-result` parts.
+    AiSdk => ai_sdk, "ai-sdk", ["aisdk", "vercel"];
+    /// Vercel AI SDK `UIMessage`: `{id, role, parts}` with `text`, `file` and tool parts.
+    UiMessage => ui_message, "ui-message", ["uimessage"];
+    /// OpenAI Responses input items: messages with `input_text` and
+    /// `input_image` parts, `function_call`, `function_call_output` and others.
+    OpenAiResponses => openai_responses, "openai-responses", ["responses"];
+    /// Google Gemini `Content`: `{role, parts}` with `{text}`, `{inlineData}`,
+    /// `{functionCall}` and `{functionResponse}` parts.
+    Gemini => gemini, "gemini", ["google"];
+    /// MCP sampling messages: `{role, content}` where content is one block
+    /// or an array of `text`, `image`, `audio`, `resource` and `tool_result` blocks.
+    Mcp => mcp, "mcp", [];
+    /// Ollama chat: `{role, content: string, images?: [base64]}`.
+    Ollama => ollama, "ollama", [];
 }
 
-/// Every format's module.
-const ALL: [&WireFormat; 9] = [
-    &openai::WIRE,
-    &openai_responses::WIRE,
-    &anthropic::WIRE,
-    &ai_sdk::WIRE,
-    &ui_message::WIRE,
-    &gemini::WIRE,
-    &langchain::WIRE,
-    &mcp::WIRE,
-    &ollama::WIRE,
-];
+/// Every image shape of every format.
+pub(super) fn all_shapes() -> impl Iterator<Item = ImageShape> {
+    Format::ALL
+        .into_iter()
+        .flat_map(|format| new_parts(format).shapes.iter().copied())
+}
 
 /// Where a tool call of `format` keeps its id, name and arguments; `None`
 /// for a format whose calls are not answered with messages (UIMessage).
@@ -72,43 +104,33 @@ pub fn answer_tool_call(format: Format, answer: &ToolAnswer<'_>) -> Vec<Value> {
 /// written by the format ([`new_image_shape`] is its shape). `detail` is
 /// OpenAI's, for the formats that carry one.
 pub fn new_image_part(format: Format, mime: &str, payload: &str, detail: Option<&str>) -> Value {
-    (images_of(format).new_part)(mime, payload, detail)
+    (new_parts(format).new_part)(mime, payload, detail)
 }
 
 /// A new file part of `format` holding `payload` (base64) of type `mime`
 /// named `filename`, written by the format (a line naming the file in a
 /// format without file parts).
 pub fn new_file_part(format: Format, filename: &str, mime: &str, payload: &str) -> Value {
-    // A match, not a table field: a module that writes images alone links
-    // no file writer.
-    let write = match format {
-        Format::OpenAi | Format::LangChain => openai::file_part,
-        Format::OpenAiResponses => openai_responses::file_part,
-        Format::Anthropic => anthropic::file_part,
-        Format::AiSdk => ai_sdk::file_part,
-        Format::UiMessage => ui_message::file_part,
-        Format::Gemini => gemini::file_part,
-        Format::Mcp => mcp::file_part,
-        Format::Ollama => ollama::file_part,
-    };
-    write(filename, mime, payload)
+    file_writer(format)(filename, mime, payload)
 }
 
 /// The shape of the image parts [`new_image_part`] writes in `format`.
 pub fn new_image_shape(format: Format) -> ImageShape {
-    images_of(format).new_shape
+    new_parts(format).new_shape
 }
 
 /// The image shapes a message of `format` can hold, so a stashed part can
 /// be told to fit the messages it is restored into.
 pub fn native_shapes(format: Format) -> &'static [ImageShape] {
-    images_of(format).shapes
+    new_parts(format).shapes
 }
 
 /// True when some format keeps base64 payloads under `key` (the boundary
 /// reads messages before their format is known, so it asks all of them).
 pub fn is_payload_key(key: &str) -> bool {
-    ALL.iter().any(|w| w.payload_keys.contains(&key))
+    Format::ALL
+        .into_iter()
+        .any(|f| wire_format(f).payload_keys.contains(&key))
 }
 
 impl Message {
@@ -161,9 +183,9 @@ mod tests {
 
     #[test]
     fn the_payload_keys_are_those_the_formats_name() {
-        let mut keys: Vec<&str> = ALL
-            .iter()
-            .flat_map(|w| w.payload_keys.iter().copied())
+        let mut keys: Vec<&str> = Format::ALL
+            .into_iter()
+            .flat_map(|f| wire_format(f).payload_keys.iter().copied())
             .collect();
         keys.sort_unstable();
         keys.dedup();

@@ -9,7 +9,7 @@ use super::{Format, ImageShape};
 /// it goes back only into an Ollama message, and an Ollama message takes no
 /// other shape (it gets the canonical `{image}` instead).
 pub fn restores_as_stashed(shape: ImageShape, format: Format) -> bool {
-    (shape == ImageShape::OllamaImage) == (format == Format::Ollama)
+    (shape == crate::messages::ollama::IMAGE) == (format == Format::Ollama)
 }
 
 #[cfg(test)]
@@ -18,17 +18,20 @@ mod tests {
 
     #[test]
     fn ollama_images_and_parts_do_not_mix() {
-        assert!(restores_as_stashed(ImageShape::OllamaImage, Format::Ollama));
+        assert!(restores_as_stashed(
+            crate::messages::ollama::IMAGE,
+            Format::Ollama
+        ));
         assert!(!restores_as_stashed(
-            ImageShape::OllamaImage,
+            crate::messages::ollama::IMAGE,
             Format::OpenAi
         ));
         assert!(!restores_as_stashed(
-            ImageShape::ImageUrlObject,
+            crate::messages::openai::IMAGE_URL_OBJECT,
             Format::Ollama
         ));
         assert!(restores_as_stashed(
-            ImageShape::ImageUrlObject,
+            crate::messages::openai::IMAGE_URL_OBJECT,
             Format::Anthropic
         ));
     }

@@ -8,13 +8,18 @@
 //! `parts` are read like the message's.
 
 use super::decode::{message_object, parts_message, required_role};
-use super::model::{Images, PartKind, WireFormat};
+use super::model::{NewParts, PartKind, WireFormat};
 use super::part::ToolResultSlot;
+use super::shape::ShapeSpec;
 use super::tool_call::ToolAnswer;
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
 use serde_json::{Map, Value};
+
+/// `{type:'file', mediaType:'image/…', url}`; `url` is a data URL or a URL.
+pub(super) const FILE_URL: ImageShape =
+    ImageShape::new(&ShapeSpec::url("UiFileUrl", None, "url", Some("mediaType")));
 
 /// The Vercel AI SDK UIMessage format.
 pub(super) static WIRE: WireFormat = WireFormat {
@@ -29,11 +34,14 @@ pub(super) static WIRE: WireFormat = WireFormat {
     answer,
 };
 
-/// How it holds and writes images.
-pub(super) static IMAGES: Images = Images {
+/// How it writes new parts, and the image shapes it holds.
+pub(super) static NEW_PARTS: NewParts = NewParts {
     new_part: image_part,
-    new_shape: ImageShape::UiFileUrl,
-    shapes: &[ImageShape::UiFileUrl],
+    new_shape: FILE_URL,
+    shapes: &[FILE_URL],
+    text_type: Some("text"),
+    string_content: false,
+    file_parts: true,
 };
 
 /// A new file part, `{type:'file', mediaType, filename, url:'data:…'}`.
@@ -78,7 +86,7 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
                 .is_some_and(super::ai_sdk::is_image_media_type) =>
         {
             match part.get("url") {
-                Some(Value::String(_)) => PartKind::Image(ImageShape::UiFileUrl),
+                Some(Value::String(_)) => PartKind::Image(FILE_URL),
                 _ => {
                     return Err(MessageError::invalid(
                         &path.key("url"),
