@@ -5,6 +5,7 @@
 //! `tool-result` parts whose `output: {type:'content', value:[…]}` holds
 //! `text`, `file`, `image-data`, `file-data` and `media` parts.
 
+use super::detect::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
@@ -43,9 +44,28 @@ pub(super) const TAGGED_DATA: ImageShape = ImageShape::new(&ShapeSpec {
     ..ShapeSpec::base64("AiSdkTaggedData", Some("data"), "data", Some("mediaType"))
 });
 
+/// Evidence of it: an image part with an `image`, a file part with `data`
+/// and a `mediaType` (or `mimeType`), or a `tool-call`, `tool-result` or
+/// `reasoning` part.
+const EVIDENCE: Evidence = Evidence {
+    part: Some(|map, t| {
+        let has = |key: &str| map.contains_key(key);
+        (t == "image" && has("image"))
+            || (t == "file" && has("data") && (has("mediaType") || has("mimeType")))
+            || matches!(t, "tool-call" | "tool-result" | "reasoning")
+    }),
+    ..Evidence::NONE
+};
+
 /// The Vercel AI SDK ModelMessage format.
-pub(super) static WIRE: WireFormat =
-    WireFormat::role_content(Format::AiSdk, &["image", "data"], classify, CALL, answer);
+pub(super) static WIRE: WireFormat = WireFormat::role_content(
+    Format::AiSdk,
+    &["image", "data"],
+    classify,
+    CALL,
+    answer,
+    EVIDENCE,
+);
 
 /// Where its tool calls keep their id, name and arguments.
 const CALL: CallShape = CallShape {

@@ -2,6 +2,7 @@
 //! base64 or a URL, and `tool_result` blocks that hold further blocks.
 
 use super::decode::require_str;
+use super::detect::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
@@ -22,9 +23,34 @@ pub(super) const BASE64_SOURCE: ImageShape = ImageShape::new(&ShapeSpec::base64(
 pub(super) const URL_SOURCE: ImageShape =
     ImageShape::new(&ShapeSpec::url("AnthropicUrl", Some("source"), "url", None));
 
+/// Evidence of it: an image with a `source`, or a `tool_use`,
+/// `tool_result`, `document`, `thinking`, `redacted_thinking` or
+/// `server_tool_use` block.
+const EVIDENCE: Evidence = Evidence {
+    part: Some(|map, t| {
+        (t == "image" && map.contains_key("source"))
+            || matches!(
+                t,
+                "tool_use"
+                    | "tool_result"
+                    | "document"
+                    | "thinking"
+                    | "redacted_thinking"
+                    | "server_tool_use"
+            )
+    }),
+    ..Evidence::NONE
+};
+
 /// The Anthropic Messages format.
-pub(super) static WIRE: WireFormat =
-    WireFormat::role_content(Format::Anthropic, &["data"], classify, CALL, answer);
+pub(super) static WIRE: WireFormat = WireFormat::role_content(
+    Format::Anthropic,
+    &["data"],
+    classify,
+    CALL,
+    answer,
+    EVIDENCE,
+);
 
 /// Where its tool calls keep their id, name and arguments.
 const CALL: CallShape = CallShape {

@@ -1,20 +1,50 @@
-//! Telling the wire format from the messages themselves.
+//! Telling the wire format from the messages themselves. Each format's
+//! module says what is evidence of it (its `WIRE.evidence`); this module
+//! reads each message once and asks them.
 
+use super::registry::wire_format;
 use super::Format;
 use serde_json::{Map, Value};
 
-/// The format of `messages`, from three kinds of evidence, each looked for
-/// in every message before the next:
-/// 1. the shape of a message: tuples are LangChain, `parts` are a
-///    UIMessage's (typed parts) or Gemini's (untyped), a top-level item
-///    `type` is a Responses item's, one content block object is MCP's, an
-///    `images` array (or a `tool_name`) is Ollama's;
-/// 2. a part only one format has: Responses `input_*` parts, MCP
-///    `tool_result` with `toolUseId` and `resource` blocks, LangChain image
-///    blocks by `url`, `fileId`, `source_type` or `base64`;
-/// 3. the first decisive part or field name, telling OpenAI, Anthropic, the
-///    AI SDK and MCP (`{type:'image', data, mimeType}`) apart.
+/// What a format's module says is evidence of it, in three kinds, each
+/// looked for in every message before the next:
+/// 1. `shape`: the shape of a message alone (tuples are LangChain's,
+///    `parts` a UIMessage's or Gemini's, a top-level item `type` a
+///    Responses item's or an Interactions step's, …);
+/// 2. `exclusive_part`: a content part only this format has;
+/// 3. the first decisive evidence of a message: `fields_first` (fields of
+///    the message, looked at before its parts), `part` (a part that tells
+///    formats apart), then `fields_last`.
 ///
+/// The predicates of different formats never claim the same thing, except
+/// where the earlier format in the list is meant to win.
+#[derive(Clone, Copy)]
+pub(super) struct Evidence {
+    /// The message's shape says it is this format's.
+    pub(super) shape: Option<fn(&MessageFields<'_>) -> bool>,
+    /// A part (its map and `type`) only this format has.
+    pub(super) exclusive_part: Option<fn(&Map<String, Value>, &str) -> bool>,
+    /// Fields of a message that decide before its parts.
+    pub(super) fields_first: Option<fn(&MessageFields<'_>) -> bool>,
+    /// A part that tells this format from the others.
+    pub(super) part: Option<fn(&Map<String, Value>, &str) -> bool>,
+    /// Fields of a message that decide after its parts.
+    pub(super) fields_last: Option<fn(&MessageFields<'_>) -> bool>,
+}
+
+impl Evidence {
+    /// No evidence of any kind.
+    pub(super) const NONE: Evidence = Evidence {
+        shape: None,
+        exclusive_part: None,
+        fields_first: None,
+        part: None,
+        fields_last: None,
+    };
+}
+
+/// The format of `messages`: the first message whose shape is evidence,
+/// else the first exclusive part, else the first decisive evidence.
 /// Messages that are all plain strings read as OpenAI.
 pub fn detect_format(messages: &[Value]) -> Format {
     // One look at each message serves the three kinds: its shape decides
@@ -24,11 +54,11 @@ pub fn detect_format(messages: &[Value]) -> Format {
     let mut decisive = None;
     for message in messages {
         let fields = match message {
-            Value::Array(_) => return Format::LangChain,
-            Value::Object(map) => Fields::of(map),
+            Value::Array(_) => MessageFields::tuple(),
+            Value::Object(map) => MessageFields::of(map),
             _ => continue,
         };
-        if let Some(format) = fields.shape_evidence() {
+        if let Some(format) = first_format(|e| e.shape.is_some_and(|f| f(&fields))) {
             return format;
         }
         if exclusive.is_none() {
@@ -38,24 +68,51 @@ pub fn detect_format(messages: &[Value]) -> Format {
     exclusive.or(decisive).unwrap_or(Format::OpenAi)
 }
 
+/// The first format in the list whose evidence passes `test`.
+fn first_format(test: impl Fn(&Evidence) -> bool) -> Option<Format> {
+    Format::ALL
+        .into_iter()
+        .find(|&format| test(&wire_format(format).evidence))
+}
+
 /// The fields of a message that detection reads, found in one pass over
 /// its keys (a message has a few; looking each name up would hash it).
 #[derive(Default)]
-struct Fields<'a> {
-    parts: Option<&'a Value>,
-    role: Option<&'a Value>,
-    item_type: Option<&'a Value>,
-    content: Option<&'a Value>,
-    images: Option<&'a Value>,
-    id: bool,
-    tool_name: bool,
-    /// `tool_calls`, `tool_call_id` or `function_call`: OpenAI's.
-    openai_call: bool,
+pub(super) struct MessageFields<'a> {
+    /// The message is a `[role, content]` tuple.
+    pub(super) tuple: bool,
+    /// Its `parts`.
+    pub(super) parts: Option<&'a Value>,
+    /// Its `role`.
+    pub(super) role: Option<&'a Value>,
+    /// Its top-level `type`.
+    pub(super) item_type: Option<&'a Value>,
+    /// Its `content`.
+    pub(super) content: Option<&'a Value>,
+    /// Its `images`.
+    pub(super) images: Option<&'a Value>,
+    /// It has an `id`.
+    pub(super) id: bool,
+    /// It has a `tool_name`.
+    pub(super) tool_name: bool,
+    /// It has `tool_calls`, `tool_call_id` or `function_call`.
+    pub(super) openai_call: bool,
+    /// It has a `call_id`.
+    pub(super) call_id: bool,
+    /// Its `arguments` are an object.
+    pub(super) object_arguments: bool,
 }
 
-impl<'a> Fields<'a> {
-    fn of(map: &'a Map<String, Value>) -> Fields<'a> {
-        let mut fields = Fields::default();
+impl<'a> MessageFields<'a> {
+    fn tuple() -> MessageFields<'a> {
+        MessageFields {
+            tuple: true,
+            ..MessageFields::default()
+        }
+    }
+
+    fn of(map: &'a Map<String, Value>) -> MessageFields<'a> {
+        let mut fields = MessageFields::default();
         for (key, value) in map {
             match key.as_str() {
                 "parts" => fields.parts = Some(value),
@@ -66,61 +123,47 @@ impl<'a> Fields<'a> {
                 "id" => fields.id = true,
                 "tool_name" => fields.tool_name = true,
                 "tool_calls" | "tool_call_id" | "function_call" => fields.openai_call = true,
+                "call_id" => fields.call_id = true,
+                "arguments" => fields.object_arguments = value.is_object(),
                 _ => {}
             }
         }
         fields
     }
 
-    /// What the shape of the message alone says: where it keeps its
-    /// content.
-    fn shape_evidence(&self) -> Option<Format> {
-        if let Some(Value::Array(parts)) = self.parts {
-            return self.parts_evidence(parts);
-        }
-        if self.is_gemini_role() {
-            return Some(Format::Gemini);
-        }
-        if self
-            .item_type
-            .and_then(Value::as_str)
-            .is_some_and(super::openai_responses::is_item_type)
-        {
-            return Some(Format::OpenAiResponses);
-        }
-        if self.content.is_some_and(Value::is_object) {
-            return Some(Format::Mcp);
-        }
-        if self.images.is_some_and(Value::is_array) || self.tool_name {
-            return Some(Format::Ollama);
-        }
-        None
-    }
-
-    /// Whose `parts` these are: UIMessage parts all have a `type`, Gemini
-    /// parts none (they say what they are by their one field).
-    fn parts_evidence(&self, parts: &[Value]) -> Option<Format> {
-        match parts.first() {
-            Some(Value::Object(first)) if first.get("type").is_some_and(Value::is_string) => {
-                Some(Format::UiMessage)
-            }
-            Some(Value::Object(_)) => Some(Format::Gemini),
-            Some(_) => None,
-            None if self.id => Some(Format::UiMessage),
-            None if self.is_gemini_role() => Some(Format::Gemini),
-            None => None,
+    /// Its `parts`, when they are an array.
+    pub(super) fn parts_array(&self) -> Option<&'a [Value]> {
+        match self.parts {
+            Some(Value::Array(parts)) => Some(parts),
+            _ => None,
         }
     }
 
-    /// Gemini's name for the assistant.
-    fn is_gemini_role(&self) -> bool {
-        self.role.and_then(Value::as_str) == Some("model")
+    /// Its `role`, when it is a string.
+    pub(super) fn role_name(&self) -> Option<&'a str> {
+        self.role.and_then(Value::as_str)
+    }
+
+    /// Its top-level `type`, when it is a string.
+    pub(super) fn type_name(&self) -> Option<&'a str> {
+        self.item_type.and_then(Value::as_str)
+    }
+
+    /// True when neither `parts` nor a `model` role decide its shape: the
+    /// shapes of role-and-content messages are looked at only then.
+    pub(super) fn plain_object(&self) -> bool {
+        !self.tuple && self.parts_array().is_none() && self.role_name() != Some("model")
+    }
+
+    /// True when its top-level `type` is an item's, not a message's.
+    pub(super) fn is_item(&self) -> bool {
+        self.type_name().is_some_and(|t| t != "message")
     }
 
     /// Sets `exclusive` to the first content part only one format has, and
-    /// `decisive` (while unset) to the first evidence of this message: an
-    /// OpenAI tool call field, else its first decisive part, else a
-    /// Responses message's `type`.
+    /// `decisive` (while unset) to the first decisive evidence of this
+    /// message: fields that decide first, else its first decisive part,
+    /// else fields that decide last.
     fn part_evidence(&self, exclusive: &mut Option<Format>, decisive: &mut Option<Format>) {
         let look_for_decisive = decisive.is_none();
         let mut from_parts = None;
@@ -132,82 +175,22 @@ impl<'a> Fields<'a> {
                 let Some(part_type) = map.get("type").and_then(Value::as_str) else {
                     continue;
                 };
-                if let Some(format) = exclusive_part(map, part_type) {
+                if let Some(format) =
+                    first_format(|e| e.exclusive_part.is_some_and(|f| f(map, part_type)))
+                {
                     *exclusive = Some(format);
                     return;
                 }
                 if look_for_decisive && from_parts.is_none() {
-                    from_parts = part_evidence(map, part_type);
+                    from_parts = first_format(|e| e.part.is_some_and(|f| f(map, part_type)));
                 }
             }
         }
         if look_for_decisive {
-            *decisive = if self.openai_call {
-                Some(Format::OpenAi)
-            } else if from_parts.is_some() {
-                from_parts
-            } else if self.item_type.and_then(Value::as_str) == Some("message") {
-                // A Responses message may say what it is. `developer` is
-                // OpenAI's, Chat Completions and Responses alike: no
-                // evidence either way (and OpenAI is what is left when
-                // nothing decides).
-                Some(Format::OpenAiResponses)
-            } else {
-                None
-            };
+            *decisive = first_format(|e| e.fields_first.is_some_and(|f| f(self)))
+                .or(from_parts)
+                .or_else(|| first_format(|e| e.fields_last.is_some_and(|f| f(self))));
         }
-    }
-}
-
-/// A part only one format has.
-fn exclusive_part(map: &Map<String, Value>, part_type: &str) -> Option<Format> {
-    let has = |key: &str| map.contains_key(key);
-    match part_type {
-        "input_text" | "input_image" | "input_file" | "output_text" => {
-            Some(Format::OpenAiResponses)
-        }
-        "tool_result" if has("toolUseId") => Some(Format::Mcp),
-        "resource" | "resource_link" => Some(Format::Mcp),
-        "image"
-            if !has("source")
-                && !has("image")
-                && (has("url") || has("fileId") || has("source_type") || has("base64")) =>
-        {
-            Some(Format::LangChain)
-        }
-        _ => None,
-    }
-}
-
-/// A part that tells OpenAI, Anthropic, the AI SDK, MCP and LangChain
-/// apart (where no part of another message was exclusive to one).
-fn part_evidence(map: &Map<String, Value>, part_type: &str) -> Option<Format> {
-    match part_type {
-        "image_url" | "input_audio" | "refusal" => Some(Format::OpenAi),
-        "file" if map.contains_key("file") => Some(Format::OpenAi),
-        "image" if map.contains_key("source") => Some(Format::Anthropic),
-        "tool_use" | "tool_result" | "document" | "thinking" | "redacted_thinking"
-        | "server_tool_use" => Some(Format::Anthropic),
-        "image" if map.contains_key("image") => Some(Format::AiSdk),
-        // MCP image and audio content (LangChain JS writes the same block;
-        // its other image blocks are exclusive evidence).
-        "image" | "audio"
-            if map.contains_key("mimeType") && map.get("data").is_some_and(Value::is_string) =>
-        {
-            Some(Format::Mcp)
-        }
-        // LangChain JS standard blocks and LangChain's own image blocks.
-        "image" if map.contains_key("mimeType") || map.contains_key("source_type") => {
-            Some(Format::LangChain)
-        }
-        "file"
-            if map.contains_key("data")
-                && (map.contains_key("mediaType") || map.contains_key("mimeType")) =>
-        {
-            Some(Format::AiSdk)
-        }
-        "tool-call" | "tool-result" | "reasoning" => Some(Format::AiSdk),
-        _ => None,
     }
 }
 

@@ -9,6 +9,7 @@
 //! in their place.
 
 use super::decode::{message_object, optional_role, parts_message};
+use super::detect::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;
@@ -39,6 +40,22 @@ pub(super) const FUNCTION_RESPONSE_BLOB: ImageShape = ImageShape::new(&ShapeSpec
     )
 });
 
+/// Evidence of it: `parts` whose first entry is an object without a
+/// `type` (Gemini parts say what they are by their one field), or the
+/// `model` role on a message with empty or no `parts` and no `content`.
+const EVIDENCE: Evidence = Evidence {
+    shape: Some(|m| {
+        let model = m.role_name() == Some("model");
+        match m.parts_array() {
+            Some([Value::Object(first), ..]) => !first.get("type").is_some_and(Value::is_string),
+            Some([]) => !m.id && model,
+            Some(_) => false,
+            None => !m.tuple && model && m.content.is_none(),
+        }
+    }),
+    ..Evidence::NONE
+};
+
 /// Google Gemini `Content`.
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::Gemini,
@@ -54,6 +71,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
         arguments: &["args"],
     }),
     answer,
+    evidence: EVIDENCE,
 };
 
 /// How it writes new parts, and the image shapes it holds.

@@ -6,6 +6,7 @@
 //! `{type:'image', data, mimeType}`).
 
 use super::decode::require_str;
+use super::detect::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, then_user, CallShape, ToolAnswer};
@@ -37,6 +38,32 @@ pub(super) const BASE64: ImageShape = ImageShape::new(&ShapeSpec::base64(
 pub(super) const URL: ImageShape =
     ImageShape::new(&ShapeSpec::url("LangChainUrl", None, "url", None));
 
+/// Evidence of it: a `[role, content]` tuple; an image block by `url`,
+/// `fileId`, `source_type` or `base64` (only LangChain has those); an
+/// image block with `mimeType` or `source_type` that is no other format's
+/// (not Anthropic's `source`, the AI SDK's `image`, nor MCP's `data` text
+/// beside a `mimeType`).
+const EVIDENCE: Evidence = Evidence {
+    shape: Some(|m| m.tuple),
+    exclusive_part: Some(|map, t| {
+        let has = |key: &str| map.contains_key(key);
+        t == "image"
+            && !has("source")
+            && !has("image")
+            && (has("url") || has("fileId") || has("source_type") || has("base64"))
+    }),
+    part: Some(|map, t| {
+        let has = |key: &str| map.contains_key(key);
+        let mcp_image = has("mimeType") && map.get("data").is_some_and(Value::is_string);
+        t == "image"
+            && !has("source")
+            && !has("image")
+            && !mcp_image
+            && (has("mimeType") || has("source_type"))
+    }),
+    ..Evidence::NONE
+};
+
 /// The LangChain message format (tuples and objects).
 pub(super) static WIRE: WireFormat = WireFormat::role_content(
     Format::LangChain,
@@ -44,6 +71,7 @@ pub(super) static WIRE: WireFormat = WireFormat::role_content(
     classify,
     CALL,
     answer,
+    EVIDENCE,
 );
 
 /// Where its tool calls keep their id, name and arguments.

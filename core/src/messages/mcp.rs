@@ -9,6 +9,7 @@
 //! block keeps it one block.
 
 use super::decode::{decode_content, decode_part, kind_of, message_object, required_role};
+use super::detect::Evidence;
 use super::model::{NewParts, PartKind, Slot, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;
@@ -35,6 +36,23 @@ pub(super) const RESOURCE_BLOB: ImageShape = ImageShape::new(&ShapeSpec::base64(
     Some("mimeType"),
 ));
 
+/// Evidence of it: one content block object as a message's `content`; a
+/// `tool_result` with a `toolUseId`, or a `resource` or `resource_link`
+/// block; an image or audio block with `data` text and a `mimeType`.
+const EVIDENCE: Evidence = Evidence {
+    shape: Some(|m| m.plain_object() && !m.is_item() && m.content.is_some_and(Value::is_object)),
+    exclusive_part: Some(|map, t| {
+        (t == "tool_result" && map.contains_key("toolUseId"))
+            || matches!(t, "resource" | "resource_link")
+    }),
+    part: Some(|map, t| {
+        matches!(t, "image" | "audio")
+            && map.contains_key("mimeType")
+            && map.get("data").is_some_and(Value::is_string)
+    }),
+    ..Evidence::NONE
+};
+
 /// MCP tool results (`CallToolResult` content as messages).
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::Mcp,
@@ -50,6 +68,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
         arguments: &["arguments"],
     }),
     answer,
+    evidence: EVIDENCE,
 };
 
 /// How it writes new parts, and the image shapes it holds.

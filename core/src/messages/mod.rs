@@ -13,6 +13,7 @@ mod detect;
 mod error;
 mod format;
 mod gemini;
+mod gemini_interactions;
 pub(crate) mod image;
 mod image_template;
 mod langchain;

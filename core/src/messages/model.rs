@@ -67,18 +67,21 @@ pub(super) struct WireFormat {
     pub(super) call: Option<super::tool_call::CallShape>,
     /// Writes the messages that answer a tool call.
     pub(super) answer: AnswerToolCall,
+    /// What tells its messages from other formats'.
+    pub(super) evidence: super::detect::Evidence,
 }
 
 impl WireFormat {
     /// A format whose messages are role and content, with `classify` its
     /// reading of parts, `call` and `answer` its tool calls and their
-    /// answers, and nothing else of its own.
+    /// answers, `evidence` what tells it apart, and nothing else of its own.
     pub(super) const fn role_content(
         format: Format,
         payload_keys: &'static [&'static str],
         classify: ClassifyPart,
         call: super::tool_call::CallShape,
         answer: AnswerToolCall,
+        evidence: super::detect::Evidence,
     ) -> WireFormat {
         WireFormat {
             format,
@@ -89,6 +92,7 @@ impl WireFormat {
             encode_split: None,
             call: Some(call),
             answer,
+            evidence,
         }
     }
 }
@@ -144,6 +148,9 @@ pub(super) enum Slot {
     SingleKey(&'static str),
     /// Index 1 of a LangChain tuple.
     TupleIndex,
+    /// The message is itself one content part (an entry of an Interactions
+    /// `Content` array input): its content is that one part.
+    Itself,
     /// Parts read from a text field and an array field (Ollama's `content`
     /// string and `images` array), written back by the format.
     Split(SplitLayout),
@@ -179,6 +186,9 @@ pub struct Message {
     wire_format: &'static WireFormat,
     wire: Value,
     slot: Slot,
+    /// Its content goes back as parts even where the format takes strings
+    /// (an Interactions step's `content`).
+    parts_only: bool,
 }
 
 impl Message {
@@ -196,6 +206,17 @@ impl Message {
             wire_format,
             wire,
             slot,
+            parts_only: false,
+        }
+    }
+
+    /// The message, its content written back as parts even where its format
+    /// takes a string (text folded by `collapseText` goes back as one text
+    /// part).
+    pub(super) fn parts_only(self) -> Message {
+        Message {
+            parts_only: true,
+            ..self
         }
     }
 
@@ -211,6 +232,7 @@ impl Message {
             Slot::Key(key) | Slot::SingleKey(key) => base.key(key),
             Slot::TupleIndex => base.index(1),
             Slot::Split(layout) => base.key(layout.text_key),
+            Slot::Itself => base.clone(),
         }
     }
 
@@ -221,6 +243,7 @@ impl Message {
     pub fn part_path(&self, base: &JsonPath, index: usize) -> JsonPath {
         match self.slot {
             Slot::SingleKey(key) if index == 0 => base.key(key),
+            Slot::Itself if index == 0 => base.clone(),
             // The texts are the text field, the others their entry of the array.
             Slot::Split(layout) => match index.checked_sub(1 + layout.appended) {
                 Some(j) => base.key(layout.items_key).index(j),
@@ -252,13 +275,13 @@ impl Message {
         }
         let content = match self.content {
             // Where content cannot be one string, folded text is one text part.
-            Content::Text(text) if !format.has_string_content() => {
+            Content::Text(text) if self.parts_only || !format.has_string_content() => {
                 Content::Parts(vec![Part::text_in(format, text)])
             }
             other => other,
         };
         let content = match (content, self.slot) {
-            (Content::Parts(mut parts), Slot::SingleKey(_)) if parts.len() == 1 => {
+            (Content::Parts(mut parts), Slot::SingleKey(_) | Slot::Itself) if parts.len() == 1 => {
                 parts.pop().map(Part::into_wire)
             }
             (content, _) => content.into_wire(),
@@ -273,6 +296,7 @@ impl Message {
                 (Value::Object(map), Slot::Key(key) | Slot::SingleKey(key)) => {
                     map.insert(key.into(), content);
                 }
+                (_, Slot::Itself) => wire = content,
                 _ => {}
             }
         }

@@ -16,6 +16,7 @@
 //! `images`, and leaves the text around it.
 
 use super::decode::{message_object, required_role};
+use super::detect::Evidence;
 use super::model::{NewParts, PartKind, Slot, SplitLayout, WireFormat};
 use super::part::Content;
 use super::placeholder::{placeholder, split_placeholders, Segment};
@@ -28,6 +29,18 @@ use serde_json::{Map, Value};
 /// One entry of a message's `images`, as the part `{image, index}` (`index`: its place in `images`).
 pub(super) const IMAGE: ImageShape =
     ImageShape::new(&ShapeSpec::base64("OllamaImage", None, "image", None));
+
+/// Evidence of it: an `images` array or a `tool_name` on a role-and-content
+/// message.
+const EVIDENCE: Evidence = Evidence {
+    shape: Some(|m| {
+        m.plain_object()
+            && !m.is_item()
+            && !m.content.is_some_and(Value::is_object)
+            && (m.images.is_some_and(Value::is_array) || m.tool_name)
+    }),
+    ..Evidence::NONE
+};
 
 /// Ollama chat messages.
 pub(super) static WIRE: WireFormat = WireFormat {
@@ -44,6 +57,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
         arguments: &["function", "arguments"],
     }),
     answer,
+    evidence: EVIDENCE,
 };
 
 /// How it writes new parts, and the image shapes it holds.

@@ -2,6 +2,7 @@
 //! {type:'image_url', image_url:{url, detail}}]}`.
 
 use super::decode::require_str;
+use super::detect::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, then_user, CallShape, ToolAnswer};
@@ -18,6 +19,18 @@ pub(super) const IMAGE_URL_OBJECT: ImageShape = ImageShape::new(&ShapeSpec::url(
     None,
 ));
 
+/// Evidence of it: OpenAI's tool call fields (`tool_calls`, `tool_call_id`,
+/// `function_call`), decisive before any part; an `image_url`,
+/// `input_audio` or `refusal` part, or a `file` part holding a `file`.
+const EVIDENCE: Evidence = Evidence {
+    fields_first: Some(|m| m.openai_call),
+    part: Some(|map, t| {
+        matches!(t, "image_url" | "input_audio" | "refusal")
+            || (t == "file" && map.contains_key("file"))
+    }),
+    ..Evidence::NONE
+};
+
 /// The OpenAI Chat Completions format.
 pub(super) static WIRE: WireFormat = WireFormat::role_content(
     Format::OpenAi,
@@ -25,6 +38,7 @@ pub(super) static WIRE: WireFormat = WireFormat::role_content(
     classify,
     CALL,
     answer,
+    EVIDENCE,
 );
 
 /// Where its tool calls keep their id, name and arguments.

@@ -8,6 +8,7 @@
 //! takes an image's place as `{type:'input_text', text}`.
 
 use super::decode::{message_object, optional_role, take_content};
+use super::detect::Evidence;
 use super::model::{NewParts, PartKind, Slot, WireFormat};
 use super::part::Content;
 use super::shape::ShapeSpec;
@@ -28,6 +29,26 @@ pub(super) const INPUT_IMAGE: ImageShape = ImageShape::new(&ShapeSpec::url(
     None,
 ));
 
+/// Evidence of it: a top-level item `type` other than `message` (and not
+/// an Interactions step's); an `input_text`, `input_image`, `input_file` or
+/// `output_text` part; last, a message that says `type:'message'`.
+const EVIDENCE: Evidence = Evidence {
+    shape: Some(|m| {
+        m.plain_object() && m.is_item() && !super::gemini_interactions::is_own_entry(m)
+    }),
+    exclusive_part: Some(|_, t| {
+        matches!(
+            t,
+            "input_text" | "input_image" | "input_file" | "output_text"
+        )
+    }),
+    // A Responses message may say what it is. `developer` is OpenAI's,
+    // Chat Completions and Responses alike: no evidence either way (and
+    // OpenAI is what is left when nothing decides).
+    fields_last: Some(|m| m.type_name() == Some("message")),
+    ..Evidence::NONE
+};
+
 /// OpenAI Responses input items.
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::OpenAiResponses,
@@ -43,6 +64,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
         arguments: &["arguments"],
     }),
     answer,
+    evidence: EVIDENCE,
 };
 
 /// How it writes new parts, and the image shapes it holds.
@@ -112,12 +134,6 @@ fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
         Value::Object(map),
         Slot::Key(key.unwrap_or("content")),
     ))
-}
-
-/// True for an item type a message of another format never has at its top
-/// level: any Responses item but a plain message.
-pub(super) fn is_item_type(item_type: &str) -> bool {
-    item_type != "message"
 }
 
 /// Decides what a content part of a message or a tool output is.

@@ -79,6 +79,10 @@ formats! {
     Mcp => mcp, "mcp", [];
     /// Ollama chat: `{role, content: string, images?: [base64]}`.
     Ollama => ollama, "ollama", [];
+    /// Google's Interactions API `input`: steps (`user_input`, `model_output`,
+    /// `function_call`, `function_result`, …), one turn's content list, or
+    /// the older `{role, content}` turns.
+    GeminiInteractions => gemini_interactions, "gemini-interactions", ["interactions"];
 }
 
 /// Every image shape of every format.

@@ -8,6 +8,7 @@
 //! `parts` are read like the message's.
 
 use super::decode::{message_object, parts_message, required_role};
+use super::detect::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
@@ -21,6 +22,17 @@ use serde_json::{Map, Value};
 pub(super) const FILE_URL: ImageShape =
     ImageShape::new(&ShapeSpec::url("UiFileUrl", None, "url", Some("mediaType")));
 
+/// Evidence of it: `parts` whose first entry has a string `type`, or
+/// empty `parts` beside an `id`.
+const EVIDENCE: Evidence = Evidence {
+    shape: Some(|m| match m.parts_array() {
+        Some([Value::Object(first), ..]) => first.get("type").is_some_and(Value::is_string),
+        Some([]) => m.id,
+        _ => false,
+    }),
+    ..Evidence::NONE
+};
+
 /// The Vercel AI SDK UIMessage format.
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::UiMessage,
@@ -32,6 +44,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     // A UIMessage tool call is answered with `addToolOutput`.
     call: None,
     answer,
+    evidence: EVIDENCE,
 };
 
 /// How it writes new parts, and the image shapes it holds.

@@ -1,0 +1,422 @@
+//! Google's Interactions API (`ai.interactions.create`, the AI SDK's
+//! `google.interactions()`): an `input` that is
+//! - a list of steps: `user_input{content}`, `model_output{content}`,
+//!   `thought{signature, summary}`, `function_call{id, name, arguments}`,
+//!   `function_result{call_id, name?, is_error?, result}` (a string, a list
+//!   of content or an object) and server-tool steps (`google_search_call`,
+//!   …), which pass through untouched, signatures and all;
+//! - a list of content (one user turn: `{type:'text', text}`,
+//!   `{type:'image', data | uri, mime_type, resolution?}`, audio, document,
+//!   video), each entry read as a message that is itself one part;
+//! - or the older turns `{role:'user' | 'model', content}` stored histories
+//!   still hold (the SDK dropped them in 2026-08).
+//!
+//! Images with `data` are inline; with `uri` they are references and pass
+//! through. A placeholder takes an image's place as `{type:'text', text}`,
+//! in a step's content and in a function result alike. The images of a
+//! content-list input are all the newest turn's: they stay inline.
+
+use super::decode::{decode_content, kind_of, message_object};
+use super::detect::{Evidence, MessageFields};
+use super::model::{NewParts, PartKind, Slot, WireFormat};
+use super::part::Content;
+use super::shape::ShapeSpec;
+use super::tool_call::{obj, text_part, CallShape, ToolAnswer};
+use super::{Format, ImageShape, Message, MessageError, Role};
+use crate::json_path::JsonPath;
+use serde_json::{Map, Value};
+
+/// `{type:'image', data, mime_type, resolution?}`.
+pub(super) const IMAGE: ImageShape = ImageShape::new(&ShapeSpec::base64(
+    "InteractionsImage",
+    None,
+    "data",
+    Some("mime_type"),
+));
+
+/// The same image as an entry of a content-list input, which is all one
+/// user turn: it stays inline.
+pub(super) const INPUT_IMAGE: ImageShape = ImageShape::new(&ShapeSpec {
+    replaceable_by_text: false,
+    ..ShapeSpec::base64("InteractionsInputImage", None, "data", Some("mime_type"))
+});
+
+/// Evidence of it: a step type only it has, a `function_call` whose
+/// `arguments` are an object and which has no `call_id`, a content entry
+/// at the top level, or an older turn `{role:'model', content}`; an image
+/// with `mime_type` beside `data` or `uri`.
+const EVIDENCE: Evidence = Evidence {
+    shape: Some(|m| {
+        !m.tuple
+            && m.parts_array().is_none()
+            && ((m.role_name() == Some("model") && m.content.is_some()) || is_own_entry(m))
+    }),
+    exclusive_part: Some(|map, t| t == "image" && is_own_image(map)),
+    ..Evidence::NONE
+};
+
+/// The Interactions API's input.
+pub(super) static WIRE: WireFormat = WireFormat {
+    format: Format::GeminiInteractions,
+    payload_keys: &["data"],
+    decode: Some(decode),
+    classify,
+    read_tool_result: None,
+    encode_split: None,
+    call: Some(CallShape {
+        wrapper: None,
+        id: &["id"],
+        name: &["name"],
+        arguments: &["arguments"],
+    }),
+    answer,
+    evidence: EVIDENCE,
+};
+
+/// How it writes new parts, and the image shapes it holds.
+pub(super) static NEW_PARTS: NewParts = NewParts {
+    new_part: image_part,
+    new_shape: IMAGE,
+    shapes: &[IMAGE, INPUT_IMAGE],
+    text_type: Some("text"),
+    string_content: true,
+    file_parts: true,
+};
+
+/// Step types only this API has. (`function_call` and `file_search_call`
+/// are Responses item types too: they decide nothing alone.)
+const STEP_TYPES: [&str; 17] = [
+    "user_input",
+    "model_output",
+    "thought",
+    "function_result",
+    "google_search_call",
+    "google_search_result",
+    "code_execution_call",
+    "code_execution_result",
+    "url_context_call",
+    "url_context_result",
+    "google_maps_call",
+    "google_maps_result",
+    "mcp_server_tool_call",
+    "mcp_server_tool_result",
+    "file_search_result",
+    "retrieval_call",
+    "retrieval_result",
+];
+
+/// The content types of a content-list input.
+const CONTENT_TYPES: [&str; 5] = ["text", "image", "audio", "document", "video"];
+
+/// True when an entry's top-level `type` says it is this API's: a step only
+/// it has, a `function_call` without a Responses `call_id`, or a content
+/// entry (no other format has `text` or `image` at the top level).
+pub(super) fn is_own_entry(m: &MessageFields<'_>) -> bool {
+    let Some(item_type) = m.type_name() else {
+        return false;
+    };
+    STEP_TYPES.contains(&item_type)
+        || CONTENT_TYPES.contains(&item_type)
+        || (item_type == "function_call" && !m.call_id && m.object_arguments)
+}
+
+/// True for an image content part only this API writes: `mime_type` beside
+/// `data` or `uri`, without LangChain's `source_type`.
+fn is_own_image(part: &Map<String, Value>) -> bool {
+    part.contains_key("mime_type")
+        && (part.contains_key("data") || part.contains_key("uri"))
+        && !part.contains_key("source_type")
+}
+
+/// A new file part, `{type:'document', data, mime_type}`.
+pub(super) fn file_part(_filename: &str, mime: &str, payload: &str) -> Value {
+    obj(vec![
+        ("type", "document".into()),
+        ("data", payload.into()),
+        ("mime_type", mime.into()),
+    ])
+}
+
+/// A new image part, `{type:'image', data, mime_type}`; OpenAI's `low` and
+/// `high` detail become its `resolution`.
+fn image_part(mime: &str, payload: &str, detail: Option<&str>) -> Value {
+    let mut fields = vec![
+        ("type", "image".into()),
+        ("data", payload.into()),
+        ("mime_type", mime.into()),
+    ];
+    if let Some(level @ ("low" | "high")) = detail {
+        fields.push(("resolution", level.into()));
+    }
+    obj(fields)
+}
+
+/// Its answer to a tool call: a `function_result` step whose result holds
+/// the text and the image.
+fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {
+    let mut result = vec![text_part("text", a.text)];
+    result.extend(a.image.map(|(mime, data)| image_part(mime, data, None)));
+    vec![obj(vec![
+        ("type", "function_result".into()),
+        ("call_id", a.id_value()),
+        ("name", a.name.into()),
+        ("result", Value::Array(result)),
+    ])]
+}
+
+/// Reads one entry of `input`: a step, a content entry or an older turn.
+fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
+    let map = message_object(value, path)?;
+    if let Some(role) = map.get("role") {
+        let Some(role) = role.as_str().map(Role::from_name) else {
+            return Err(MessageError::invalid(
+                &path.key("role"),
+                "role must be a string",
+            ));
+        };
+        return content_message(role, map, "content", path);
+    }
+    let item_type = match map.get("type") {
+        Some(Value::String(t)) => t.as_str(),
+        _ => {
+            return Err(MessageError::invalid(
+                path,
+                "an Interactions input entry is a step or a content with a string `type`, or a turn {role, content}",
+            ))
+        }
+    };
+    let role = match item_type {
+        "user_input" => Role::User,
+        "model_output" => Role::Assistant,
+        "function_result" => Role::Tool,
+        "thought" | "function_call" => Role::Assistant,
+        t if CONTENT_TYPES.contains(&t) => return content_entry(map, path),
+        _ => Role::Other,
+    };
+    let key = match item_type {
+        "user_input" | "model_output" => "content",
+        "function_result" => "result",
+        _ => {
+            return Ok(Message::lifted(
+                &WIRE,
+                role,
+                Content::Absent,
+                Value::Object(map),
+                Slot::Key("content"),
+            ))
+        }
+    };
+    if item_type == "function_result" && map.get(key).is_some_and(Value::is_object) {
+        // A result that is an object: JSON the tool returned, passed through.
+        return Ok(Message::lifted(
+            &WIRE,
+            role,
+            Content::Absent,
+            Value::Object(map),
+            Slot::Key(key),
+        ));
+    }
+    let message = content_message(role, map, key, path)?;
+    // A step's `content` is a list (a result, or a string content read as
+    // it came, may be a string).
+    Ok(
+        if key == "content" && matches!(message.content, Content::Parts(_)) {
+            message.parts_only()
+        } else {
+            message
+        },
+    )
+}
+
+/// A message whose content is under `key`: a string or a list of content.
+fn content_message(
+    role: Role,
+    mut map: Map<String, Value>,
+    key: &'static str,
+    path: &JsonPath,
+) -> Result<Message, MessageError> {
+    let content = match map.get_mut(key) {
+        Some(slot) => decode_content(&WIRE, std::mem::take(slot), &path.key(key))?,
+        None => Content::Absent,
+    };
+    Ok(Message::lifted(
+        &WIRE,
+        role,
+        content,
+        Value::Object(map),
+        Slot::Key(key),
+    ))
+}
+
+/// An entry of a content-list input: a user message that is itself its one
+/// part, an image kept inline.
+fn content_entry(map: Map<String, Value>, path: &JsonPath) -> Result<Message, MessageError> {
+    let part = super::decode::decode_part(&WIRE, Value::Object(map), path)?;
+    let part = match part {
+        super::Part::Image(mut image) => {
+            image.shape = INPUT_IMAGE;
+            super::Part::Image(image)
+        }
+        other => other,
+    };
+    Ok(Message::lifted(
+        &WIRE,
+        Role::User,
+        Content::Parts(vec![part]),
+        Value::Null,
+        Slot::Itself,
+    ))
+}
+
+/// Decides what a content part is: text, an inline image, or anything else
+/// (an image by `uri`, audio, a document, video), which passes through.
+fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
+    Ok(match part.get("type").and_then(Value::as_str) {
+        Some("text") => PartKind::Text,
+        Some("image") => match part.get("data") {
+            Some(Value::String(_)) => PartKind::Image(IMAGE),
+            None | Some(Value::Null) => PartKind::Other,
+            Some(other) => {
+                return Err(MessageError::invalid(
+                    &path.key("data"),
+                    format!("an image's `data` is base64 text, not {}", kind_of(other)),
+                ))
+            }
+        },
+        _ => PartKind::Other,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::messages::decode_messages;
+    use crate::messages::test_support::{assert_round_trips, inline_images};
+    use serde_json::json;
+
+    fn read(values: Vec<Value>) -> Result<Vec<Message>, MessageError> {
+        decode_messages(
+            values,
+            Some(Format::GeminiInteractions),
+            &JsonPath::root("input"),
+        )
+        .map(|(_, m)| m)
+    }
+
+    #[test]
+    fn reads_steps_and_passes_the_rest_untouched() {
+        let steps = vec![
+            json!({"type":"user_input","content":[{"type":"text","text":"这是什么？"},{"type":"image","data":"AAAA","mime_type":"image/png","resolution":"high"},{"type":"image","uri":"https://x.test/a.png","mime_type":"image/png"}]}),
+            json!({"type":"thought","signature":"c2ln","summary":[{"type":"text","text":"…"}]}),
+            json!({"type":"function_call","id":"c1","name":"shot","arguments":{"x":1}}),
+            json!({"type":"function_result","call_id":"c1","name":"shot","result":[{"type":"text","text":"done"},{"type":"image","data":"R0lG","mime_type":"image/gif"}]}),
+            json!({"type":"function_result","call_id":"c2","result":"{\"ok\":true}","is_error":false}),
+            json!({"type":"function_result","call_id":"c3","result":{"ok":true}}),
+            json!({"type":"google_search_call","id":"g1","arguments":{"queries":["q"]}}),
+            json!({"type":"model_output","content":[{"type":"text","text":"一只猫"}]}),
+        ];
+        let msgs = read(steps.clone()).unwrap();
+        assert_eq!(
+            msgs.iter().map(|m| m.role).collect::<Vec<_>>(),
+            [
+                Role::User,
+                Role::Assistant,
+                Role::Assistant,
+                Role::Tool,
+                Role::Tool,
+                Role::Tool,
+                Role::Other,
+                Role::Assistant
+            ]
+        );
+        assert_eq!(
+            inline_images(&msgs, "input"),
+            vec![
+                (
+                    "input[0].content[1]".into(),
+                    Some((Some("image/png".into()), "AAAA".into()))
+                ),
+                (
+                    "input[3].result[1]".into(),
+                    Some((Some("image/gif".into()), "R0lG".into()))
+                ),
+            ]
+        );
+        assert_round_trips(msgs, &steps);
+    }
+
+    #[test]
+    fn reads_a_content_list_as_one_turn_and_older_turns() {
+        let contents = vec![
+            json!({"type":"image","data":"AAAA","mime_type":"image/png"}),
+            json!({"type":"text","text":"和这张比呢？"}),
+        ];
+        let msgs = read(contents.clone()).unwrap();
+        assert!(msgs.iter().all(|m| m.role == Role::User));
+        let crate::messages::Content::Parts(parts) = &msgs[0].content else {
+            panic!("{:?}", msgs[0].content)
+        };
+        let crate::messages::Part::Image(image) = &parts[0] else {
+            panic!("{parts:?}")
+        };
+        assert!(!image.shape.replaceable_by_text());
+        assert_eq!(inline_images(&msgs, "input")[0].0, "input[0]");
+        assert_round_trips(msgs, &contents);
+
+        let turns = vec![
+            json!({"role":"user","content":[{"type":"image","data":"AAAA","mime_type":"image/png"}]}),
+            json!({"role":"model","content":"一只猫"}),
+            json!({"role":"user","content":"再看看"}),
+        ];
+        let msgs = read(turns.clone()).unwrap();
+        assert_eq!(
+            msgs.iter().map(|m| m.role).collect::<Vec<_>>(),
+            [Role::User, Role::Assistant, Role::User]
+        );
+        assert_eq!(inline_images(&msgs, "input")[0].0, "input[0].content[0]");
+        assert_round_trips(msgs, &turns);
+    }
+
+    #[test]
+    fn refuses_wrong_shapes_with_their_paths() {
+        let err = |v| match read(vec![v]) {
+            Err(MessageError::InvalidMessage { path, .. }) => path,
+            other => format!("{other:?}"),
+        };
+        assert_eq!(err(json!("hi")), "input[0]");
+        assert_eq!(err(json!({"content":[]})), "input[0]");
+        assert_eq!(err(json!({"role":3,"content":"x"})), "input[0].role");
+        assert_eq!(
+            err(json!({"type":"user_input","content":{"type":"text"}})),
+            "input[0].content"
+        );
+        assert_eq!(
+            err(
+                json!({"type":"user_input","content":[{"type":"image","data":7,"mime_type":"image/png"}]})
+            ),
+            "input[0].content[0].data"
+        );
+        assert_eq!(
+            err(json!({"type":"function_result","call_id":"c","result":[{"type":"text"}]})),
+            "input[0].result[0].text"
+        );
+        assert_eq!(err(json!({"type":"text","text":5})), "input[0].text");
+    }
+
+    #[test]
+    fn answers_with_a_function_result_holding_the_image() {
+        let a = ToolAnswer {
+            id: Some("c1"),
+            name: "get_history_image",
+            text: "Here it is.",
+            image: Some(("image/png", "AAAA")),
+            result_takes_images: false,
+        };
+        assert_eq!(
+            answer(&a),
+            vec![
+                json!({"type":"function_result","call_id":"c1","name":"get_history_image","result":[{"type":"text","text":"Here it is."},{"type":"image","data":"AAAA","mime_type":"image/png"}]})
+            ]
+        );
+    }
+}
