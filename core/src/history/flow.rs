@@ -52,10 +52,10 @@ pub(super) fn decode(
 
 /// The index of the newest user message of the raw `values`: tool results
 /// before it are sanitized (none when there is none).
-fn sanitize_cutoff(values: &[Value]) -> usize {
+fn sanitize_cutoff(format: Format, values: &[Value]) -> usize {
     values
         .iter()
-        .rposition(|v| raw_role(v) == Some(Role::User))
+        .rposition(|v| raw_role(format, v) == Some(Role::User))
         .unwrap_or(0)
 }
 
@@ -175,7 +175,7 @@ async fn measure<B: StashBackend>(
     // The tool results the search reads, per message before the newest user
     // message; loose strings anywhere else are text from here on.
     let slots: Vec<Vec<Slot>> = if options.sanitize_tool_results {
-        let cutoff = sanitize_cutoff(&values);
+        let cutoff = sanitize_cutoff(format, &values);
         values
             .iter_mut()
             .enumerate()

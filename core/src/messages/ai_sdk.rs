@@ -10,7 +10,8 @@ use super::model::{NewParts, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
 use super::tool_call::{message, obj, text_part, then_user, CallShape, ToolAnswer};
-use super::{Format, ImageShape, MessageError};
+use super::tool_slots::{key, role_field, typed_text_parts, Seg, SlotKind, ToolSlot};
+use super::{Format, ImageShape, MessageError, Role};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
@@ -65,6 +66,7 @@ pub(super) static WIRE: WireFormat = WireFormat::role_content(
     CALL,
     answer,
     EVIDENCE,
+    tool_slots,
 );
 
 /// Where its tool calls keep their id, name and arguments.
@@ -196,4 +198,39 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
         }
         _ => PartKind::Other,
     })
+}
+/// The outputs of every `tool-result` part of a `tool` message: a `text`
+/// or `error-text` output's text, a `json` or `error-json` output's value,
+/// a `content` output's `text` parts, or (AI SDK 4) a `result` value.
+fn tool_slots(message: &Value) -> Vec<ToolSlot> {
+    let mut out = Vec::new();
+    if role_field(message) != Some(Role::Tool) {
+        return out;
+    }
+    let Some(Value::Array(parts)) = message.get("content") else {
+        return out;
+    };
+    for (i, p) in parts.iter().enumerate() {
+        if p.get("type").and_then(Value::as_str) != Some("tool-result") {
+            continue;
+        }
+        let mut ptr = vec![key("content"), Seg::Index(i)];
+        if let Some(output) = p.get("output") {
+            ptr.extend([key("output"), key("value")]);
+            match output.get("type").and_then(Value::as_str) {
+                Some("text" | "error-text") => out.push(ToolSlot::new(ptr, SlotKind::Text)),
+                Some("json" | "error-json") => out.push(ToolSlot::new(ptr, SlotKind::Structured)),
+                Some("content") => {
+                    if let Some(Value::Array(inner)) = output.get("value") {
+                        typed_text_parts(inner, &ptr, "text", &mut out);
+                    }
+                }
+                _ => {}
+            }
+        } else if p.get("result").is_some() {
+            ptr.push(key("result"));
+            out.push(ToolSlot::new(ptr, SlotKind::Structured));
+        }
+    }
+    out
 }

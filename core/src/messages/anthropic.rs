@@ -7,6 +7,7 @@ use super::model::{NewParts, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
 use super::tool_call::{message, obj, text_part, CallShape, ToolAnswer};
+use super::tool_slots::{key, text_or_parts, Seg, ToolSlot};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
@@ -50,6 +51,7 @@ pub(super) static WIRE: WireFormat = WireFormat::role_content(
     CALL,
     answer,
     EVIDENCE,
+    tool_slots,
 );
 
 /// Where its tool calls keep their id, name and arguments.
@@ -138,4 +140,22 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
         },
         _ => PartKind::Other,
     })
+}
+/// The content of every `tool_result` block of a message: a string, or
+/// its `text` parts.
+fn tool_slots(message: &Value) -> Vec<ToolSlot> {
+    let mut out = Vec::new();
+    let Some(Value::Array(parts)) = message.get("content") else {
+        return out;
+    };
+    for (i, p) in parts.iter().enumerate() {
+        if p.get("type").and_then(Value::as_str) != Some("tool_result") {
+            continue;
+        }
+        if let Some(content) = p.get("content") {
+            let base = vec![key("content"), Seg::Index(i), key("content")];
+            text_or_parts(content, base, &mut out);
+        }
+    }
+    out
 }

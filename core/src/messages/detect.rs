@@ -18,18 +18,24 @@ use serde_json::{Map, Value};
 ///
 /// The predicates of different formats never claim the same thing, except
 /// where the earlier format in the list is meant to win.
+/// Tells whether a part (its map and its `type`) is evidence.
+pub(super) type PartTest = fn(&Map<String, Value>, &str) -> bool;
+
+/// Tells whether a message's fields are evidence.
+pub(super) type FieldsTest = fn(&MessageFields<'_>) -> bool;
+
 #[derive(Clone, Copy)]
 pub(super) struct Evidence {
     /// The message's shape says it is this format's.
-    pub(super) shape: Option<fn(&MessageFields<'_>) -> bool>,
+    pub(super) shape: Option<FieldsTest>,
     /// A part (its map and `type`) only this format has.
-    pub(super) exclusive_part: Option<fn(&Map<String, Value>, &str) -> bool>,
+    pub(super) exclusive_part: Option<PartTest>,
     /// Fields of a message that decide before its parts.
-    pub(super) fields_first: Option<fn(&MessageFields<'_>) -> bool>,
+    pub(super) fields_first: Option<FieldsTest>,
     /// A part that tells this format from the others.
-    pub(super) part: Option<fn(&Map<String, Value>, &str) -> bool>,
+    pub(super) part: Option<PartTest>,
     /// Fields of a message that decide after its parts.
-    pub(super) fields_last: Option<fn(&MessageFields<'_>) -> bool>,
+    pub(super) fields_last: Option<FieldsTest>,
 }
 
 impl Evidence {

@@ -15,6 +15,7 @@ use super::part::Content;
 use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, CallShape, ToolAnswer};
+use super::tool_slots::{key, Seg, SlotKind, ToolSlot};
 use super::{Format, ImageShape, Message, MessageError, Part, Role};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
@@ -72,6 +73,8 @@ pub(super) static WIRE: WireFormat = WireFormat {
     }),
     answer,
     evidence: EVIDENCE,
+    tool_slots,
+    role_of: super::tool_slots::role_field,
 };
 
 /// How it writes new parts, and the image shapes it holds.
@@ -187,6 +190,31 @@ fn pin_function_response_images(content: &mut Content) {
             }
         }
     }
+}
+
+/// The `response` of every `functionResponse` part of a Gemini `Content`.
+fn tool_slots(content: &Value) -> Vec<ToolSlot> {
+    let Some(Value::Array(parts)) = content.get("parts") else {
+        return Vec::new();
+    };
+    parts
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| {
+            p.get("functionResponse")
+                .and_then(|f| f.get("response"))
+                .is_some()
+        })
+        .map(|(i, _)| ToolSlot {
+            pointer: vec![
+                key("parts"),
+                Seg::Index(i),
+                key("functionResponse"),
+                key("response"),
+            ],
+            kind: SlotKind::Structured,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ use super::model::{NewParts, PartKind, Slot, WireFormat};
 use super::part::Content;
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, text_part, CallShape, ToolAnswer};
+use super::tool_slots::{key, role_field, text_or_parts, SlotKind, ToolSlot};
 use super::{Format, ImageShape, Message, MessageError, Role};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
@@ -71,6 +72,8 @@ pub(super) static WIRE: WireFormat = WireFormat {
     }),
     answer,
     evidence: EVIDENCE,
+    tool_slots,
+    role_of,
 };
 
 /// How it writes new parts, and the image shapes it holds.
@@ -285,6 +288,36 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
         },
         _ => PartKind::Other,
     })
+}
+
+/// A `function_result` step's `result`: a string, its `text` content, or
+/// an object.
+fn tool_slots(step: &Value) -> Vec<ToolSlot> {
+    let mut out = Vec::new();
+    if step.get("type").and_then(Value::as_str) != Some("function_result") {
+        return out;
+    }
+    match step.get("result") {
+        Some(Value::Object(_)) => {
+            out.push(ToolSlot::new(vec![key("result")], SlotKind::Structured))
+        }
+        Some(result) => text_or_parts(result, vec![key("result")], &mut out),
+        None => {}
+    }
+    out
+}
+
+/// The role of a raw entry: a step's by its type, a content entry's the
+/// user's, a turn's by its `role`.
+fn role_of(entry: &Value) -> Option<Role> {
+    match entry.get("type").and_then(Value::as_str) {
+        _ if entry.get("role").is_some() => role_field(entry),
+        Some("user_input") => Some(Role::User),
+        Some("model_output" | "thought" | "function_call") => Some(Role::Assistant),
+        Some("function_result") => Some(Role::Tool),
+        Some(t) if CONTENT_TYPES.contains(&t) => Some(Role::User),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

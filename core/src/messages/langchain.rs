@@ -10,6 +10,7 @@ use super::detect::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, then_user, CallShape, ToolAnswer};
+use super::tool_slots::tool_message_slots;
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
@@ -72,6 +73,7 @@ pub(super) static WIRE: WireFormat = WireFormat::role_content(
     CALL,
     answer,
     EVIDENCE,
+    tool_message_slots,
 );
 
 /// Where its tool calls keep their id, name and arguments.

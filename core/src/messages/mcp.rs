@@ -15,6 +15,7 @@ use super::part::Content;
 use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, text_part, CallShape, ToolAnswer};
+use super::tool_slots::{key, typed_text_parts, Seg, SlotKind, ToolSlot};
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
@@ -69,6 +70,8 @@ pub(super) static WIRE: WireFormat = WireFormat {
     }),
     answer,
     evidence: EVIDENCE,
+    tool_slots,
+    role_of: super::tool_slots::role_field,
 };
 
 /// How it writes new parts, and the image shapes it holds.
@@ -167,6 +170,40 @@ fn is_image_blob(resource: Option<&Value>) -> bool {
                 .and_then(Value::as_str)
                 .is_some_and(is_image_mime)
     })
+}
+
+/// The `text` blocks and `structuredContent` of every MCP `tool_result`
+/// block of a message (whose content is one block or an array).
+fn tool_slots(message: &Value) -> Vec<ToolSlot> {
+    let blocks: Vec<(Vec<Seg>, &Value)> = match message.get("content") {
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (vec![key("content"), Seg::Index(i)], b))
+            .collect(),
+        Some(block @ Value::Object(_)) => vec![(vec![key("content")], block)],
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    for (base, block) in blocks {
+        if block.get("type").and_then(Value::as_str) != Some("tool_result") {
+            continue;
+        }
+        if let Some(Value::Array(inner)) = block.get("content") {
+            let mut content = base.clone();
+            content.push(key("content"));
+            typed_text_parts(inner, &content, "text", &mut out);
+        }
+        if block.get("structuredContent").is_some() {
+            let mut pointer = base;
+            pointer.push(key("structuredContent"));
+            out.push(ToolSlot {
+                pointer,
+                kind: SlotKind::Structured,
+            });
+        }
+    }
+    out
 }
 
 #[cfg(test)]

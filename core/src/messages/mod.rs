@@ -30,6 +30,7 @@ mod shape;
 #[cfg(test)]
 mod test_support;
 mod tool_call;
+mod tool_slots;
 mod ui_message;
 pub(crate) mod walk;
 
@@ -42,6 +43,7 @@ pub use part::{Content, Part, ToolResultPart};
 pub use placeholder::{parse_image_id, placeholder};
 pub use registry::{
     answer_tool_call, call_shape, decode_messages, is_payload_key, native_shapes, new_file_part,
-    new_image_part, new_image_shape,
+    new_image_part, new_image_shape, raw_role, tool_result_slots,
 };
 pub use tool_call::{CallShape, ToolAnswer};
+pub use tool_slots::{Seg, SlotKind, ToolSlot};

@@ -69,12 +69,17 @@ pub(super) struct WireFormat {
     pub(super) answer: AnswerToolCall,
     /// What tells its messages from other formats'.
     pub(super) evidence: super::detect::Evidence,
+    /// Where a raw message keeps its tool results.
+    pub(super) tool_slots: fn(&Value) -> Vec<super::tool_slots::ToolSlot>,
+    /// The role of a raw message, read without decoding it.
+    pub(super) role_of: fn(&Value) -> Option<Role>,
 }
 
 impl WireFormat {
     /// A format whose messages are role and content, with `classify` its
     /// reading of parts, `call` and `answer` its tool calls and their
-    /// answers, `evidence` what tells it apart, and nothing else of its own.
+    /// answers, `evidence` what tells it apart, `tool_slots` where a message
+    /// keeps tool results, and nothing else of its own.
     pub(super) const fn role_content(
         format: Format,
         payload_keys: &'static [&'static str],
@@ -82,6 +87,7 @@ impl WireFormat {
         call: super::tool_call::CallShape,
         answer: AnswerToolCall,
         evidence: super::detect::Evidence,
+        tool_slots: fn(&Value) -> Vec<super::tool_slots::ToolSlot>,
     ) -> WireFormat {
         WireFormat {
             format,
@@ -93,6 +99,8 @@ impl WireFormat {
             call: Some(call),
             answer,
             evidence,
+            tool_slots,
+            role_of: super::tool_slots::role_field,
         }
     }
 }

@@ -22,6 +22,7 @@ use super::part::Content;
 use super::placeholder::{placeholder, split_placeholders, Segment};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, CallShape, ToolAnswer};
+use super::tool_slots::tool_message_slots;
 use super::{Format, ImagePart, ImageShape, Message, MessageError, Part};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
@@ -58,6 +59,8 @@ pub(super) static WIRE: WireFormat = WireFormat {
     }),
     answer,
     evidence: EVIDENCE,
+    tool_slots: tool_message_slots,
+    role_of: super::tool_slots::role_field,
 };
 
 /// How it writes new parts, and the image shapes it holds.

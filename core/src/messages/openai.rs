@@ -6,6 +6,7 @@ use super::detect::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, then_user, CallShape, ToolAnswer};
+use super::tool_slots::tool_message_slots;
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
@@ -39,6 +40,7 @@ pub(super) static WIRE: WireFormat = WireFormat::role_content(
     CALL,
     answer,
     EVIDENCE,
+    tool_message_slots,
 );
 
 /// Where its tool calls keep their id, name and arguments.

@@ -13,6 +13,7 @@ use super::model::{NewParts, PartKind, Slot, WireFormat};
 use super::part::Content;
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, CallShape, ToolAnswer};
+use super::tool_slots::{key, typed_text_parts, SlotKind, ToolSlot};
 use super::{Format, ImageShape, Message, MessageError, Role};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
@@ -65,6 +66,8 @@ pub(super) static WIRE: WireFormat = WireFormat {
     }),
     answer,
     evidence: EVIDENCE,
+    tool_slots,
+    role_of: super::tool_slots::role_field,
 };
 
 /// How it writes new parts, and the image shapes it holds.
@@ -153,6 +156,26 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
         },
         _ => PartKind::Other,
     })
+}
+
+/// A Responses tool output item's `output`: a string, or `input_text` parts.
+fn tool_slots(item: &Value) -> Vec<ToolSlot> {
+    let mut out = Vec::new();
+    let is_output = matches!(
+        item.get("type").and_then(Value::as_str),
+        Some("function_call_output" | "custom_tool_call_output")
+    );
+    let base = [key("output")];
+    match item.get("output") {
+        Some(Value::String(_)) if is_output => {
+            out.push(ToolSlot::new(base.to_vec(), SlotKind::Text))
+        }
+        Some(Value::Array(parts)) if is_output => {
+            typed_text_parts(parts, &base, "input_text", &mut out)
+        }
+        _ => {}
+    }
+    out
 }
 
 #[cfg(test)]

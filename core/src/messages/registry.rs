@@ -8,7 +8,8 @@
 use super::decode::decode_role_content;
 use super::model::{Message, NewParts, WireFormat};
 use super::tool_call::{CallShape, ToolAnswer};
-use super::{detect_format, ImageShape, MessageError};
+use super::tool_slots::ToolSlot;
+use super::{detect_format, ImageShape, MessageError, Role};
 use crate::json_path::JsonPath;
 use serde_json::Value;
 
@@ -135,6 +136,16 @@ pub fn is_payload_key(key: &str) -> bool {
     Format::ALL
         .into_iter()
         .any(|f| wire_format(f).payload_keys.contains(&key))
+}
+
+/// Where a raw message of `format` keeps its tool results.
+pub fn tool_result_slots(format: Format, message: &Value) -> Vec<ToolSlot> {
+    (wire_format(format).tool_slots)(message)
+}
+
+/// The role of a raw message of `format`, read without decoding it.
+pub fn raw_role(format: Format, message: &Value) -> Option<Role> {
+    (wire_format(format).role_of)(message)
 }
 
 impl Message {

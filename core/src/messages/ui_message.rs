@@ -13,6 +13,7 @@ use super::model::{NewParts, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
 use super::tool_call::ToolAnswer;
+use super::tool_slots::no_slots;
 use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
@@ -45,6 +46,8 @@ pub(super) static WIRE: WireFormat = WireFormat {
     call: None,
     answer,
     evidence: EVIDENCE,
+    tool_slots: no_slots,
+    role_of: super::tool_slots::role_field,
 };
 
 /// How it writes new parts, and the image shapes it holds.

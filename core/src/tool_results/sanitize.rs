@@ -45,14 +45,7 @@ impl Default for SanitizeOptions {
     }
 }
 
-/// One step of a path inside a JSON value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Seg {
-    /// An object key.
-    Key(String),
-    /// An array index.
-    Index(usize),
-}
+pub use crate::messages::Seg;
 
 /// A binary payload found in a value.
 #[derive(Debug, Clone, PartialEq)]

@@ -69,6 +69,7 @@ fn image_part(format: Format, i: usize, extra: bool) -> Value {
         }
         Format::Gemini => json!({"inlineData":{"mimeType":mime,"data":b64(bytes)}}),
         Format::Mcp => json!({"type":"image","data":b64(bytes),"mimeType":mime}),
+        Format::GeminiInteractions => json!({"type":"image","data":b64(bytes),"mime_type":mime}),
         // An entry of `images` (see `render`).
         Format::Ollama => return json!(b64(bytes)),
     };
@@ -112,6 +113,14 @@ fn render(format: Format, msgs: &[GenMessage]) -> Vec<Value> {
                 };
                 let role = ["assistant", "user", "assistant"][m.role];
                 json!({"role": role, "content": content, "_meta": {"n": m.role}})
+            } else if format == Format::GeminiInteractions {
+                // Steps: a step's content is a list.
+                let step = ["model_output", "user_input", "model_output"][m.role];
+                let content = match content {
+                    Value::String(text) => json!([text_part(format, &text)]),
+                    other => other,
+                };
+                json!({"type": step, "content": content})
             } else if format == Format::Gemini {
                 let role = ["function", "user", "model"][m.role];
                 json!({"role": role, "parts": content})
@@ -144,18 +153,9 @@ fn text_part(format: Format, text: &str) -> Value {
     Format::text_part(format, text.to_owned())
 }
 
+/// Every format of the list: a new one is covered as soon as it is listed.
 fn format_strategy() -> impl Strategy<Value = Format> {
-    prop_oneof![
-        Just(Format::OpenAi),
-        Just(Format::LangChain),
-        Just(Format::Anthropic),
-        Just(Format::AiSdk),
-        Just(Format::UiMessage),
-        Just(Format::OpenAiResponses),
-        Just(Format::Gemini),
-        Just(Format::Mcp),
-        Just(Format::Ollama),
-    ]
+    prop::sample::select(Format::ALL.to_vec())
 }
 
 fn run(values: Vec<Value>, format: Format, stash: &MemoryBackend) -> (Vec<Value>, Option<usize>) {
