@@ -11,9 +11,10 @@
 //   commit and host; a rust-toolchain file or RUSTUP_TOOLCHAIN changes it);
 // - every environment variable cargo or rustc reads for flags, tools and
 //   profiles (RUSTFLAGS, RUSTC*, RUSTUP_TOOLCHAIN, CARGO_* but the target
-//   folder's place, which changes no output), and the text of every cargo
-//   configuration file that applies (the checkout's folders up to the root,
-//   and CARGO_HOME's).
+//   folder's place, the terminal's settings and CARGO_NET_OFFLINE, which
+//   change no output: offline, a build that needs the network fails), and
+//   the text of every cargo configuration file that applies (the checkout's
+//   folders up to the root, and CARGO_HOME's).
 // Anything else that could change a module (a dependency's files edited in
 // cargo's registry by hand) is not named: such a change needs `cargo clean`
 // anyway.
@@ -24,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** The variables that change nothing cargo writes into a module. */
-const PLACES = new Set(['CARGO_TARGET_DIR', 'CARGO_BUILD_TARGET_DIR', 'CARGO_TERM_COLOR', 'CARGO_TERM_PROGRESS_WHEN', 'CARGO_TERM_QUIET', 'CARGO_TERM_VERBOSE']);
+const PLACES = new Set(['CARGO_TARGET_DIR', 'CARGO_BUILD_TARGET_DIR', 'CARGO_TERM_COLOR', 'CARGO_TERM_PROGRESS_WHEN', 'CARGO_TERM_QUIET', 'CARGO_TERM_VERBOSE', 'CARGO_NET_OFFLINE']);
 
 /** `cmd args` run in `cwd`: its standard output, or null when it failed. */
 function output(cmd, args, cwd, env) {

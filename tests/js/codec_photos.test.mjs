@@ -2,7 +2,7 @@
 // codecResize (what fitContext calls): EXIF orientations come out upright,
 // CMYK, ICC-tagged, 16-bit, palette, grey+alpha, progressive, animated
 // images decode to the right colours, BMP and TIFF convert, AVIF and HEIC
-// fail with a coded error, hostile files fail (or decode) without harming
+// fail with a coded error, hostile files fail with one without harming
 // the next call, and a trap costs only the instance it happened in.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -162,43 +162,52 @@ test('AVIF and HEIC fail with IMAGE_DECODE_FAILED naming the format', async () =
   await assert.rejects(resize(heicHead(), 20, 15), (e) => e.code === 'IMAGE_DECODE_FAILED' && /HEIC/.test(e.message));
 });
 
-/** Hostile inputs: headers that lie about their size, truncations, noise. */
+/** Hostile inputs: headers that lie about their size, truncations, noise;
+ * each with what its error says.
+ * Every one must fail, none decode. A header over the codec's limits is
+ * refused before any pixel is allocated. A header that claims more pixels
+ * than its data holds, and a truncated file, fail where the data runs out:
+ * the codec's output takes the place of the image the model sees, and a
+ * partial decode would send pixels the picture never had (a blank band
+ * below the cut) as if it were whole, where a failure leaves the original
+ * sent as it was, with a note saying why. No format: nothing to decode. */
 async function hostileInputs() {
   const png = await makeImage('png', 64, 48);
   const jpeg = await makeImage('jpeg', 64, 48);
   const gif = await makeAnimatedGif(32, 24, 2);
   const webp = await makeImage('webp', 64, 48);
   const cut = (b) => b.subarray(0, Math.floor(b.length / 2));
+  const tooLarge = (side) => new RegExp(`${side}×${side} px is larger than the codec decodes`);
+  const overLimit = /the image is larger than the codec decodes/;
+  const noFormat = /format could not be determined/;
   return [
-    ['PNG claiming 16384×16384', pngClaiming(png, 16384, 16384)],
-    ['PNG claiming 100000×100000', pngClaiming(png, 100000, 100000)],
-    ['PNG claiming 8000×8000 with 64×48 of data', pngClaiming(png, 8000, 8000)],
-    ['JPEG claiming 65000×65000', jpegClaiming(jpeg, 65000, 65000)],
-    ['JPEG claiming 8000×8000 with 64×48 of data', jpegClaiming(jpeg, 8000, 8000)],
-    ['GIF claiming 65535×65535', gifClaiming(gif, 65535, 65535)],
-    ['WebP claiming 16384×16384', webpClaiming(webp, 16384, 16384)],
-    ['truncated PNG', cut(png)],
-    ['truncated JPEG', cut(jpeg)],
-    ['truncated GIF', cut(gif)],
-    ['truncated WebP', cut(webp)],
-    ['truncated TIFF', cut(await tiff(64, 48, [9, 9, 9]))],
-    ['truncated BMP', cut(bmp(64, 48, [9, 9, 9]))],
-    ['empty', Buffer.alloc(0)],
-    ['noise', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251))],
+    ['PNG claiming 16384×16384', pngClaiming(png, 16384, 16384), tooLarge(16384)],
+    ['PNG claiming 100000×100000', pngClaiming(png, 100000, 100000), overLimit],
+    ['PNG claiming 8000×8000 with 64×48 of data', pngClaiming(png, 8000, 8000), /Png: .*not have enough data/],
+    ['JPEG claiming 65000×65000', jpegClaiming(jpeg, 65000, 65000), tooLarge(65000)],
+    ['JPEG claiming 8000×8000 with 64×48 of data', jpegClaiming(jpeg, 8000, 8000), /JPEG: invalid JPEG format/],
+    ['GIF claiming 65535×65535', gifClaiming(gif, 65535, 65535), overLimit],
+    ['WebP claiming 16384×16384', webpClaiming(webp, 16384, 16384), tooLarge(16384)],
+    ['truncated PNG', cut(png), /unexpected end of file/],
+    ['truncated JPEG', cut(jpeg), /JPEG: failed to fill whole buffer/],
+    ['truncated GIF', cut(gif), /Gif: Unexpected End of File/],
+    ['truncated WebP', cut(webp), /WebP: Corrupt bitstream/],
+    ['truncated TIFF', cut(await tiff(64, 48, [9, 9, 9])), /failed to fill whole buffer/],
+    ['truncated BMP', cut(bmp(64, 48, [9, 9, 9])), /failed to fill whole buffer/],
+    ['empty', Buffer.alloc(0), noFormat],
+    ['noise', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251)), noFormat],
   ];
 }
 
-test('hostile images fail with a coded error (or decode) and the next call still works', async () => {
+test('hostile images each fail with IMAGE_DECODE_FAILED saying why, and the next call still works', async () => {
   const good = await makeImage('jpeg', 320, 240, 3);
-  for (const [what, bytes] of await hostileInputs()) {
-    try {
-      const out = await resize(bytes, 64, 48);
-      assert.deepEqual([out.width, out.height], [64, 48], `${what}: a valid image if anything`);
-      await sharp(Buffer.from(out.data)).raw().toBuffer();
-    } catch (e) {
-      assert.ok(!(e instanceof WebAssembly.RuntimeError), `${what}: ${e}`);
-      assert.equal(e.code, 'IMAGE_DECODE_FAILED', `${what}: ${e.message}`);
-    }
+  for (const [what, bytes, reason] of await hostileInputs()) {
+    const outcome = await resize(bytes, 64, 48).then((out) => ({ out }), (error) => ({ error }));
+    assert.ok(outcome.error, `${what}: decoded to ${outcome.out?.width}×${outcome.out?.height}, where it must fail`);
+    assert.ok(!(outcome.error instanceof WebAssembly.RuntimeError), `${what}: ${outcome.error}`);
+    assert.equal(outcome.error.code, 'IMAGE_DECODE_FAILED', `${what}: ${outcome.error.message}`);
+    assert.match(outcome.error.message, /^cannot decode the image: /, what);
+    assert.match(outcome.error.message, reason, what);
     const next = await resize(good, 160, 120, 'image/jpeg');
     assert.deepEqual([next.width, next.height], [160, 120], `after ${what}`);
   }

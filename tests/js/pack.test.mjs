@@ -3,8 +3,8 @@
 // Twice: from this checkout as built (`npm test` builds it first, so its pack
 // skips the prepack build), and from a fresh `git clone` of it, with no dist/
 // and CARGO_TARGET_DIR elsewhere, where `npm pack` has to build the package
-// itself, in a target folder seeded with a copy of the checkout's (as a CI
-// cache gives it). The clone holds the committed HEAD: when the checkout is
+// itself, offline (CARGO_NET_OFFLINE), in a target folder seeded with a copy
+// of the checkout's (as a CI cache gives it). The clone holds the committed HEAD: when the checkout is
 // that commit, as built, the clone's build takes the modules cargo compiled
 // for it (scripts/source-key.mjs) and wasm-opt's results; when the checkout
 // has uncommitted changes, the clone's crates are compiled from its own
@@ -108,12 +108,20 @@ describe('npm pack of this checkout, as built', () => {
 });
 
 const isGit = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() === 'true';
+// Under `npm test` (scripts/test.mjs sets CTXPACK_NPM_TEST) the fresh clone
+// is tested, and a checkout that is no git checkout fails the test: a CI
+// checkout is always a git clone. Run on its own outside git, it is skipped.
+const underNpmTest = process.env.CTXPACK_NPM_TEST === '1';
 
-describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and none of its crates built', { skip: isGit ? false : 'not a git checkout' }, () => {
+describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and none of its crates built', { skip: isGit || underNpmTest ? false : 'not a git checkout' }, () => {
   let clone;
   let target;
   let checkoutTarget;
+  // The clone's builds: in a target folder of their own, and offline (the
+  // crates.io dependencies are in cargo's registry, as CI's cache has them).
+  let cloneEnv;
   before(() => {
+    assert.ok(isGit, `${ROOT} is not a git checkout: npm test packs a fresh clone of it, as CI checks out one`);
     clone = path.join(dir, 'clone');
     execFileSync('git', ['clone', '--quiet', ROOT, clone], { stdio: ['ignore', 'pipe', 'pipe'] });
     // The npm packages are the checkout's (Binaryen's wasm-opt among them).
@@ -124,6 +132,7 @@ describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and no
     // checkout's cargo still takes them for fresh.
     target = path.join(dir, 'clone-target');
     assert.ok(!path.resolve(target).startsWith(clone + path.sep));
+    cloneEnv = { CARGO_TARGET_DIR: target, CARGO_NET_OFFLINE: 'true' };
     // Seeded with a copy of the checkout's release builds (the wasm target,
     // the host's build scripts, the codec's SIMD folder, the compiled and the
     // optimized modules), as a CI cache would be. Compiled modules are taken
@@ -146,10 +155,10 @@ describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and no
     // The checkout is the clone's commit, built: its compiled modules are kept.
     const key = sourceKey(ROOT, env);
     const asBuilt = key !== null && existsSync(path.join(checkoutTarget, 'compiled-cache', key));
-    const tarball = pack(clone, path.join(dir, 'clone-pack'), { extraEnv: { CARGO_TARGET_DIR: target } });
+    const tarball = pack(clone, path.join(dir, 'clone-pack'), { extraEnv: cloneEnv });
     assert.match(tarball.stderr, /prepack/);
     if (asBuilt) {
-      assert.equal(sourceKey(clone, { ...env, CARGO_TARGET_DIR: target }), key, 'the clone is the same sources');
+      assert.equal(sourceKey(clone, { ...env, ...cloneEnv }), key, 'the clone is the same sources');
       assert.match(tarball.stderr, new RegExp(`the modules of these sources \\(${key.slice(0, 12)}\\) are taken from`));
       assert.doesNotMatch(tarball.stderr, /Compiling ctxpack/);
       assert.equal((tarball.stderr.match(/optimized before, taken from/g) ?? []).length, 3, tarball.stderr);
@@ -176,7 +185,7 @@ describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and no
     const failing = path.join(dir, 'failing-wasm-opt');
     writeFileSync(failing, '#!/bin/sh\nexit 3\n', { mode: 0o755 });
     const build = (wasmOpt) => spawnSync(process.execPath, ['scripts/build.mjs', '--quiet'], {
-      cwd: clone, env: { ...env, CARGO_TARGET_DIR: target, WASM_OPT: wasmOpt }, encoding: 'utf8', maxBuffer: 1 << 28,
+      cwd: clone, env: { ...env, ...cloneEnv, WASM_OPT: wasmOpt }, encoding: 'utf8', maxBuffer: 1 << 28,
     });
     const r = build(failing);
     assert.notEqual(r.status, 0);

@@ -2,8 +2,8 @@
 // (scripts/source-key.mjs), on fresh clones of this checkout's commit: the
 // same sources give the same key wherever they are; a working tree that
 // differs from its commit gives none; another commit, compiler setting or
-// cargo configuration gives another; the target folder's place changes
-// nothing.
+// cargo configuration gives another; the target folder's place and an
+// offline cargo change nothing.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -29,11 +29,12 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the same commit gives the same key in two clones, whatever the target folder', () => {
+test('the same commit gives the same key in two clones, whatever the target folder, online or offline', () => {
   const key = sourceKey(a, env);
   assert.match(key, /^[0-9a-f]{64}$/);
   assert.equal(sourceKey(b, env), key);
   assert.equal(sourceKey(b, { ...env, CARGO_TARGET_DIR: path.join(dir, 'target') }), key);
+  assert.equal(sourceKey(b, { ...env, CARGO_NET_OFFLINE: 'true' }), key);
 });
 
 test('a working tree that differs from its commit has no key, until it is the commit again', () => {

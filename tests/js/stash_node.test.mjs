@@ -132,7 +132,8 @@ test('a stash freed while calls on it are pending: the calls still settle, later
   }
 });
 
-test('an adapter\'s meta objects: a missing field reads as zero or empty, one of another type makes the record unlisted', async () => {
+/** A stash adapter over a Map, as an app writes one. */
+function mapAdapter() {
   const entries = new Map();
   const adapter = {
     get: async (k) => entries.get(k),
@@ -140,6 +141,11 @@ test('an adapter\'s meta objects: a missing field reads as zero or empty, one of
     delete: async (k) => { entries.delete(k); },
     keys: async () => [...entries.keys()],
   };
+  return { entries, adapter };
+}
+
+test('an adapter\'s meta objects: a field that is missing or undefined reads as zero or empty, one of another type makes the record unlisted', async () => {
+  const { entries, adapter } = mapAdapter();
   const stash = await Stash.open({ backend: adapter });
   const { messages, old } = await conversation();
   await compactContext(messages, { stash });
@@ -154,16 +160,49 @@ test('an adapter\'s meta objects: a missing field reads as zero or empty, one of
   const older = md5('older');
   const { storedBytes, part, lastUsedAt, ...withoutThem } = meta;
   entries.set(`${older}.meta`, { ...withoutThem, id: older });
-  // Fields of the wrong type, a size that is no whole number, a part that
-  // is no string, no id: none of them is a meta.
-  const bad = [{ size: '12' }, { size: 1.5 }, { size: -1 }, { expiresAt: 'soon' }, { mime: 7 }, { part: 3 }, { id: 5 }];
+  // As an adapter that writes undefined for what it lacks: the same.
+  const undefinedFields = md5('undefined fields');
+  put(undefinedFields, { storedBytes: undefined, part: undefined, lastUsedAt: undefined });
+  // Fields of the wrong type (null among them), a size that is no whole
+  // number, a part that is no string, no id: none of them is a meta.
+  const bad = [
+    { size: '12' }, { size: 1.5 }, { size: -1 }, { expiresAt: 'soon' }, { lastUsedAt: null }, { lastUsedAt: 'now' },
+    { mime: 7 }, { part: 3 }, { id: 5 },
+  ];
   bad.forEach((fields, i) => put(md5(`bad ${i}`), fields));
   entries.set(`${md5('null')}.meta`, null);
   const ids = (await stash.list()).map((e) => e.id).sort();
-  assert.deepEqual(ids, [md5(old), older].sort());
-  const read = (await stash.list()).find((e) => e.id === older);
-  assert.equal(read.storedBytes, 0);
-  assert.equal(read.lastUsedAt, 0);
-  assert.equal(read.size, meta.size);
+  assert.deepEqual(ids, [md5(old), older, undefinedFields].sort());
+  for (const id of [older, undefinedFields]) {
+    const read = (await stash.list()).find((e) => e.id === id);
+    assert.equal(read.storedBytes, 0, id);
+    assert.equal(read.lastUsedAt, 0, id);
+    assert.equal(read.size, meta.size, id);
+    assert.equal(read.expiresAt, meta.expiresAt, id);
+  }
+  stash.free();
+});
+
+test('an adapter\'s meta with an undefined expiry or last use is swept and evicted like any other', async () => {
+  const { entries, adapter } = mapAdapter();
+  const { messages, old } = await conversation();
+  const first = await Stash.open({ backend: adapter });
+  await compactContext(messages, { stash: first });
+  first.free();
+  const meta = entries.get(`${md5(old)}.meta`);
+  assert.ok(meta.lastUsedAt > 0, JSON.stringify(meta));
+  // Expired (its expiry reads as 0), and the least recently used (its last
+  // use reads as 0), each as large as the compacted image.
+  const [stale, idle] = [md5('stale'), md5('idle')];
+  for (const [id, fields] of [[stale, { expiresAt: undefined }], [idle, { lastUsedAt: undefined }]]) {
+    entries.set(id, { ...entries.get(md5(old)), id });
+    entries.set(`${id}.meta`, { ...meta, id, ...fields });
+  }
+  // A budget of one image's bytes: one of the two live records must go.
+  const stash = await Stash.open({ backend: adapter, maxBytes: old.length });
+  assert.deepEqual((await stash.list()).map((e) => e.id).sort(), [md5(old), stale, idle].sort());
+  const swept = await stash.sweep();
+  assert.deepEqual([swept.expired, swept.evicted, swept.bytes], [1, 1, old.length]);
+  assert.deepEqual([...entries.keys()].sort(), [md5(old), `${md5(old)}.meta`]);
   stash.free();
 });

@@ -405,15 +405,34 @@ fn an_image_is_replaced_only_after_its_original_committed() {
         "nothing could be stashed, so the request is still over"
     );
     assert_eq!(r.stashed, 0);
-    assert!(r
-        .images
-        .iter()
-        .all(|i| i.action == Action::Failed || i.action == Action::Kept));
+    // The plan stashes the two oldest history images (four over a limit of
+    // two): their writes fail, so both are failures, with the backend's
+    // error. The third history image was not to change: kept. The newest
+    // photo was resized, but its original never committed: a failure that
+    // says so, sent as it was.
+    let actions: Vec<Action> = r.images.iter().map(|i| i.action).collect();
+    assert_eq!(
+        actions,
+        [Action::Failed, Action::Failed, Action::Kept, Action::Failed]
+    );
+    for i in &r.images[..2] {
+        assert!(
+            i.note.as_deref().unwrap().starts_with("QUOTA_EXCEEDED"),
+            "{:?}",
+            i.note
+        );
+        assert_eq!(i.reasons, [ctxpack_core::fit::Reason::TooManyImages]);
+    }
+    assert_eq!(r.images[2].note, None);
     assert!(r.images[3]
         .note
         .as_deref()
         .unwrap()
         .contains("could not be stashed"));
+    for i in &r.images {
+        assert_eq!(i.id, None, "no image names a stashed original");
+        assert_eq!(i.after, i.before, "every image is sent as it was");
+    }
     assert_eq!(out.messages, given, "every image is still the caller's own");
     assert!(backend.puts.get() > 0);
 }
