@@ -22,6 +22,9 @@ let attachments = [];
 let lastPayload = [];
 /** The request as last fitted to the selected model. */
 let lastFit = { messages: [], report: null };
+/** Images a sent message named that could not be read, by the message's
+ * index in the conversation: `toMultimodal`'s `missing` and the text. */
+const unread = new Map();
 
 const status = (text, isError = false) => {
   $('status').textContent = text;
@@ -49,14 +52,20 @@ async function load() {
 
 // ---- composing ----
 
+/** Puts `markdown` into the composer at the cursor, spaced from the text before it. */
+function insertAtCursor(markdown) {
+  const ta = $('composer');
+  const at = ta.selectionStart ?? ta.value.length;
+  const spaced = at > 0 && !/\s$/.test(ta.value.slice(0, at)) ? ' ' : '';
+  ta.value = `${ta.value.slice(0, at)}${spaced}${markdown}${ta.value.slice(at)}`;
+  ta.selectionStart = ta.selectionEnd = at + spaced.length + markdown.length;
+}
+
 function addAttachment(name, bytes, type) {
   const n = attachments.length + 1;
   const url = URL.createObjectURL(new Blob([bytes], { type }));
   attachments.push({ name, bytes, url });
-  const ta = $('composer');
-  const md = `![${name.replace(/[[\]]/g, '')}](attachment:${n})`;
-  const at = ta.selectionStart ?? ta.value.length;
-  ta.value = `${ta.value.slice(0, at)}${at > 0 && !/\s$/.test(ta.value.slice(0, at)) ? ' ' : ''}${md}${ta.value.slice(at)}`;
+  insertAtCursor(`![${name.replace(/[[\]]/g, '')}](attachment:${n})`);
   const img = document.createElement('img');
   img.src = url;
   img.className = 'thumb';
@@ -85,6 +94,7 @@ async function send(event) {
   try {
     const { content, missing } = await toMultimodal(text, { resolve, detail: 'auto' });
     const images = content.filter((p) => p.type === 'image_url').length;
+    if (missing.length) unread.set(conversation.length, { missing, text });
     conversation.push({ role: 'user', content });
     conversation.push({ role: 'assistant', content: images ? `(demo reply) I received ${images} image${images > 1 ? 's' : ''}.` : '(demo reply) Noted.' });
     $('composer').value = '';
@@ -93,7 +103,7 @@ async function send(event) {
     await refresh();
     await save();
     await renderStash();
-    status(missing.length ? `not resolved: ${missing.map((m) => m.url).join(', ')}` : 'sent');
+    status(missing.length ? `sent; ${missing.length} image${missing.length > 1 ? 's' : ''} could not be read and went as text` : 'sent', missing.length > 0);
   } catch (e) {
     status(e instanceof CtxpackError ? `${e.code}: ${e.message}` : String(e), true);
   }
@@ -101,10 +111,31 @@ async function send(event) {
 
 // ---- rendering ----
 
+/** The notice under a message whose images could not all be read: each one's
+ * markdown, why (`toMultimodal`'s code and reason), and that it went as text. */
+function unreadNotice({ missing, text }) {
+  const box = document.createElement('div');
+  box.className = 'notice';
+  box.setAttribute('role', 'alert');
+  const head = document.createElement('strong');
+  head.textContent = `${missing.length} image${missing.length > 1 ? 's' : ''} could not be read; sent as text:`;
+  const list = document.createElement('ul');
+  list.append(...missing.map((m) => {
+    const li = document.createElement('li');
+    li.dataset.code = m.code;
+    const md = document.createElement('code');
+    md.textContent = text.slice(m.start, m.end) || m.url;
+    li.append(md, ` — ${m.code}: ${m.reason}`);
+    return li;
+  }));
+  box.append(head, list);
+  return box;
+}
+
 function renderConversation() {
   const list = $('conversation');
   list.replaceChildren();
-  for (const m of conversation) {
+  for (const [i, m] of conversation.entries()) {
     const li = document.createElement('li');
     li.className = m.role;
     const role = document.createElement('span');
@@ -122,6 +153,7 @@ function renderConversation() {
         li.append(document.createTextNode(p.text));
       }
     }
+    if (unread.has(i)) li.append(unreadNotice(unread.get(i)));
     list.append(li);
   }
   list.scrollTop = list.scrollHeight;
@@ -279,6 +311,7 @@ async function playTool() {
 
 async function reset() {
   conversation = [];
+  unread.clear();
   localStorage.removeItem(STORE_KEY);
   await stash.clear();
   $('tool-result').replaceChildren();
@@ -300,6 +333,9 @@ zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.ad
 zone.addEventListener('dragleave', () => zone.classList.remove('over'));
 zone.addEventListener('drop', (e) => { e.preventDefault(); zone.classList.remove('over'); addFiles([...(e.dataTransfer?.files ?? [])]); });
 $('file-input').addEventListener('change', (e) => addFiles([...e.target.files]));
+for (const button of document.querySelectorAll('button.sample')) {
+  button.addEventListener('click', () => { insertAtCursor(button.dataset.markdown); $('composer').focus(); });
+}
 $('provider').addEventListener('change', refresh);
 $('play-tool').addEventListener('click', playTool);
 $('model').addEventListener('change', refreshFit);

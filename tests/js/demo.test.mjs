@@ -1,6 +1,7 @@
 // The demo page driven as a person would, in headless Chromium: three
 // messages with images (a markdown link, a dropped file, a pasted data URL),
-// the payload panel, a reload, and the model's tool call. Screenshots go to
+// the payload panel, a reload, the model's tool call, images that cannot be
+// read, and the full-size samples fitted to a model. Screenshots go to
 // test-results/.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { serve, ROOT } from '../../scripts/serve.mjs';
 import { launch } from './support/browser.mjs';
 import { makeImage } from '../fixtures/make.mjs';
+import { ensureDemoSamples, SAMPLES } from '../../scripts/demo-samples.mjs';
 
 const md5 = (s) => createHash('md5').update(s).digest('hex');
 const shots = path.join(ROOT, 'test-results');
@@ -19,6 +21,7 @@ let page;
 
 before(async () => {
   mkdirSync(shots, { recursive: true });
+  await ensureDemoSamples();
   server = await serve();
   browser = await launch();
   page = await browser.newPage();
@@ -37,7 +40,7 @@ let third;
 
 async function sendAndWait(count) {
   await page.click('#send');
-  await page.waitForFunction((n) => document.querySelectorAll('#conversation li').length === n && document.getElementById('status').textContent === 'sent', count);
+  await page.waitForFunction((n) => document.querySelectorAll('#conversation > li').length === n && document.getElementById('status').textContent === 'sent', count);
 }
 
 test('three messages with images: older two become placeholders, the newest stays whole', async () => {
@@ -126,7 +129,7 @@ test('a dropped 4000×3000 photo: the model selector shows what is sent, and a s
     document.getElementById('dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, photo);
   await page.waitForFunction(() => /attachment:\d/.test(document.getElementById('composer').value));
-  const count = await page.evaluate(() => document.querySelectorAll('#conversation li').length);
+  const count = await page.evaluate(() => document.querySelectorAll('#conversation > li').length);
   await sendAndWait(count + 2);
   await page.selectOption('#model', 'claude-sonnet-4-5');
   await page.waitForFunction(() => [...document.querySelectorAll('#fit-table tbody tr')].some((tr) => tr.textContent.includes('4000×3000')));
@@ -149,6 +152,68 @@ test('a dropped 4000×3000 photo: the model selector shows what is sent, and a s
   const sizes = await page.$$eval('#repair-table tr', (rows) => rows.map((r) => r.children[2].textContent));
   assert.ok(sizes.every((t) => !/^\d+×/.test(t) || Number(t.split('×')[0]) <= 1000), sizes.join(' | '));
   await page.screenshot({ path: path.join(shots, 'demo-fit.png'), fullPage: true });
+});
+
+test('an image that cannot be read gets a notice under its message, and the rest is sent', async () => {
+  const count = await page.evaluate(() => document.querySelectorAll('#conversation > li').length);
+  // A path the server does not have (404, through the page's resolver) and
+  // an address nothing answers (the global fetch fails).
+  const gone = '![gone](sample/no-such-image.png)';
+  const offline = '![offline](http://127.0.0.1:9/chart.png)';
+  await page.fill('#composer', `这两张呢？${gone} ${offline} 还有 ![图表](sample/chart.png)`);
+  await page.click('#send');
+  await page.waitForFunction((n) => document.querySelectorAll('#conversation > li').length === n, count + 2);
+  const user = page.locator('#conversation > li.user').last();
+  const notice = user.locator('.notice[role="alert"]');
+  await notice.waitFor();
+  assert.match(await notice.locator('strong').textContent(), /^2 images could not be read; sent as text/);
+  const items = await notice.locator('li').evaluateAll((lis) => lis.map((li) => ({ code: li.dataset.code, md: li.querySelector('code').textContent, text: li.textContent })));
+  assert.deepEqual(items.map((i) => [i.code, i.md]), [['UNRESOLVED', gone], ['UNRESOLVED', offline]]);
+  assert.ok(items.every((i) => i.text.length > i.md.length + ' — UNRESOLVED: '.length), JSON.stringify(items));
+  // The images that were read are sent; those that were not stay as their markdown.
+  const sent = await page.evaluate(() => window.ctxDemo.conversation.at(-2).content);
+  assert.deepEqual(sent.filter((p) => p.type === 'image_url').map((p) => p.image_url.url), [`data:image/png;base64,${chart}`]);
+  const text = sent.filter((p) => p.type === 'text').map((p) => p.text).join('');
+  assert.ok(text.includes(gone) && text.includes(offline), text);
+  assert.match(await page.textContent('#status'), /2 images could not be read/);
+  // A message whose images were all read has no notice.
+  assert.equal(await page.locator('#conversation > li.user').first().locator('.notice').count(), 0);
+  await user.screenshot({ path: path.join(shots, 'demo-unread.png') });
+});
+
+test('the phone photo and screenshot samples are fitted to a model at the size it reads, the photo upright', async () => {
+  const count = await page.evaluate(() => document.querySelectorAll('#conversation > li').length);
+  await page.fill('#composer', '');
+  await page.click('#sample-photo');
+  await page.click('#sample-screenshot');
+  assert.match(await page.inputValue('#composer'), /^!\[phone photo\]\(sample\/phone-photo\.jpg\) !\[screenshot\]\(sample\/screenshot\.png\)$/);
+  await sendAndWait(count + 2);
+  const { width, height, orientation } = SAMPLES.photo;
+  const isPhoto = (i) => i.before?.orientation === orientation;
+  await page.selectOption('#model', 'claude-sonnet-4-5');
+  await page.waitForFunction(() => window.ctxDemo.fit.report.model === 'claude-sonnet-4-5');
+  const claude = await page.evaluate(() => window.ctxDemo.fit.report);
+  const photo = claude.images.find(isPhoto);
+  // Measured as shown: a portrait, its stored sides swapped.
+  assert.deepEqual([photo.before.width, photo.before.height], [height, width]);
+  assert.equal(photo.action, 'downscaled');
+  assert.ok(photo.reasons.includes('exif-orientation'), photo.reasons.join(' '));
+  assert.ok(photo.after.height <= 1568 && photo.after.width < photo.after.height, JSON.stringify(photo.after));
+  assert.ok(photo.after.bytes < photo.before.bytes, JSON.stringify(photo));
+  assert.equal(photo.after.tokens, Math.ceil((photo.after.width * photo.after.height) / 750));
+  const shot = claude.images.find((i) => i.before?.width === SAMPLES.screenshot.width);
+  assert.equal(shot.before.height, SAMPLES.screenshot.height);
+  assert.equal(shot.action, 'downscaled', shot.note);
+  assert.ok(shot.after.width < shot.before.width && shot.after.bytes < shot.before.bytes, JSON.stringify(shot));
+  const rows = await page.$$eval('#fit-table tbody tr', (trs) => trs.map((tr) => [tr.dataset.action, tr.children[1].textContent]));
+  assert.ok(rows.some(([action, before]) => action === 'downscaled' && before.startsWith(`${height}×${width}`)), JSON.stringify(rows));
+  // GPT-4o reads it at 768 px on its short side.
+  await page.selectOption('#model', 'gpt-4o');
+  await page.waitForFunction(() => window.ctxDemo.fit.report.model === 'gpt-4o');
+  const gpt = (await page.evaluate(() => window.ctxDemo.fit.report)).images.find(isPhoto);
+  assert.equal(gpt.action, 'downscaled');
+  assert.deepEqual([gpt.after.width, gpt.after.height], [768, 1024]);
+  await page.screenshot({ path: path.join(shots, 'demo-samples.png'), fullPage: true });
 });
 
 test('the page fits a narrow window', async () => {
