@@ -11,8 +11,8 @@ const { fileURLToPath } = require('node:url');
 const ctxpack = require('../dist/node/index.js');
 const { fileStash } = require('../dist/node/file-stash.js');
 
-/** Every wire format name the library takes as `format` (its `Format` type). */
-const FORMATS = ['openai', 'openai-responses', 'anthropic', 'ai-sdk', 'ui-message', 'gemini', 'langchain', 'mcp', 'ollama'];
+/** Every wire format name the library takes as `format` (its `Format` type), from the core's format list. */
+const FORMATS = ctxpack.formats();
 /** getHistoryImage also answers in Python LangChain's image block. */
 const ANSWER_FORMATS = [...FORMATS, 'langchain-python'];
 /** The providers `estimate` knows (its `Provider` type). */
@@ -158,7 +158,7 @@ function usage() {
   lines.push(
     '',
     'Messages are a JSON array, or a request body with a "messages", "contents"',
-    '(Gemini) or "input" (OpenAI Responses) array; the output keeps that shape.',
+    '(Gemini) or "input" (OpenAI Responses, Gemini Interactions) array; the output keeps that shape.',
     '- reads stdin. The stash directory (--stash-dir, default ./.ctxpack-stash)',
     'keeps originals between runs. Reports and progress go to stderr.',
     '',

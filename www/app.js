@@ -2,7 +2,7 @@
 // send. Plain ES modules and the web build with its explicit init.
 import init, {
   Stash, toMultimodal, compactContext, expandContext, getHistoryImage, answerHistoryImageCall, estimate, CtxpackError,
-  fitContext, repairContext,
+  fitContext, repairContext, formats,
 } from '../dist/web/index.js';
 import { APIS } from './formats.js';
 
@@ -13,6 +13,11 @@ const DB_NAME = new URLSearchParams(location.search).get('db') || 'ctxpack-demo'
 const STORE_KEY = `${DB_NAME}-conversation`;
 const $ = (id) => document.getElementById(id);
 const stash = await Stash.open({ name: DB_NAME });
+
+// The API selector: every format ctxpack names that the demo can build.
+for (const format of formats().filter((f) => f in APIS)) {
+  $('provider').append(new Option(APIS[format].label, format));
+}
 
 /** The conversation as the app holds it: full messages, OpenAI format. */
 let conversation = [];

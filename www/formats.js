@@ -2,7 +2,8 @@
 // as OpenAI Chat Completions messages (what toMultimodal gives); an app
 // talking to another API builds that API's messages, and ctxpack compacts
 // them in that shape. `call(id)` is the get_history_image call as that API
-// delivers it.
+// delivers it. The API selector lists, in the order of ctxpack's own
+// `formats()`, each format that has an entry here.
 
 /** Texts and images of one OpenAI message. */
 function pieces(message) {
@@ -57,6 +58,14 @@ export const APIS = {
       content: pieces(m).map((p) => ('text' in p ? { type: 'text', text: p.text } : { type: 'file', mediaType: p.mime, data: { type: 'data', data: p.data } })),
     }),
     call: (id) => ({ type: 'tool-call', toolCallId: 'call_1', toolName: 'get_history_image', input: { image_md5: id } }),
+  },
+  'gemini-interactions': {
+    label: 'Gemini Interactions API',
+    provider: 'gemini',
+    build: (m) => (m.role === 'user'
+      ? { type: 'user_input', content: pieces(m).map((p) => ('text' in p ? { type: 'text', text: p.text } : { type: 'image', data: p.data, mime_type: p.mime })) }
+      : { type: 'model_output', content: [{ type: 'text', text: textOf(m) }] }),
+    call: (id) => ({ type: 'function_call', id: 'fc_1', name: 'get_history_image', arguments: { image_md5: id } }),
   },
   langchain: {
     label: 'LangChain JS',

@@ -8,8 +8,8 @@ use js_sys::{Object, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// The tool definition for `dialect` (`'openai'`, `'anthropic'` or
-/// `'mcp'`): `{ok: definition}`, or `{error: {code, message, path}}` for
+/// The tool definition for `dialect` (the name of a format that has one:
+/// `'openai'`, `'anthropic'`, `'mcp'`, `'openai-responses'`, `'gemini-interactions'`): `{ok: definition}`, or `{error: {code, message, path}}` for
 /// another value (`historyImageTool` in the package is this, unwrapped).
 #[wasm_bindgen(js_name = historyImageTool, skip_typescript)]
 pub fn history_image_tool_js(dialect: JsValue) -> JsValue {
@@ -36,7 +36,11 @@ pub fn history_image_tool_js(dialect: JsValue) -> JsValue {
             set(
                 &error,
                 "message",
-                &"expected 'openai', 'anthropic' or 'mcp'".into(),
+                &format!(
+                    "expected {}",
+                    ctxpack_core::history::Dialect::expected_names()
+                )
+                .into(),
             );
             set(&error, "path", &"dialect".into());
             set(&out, "error", &error);

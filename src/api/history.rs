@@ -113,8 +113,13 @@ export function expandContext<M>(messages: readonly M[], options: { stash: Stash
  */
 export function getHistoryImage(stash: Stash, id: string, options?: { format?: Format | "langchain-python"; lang?: "en" | "zh" }): Promise<ContentPart[]>;
 
-/** The `get_history_image` tool definition for OpenAI function calling, Anthropic tools or MCP. */
-export function historyImageTool(dialect: "openai" | "anthropic" | "mcp"): object;
+/**
+ * The `get_history_image` tool definition in the dialect of a format's API:
+ * `"openai"` (Chat Completions function calling), `"openai-responses"` and
+ * `"gemini-interactions"` (a flat `{type:'function', name, description,
+ * parameters}`), `"anthropic"` or `"mcp"`; another name throws.
+ */
+export function historyImageTool(dialect: "openai" | "openai-responses" | "anthropic" | "mcp" | "gemini-interactions"): object;
 
 /**
  * What an answer of the `get_history_image` tool says besides the image, for

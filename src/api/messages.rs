@@ -2,7 +2,7 @@
 
 use crate::convert::{array_arg, from_js_kept, options_arg};
 use crate::CtxpackError;
-use ctxpack_core::messages::decode_messages;
+use ctxpack_core::messages::{decode_messages, Format};
 use ctxpack_core::JsonPath;
 use wasm_bindgen::prelude::*;
 
@@ -13,7 +13,19 @@ const DETECT_FORMAT_TS: &'static str = r#"
  * first one in no known shape) and returns the detected or given format.
  */
 export function detectFormat(messages: readonly unknown[], options?: { format?: Format }): Format;
+
+/** The name of every format ctxpack reads and writes, in the order of its format list. */
+export function formats(): Format[];
 "#;
+
+/// The name of every format, in the order of the core's format list.
+#[wasm_bindgen(js_name = formats, skip_typescript)]
+pub fn formats() -> Vec<JsValue> {
+    Format::ALL
+        .into_iter()
+        .map(|f| JsValue::from_str(f.name()))
+        .collect()
+}
 
 /// Reads every message (throwing `INVALID_MESSAGE` with the JSON path of the
 /// first one in no known shape) and returns the detected or given format.

@@ -4,11 +4,12 @@
 
 use wasm_bindgen::prelude::*;
 
+/// The `Format` union, made from the core's format list.
+#[wasm_bindgen(typescript_custom_section)]
+const FORMAT_TS: &'static str = ctxpack_core::messages::FORMAT_UNION_TS;
+
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
-/** A message wire format. */
-export type Format = "openai" | "langchain" | "anthropic" | "ai-sdk" | "ui-message" | "openai-responses" | "gemini" | "mcp" | "ollama";
-
 /** One image found in markdown text; offsets are UTF-16 code units, so `text.slice(start, end)` is the image's markdown. */
 export interface MarkdownImage {
   alt: string;

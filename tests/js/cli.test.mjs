@@ -130,6 +130,9 @@ function conversation(format, png) {
     case 'ollama': return [
       { role: 'user', content: 'what is it?', images: [png] },
       { role: 'assistant', content: 'a chart' }, { role: 'user', content: 'and now?' }];
+    case 'gemini-interactions': return [
+      { type: 'user_input', content: [{ type: 'image', data: png, mime_type: 'image/png' }, { type: 'text', text: 'what is it?' }] },
+      { type: 'model_output', content: [{ type: 'text', text: 'a chart' }] }, { type: 'user_input', content: [{ type: 'text', text: 'and now?' }] }];
     default: throw new Error(`no conversation for ${format}`);
   }
 }
@@ -180,7 +183,7 @@ test('--help and <command> --help print usage ending in a newline; unknown comma
 
 test('--format takes every format the library declares, compact → expand round-trips in each, placeholders carry the md5', async () => {
   const formats = libraryFormats();
-  assert.equal(formats.length, 9);
+  assert.equal(formats.length, 10);
   const help = run(['--help'], ROOT).stdout;
   const listed = help.match(/^formats: (.+) \(detected when not given\)$/m)[1].split(', ');
   assert.deepEqual([...listed].sort(), [...formats].sort());
@@ -196,7 +199,7 @@ test('--format takes every format the library declares, compact → expand round
     for (const format of formats) {
       const messages = conversation(format, png);
       // A request body of the format's own kind: messages, contents or input.
-      const key = format === 'gemini' ? 'contents' : format === 'openai-responses' ? 'input' : 'messages';
+      const key = format === 'gemini' ? 'contents' : format === 'openai-responses' || format === 'gemini-interactions' ? 'input' : 'messages';
       writeFileSync(path.join(dir, `${format}.json`), JSON.stringify({ model: 'm', [key]: messages }));
       const c = run(['compact', `${format}.json`, '--format', format, '-o', `${format}.c.json`, '--stash-dir', 'stash'], dir);
       assert.equal(c.status, 0, `${format}: ${c.stderr}`);

@@ -105,6 +105,7 @@ test('the API selector shows the request and the tool answer in that API\'s shap
     'openai-responses': { label: 'OpenAI Responses', payload: '"input_text"', answer: '"function_call_output"' },
     'ai-sdk': { label: 'Vercel AI SDK', payload: '"mediaType"', answer: '"tool-result"' },
     langchain: { label: 'LangChain JS', payload: '"mimeType"', answer: '"tool_call_id"' },
+    'gemini-interactions': { label: 'Gemini Interactions API', payload: '"user_input"', answer: '"function_result"' },
     openai: { label: 'OpenAI Chat Completions', payload: '"image_url"', answer: '"tool_call_id"' },
   };
   for (const [api, want] of Object.entries(shapes)) {

@@ -102,8 +102,9 @@ pub struct EstimateReport {
 }
 
 /// The detail a part asks for: OpenAI's `detail` (on the part or its
-/// `image_url`), or Gemini 3's `mediaResolution` / `media_resolution` (a
-/// level, or `{level}`); `None` when it names none.
+/// `image_url`), Gemini 3's `mediaResolution` / `media_resolution` (a
+/// level, or `{level}`), or an Interactions image's `resolution`; `None`
+/// when it names none.
 pub fn part_detail(wire: &serde_json::Map<String, serde_json::Value>) -> Option<Detail> {
     let level = |v: &serde_json::Value| {
         v.as_str()
@@ -117,6 +118,7 @@ pub fn part_detail(wire: &serde_json::Map<String, serde_json::Value>) -> Option<
         .or_else(|| {
             wire.get("mediaResolution")
                 .or_else(|| wire.get("media_resolution"))
+                .or_else(|| wire.get("resolution"))
                 .and_then(level)
         })
 }
@@ -254,6 +256,12 @@ mod tests {
         assert_eq!(
             part(json!({"inline_data":{},"media_resolution":"media_resolution_low"})),
             Some(Detail::Low)
+        );
+        assert_eq!(
+            part(
+                json!({"type":"image","data":"x","mime_type":"image/png","resolution":"ultra_high"})
+            ),
+            Some(Detail::High)
         );
         assert_eq!(part(json!({"type":"image"})), None);
     }

@@ -29,17 +29,23 @@ fn answer_text(call: &HistoryImageCall, found: bool) -> String {
 /// `content` output as images: OpenAI Responses (`*.responses`, as
 /// `input_image` in `function_call_output`), Anthropic (`anthropic.messages`,
 /// an image block in `tool_result`) and Google (`google.generative-ai`,
-/// `inlineData` in or beside `functionResponse`). Every other provider,
+/// `inlineData` in or beside `functionResponse`; `google.interactions`, an
+/// image content in `function_result.result`). Every other provider,
 /// `openai.chat` among them, may turn that output into JSON text, base64 and
 /// all, so the image goes in a user message instead. (Read in the providers'
 /// prompt converters on 2026-11-25: `@ai-sdk/openai` 4.0.118
 /// `chat/convert-to-openai-chat-messages.ts` stringifies a `content` output;
 /// `responses/convert-to-openai-responses-input.ts`, `@ai-sdk/anthropic`
 /// 4.0.105 `convert-to-anthropic-prompt.ts` and `@ai-sdk/google` 4.0.121
-/// `convert-to-google-messages.ts` turn its image `file` into their image.)
+/// `convert-to-google-messages.ts` turn its image `file` into their image;
+/// its `interactions/convert-to-google-interactions-input` on 2026-11-28.)
 pub fn ai_sdk_tool_result_takes_images(provider: Option<&str>) -> bool {
     provider.is_some_and(|p| {
-        p.ends_with(".responses") || p == "anthropic.messages" || p == "google.generative-ai"
+        p.ends_with(".responses")
+            || matches!(
+                p,
+                "anthropic.messages" | "google.generative-ai" | "google.interactions"
+            )
     })
 }
 
@@ -136,6 +142,7 @@ mod tests {
             "azure.responses",
             "anthropic.messages",
             "google.generative-ai",
+            "google.interactions",
         ] {
             assert!(ai_sdk_tool_result_takes_images(Some(p)), "{p}");
         }

@@ -13,28 +13,8 @@ tool when you need to look at one again (for example when the user asks about a 
 earlier picture). Pass the id from the placeholder: the 32-character md5, with or without the \
 'history_' prefix.";
 
-/// A tool-definition dialect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
-    /// OpenAI function calling: `{type:'function', function:{name, description, parameters}}`.
-    OpenAi,
-    /// Anthropic: `{name, description, input_schema}`.
-    Anthropic,
-    /// Model Context Protocol: `{name, description, inputSchema}`.
-    Mcp,
-}
-
-impl Dialect {
-    /// Reads a dialect name.
-    pub fn from_name(name: &str) -> Option<Dialect> {
-        match name {
-            "openai" => Some(Dialect::OpenAi),
-            "anthropic" => Some(Dialect::Anthropic),
-            "mcp" => Some(Dialect::Mcp),
-            _ => None,
-        }
-    }
-}
+/// A tool-definition dialect: the one each format names.
+pub use crate::messages::ToolDialect as Dialect;
 
 /// What the model passes: the image id.
 const PARAMETER_DESCRIPTION: &str = "The image id from a [Picture:history_<md5>] placeholder: 'history_<md5>' or the bare 32-hex md5.";
@@ -94,6 +74,18 @@ pub enum ToolDefinition {
         /// The function.
         function: OpenAiFunction,
     },
+    /// `{type:'function', name, description, parameters}`.
+    Function {
+        /// `"function"`.
+        #[serde(rename = "type")]
+        kind: &'static str,
+        /// The tool's name.
+        name: &'static str,
+        /// What it is for.
+        description: &'static str,
+        /// Its parameters.
+        parameters: ToolSchema,
+    },
     /// `{name, description, input_schema}`.
     Anthropic {
         /// The tool's name.
@@ -125,6 +117,12 @@ pub fn history_image_tool(dialect: Dialect) -> ToolDefinition {
                 description: TOOL_DESCRIPTION,
                 parameters: SCHEMA,
             },
+        },
+        Dialect::Function => ToolDefinition::Function {
+            kind: "function",
+            name: TOOL_NAME,
+            description: TOOL_DESCRIPTION,
+            parameters: SCHEMA,
         },
         Dialect::Anthropic => ToolDefinition::Anthropic {
             name: TOOL_NAME,
@@ -173,6 +171,28 @@ mod tests {
             history_image_tool(Dialect::Mcp),
             json!({"name": TOOL_NAME, "description": TOOL_DESCRIPTION, "inputSchema": schema})
         );
+        assert_eq!(
+            history_image_tool(Dialect::Function),
+            json!({"type": "function", "name": TOOL_NAME, "description": TOOL_DESCRIPTION, "parameters": schema})
+        );
+    }
+
+    #[test]
+    fn each_format_names_its_dialect() {
+        assert_eq!(Dialect::from_name("openai"), Some(Dialect::OpenAi));
+        assert_eq!(Dialect::from_name("anthropic"), Some(Dialect::Anthropic));
+        assert_eq!(Dialect::from_name("mcp"), Some(Dialect::Mcp));
+        assert_eq!(Dialect::from_name("responses"), Some(Dialect::Function));
+        assert_eq!(
+            Dialect::from_name("gemini-interactions"),
+            Some(Dialect::Function)
+        );
+        assert_eq!(Dialect::from_name("gemini"), None);
+        assert_eq!(Dialect::from_name("nope"), None);
+        assert_eq!(
+            Dialect::expected_names(),
+            "'openai', 'anthropic', 'openai-responses', 'mcp' or 'gemini-interactions'"
+        );
     }
 
     #[test]
@@ -181,6 +201,7 @@ mod tests {
             (Dialect::OpenAi, "/function/parameters"),
             (Dialect::Anthropic, "/input_schema"),
             (Dialect::Mcp, "/inputSchema"),
+            (Dialect::Function, "/parameters"),
         ] {
             let tool = history_image_tool(d);
             let schema = tool.pointer(key).unwrap();

@@ -85,6 +85,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     text_type: Some("text"),
     string_content: true,
     file_parts: true,
+    tool_dialect: None,
 };
 
 /// A new file part, `{type:'file', data, mediaType, filename}`.

@@ -8,7 +8,7 @@ use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
 use super::tool_call::{message, obj, text_part, CallShape, ToolAnswer};
 use super::tool_slots::{key, text_or_parts, Seg, ToolSlot};
-use super::{Format, ImageShape, MessageError};
+use super::{Format, ImageShape, MessageError, ToolDialect};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
@@ -70,6 +70,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     text_type: Some("text"),
     string_content: true,
     file_parts: true,
+    tool_dialect: Some(ToolDialect::Anthropic),
 };
 
 /// A new `document` block, `{type:'document', source:{type:'base64',

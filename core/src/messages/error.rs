@@ -15,8 +15,9 @@ pub enum MessageError {
     },
     /// The format name given in the options is not one ctxpack knows.
     #[error(
-        "{path}: unknown format {}; expected openai, langchain, anthropic, ai-sdk, ui-message, openai-responses, gemini, mcp or ollama",
-        crate::quoted(name)
+        "{path}: unknown format {}; expected {}",
+        crate::quoted(name),
+        super::Format::expected_names()
     )]
     UnknownFormat {
         /// JSON path of the option.

@@ -14,6 +14,18 @@ impl Format {
             .map_or("", |(_, name, _)| name)
     }
 
+    /// Every format's name, in the list's order: `a, b or c`.
+    pub fn expected_names() -> String {
+        let mut text = String::new();
+        for (i, (_, name, _)) in NAMES.iter().enumerate() {
+            if i > 0 {
+                text.push_str(if i + 1 == NAMES.len() { " or " } else { ", " });
+            }
+            text.push_str(name);
+        }
+        text
+    }
+
     /// Parses a format name as given in options (`path` names the option).
     pub fn from_name(name: &str, path: &str) -> Result<Self, MessageError> {
         NAMES
@@ -39,6 +51,11 @@ impl Format {
         new_parts(self).string_content
     }
 
+    /// How this format's API takes a tool definition, if it takes one.
+    pub fn tool_dialect(self) -> Option<super::ToolDialect> {
+        new_parts(self).tool_dialect
+    }
+
     /// False for a format whose messages carry images and nothing else
     /// (Ollama): a file goes to it as a description.
     pub fn has_file_parts(self) -> bool {
@@ -61,5 +78,9 @@ mod tests {
             Ok(Format::OpenAiResponses)
         );
         assert!(Format::from_name("nope", "o").is_err());
+        assert_eq!(
+            Format::expected_names(),
+            "openai, langchain, anthropic, ai-sdk, ui-message, openai-responses, gemini, mcp, ollama or gemini-interactions"
+        );
     }
 }

@@ -85,6 +85,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     text_type: None,
     string_content: false,
     file_parts: true,
+    tool_dialect: None,
 };
 
 /// A new file part, `{inlineData:{mimeType, data}}`.

@@ -23,7 +23,7 @@ use super::part::Content;
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, text_part, CallShape, ToolAnswer};
 use super::tool_slots::{key, role_field, text_or_parts, SlotKind, ToolSlot};
-use super::{Format, ImageShape, Message, MessageError, Role};
+use super::{Format, ImageShape, Message, MessageError, Role, ToolDialect};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
@@ -84,6 +84,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     text_type: Some("text"),
     string_content: true,
     file_parts: true,
+    tool_dialect: Some(ToolDialect::Function),
 };
 
 /// Step types only this API has. (`function_call` and `file_search_call`

@@ -103,6 +103,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     text_type: Some("text"),
     string_content: true,
     file_parts: true,
+    tool_dialect: None,
 };
 
 /// Its answer to a tool call: a `tool` message of text; the image follows

@@ -16,7 +16,7 @@ use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, text_part, CallShape, ToolAnswer};
 use super::tool_slots::{key, typed_text_parts, Seg, SlotKind, ToolSlot};
-use super::{Format, ImageShape, Message, MessageError};
+use super::{Format, ImageShape, Message, MessageError, ToolDialect};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
@@ -82,6 +82,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     text_type: Some("text"),
     string_content: false,
     file_parts: true,
+    tool_dialect: Some(ToolDialect::Mcp),
 };
 
 /// A new `resource` block, `{type:'resource', resource:{uri, mimeType,

@@ -43,7 +43,7 @@ pub use part::{Content, Part, ToolResultPart};
 pub use placeholder::{parse_image_id, placeholder};
 pub use registry::{
     answer_tool_call, call_shape, decode_messages, is_payload_key, native_shapes, new_file_part,
-    new_image_part, new_image_shape, raw_role, tool_result_slots,
+    new_image_part, new_image_shape, raw_role, tool_result_slots, FORMAT_UNION_TS,
 };
-pub use tool_call::{CallShape, ToolAnswer};
+pub use tool_call::{CallShape, ToolAnswer, ToolDialect};
 pub use tool_slots::{Seg, SlotKind, ToolSlot};

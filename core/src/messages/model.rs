@@ -40,6 +40,9 @@ pub(super) struct NewParts {
     pub(super) string_content: bool,
     /// Whether its messages take file parts (else a file is described).
     pub(super) file_parts: bool,
+    /// How its API takes a tool definition (`None`: it has no dialect of
+    /// its own to name).
+    pub(super) tool_dialect: Option<super::ToolDialect>,
 }
 
 /// One wire format's reading of its own shapes: each format's module

@@ -71,6 +71,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     text_type: Some("text"),
     string_content: true,
     file_parts: false,
+    tool_dialect: None,
 };
 
 /// No file parts (see `Format::has_file_parts`): a line naming the file.

@@ -7,7 +7,7 @@ use super::model::{NewParts, PartKind, WireFormat};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, then_user, CallShape, ToolAnswer};
 use super::tool_slots::tool_message_slots;
-use super::{Format, ImageShape, MessageError};
+use super::{Format, ImageShape, MessageError, ToolDialect};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
 use serde_json::{Map, Value};
@@ -59,6 +59,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     text_type: Some("text"),
     string_content: true,
     file_parts: true,
+    tool_dialect: Some(ToolDialect::OpenAi),
 };
 
 /// A new file part, `{type:'file', file:{filename, file_data:'data:…'}}`

@@ -14,7 +14,7 @@ use super::part::Content;
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, CallShape, ToolAnswer};
 use super::tool_slots::{key, typed_text_parts, SlotKind, ToolSlot};
-use super::{Format, ImageShape, Message, MessageError, Role};
+use super::{Format, ImageShape, Message, MessageError, Role, ToolDialect};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
 use serde_json::{Map, Value};
@@ -78,6 +78,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     text_type: Some("input_text"),
     string_content: true,
     file_parts: true,
+    tool_dialect: Some(ToolDialect::Function),
 };
 
 /// A new `input_file` part, `{type:'input_file', filename,

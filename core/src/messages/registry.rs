@@ -29,6 +29,14 @@ macro_rules! formats {
             pub const ALL: [Format; [$($name),*].len()] = [$(Format::$variant),*];
         }
 
+        /// The `Format` type of the TypeScript declarations: the union of
+        /// the formats' names, in the list's order.
+        pub const FORMAT_UNION_TS: &str = concat!(
+            "/** A message wire format. */\nexport type Format = never",
+            $(" | \"", $name, "\"",)*
+            ";\n"
+        );
+
         /// Every format with its name and the other names it is accepted under.
         pub(super) const NAMES: [(Format, &str, &[&str]); [$($name),*].len()] =
             [$((Format::$variant, $name, &[$($alias),*])),*];
@@ -198,6 +206,10 @@ mod tests {
 
     #[test]
     fn the_payload_keys_are_those_the_formats_name() {
+        assert_eq!(
+            FORMAT_UNION_TS,
+            "/** A message wire format. */\nexport type Format = never | \"openai\" | \"langchain\" | \"anthropic\" | \"ai-sdk\" | \"ui-message\" | \"openai-responses\" | \"gemini\" | \"mcp\" | \"ollama\" | \"gemini-interactions\";\n"
+        );
         let mut keys: Vec<&str> = Format::ALL
             .into_iter()
             .flat_map(|f| wire_format(f).payload_keys.iter().copied())

@@ -58,6 +58,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     text_type: Some("text"),
     string_content: false,
     file_parts: true,
+    tool_dialect: None,
 };
 
 /// A new file part, `{type:'file', mediaType, filename, url:'data:…'}`.

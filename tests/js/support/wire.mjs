@@ -104,6 +104,16 @@ export const SHAPES = {
     if (chain[2].role !== 'user') return null;
     return { mime: blob.mimeType, b64: blob.data, where: direct ? 'user' : 'tool' };
   },
+  /** Interactions: `data` of an image content in a `user_input` step, or in a `function_result`'s `result`. */
+  interactions(body, path) {
+    const direct = matches(path, ['input', '#', 'content', '#', 'data']);
+    const inResult = matches(path, ['input', '#', 'result', '#', 'data']);
+    if (!direct && !inResult) return null;
+    const [, , step, , content] = walk(body, path);
+    if (content.type !== 'image') return null;
+    if (step.type !== (direct ? 'user_input' : 'function_result')) return null;
+    return { mime: content.mime_type, b64: content.data, where: direct ? 'user' : 'tool' };
+  },
 };
 
 /**
@@ -208,6 +218,18 @@ export const REPLIES = {
     text: (text) => ({
       id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5',
       content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 },
+    }),
+  },
+  interactions: {
+    call: (imageId) => ({
+      id: 'int_1', status: 'requires_action', model: 'gemini-3-flash-preview',
+      steps: [{ type: 'function_call', id: 'fc_1', name: 'get_history_image', arguments: { image_md5: imageId } }],
+      usage: { total_input_tokens: 1, total_output_tokens: 1, total_tokens: 2 },
+    }),
+    text: (text) => ({
+      id: 'int_2', status: 'completed', model: 'gemini-3-flash-preview',
+      steps: [{ type: 'model_output', content: [{ type: 'text', text }] }],
+      usage: { total_input_tokens: 1, total_output_tokens: 1, total_tokens: 2 },
     }),
   },
   gemini: {
