@@ -12,8 +12,9 @@ export const HISTORY_IMAGE_TOOL = toolDefinition('openai').function.name;
  * sends the `file` parts of a tool result's `content` output as images:
  * OpenAI Responses (`*.responses`: `input_image` in `function_call_output`),
  * Anthropic (`anthropic.messages`: an image block in `tool_result`) and
- * Google (`google.generative-ai`: `inlineData`; `google.interactions`: an
- * image content in `function_result`). Every other provider —
+ * Google (`google.generative-ai`: `inlineData`; `*.interactions`, such as
+ * `google.generative-ai.interactions`: an image content in
+ * `function_result`). Every other provider —
  * `openai.chat` turns that output into JSON text, base64 and all — gets the
  * files in a user message instead. The same rule as the core's answer of
  * `answerHistoryImageCall(…, { format: 'ai-sdk', provider })`, read in each
@@ -22,7 +23,7 @@ export const HISTORY_IMAGE_TOOL = toolDefinition('openai').function.name;
  */
 export function toolResultsTakeFiles(provider) {
   return typeof provider === 'string' &&
-    (provider.endsWith('.responses') || ['anthropic.messages', 'google.generative-ai', 'google.interactions'].includes(provider));
+    (provider.endsWith('.responses') || provider.endsWith('.interactions') || provider === 'anthropic.messages' || provider === 'google.generative-ai');
 }
 
 /** True for a `file` part of a tool result's output that a user message can carry (not inline text). */

@@ -28,7 +28,7 @@ const PROVIDERS = [
   { provider: 'anthropic.messages', api: 'anthropic', model: (fetch) => createAnthropic({ apiKey: 'test', fetch })('claude-sonnet-4-5') },
   { provider: 'google.generative-ai', api: 'gemini', model: (fetch) => createGoogle({ apiKey: 'test', fetch })('gemini-2.5-flash'), label: 'Gemini 2.5' },
   { provider: 'google.generative-ai', api: 'gemini', model: (fetch) => createGoogle({ apiKey: 'test', fetch })('gemini-3-pro-preview'), label: 'Gemini 3' },
-  { provider: 'google.interactions', api: 'interactions', model: (fetch) => createGoogle({ apiKey: 'test', fetch }).interactions('gemini-3-flash-preview'), label: 'Gemini Interactions' },
+  { provider: 'google.generative-ai.interactions', api: 'interactions', model: (fetch) => createGoogle({ apiKey: 'test', fetch }).interactions('gemini-3-flash-preview'), label: 'Gemini Interactions' },
 ];
 
 /** Where a fetched-back image is sent: in the tool result, or in a user message after it. */

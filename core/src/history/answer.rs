@@ -29,7 +29,8 @@ fn answer_text(call: &HistoryImageCall, found: bool) -> String {
 /// `content` output as images: OpenAI Responses (`*.responses`, as
 /// `input_image` in `function_call_output`), Anthropic (`anthropic.messages`,
 /// an image block in `tool_result`) and Google (`google.generative-ai`,
-/// `inlineData` in or beside `functionResponse`; `google.interactions`, an
+/// `inlineData` in or beside `functionResponse`; `*.interactions`, such as
+/// `google.generative-ai.interactions`, an
 /// image content in `function_result.result`). Every other provider,
 /// `openai.chat` among them, may turn that output into JSON text, base64 and
 /// all, so the image goes in a user message instead. (Read in the providers'
@@ -42,10 +43,8 @@ fn answer_text(call: &HistoryImageCall, found: bool) -> String {
 pub fn ai_sdk_tool_result_takes_images(provider: Option<&str>) -> bool {
     provider.is_some_and(|p| {
         p.ends_with(".responses")
-            || matches!(
-                p,
-                "anthropic.messages" | "google.generative-ai" | "google.interactions"
-            )
+            || p.ends_with(".interactions")
+            || matches!(p, "anthropic.messages" | "google.generative-ai")
     })
 }
 
@@ -142,7 +141,7 @@ mod tests {
             "azure.responses",
             "anthropic.messages",
             "google.generative-ai",
-            "google.interactions",
+            "google.generative-ai.interactions",
         ] {
             assert!(ai_sdk_tool_result_takes_images(Some(p)), "{p}");
         }

@@ -236,6 +236,7 @@ pub(super) fn decode_part(
             let nested = match slot {
                 ToolResultSlot::Content => map.get_mut("content").map(std::mem::take),
                 ToolResultSlot::Parts => map.get_mut("parts").map(std::mem::take),
+                ToolResultSlot::Result => map.get_mut("result").map(std::mem::take),
                 ToolResultSlot::FunctionResponseParts => map
                     .get_mut("functionResponse")
                     .and_then(Value::as_object_mut)

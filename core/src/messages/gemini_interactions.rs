@@ -19,10 +19,10 @@
 use super::decode::{decode_content, kind_of, message_object};
 use super::detect::{Evidence, MessageFields};
 use super::model::{NewParts, PartKind, Slot, WireFormat};
-use super::part::Content;
+use super::part::{Content, ToolResultSlot};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, text_part, CallShape, ToolAnswer};
-use super::tool_slots::{key, role_field, text_or_parts, SlotKind, ToolSlot};
+use super::tool_slots::{key, role_field, text_or_parts, Seg, SlotKind, ToolSlot};
 use super::{Format, ImageShape, Message, MessageError, Role, ToolDialect};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
@@ -272,11 +272,20 @@ fn content_entry(map: Map<String, Value>, path: &JsonPath) -> Result<Message, Me
     ))
 }
 
-/// Decides what a content part is: text, an inline image, or anything else
-/// (an image by `uri`, audio, a document, video), which passes through.
+/// Decides what a content part is: text, an inline image, a
+/// `function_result` block (as the AI SDK sends a tool's answer, inside a
+/// `user_input` step) whose string or list `result` is read like a step's,
+/// or anything else (an image by `uri`, audio, a document, video), which
+/// passes through.
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("text") => PartKind::Text,
+        Some("function_result") => match part.get("result") {
+            Some(Value::String(_) | Value::Array(_)) => {
+                PartKind::ToolResult(ToolResultSlot::Result)
+            }
+            _ => PartKind::Other,
+        },
         Some("image") => match part.get("data") {
             Some(Value::String(_)) => PartKind::Image(IMAGE),
             None | Some(Value::Null) => PartKind::Other,
@@ -348,6 +357,7 @@ mod tests {
             json!({"type":"function_result","call_id":"c3","result":{"ok":true}}),
             json!({"type":"google_search_call","id":"g1","arguments":{"queries":["q"]}}),
             json!({"type":"model_output","content":[{"type":"text","text":"一只猫"}]}),
+            json!({"type":"user_input","content":[{"type":"function_result","call_id":"c4","name":"shot","result":[{"type":"text","text":"again"},{"type":"image","data":"UklG","mime_type":"image/webp"}]}]}),
         ];
         let msgs = read(steps.clone()).unwrap();
         assert_eq!(
@@ -360,7 +370,8 @@ mod tests {
                 Role::Tool,
                 Role::Tool,
                 Role::Other,
-                Role::Assistant
+                Role::Assistant,
+                Role::User
             ]
         );
         assert_eq!(
@@ -373,6 +384,10 @@ mod tests {
                 (
                     "input[3].result[1]".into(),
                     Some((Some("image/gif".into()), "R0lG".into()))
+                ),
+                (
+                    "input[8].content[0].result[1]".into(),
+                    Some((Some("image/webp".into()), "UklG".into()))
                 ),
             ]
         );

@@ -107,6 +107,8 @@ pub enum ToolResultSlot {
     OutputValue,
     /// The `parts` field (a UIMessage `steering-message` part).
     Parts,
+    /// The `result` field (an Interactions `function_result` block).
+    Result,
     /// The `functionResponse.parts` field (Gemini).
     FunctionResponseParts,
 }
@@ -118,6 +120,7 @@ impl ToolResultSlot {
             ToolResultSlot::Content => part.key("content"),
             ToolResultSlot::OutputValue => part.key("output").key("value"),
             ToolResultSlot::Parts => part.key("parts"),
+            ToolResultSlot::Result => part.key("result"),
             ToolResultSlot::FunctionResponseParts => part.key("functionResponse").key("parts"),
         }
     }
@@ -146,6 +149,9 @@ impl ToolResultPart {
                 }
                 ToolResultSlot::Parts => {
                     wire.insert("parts".into(), content);
+                }
+                ToolResultSlot::Result => {
+                    wire.insert("result".into(), content);
                 }
                 ToolResultSlot::FunctionResponseParts => {
                     if let Some(f) = wire

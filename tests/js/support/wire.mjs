@@ -104,15 +104,24 @@ export const SHAPES = {
     if (chain[2].role !== 'user') return null;
     return { mime: blob.mimeType, b64: blob.data, where: direct ? 'user' : 'tool' };
   },
-  /** Interactions: `data` of an image content in a `user_input` step, or in a `function_result`'s `result`. */
+  /**
+   * Interactions: `data` of an image content in a `user_input` step, or in
+   * the `result` of a `function_result` step or of a `function_result`
+   * block in a `user_input` step (as the AI SDK sends it).
+   */
   interactions(body, path) {
     const direct = matches(path, ['input', '#', 'content', '#', 'data']);
-    const inResult = matches(path, ['input', '#', 'result', '#', 'data']);
-    if (!direct && !inResult) return null;
-    const [, , step, , content] = walk(body, path);
-    if (content.type !== 'image') return null;
-    if (step.type !== (direct ? 'user_input' : 'function_result')) return null;
-    return { mime: content.mime_type, b64: content.data, where: direct ? 'user' : 'tool' };
+    const inStep = matches(path, ['input', '#', 'result', '#', 'data']);
+    const inBlock = matches(path, ['input', '#', 'content', '#', 'result', '#', 'data']);
+    if (!direct && !inStep && !inBlock) return null;
+    const chain = walk(body, path);
+    const step = chain[2];
+    const image = chain.at(-2);
+    if (image.type !== 'image') return null;
+    if (inStep && step.type !== 'function_result') return null;
+    if ((direct || inBlock) && step.type !== 'user_input') return null;
+    if (inBlock && chain[4].type !== 'function_result') return null;
+    return { mime: image.mime_type, b64: image.data, where: direct ? 'user' : 'tool' };
   },
 };
 
