@@ -138,8 +138,9 @@ export function ctxpackMiddleware(options) {
 export async function historyImageOutput(stash, input) {
   const id = typeof input?.image_md5 === 'string' ? input.image_md5 : '';
   const [part] = await getHistoryImage(stash, id, { format: 'ai-sdk' });
-  if (part?.type === 'image') {
-    return { found: true, id, mediaType: part.mediaType, data: part.image };
+  // The image comes as AI SDK 7's file part, `{type:'file', mediaType, data}`.
+  if (part?.type === 'file' && typeof part.data === 'string') {
+    return { found: true, id, mediaType: part.mediaType, data: part.data };
   }
   return { found: false, id, message: historyImageTexts(id).missing };
 }

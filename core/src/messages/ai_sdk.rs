@@ -80,7 +80,7 @@ const CALL: CallShape = CallShape {
 /// How it writes new parts, and the image shapes it holds.
 pub(super) static NEW_PARTS: NewParts = NewParts {
     new_part: image_part,
-    new_shape: IMAGE,
+    new_shape: DATA,
     shapes: &[IMAGE, DATA, TAGGED_DATA],
     text_type: Some("text"),
     string_content: true,
@@ -137,12 +137,14 @@ fn answer(a: &ToolAnswer<'_>) -> Vec<Value> {
     vec![result(output)]
 }
 
-/// A new image part, `{type:'image', image, mediaType}`.
+/// A new image part, `{type:'file', mediaType, data}` (base64 data): AI
+/// SDK 7 deprecates the `image` part for a `file` part with an image
+/// media type. Both are read.
 fn image_part(mime: &str, payload: &str, _detail: Option<&str>) -> Value {
     let mut m = Map::new();
-    m.insert("type".into(), "image".into());
-    m.insert("image".into(), payload.into());
+    m.insert("type".into(), "file".into());
     m.insert("mediaType".into(), mime.into());
+    m.insert("data".into(), payload.into());
     Value::Object(m)
 }
 
