@@ -303,7 +303,10 @@ for (const [sub, name] of sharedModules) {
 // dist/node is CommonJS whatever the root package says.
 writeFileSync(path.join(dist, 'node/package.json'), JSON.stringify({ type: 'commonjs' }, null, 2) + '\n');
 
-// `import` in Node: an ES module that re-exports the CommonJS build by name.
+// `import` in Node: an ES module that re-exports the CommonJS build by name,
+// the very module `require` loads, so a process holds one instance of the
+// wasm modules however it loads ctxpack (the adapters import `ctxpack` too):
+// a Stash opened through one works with all.
 const require = createRequire(import.meta.url);
 const cjs = require(path.join(dist, 'node/index.js'));
 const names = Object.keys(cjs).filter((n) => n !== 'default' && n !== '__esModule' && !n.startsWith('__'));
@@ -314,7 +317,10 @@ writeFileSync(
     `export const { ${names.join(', ')} } = cjs;\n` +
     `export default cjs;\n`,
 );
-writeFileSync(path.join(dist, 'node/index.d.mts'), `export * from './ctxpack.js';\n`);
+writeFileSync(
+  path.join(dist, 'node/index.d.mts'),
+  `export * from './ctxpack.js';\nimport * as ctxpack from './ctxpack.js';\nexport default ctxpack;\n`,
+);
 
 // Node-only pieces (`ctxpack/node`): the file-system stash.
 for (const f of ['file-stash.js', 'file-stash.mjs', 'file-stash.d.ts']) {

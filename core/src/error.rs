@@ -43,7 +43,8 @@ error_codes! {
     InvalidMessage = "INVALID_MESSAGE",
     /// A data URL is malformed or its payload is not valid base64.
     InvalidDataUrl = "INVALID_DATA_URL",
-    /// The stash cannot be opened or used (closed, deleted, blocked).
+    /// The stash cannot be opened or used (closed, deleted, blocked, or opened
+    /// by another copy of ctxpack).
     StashUnavailable = "STASH_UNAVAILABLE",
     /// A stash write failed.
     StashWriteFailed = "STASH_WRITE_FAILED",

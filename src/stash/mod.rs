@@ -20,7 +20,7 @@ use ctxpack_core::stash::{
 use indexeddb::IdbBackend;
 use js_adapter::AdapterBackend;
 use js_map::MapBackend;
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Function, Object, Promise, Reflect};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -187,10 +187,10 @@ impl StashInner {
 }
 
 thread_local! {
-    /// The open stashes by handle: a few at most, so a list (a map of its
-    /// own would be another instance of the map's code in the module).
-    static REGISTRY: RefCell<Vec<(u32, Rc<StashInner>)>> = const { RefCell::new(Vec::new()) };
-    static NEXT_HANDLE: Cell<u32> = const { Cell::new(1) };
+    /// The stashes this instance of the module made, by handle, until their
+    /// `Stash` object is freed: a few at most, so a list (a map of its own
+    /// would be another instance of the map's code in the module).
+    static REGISTRY: RefCell<Vec<(JsValue, Rc<StashInner>)>> = const { RefCell::new(Vec::new()) };
 }
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -260,7 +260,11 @@ export class Stash {
 /// A stash, as JavaScript holds it.
 #[wasm_bindgen(skip_typescript)]
 pub struct Stash {
-    handle: u32,
+    /// A JavaScript object of its own, which finds it in `REGISTRY`. Another
+    /// copy of ctxpack loaded into the same process (a second installed copy
+    /// of the package, a bundled one) runs an instance of the module of its
+    /// own: no handle of its stashes is one of this instance's.
+    handle: JsValue,
     inner: Rc<StashInner>,
 }
 
@@ -326,12 +330,8 @@ impl Stash {
             closed: Cell::new(false),
             meta_cache: MetaCache::new(),
         });
-        let handle = NEXT_HANDLE.with(|n| {
-            let h = n.get();
-            n.set(h.wrapping_add(1).max(1));
-            h
-        });
-        REGISTRY.with(|r| r.borrow_mut().push((handle, inner.clone())));
+        let handle = JsValue::from(Object::new());
+        REGISTRY.with(|r| r.borrow_mut().push((handle.clone(), inner.clone())));
         Ok(Stash { handle, inner })
     }
 }
@@ -348,8 +348,8 @@ impl Stash {
 
     /// The id other functions use to find this stash.
     #[wasm_bindgen(getter, js_name = "__ctxpackHandle")]
-    pub fn handle(&self) -> u32 {
-        self.handle
+    pub fn handle(&self) -> JsValue {
+        self.handle.clone()
     }
 
     /// `"indexeddb"`, `"memory"` or `"adapter"`.
@@ -391,45 +391,44 @@ impl Stash {
         to_promise(Box::pin(clear(self.inner.clone())))
     }
 
-    /// Closes the stash.
+    /// Closes the stash. It stays known by its handle, so that using it
+    /// says it was closed.
     pub fn close(&self) {
         self.inner.closed.set(true);
         if let Backend::IndexedDb(b) = &self.inner.backend {
             b.close();
         }
-        REGISTRY.with(|r| r.borrow_mut().retain(|(h, _)| *h != self.handle));
     }
 }
 
-/// Finds the stash behind a JavaScript `Stash` object (`path` names where it was passed).
+/// Finds the stash behind a JavaScript `Stash` object (`path` names where it
+/// was passed). A handle this instance did not make is one of another copy of
+/// ctxpack's stashes (or a made-up one).
 pub fn stash_from_js(value: &JsValue, path: &str) -> Result<Rc<StashInner>, CtxpackError> {
-    let not_a_stash = || {
-        CtxpackError::invalid_option(
+    let handle = if value.is_object() {
+        Reflect::get(value, &JsValue::from_str("__ctxpackHandle")).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    };
+    if handle.is_undefined() {
+        return Err(CtxpackError::invalid_option(
             path,
             format!("expected a Stash from Stash.open(), got {}", js_type(value)),
-        )
-    };
-    if !value.is_object() {
-        return Err(not_a_stash());
+        ));
     }
-    let handle = Reflect::get(value, &JsValue::from_str("__ctxpackHandle"))
-        .ok()
-        .and_then(|h| h.as_f64())
-        .ok_or_else(not_a_stash)?;
     let inner = REGISTRY.with(|r| {
         let r = r.borrow();
-        r.iter()
-            .find(|(h, _)| f64::from(*h) == handle)
-            .map(|(_, i)| i.clone())
+        r.iter().find(|(h, _)| *h == handle).map(|(_, i)| i.clone())
     });
     match inner {
-        Some(i) => {
-            i.ensure_open()?;
-            Ok(i)
-        }
-        None => Err(CtxpackError::new(
+        Some(i) if !i.closed.get() => Ok(i),
+        found => Err(CtxpackError::new(
             ctxpack_core::ErrorCode::StashUnavailable,
-            "this stash was closed",
+            if found.is_some() {
+                "this stash was closed"
+            } else {
+                "this stash belongs to another copy of ctxpack (another instance of its wasm module); pass it to that copy's functions"
+            },
         )
         .at(path)),
     }

@@ -49,6 +49,13 @@ import {
   type FitReason,
   type ResizeFunction,
 } from 'ctxpack';
+import ctxpack from 'ctxpack';
+
+/** `import`'s default export: the CommonJS module `require` gives, the same functions. */
+export async function openThroughDefault(): Promise<Stash> {
+  const { report } = await ctxpack.compactContext([], { stash: await ctxpack.Stash.open({ backend: 'memory' }) });
+  return report.stashed > 0 ? ctxpack.Stash.open({ backend: 'memory' }) : Stash.open({ backend: 'memory' });
+}
 
 export async function fitting(stash: Stash, messages: unknown[], error: unknown): Promise<number> {
   const fitted: { messages: unknown[]; report: FitReport } = await fitContext(messages, {

@@ -405,5 +405,17 @@ pub async fn bad_stash_options_are_ctxpack_errors() {
         .await
         .unwrap_err();
     let err: JsValue = err.into();
-    assert_eq!(get_str(&err, "code"), "STASH_UNAVAILABLE");
+    assert_ctxpack_error(err.clone(), "STASH_UNAVAILABLE", "options.stash");
+    assert!(get_str(&err, "message").ends_with("this stash was closed"));
+    // A handle this instance did not make: another copy of ctxpack's stash
+    // (an older copy's handles were numbers).
+    for handle in [Object::new().into(), JsValue::from(1)] {
+        let foreign = obj(&[("__ctxpackHandle", handle)]);
+        let err = compact_context(dootask().into(), obj(&[("stash", foreign)]))
+            .await
+            .unwrap_err();
+        let err: JsValue = err.into();
+        assert_ctxpack_error(err.clone(), "STASH_UNAVAILABLE", "options.stash");
+        assert!(get_str(&err, "message").contains("another copy of ctxpack"));
+    }
 }
