@@ -152,7 +152,7 @@ fn read_artifact(artifact: &JsValue) -> Result<Artifact, ArgError> {
 /// The `lang` and `format` options.
 fn read_options(options: &JsValue) -> Result<(Lang, Format), ArgError> {
     if options.is_undefined() || options.is_null() {
-        return Ok((Lang::En, Format::OpenAi));
+        return Ok((Lang::En, Format::DEFAULT));
     }
     if !options.is_object() {
         return Err(ArgError::new(
@@ -177,7 +177,7 @@ fn read_options(options: &JsValue) -> Result<(Lang, Format), ArgError> {
         ErrorCode::InvalidOption,
         "options.format",
     )? {
-        None => Format::OpenAi,
+        None => Format::DEFAULT,
         Some(name) => {
             Format::from_name(&name, "options.format").map_err(|e| ArgError::coded(&e))?
         }

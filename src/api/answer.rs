@@ -7,7 +7,7 @@ use crate::promise::to_promise;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::history::answer_history_image_call;
-use ctxpack_core::messages::{Format, MessageError};
+use ctxpack_core::messages::{call_shape, MessageError};
 use ctxpack_core::ErrorCode;
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
@@ -64,11 +64,8 @@ pub async fn answer(
             "give the API's format, e.g. 'openai' or 'anthropic'",
         )
     })?;
-    if format == Format::UiMessage {
-        return Err(CtxpackError::invalid_option(
-            opts.path_of("format"),
-            "a UIMessage tool call is answered with addToolOutput: use historyImageOutput from ctxpack/ai-sdk",
-        ));
+    if let Err(why) = call_shape(format) {
+        return Err(CtxpackError::invalid_option(opts.path_of("format"), why));
     }
     let provider = opts.string("provider")?;
     let call = from_js_kept(&call, "call", &ctx.table)?;

@@ -244,7 +244,7 @@ pub async fn get_history_image(
     let opts = &call.opts;
     let dialect = match opts.string("format")? {
         Some(name) => PartDialect::from_name(&name, &opts.path_of("format"))?,
-        None => PartDialect::Format(Format::OpenAi),
+        None => PartDialect::Format(Format::DEFAULT),
     };
     let lang = opts.lang()?;
     // A non-string id is an invalid id, answered in text like any other.

@@ -53,7 +53,7 @@ pub async fn to_multimodal(
         ));
     };
     let opts = options_arg(options.as_ref(), "options")?;
-    let format = opts.format()?.unwrap_or(Format::OpenAi);
+    let format = opts.format()?.unwrap_or(Format::DEFAULT);
     let detail = opts.string("detail")?;
     if let Some(d) = &detail {
         if !matches!(d.as_str(), "auto" | "low" | "high") {

@@ -35,12 +35,7 @@ pub fn read_call(
     call: &Value,
     path: &JsonPath,
 ) -> Result<HistoryImageCall, MessageError> {
-    let Some(keys) = call_shape(format) else {
-        return Err(MessageError::invalid(
-            path,
-            "a UIMessage tool call is answered with addToolOutput: use historyImageOutput from ctxpack/ai-sdk",
-        ));
-    };
+    let keys = call_shape(format).map_err(|why| MessageError::invalid(path, why))?;
     let (call, path) = match (keys.wrapper, call) {
         (Some(wrapper), Value::Object(m)) if m.contains_key(wrapper) => {
             (&m[wrapper], path.key(wrapper))

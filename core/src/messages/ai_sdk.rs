@@ -86,6 +86,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     string_content: true,
     file_parts: true,
     tool_dialect: None,
+    foreign_parts: true,
 };
 
 /// A new file part, `{type:'file', data, mediaType, filename}`.

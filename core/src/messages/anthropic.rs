@@ -71,6 +71,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     string_content: true,
     file_parts: true,
     tool_dialect: Some(ToolDialect::Anthropic),
+    foreign_parts: true,
 };
 
 /// A new `document` block, `{type:'document', source:{type:'base64',

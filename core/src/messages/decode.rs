@@ -4,7 +4,7 @@
 
 use super::model::{Message, PartKind, Slot, WireFormat};
 use super::part::{Content, Part, ToolResultPart, ToolResultSlot};
-use super::{Format, ImagePart, MessageError, Role};
+use super::{ImagePart, MessageError, Role};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
@@ -15,9 +15,8 @@ pub(super) fn decode_role_content(
     value: Value,
     path: &JsonPath,
 ) -> Result<Message, MessageError> {
-    let format = wire_format.format;
     match value {
-        Value::Array(mut items) if format == Format::LangChain || !items.is_empty() => {
+        Value::Array(mut items) if wire_format.tuples || !items.is_empty() => {
             if items.len() != 2 {
                 return Err(MessageError::invalid(
                     path,
@@ -210,9 +209,7 @@ pub(super) fn decode_part(
 ) -> Result<Part, MessageError> {
     let mut map = match value {
         Value::Object(map) => map,
-        Value::String(_) if wire_format.format == Format::LangChain => {
-            return Ok(Part::Other(value))
-        }
+        Value::String(_) if wire_format.tuples => return Ok(Part::Other(value)),
         other => {
             return Err(MessageError::invalid(
                 path,

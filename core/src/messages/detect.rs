@@ -51,7 +51,8 @@ impl Evidence {
 
 /// The format of `messages`: the first message whose shape is evidence,
 /// else the first exclusive part, else the first decisive evidence.
-/// Messages that are all plain strings read as OpenAI.
+/// Messages that are all plain strings read as the list's first format
+/// (OpenAI).
 pub fn detect_format(messages: &[Value]) -> Format {
     // One look at each message serves the three kinds: its shape decides
     // at once; the first exclusive part and the first decisive evidence are
@@ -71,7 +72,7 @@ pub fn detect_format(messages: &[Value]) -> Format {
             fields.part_evidence(&mut exclusive, &mut decisive);
         }
     }
-    exclusive.or(decisive).unwrap_or(Format::OpenAi)
+    exclusive.or(decisive).unwrap_or(Format::DEFAULT)
 }
 
 /// The first format in the list whose evidence passes `test`.

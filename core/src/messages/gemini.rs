@@ -65,7 +65,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: Some(read_tool_result),
     encode_split: None,
-    call: Some(CallShape {
+    call: Ok(CallShape {
         wrapper: Some("functionCall"),
         id: &["id"],
         name: &["name"],
@@ -75,6 +75,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     evidence: EVIDENCE,
     tool_slots,
     role_of: super::tool_slots::role_field,
+    tuples: false,
 };
 
 /// How it writes new parts, and the image shapes it holds.
@@ -86,6 +87,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     string_content: false,
     file_parts: true,
     tool_dialect: None,
+    foreign_parts: true,
 };
 
 /// A new file part, `{inlineData:{mimeType, data}}`.

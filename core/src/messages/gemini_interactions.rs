@@ -64,7 +64,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: None,
     encode_split: None,
-    call: Some(CallShape {
+    call: Ok(CallShape {
         wrapper: None,
         id: &["id"],
         name: &["name"],
@@ -74,6 +74,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     evidence: EVIDENCE,
     tool_slots,
     role_of,
+    tuples: false,
 };
 
 /// How it writes new parts, and the image shapes it holds.
@@ -85,6 +86,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     string_content: true,
     file_parts: true,
     tool_dialect: Some(ToolDialect::Function),
+    foreign_parts: true,
 };
 
 /// Step types only this API has. (`function_call` and `file_search_call`
@@ -300,21 +302,31 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
     })
 }
 
-/// A `function_result` step's `result`: a string, its `text` content, or
-/// an object.
+/// A `function_result` step's `result`, or that of each `function_result`
+/// block in a step's (or a turn's) `content`: a string, its `text`
+/// content, or an object.
 fn tool_slots(step: &Value) -> Vec<ToolSlot> {
     let mut out = Vec::new();
-    if step.get("type").and_then(Value::as_str) != Some("function_result") {
-        return out;
-    }
-    match step.get("result") {
-        Some(Value::Object(_)) => {
-            out.push(ToolSlot::new(vec![key("result")], SlotKind::Structured))
+    if step.get("type").and_then(Value::as_str) == Some("function_result") {
+        result_slots(step, Vec::new(), &mut out);
+    } else if let Some(Value::Array(blocks)) = step.get("content") {
+        for (i, block) in blocks.iter().enumerate() {
+            if block.get("type").and_then(Value::as_str) == Some("function_result") {
+                result_slots(block, vec![key("content"), Seg::Index(i)], &mut out);
+            }
         }
-        Some(result) => text_or_parts(result, vec![key("result")], &mut out),
-        None => {}
     }
     out
+}
+
+/// The slots of the `result` of a `function_result` at `base`.
+fn result_slots(function_result: &Value, mut base: Vec<Seg>, out: &mut Vec<ToolSlot>) {
+    base.push(key("result"));
+    match function_result.get("result") {
+        Some(Value::Object(_)) => out.push(ToolSlot::new(base, SlotKind::Structured)),
+        Some(result) => text_or_parts(result, base, out),
+        None => {}
+    }
 }
 
 /// The role of a raw entry: a step's by its type, a content entry's the
@@ -450,6 +462,38 @@ mod tests {
             "input[0].result[0].text"
         );
         assert_eq!(err(json!({"type":"text","text":5})), "input[0].text");
+    }
+
+    #[test]
+    fn finds_tool_results_in_steps_and_in_blocks() {
+        let slots = |v: Value| tool_slots(&v);
+        assert_eq!(
+            slots(json!({"type":"function_result","call_id":"c","result":"{}"})),
+            vec![ToolSlot::new(vec![key("result")], SlotKind::Text)]
+        );
+        assert_eq!(
+            slots(json!({"type":"function_result","call_id":"c","result":{"a":1}})),
+            vec![ToolSlot::new(vec![key("result")], SlotKind::Structured)]
+        );
+        assert_eq!(
+            slots(
+                json!({"type":"user_input","content":[{"type":"text","text":"x"},{"type":"function_result","call_id":"c","result":[{"type":"text","text":"{}"}]}]})
+            ),
+            vec![ToolSlot::new(
+                vec![
+                    key("content"),
+                    Seg::Index(1),
+                    key("result"),
+                    Seg::Index(0),
+                    key("text")
+                ],
+                SlotKind::Text
+            )]
+        );
+        assert!(
+            slots(json!({"type":"model_output","content":[{"type":"text","text":"{}"}]}))
+                .is_empty()
+        );
     }
 
     #[test]

@@ -66,15 +66,18 @@ const EVIDENCE: Evidence = Evidence {
 };
 
 /// The LangChain message format (tuples and objects).
-pub(super) static WIRE: WireFormat = WireFormat::role_content(
-    Format::LangChain,
-    &["url", "image_url", "data", "base64"],
-    classify,
-    CALL,
-    answer,
-    EVIDENCE,
-    tool_message_slots,
-);
+pub(super) static WIRE: WireFormat = WireFormat {
+    tuples: true,
+    ..WireFormat::role_content(
+        Format::LangChain,
+        &["url", "image_url", "data", "base64"],
+        classify,
+        CALL,
+        answer,
+        EVIDENCE,
+        tool_message_slots,
+    )
+};
 
 /// Where its tool calls keep their id, name and arguments.
 const CALL: CallShape = CallShape {
@@ -104,6 +107,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     string_content: true,
     file_parts: true,
     tool_dialect: None,
+    foreign_parts: true,
 };
 
 /// Its answer to a tool call: a `tool` message of text; the image follows

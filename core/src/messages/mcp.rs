@@ -62,7 +62,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: None,
     encode_split: None,
-    call: Some(CallShape {
+    call: Ok(CallShape {
         wrapper: Some("params"),
         id: &["id"],
         name: &["name"],
@@ -72,6 +72,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     evidence: EVIDENCE,
     tool_slots,
     role_of: super::tool_slots::role_field,
+    tuples: false,
 };
 
 /// How it writes new parts, and the image shapes it holds.
@@ -83,6 +84,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     string_content: false,
     file_parts: true,
     tool_dialect: Some(ToolDialect::Mcp),
+    foreign_parts: true,
 };
 
 /// A new `resource` block, `{type:'resource', resource:{uri, mimeType,

@@ -43,6 +43,10 @@ pub(super) struct NewParts {
     /// How its API takes a tool definition (`None`: it has no dialect of
     /// its own to name).
     pub(super) tool_dialect: Option<super::ToolDialect>,
+    /// Whether its messages take image parts stashed in another format's
+    /// shape as they were (false for Ollama, whose images are no parts: it
+    /// gets its own new part instead).
+    pub(super) foreign_parts: bool,
 }
 
 /// One wire format's reading of its own shapes: each format's module
@@ -65,13 +69,16 @@ pub(super) struct WireFormat {
     /// Writes `content` back into a message's map for a message whose parts
     /// were read from a text field and an array field ([`Slot::Split`]).
     pub(super) encode_split: Option<EncodeSplit>,
-    /// Where its tool calls keep their id, name and arguments (`None`
-    /// where calls are not answered with messages).
-    pub(super) call: Option<super::tool_call::CallShape>,
+    /// Where its tool calls keep their id, name and arguments, or why its
+    /// calls are not answered with messages.
+    pub(super) call: Result<super::tool_call::CallShape, &'static str>,
     /// Writes the messages that answer a tool call.
     pub(super) answer: AnswerToolCall,
     /// What tells its messages from other formats'.
     pub(super) evidence: super::detect::Evidence,
+    /// Whether its messages may be `[role, content]` tuples, and its
+    /// content arrays hold plain strings beside parts (LangChain's).
+    pub(super) tuples: bool,
     /// Where a raw message keeps its tool results.
     pub(super) tool_slots: fn(&Value) -> Vec<super::tool_slots::ToolSlot>,
     /// The role of a raw message, read without decoding it.
@@ -99,11 +106,12 @@ impl WireFormat {
             classify,
             read_tool_result: None,
             encode_split: None,
-            call: Some(call),
+            call: Ok(call),
             answer,
             evidence,
             tool_slots,
             role_of: super::tool_slots::role_field,
+            tuples: false,
         }
     }
 }

@@ -28,8 +28,10 @@ use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
 /// One entry of a message's `images`, as the part `{image, index}` (`index`: its place in `images`).
-pub(super) const IMAGE: ImageShape =
-    ImageShape::new(&ShapeSpec::base64("OllamaImage", None, "image", None));
+pub(super) const IMAGE: ImageShape = ImageShape::new(&ShapeSpec {
+    own_format_only: true,
+    ..ShapeSpec::base64("OllamaImage", None, "image", None)
+});
 
 /// Evidence of it: an `images` array or a `tool_name` on a role-and-content
 /// message.
@@ -51,7 +53,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: None,
     encode_split: Some(encode),
-    call: Some(CallShape {
+    call: Ok(CallShape {
         wrapper: None,
         id: &["id"],
         name: &["function", "name"],
@@ -61,6 +63,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     evidence: EVIDENCE,
     tool_slots: tool_message_slots,
     role_of: super::tool_slots::role_field,
+    tuples: false,
 };
 
 /// How it writes new parts, and the image shapes it holds.
@@ -72,6 +75,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     string_content: true,
     file_parts: false,
     tool_dialect: None,
+    foreign_parts: false,
 };
 
 /// No file parts (see `Format::has_file_parts`): a line naming the file.

@@ -60,6 +60,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     string_content: true,
     file_parts: true,
     tool_dialect: Some(ToolDialect::OpenAi),
+    foreign_parts: true,
 };
 
 /// A new file part, `{type:'file', file:{filename, file_data:'data:…'}}`

@@ -58,7 +58,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: None,
     encode_split: None,
-    call: Some(CallShape {
+    call: Ok(CallShape {
         wrapper: None,
         id: &["call_id"],
         name: &["name"],
@@ -68,6 +68,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     evidence: EVIDENCE,
     tool_slots,
     role_of: super::tool_slots::role_field,
+    tuples: false,
 };
 
 /// How it writes new parts, and the image shapes it holds.
@@ -79,6 +80,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     string_content: true,
     file_parts: true,
     tool_dialect: Some(ToolDialect::Function),
+    foreign_parts: true,
 };
 
 /// A new `input_file` part, `{type:'input_file', filename,

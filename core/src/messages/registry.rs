@@ -27,6 +27,10 @@ macro_rules! formats {
             /// Every format, in the order of the list (and of their names in
             /// error messages).
             pub const ALL: [Format; [$($name),*].len()] = [$(Format::$variant),*];
+
+            /// The first of the list: what a call that names no format
+            /// writes, and what detection falls back to.
+            pub const DEFAULT: Format = Format::ALL[0];
         }
 
         /// The `Format` type of the TypeScript declarations: the union of
@@ -101,9 +105,10 @@ pub(super) fn all_shapes() -> impl Iterator<Item = ImageShape> {
         .flat_map(|format| new_parts(format).shapes.iter().copied())
 }
 
-/// Where a tool call of `format` keeps its id, name and arguments; `None`
-/// for a format whose calls are not answered with messages (UIMessage).
-pub fn call_shape(format: Format) -> Option<CallShape> {
+/// Where a tool call of `format` keeps its id, name and arguments; for a
+/// format whose calls are not answered with messages (UIMessage), what to
+/// do instead.
+pub fn call_shape(format: Format) -> Result<CallShape, &'static str> {
     wire_format(format).call
 }
 

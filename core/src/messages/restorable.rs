@@ -2,14 +2,19 @@
 //! format writes, and the shapes each holds, are the formats' own: see
 //! `registry::new_image_part` and `registry::native_shapes`.)
 
+use super::registry::{native_shapes, new_parts};
 use super::{Format, ImageShape};
 
 /// Whether a part stashed in `shape` can be written back as it was into a
 /// message of `format`. An Ollama image is an entry of `images`, not a part:
-/// it goes back only into an Ollama message, and an Ollama message takes no
-/// other shape (it gets the canonical `{image}` instead).
+/// it goes back only into a format that holds its shape, and an Ollama
+/// message takes no other format's shape (it gets its own new part instead).
 pub fn restores_as_stashed(shape: ImageShape, format: Format) -> bool {
-    (shape == crate::messages::ollama::IMAGE) == (format == Format::Ollama)
+    if shape.own_format_only() {
+        native_shapes(format).contains(&shape)
+    } else {
+        new_parts(format).foreign_parts
+    }
 }
 
 #[cfg(test)]

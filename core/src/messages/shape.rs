@@ -22,6 +22,10 @@ pub struct ShapeSpec {
     /// False in a place where a text placeholder cannot stand (a Gemini
     /// `functionResponse.parts` entry): such images stay inline.
     pub(super) replaceable_by_text: bool,
+    /// True for a part that is no part of its message's content (an entry
+    /// of an Ollama message's `images`): it goes back only into a message
+    /// of a format that holds this shape.
+    pub(super) own_format_only: bool,
 }
 
 impl ShapeSpec {
@@ -41,6 +45,7 @@ impl ShapeSpec {
             mime_outside: false,
             always_base64: false,
             replaceable_by_text: true,
+            own_format_only: false,
         }
     }
 
@@ -93,6 +98,11 @@ impl ImageShape {
     /// (a Gemini `functionResponse.parts` entry): such images stay inline.
     pub fn replaceable_by_text(self) -> bool {
         self.0.replaceable_by_text
+    }
+
+    /// True for a shape that goes back only into a format that holds it.
+    pub(super) fn own_format_only(self) -> bool {
+        self.0.own_format_only
     }
 }
 

@@ -42,12 +42,14 @@ pub(super) static WIRE: WireFormat = WireFormat {
     classify,
     read_tool_result: None,
     encode_split: None,
-    // A UIMessage tool call is answered with `addToolOutput`.
-    call: None,
+    call: Err(
+        "a UIMessage tool call is answered with addToolOutput: use historyImageOutput from ctxpack/ai-sdk",
+    ),
     answer,
     evidence: EVIDENCE,
     tool_slots: no_slots,
     role_of: super::tool_slots::role_field,
+    tuples: false,
 };
 
 /// How it writes new parts, and the image shapes it holds.
@@ -59,6 +61,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     string_content: false,
     file_parts: true,
     tool_dialect: None,
+    foreign_parts: true,
 };
 
 /// A new file part, `{type:'file', mediaType, filename, url:'data:…'}`.
