@@ -2,7 +2,7 @@
 //! base64 or a URL, and `tool_result` blocks that hold further blocks.
 
 use super::decode::require_str;
-use super::detect::Evidence;
+use super::evidence::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;

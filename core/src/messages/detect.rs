@@ -1,59 +1,17 @@
-//! Telling the wire format from the messages themselves. Each format's
-//! module says what is evidence of it (its `WIRE.evidence`); this module
-//! reads each message once and asks them.
+//! Telling the wire format from the messages themselves: each message is
+//! read once and every format's [`Evidence`] asked of it, in list order.
 
-use super::registry::wire_format;
+use super::evidence::{Evidence, MessageFields};
 use super::Format;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-/// What a format's module says is evidence of it, in three kinds, each
-/// looked for in every message before the next:
-/// 1. `shape`: the shape of a message alone (tuples are LangChain's,
-///    `parts` a UIMessage's or Gemini's, a top-level item `type` a
-///    Responses item's or an Interactions step's, …);
-/// 2. `exclusive_part`: a content part only this format has;
-/// 3. the first decisive evidence of a message: `fields_first` (fields of
-///    the message, looked at before its parts), `part` (a part that tells
-///    formats apart), then `fields_last`.
-///
-/// The predicates of different formats never claim the same thing, except
-/// where the earlier format in the list is meant to win.
-/// Tells whether a part (its map and its `type`) is evidence.
-pub(super) type PartTest = fn(&Map<String, Value>, &str) -> bool;
-
-/// Tells whether a message's fields are evidence.
-pub(super) type FieldsTest = fn(&MessageFields<'_>) -> bool;
-
-#[derive(Clone, Copy)]
-pub(super) struct Evidence {
-    /// The message's shape says it is this format's.
-    pub(super) shape: Option<FieldsTest>,
-    /// A part (its map and `type`) only this format has.
-    pub(super) exclusive_part: Option<PartTest>,
-    /// Fields of a message that decide before its parts.
-    pub(super) fields_first: Option<FieldsTest>,
-    /// A part that tells this format from the others.
-    pub(super) part: Option<PartTest>,
-    /// Fields of a message that decide after its parts.
-    pub(super) fields_last: Option<FieldsTest>,
-}
-
-impl Evidence {
-    /// No evidence of any kind.
-    pub(super) const NONE: Evidence = Evidence {
-        shape: None,
-        exclusive_part: None,
-        fields_first: None,
-        part: None,
-        fields_last: None,
-    };
-}
-
-/// The format of `messages`: the first message whose shape is evidence,
+/// The format of `messages`, `evidence_of` giving each format's evidence,
+/// from three kinds of evidence, each looked for in every message before
+/// the next (see [`Evidence`]): the first message whose shape is evidence,
 /// else the first exclusive part, else the first decisive evidence.
 /// Messages that are all plain strings read as the list's first format
 /// (OpenAI).
-pub fn detect_format(messages: &[Value]) -> Format {
+pub(super) fn detect_with(messages: &[Value], evidence_of: EvidenceOf) -> Format {
     // One look at each message serves the three kinds: its shape decides
     // at once; the first exclusive part and the first decisive evidence are
     // kept until every message was looked at.
@@ -65,144 +23,67 @@ pub fn detect_format(messages: &[Value]) -> Format {
             Value::Object(map) => MessageFields::of(map),
             _ => continue,
         };
-        if let Some(format) = first_format(|e| e.shape.is_some_and(|f| f(&fields))) {
+        if let Some(format) = first(evidence_of, |e| e.shape.is_some_and(|f| f(&fields))) {
             return format;
         }
         if exclusive.is_none() {
-            fields.part_evidence(&mut exclusive, &mut decisive);
+            part_evidence(&fields, evidence_of, &mut exclusive, &mut decisive);
         }
     }
     exclusive.or(decisive).unwrap_or(Format::DEFAULT)
 }
 
+/// Gives each format's evidence.
+type EvidenceOf = fn(Format) -> &'static Evidence;
+
 /// The first format in the list whose evidence passes `test`.
-fn first_format(test: impl Fn(&Evidence) -> bool) -> Option<Format> {
+fn first(evidence_of: EvidenceOf, test: impl Fn(&Evidence) -> bool) -> Option<Format> {
     Format::ALL
         .into_iter()
-        .find(|&format| test(&wire_format(format).evidence))
+        .find(|&format| test(evidence_of(format)))
 }
 
-/// The fields of a message that detection reads, found in one pass over
-/// its keys (a message has a few; looking each name up would hash it).
-#[derive(Default)]
-pub(super) struct MessageFields<'a> {
-    /// The message is a `[role, content]` tuple.
-    pub(super) tuple: bool,
-    /// Its `parts`.
-    pub(super) parts: Option<&'a Value>,
-    /// Its `role`.
-    pub(super) role: Option<&'a Value>,
-    /// Its top-level `type`.
-    pub(super) item_type: Option<&'a Value>,
-    /// Its `content`.
-    pub(super) content: Option<&'a Value>,
-    /// Its `images`.
-    pub(super) images: Option<&'a Value>,
-    /// It has an `id`.
-    pub(super) id: bool,
-    /// It has a `tool_name`.
-    pub(super) tool_name: bool,
-    /// It has `tool_calls`, `tool_call_id` or `function_call`.
-    pub(super) openai_call: bool,
-    /// It has a `call_id`.
-    pub(super) call_id: bool,
-    /// Its `arguments` are an object.
-    pub(super) object_arguments: bool,
-}
-
-impl<'a> MessageFields<'a> {
-    fn tuple() -> MessageFields<'a> {
-        MessageFields {
-            tuple: true,
-            ..MessageFields::default()
-        }
-    }
-
-    fn of(map: &'a Map<String, Value>) -> MessageFields<'a> {
-        let mut fields = MessageFields::default();
-        for (key, value) in map {
-            match key.as_str() {
-                "parts" => fields.parts = Some(value),
-                "role" => fields.role = Some(value),
-                "type" => fields.item_type = Some(value),
-                "content" => fields.content = Some(value),
-                "images" => fields.images = Some(value),
-                "id" => fields.id = true,
-                "tool_name" => fields.tool_name = true,
-                "tool_calls" | "tool_call_id" | "function_call" => fields.openai_call = true,
-                "call_id" => fields.call_id = true,
-                "arguments" => fields.object_arguments = value.is_object(),
-                _ => {}
+/// Sets `exclusive` to the first content part of `m` only one format has,
+/// and `decisive` (while unset) to the first decisive evidence of `m`:
+/// fields that decide first, else its first decisive part, else fields that
+/// decide last.
+fn part_evidence(
+    m: &MessageFields<'_>,
+    evidence_of: EvidenceOf,
+    exclusive: &mut Option<Format>,
+    decisive: &mut Option<Format>,
+) {
+    let look_for_decisive = decisive.is_none();
+    let mut from_parts = None;
+    if let Some(Value::Array(parts)) = m.content {
+        for part in parts {
+            let Some(map) = part.as_object() else {
+                continue;
+            };
+            let Some(part_type) = map.get("type").and_then(Value::as_str) else {
+                continue;
+            };
+            if let Some(format) = first(evidence_of, |e| {
+                e.exclusive_part.is_some_and(|f| f(map, part_type))
+            }) {
+                *exclusive = Some(format);
+                return;
+            }
+            if look_for_decisive && from_parts.is_none() {
+                from_parts = first(evidence_of, |e| e.part.is_some_and(|f| f(map, part_type)));
             }
         }
-        fields
     }
-
-    /// Its `parts`, when they are an array.
-    pub(super) fn parts_array(&self) -> Option<&'a [Value]> {
-        match self.parts {
-            Some(Value::Array(parts)) => Some(parts),
-            _ => None,
-        }
-    }
-
-    /// Its `role`, when it is a string.
-    pub(super) fn role_name(&self) -> Option<&'a str> {
-        self.role.and_then(Value::as_str)
-    }
-
-    /// Its top-level `type`, when it is a string.
-    pub(super) fn type_name(&self) -> Option<&'a str> {
-        self.item_type.and_then(Value::as_str)
-    }
-
-    /// True when neither `parts` nor a `model` role decide its shape: the
-    /// shapes of role-and-content messages are looked at only then.
-    pub(super) fn plain_object(&self) -> bool {
-        !self.tuple && self.parts_array().is_none() && self.role_name() != Some("model")
-    }
-
-    /// True when its top-level `type` is an item's, not a message's.
-    pub(super) fn is_item(&self) -> bool {
-        self.type_name().is_some_and(|t| t != "message")
-    }
-
-    /// Sets `exclusive` to the first content part only one format has, and
-    /// `decisive` (while unset) to the first decisive evidence of this
-    /// message: fields that decide first, else its first decisive part,
-    /// else fields that decide last.
-    fn part_evidence(&self, exclusive: &mut Option<Format>, decisive: &mut Option<Format>) {
-        let look_for_decisive = decisive.is_none();
-        let mut from_parts = None;
-        if let Some(Value::Array(parts)) = self.content {
-            for part in parts {
-                let Some(map) = part.as_object() else {
-                    continue;
-                };
-                let Some(part_type) = map.get("type").and_then(Value::as_str) else {
-                    continue;
-                };
-                if let Some(format) =
-                    first_format(|e| e.exclusive_part.is_some_and(|f| f(map, part_type)))
-                {
-                    *exclusive = Some(format);
-                    return;
-                }
-                if look_for_decisive && from_parts.is_none() {
-                    from_parts = first_format(|e| e.part.is_some_and(|f| f(map, part_type)));
-                }
-            }
-        }
-        if look_for_decisive {
-            *decisive = first_format(|e| e.fields_first.is_some_and(|f| f(self)))
-                .or(from_parts)
-                .or_else(|| first_format(|e| e.fields_last.is_some_and(|f| f(self))));
-        }
+    if look_for_decisive {
+        *decisive = first(evidence_of, |e| e.fields_first.is_some_and(|f| f(m)))
+            .or(from_parts)
+            .or_else(|| first(evidence_of, |e| e.fields_last.is_some_and(|f| f(m))));
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::detect_format;
     use super::*;
     use serde_json::json;
 

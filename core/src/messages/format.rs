@@ -1,9 +1,44 @@
-//! The wire formats ctxpack reads and writes.
+//! The wire formats ctxpack reads and writes: [`Format`] and its names,
+//! made from the format list (`list.rs`).
 
 use super::MessageError;
 
-pub use super::registry::Format;
-use super::registry::{new_parts, NAMES};
+/// Makes [`Format`], its list, its names and its TypeScript union from the
+/// format list.
+macro_rules! define_format {
+    ($($(#[doc = $doc:literal])* $variant:ident => $module:ident, $name:literal, [$($alias:literal),*];)*) => {
+        /// A message wire format. Output always uses the input's format.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Format {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Format {
+            /// Every format, in the order of the list (and of their names in
+            /// error messages).
+            pub const ALL: [Format; [$($name),*].len()] = [$(Format::$variant),*];
+
+            /// The first of the list: what a call that names no format
+            /// writes, and what detection falls back to.
+            pub const DEFAULT: Format = Format::ALL[0];
+        }
+
+        /// The `Format` type of the TypeScript declarations: the union of
+        /// the formats' names, in the list's order.
+        pub const FORMAT_UNION_TS: &str = concat!(
+            "/** A message wire format. */\nexport type Format = never",
+            $(" | \"", $name, "\"",)*
+            ";\n"
+        );
+
+        /// Every format with its name and the other names it is accepted under.
+        pub(super) const NAMES: [(Format, &str, &[&str]); [$($name),*].len()] =
+            [$((Format::$variant, $name, &[$($alias),*])),*];
+
+    };
+}
+
+super::list::format_list!(define_format);
 
 impl Format {
     /// The name used in options and reports.
@@ -37,30 +72,6 @@ impl Format {
                 name: name.to_owned(),
             })
     }
-
-    /// A text content part in this format: `{type:'text', text}`, Responses
-    /// `{type:'input_text', text}`, Gemini `{text}`.
-    pub fn text_part(self, text: String) -> serde_json::Value {
-        super::Part::text_in(self, text).into_wire()
-    }
-
-    /// True when a message's content may be one plain string. Where it may
-    /// not (UIMessage and Gemini `parts`, MCP blocks, Interactions steps),
-    /// text written as one string goes back as one text part.
-    pub fn has_string_content(self) -> bool {
-        new_parts(self).string_content
-    }
-
-    /// How this format's API takes a tool definition, if it takes one.
-    pub fn tool_dialect(self) -> Option<super::ToolDialect> {
-        new_parts(self).tool_dialect
-    }
-
-    /// False for a format whose messages carry images and nothing else
-    /// (Ollama): a file goes to it as a description.
-    pub fn has_file_parts(self) -> bool {
-        new_parts(self).file_parts
-    }
 }
 
 #[cfg(test)]
@@ -78,6 +89,10 @@ mod tests {
             Ok(Format::OpenAiResponses)
         );
         assert!(Format::from_name("nope", "o").is_err());
+        assert_eq!(
+            FORMAT_UNION_TS,
+            "/** A message wire format. */\nexport type Format = never | \"openai\" | \"langchain\" | \"anthropic\" | \"ai-sdk\" | \"ui-message\" | \"openai-responses\" | \"gemini\" | \"mcp\" | \"ollama\" | \"gemini-interactions\";\n"
+        );
         assert_eq!(
             Format::expected_names(),
             "openai, langchain, anthropic, ai-sdk, ui-message, openai-responses, gemini, mcp, ollama or gemini-interactions"

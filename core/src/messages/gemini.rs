@@ -9,7 +9,7 @@
 //! in their place.
 
 use super::decode::{message_object, optional_role, parts_message};
-use super::detect::Evidence;
+use super::evidence::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;

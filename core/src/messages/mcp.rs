@@ -9,7 +9,7 @@
 //! block keeps it one block.
 
 use super::decode::{decode_content, decode_part, kind_of, message_object, required_role};
-use super::detect::Evidence;
+use super::evidence::Evidence;
 use super::model::{NewParts, PartKind, Slot, WireFormat};
 use super::part::Content;
 use super::part::ToolResultSlot;

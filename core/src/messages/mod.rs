@@ -11,12 +11,14 @@ mod anthropic;
 mod decode;
 mod detect;
 mod error;
+mod evidence;
 mod format;
 mod gemini;
 mod gemini_interactions;
 pub(crate) mod image;
 mod image_template;
 mod langchain;
+mod list;
 mod mcp;
 mod model;
 mod ollama;
@@ -34,16 +36,15 @@ mod tool_slots;
 mod ui_message;
 pub(crate) mod walk;
 
-pub use detect::detect_format;
 pub use error::MessageError;
-pub use format::Format;
+pub use format::{Format, FORMAT_UNION_TS};
 pub use image::{ImagePart, ImageShape, ImageSource};
 pub use model::{Message, Role};
 pub use part::{Content, Part, ToolResultPart};
 pub use placeholder::{parse_image_id, placeholder};
 pub use registry::{
-    answer_tool_call, call_shape, decode_messages, is_payload_key, native_shapes, new_file_part,
-    new_image_part, new_image_shape, raw_role, tool_result_slots, FORMAT_UNION_TS,
+    answer_tool_call, call_shape, decode_messages, detect_format, is_payload_key, native_shapes,
+    new_file_part, new_image_part, new_image_shape, raw_role, tool_result_slots,
 };
 pub use tool_call::{CallShape, ToolAnswer, ToolDialect};
 pub use tool_slots::{Seg, SlotKind, ToolSlot};

@@ -75,7 +75,7 @@ pub(super) struct WireFormat {
     /// Writes the messages that answer a tool call.
     pub(super) answer: AnswerToolCall,
     /// What tells its messages from other formats'.
-    pub(super) evidence: super::detect::Evidence,
+    pub(super) evidence: super::evidence::Evidence,
     /// Whether its messages may be `[role, content]` tuples, and its
     /// content arrays hold plain strings beside parts (LangChain's).
     pub(super) tuples: bool,
@@ -96,7 +96,7 @@ impl WireFormat {
         classify: ClassifyPart,
         call: super::tool_call::CallShape,
         answer: AnswerToolCall,
-        evidence: super::detect::Evidence,
+        evidence: super::evidence::Evidence,
         tool_slots: fn(&Value) -> Vec<super::tool_slots::ToolSlot>,
     ) -> WireFormat {
         WireFormat {

@@ -16,7 +16,7 @@
 //! `images`, and leaves the text around it.
 
 use super::decode::{message_object, required_role};
-use super::detect::Evidence;
+use super::evidence::Evidence;
 use super::model::{NewParts, PartKind, Slot, SplitLayout, WireFormat};
 use super::part::Content;
 use super::placeholder::{placeholder, split_placeholders, Segment};

@@ -2,7 +2,7 @@
 //! {type:'image_url', image_url:{url, detail}}]}`.
 
 use super::decode::require_str;
-use super::detect::Evidence;
+use super::evidence::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, then_user, CallShape, ToolAnswer};

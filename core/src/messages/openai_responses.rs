@@ -8,7 +8,7 @@
 //! takes an image's place as `{type:'input_text', text}`.
 
 use super::decode::{message_object, optional_role, take_content};
-use super::detect::Evidence;
+use super::evidence::Evidence;
 use super::model::{NewParts, PartKind, Slot, WireFormat};
 use super::part::Content;
 use super::shape::ShapeSpec;

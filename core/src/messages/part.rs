@@ -1,6 +1,6 @@
 //! Content parts of the neutral model.
 
-use super::{Format, ImagePart};
+use super::ImagePart;
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
@@ -54,11 +54,11 @@ impl Part {
         Part::Text(m)
     }
 
-    /// A new plain text part in the shape `format` writes: `{type:'text',
-    /// text}`, Responses `{type:'input_text', text}`, Gemini `{text}`.
-    pub fn text_in(format: Format, text: String) -> Part {
+    /// A new plain text part whose `type` is `kind` (none for Gemini's
+    /// untyped `{text}`).
+    pub fn typed_text(kind: Option<&str>, text: String) -> Part {
         let mut m = Map::new();
-        if let Some(kind) = text_type(format) {
+        if let Some(kind) = kind {
             m.insert("type".into(), kind.into());
         }
         m.insert("text".into(), text.into());
@@ -91,11 +91,6 @@ impl Part {
             Part::Other(v) => v,
         }
     }
-}
-
-/// The `type` of a text part in `format`, if it has one.
-fn text_type(format: Format) -> Option<&'static str> {
-    super::registry::new_parts(format).text_type
 }
 
 /// Where a tool result keeps its nested content.

@@ -1,50 +1,24 @@
-//! The wire formats, by [`Format`]: the one list that names them all. Each
-//! line names a format's module, its name and the other names it is
-//! accepted under; the list makes the [`Format`] enum, its names and the
-//! dispatch to each module's [`WireFormat`] (how it reads and writes
-//! messages), [`NewParts`] (how it writes new parts) and `file_part`.
-//! Everything else a format knows is in its module.
+//! The dispatch by [`Format`] to each format's module, made from the format
+//! list (`list.rs`): its [`WireFormat`] (how it reads and writes messages),
+//! its [`NewParts`] (how it writes new parts) and its `file_part`, and what
+//! every caller asks of a format through them. Everything else a format
+//! knows is in its module.
 
 use super::decode::decode_role_content;
+use super::detect::detect_with;
 use super::model::{Message, NewParts, WireFormat};
+use super::part::Part;
+use super::tool_call::ToolDialect;
 use super::tool_call::{CallShape, ToolAnswer};
 use super::tool_slots::ToolSlot;
-use super::{detect_format, ImageShape, MessageError, Role};
+use super::{Format, ImageShape, MessageError, Role};
 use crate::json_path::JsonPath;
 use serde_json::Value;
 
-/// Makes the format list: `Format`, `Format::ALL`, the names, and the
-/// dispatch by format to each module's `WIRE`, `NEW_PARTS` and `file_part`.
-macro_rules! formats {
+/// Makes the dispatch by format to each module's `WIRE`, `NEW_PARTS` and
+/// `file_part` from the format list.
+macro_rules! define_dispatch {
     ($($(#[doc = $doc:literal])* $variant:ident => $module:ident, $name:literal, [$($alias:literal),*];)*) => {
-        /// A message wire format. Output always uses the input's format.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Format {
-            $($(#[doc = $doc])* $variant,)*
-        }
-
-        impl Format {
-            /// Every format, in the order of the list (and of their names in
-            /// error messages).
-            pub const ALL: [Format; [$($name),*].len()] = [$(Format::$variant),*];
-
-            /// The first of the list: what a call that names no format
-            /// writes, and what detection falls back to.
-            pub const DEFAULT: Format = Format::ALL[0];
-        }
-
-        /// The `Format` type of the TypeScript declarations: the union of
-        /// the formats' names, in the list's order.
-        pub const FORMAT_UNION_TS: &str = concat!(
-            "/** A message wire format. */\nexport type Format = never",
-            $(" | \"", $name, "\"",)*
-            ";\n"
-        );
-
-        /// Every format with its name and the other names it is accepted under.
-        pub(super) const NAMES: [(Format, &str, &[&str]); [$($name),*].len()] =
-            [$((Format::$variant, $name, &[$($alias),*])),*];
-
         /// How `format` reads and writes messages.
         pub(super) fn wire_format(format: Format) -> &'static WireFormat {
             match format {
@@ -70,32 +44,76 @@ macro_rules! formats {
     };
 }
 
-formats! {
-    /// OpenAI Chat Completions: `{role, content: string | parts}`.
-    OpenAi => openai, "openai", [];
-    /// LangChain message tuples: `["human" | "ai" | "assistant" | "system" | "tool", content]`.
-    LangChain => langchain, "langchain", [];
-    /// Anthropic Messages: `{role, content}` with `image`, `tool_use` and `tool_result` blocks.
-    Anthropic => anthropic, "anthropic", [];
-    /// Vercel AI SDK `ModelMessage`: `image`, `file`, `tool-call` and `tool-result` parts.
-    AiSdk => ai_sdk, "ai-sdk", ["aisdk", "vercel"];
-    /// Vercel AI SDK `UIMessage`: `{id, role, parts}` with `text`, `file` and tool parts.
-    UiMessage => ui_message, "ui-message", ["uimessage"];
-    /// OpenAI Responses input items: messages with `input_text` and
-    /// `input_image` parts, `function_call`, `function_call_output` and others.
-    OpenAiResponses => openai_responses, "openai-responses", ["responses"];
-    /// Google Gemini `Content`: `{role, parts}` with `{text}`, `{inlineData}`,
-    /// `{functionCall}` and `{functionResponse}` parts.
-    Gemini => gemini, "gemini", ["google"];
-    /// MCP sampling messages: `{role, content}` where content is one block
-    /// or an array of `text`, `image`, `audio`, `resource` and `tool_result` blocks.
-    Mcp => mcp, "mcp", [];
-    /// Ollama chat: `{role, content: string, images?: [base64]}`.
-    Ollama => ollama, "ollama", [];
-    /// Google's Interactions API `input`: steps (`user_input`, `model_output`,
-    /// `function_call`, `function_result`, …), one turn's content list, or
-    /// the older `{role, content}` turns.
-    GeminiInteractions => gemini_interactions, "gemini-interactions", ["interactions"];
+super::list::format_list!(define_dispatch);
+
+impl Format {
+    /// A text content part in this format: `{type:'text', text}`, Responses
+    /// `{type:'input_text', text}`, Gemini `{text}`.
+    pub fn text_part(self, text: String) -> serde_json::Value {
+        Part::text_in(self, text).into_wire()
+    }
+
+    /// True when a message's content may be one plain string. Where it may
+    /// not (UIMessage and Gemini `parts`, MCP blocks, Interactions steps),
+    /// text written as one string goes back as one text part.
+    pub fn has_string_content(self) -> bool {
+        new_parts(self).string_content
+    }
+
+    /// How this format's API takes a tool definition, if it takes one.
+    pub fn tool_dialect(self) -> Option<ToolDialect> {
+        new_parts(self).tool_dialect
+    }
+
+    /// False for a format whose messages carry images and nothing else
+    /// (Ollama): a file goes to it as a description.
+    pub fn has_file_parts(self) -> bool {
+        new_parts(self).file_parts
+    }
+}
+
+impl Part {
+    /// A new plain text part in the shape `format` writes: `{type:'text',
+    /// text}`, Responses `{type:'input_text', text}`, Gemini `{text}`.
+    pub fn text_in(format: Format, text: String) -> Part {
+        Part::typed_text(new_parts(format).text_type, text)
+    }
+}
+
+impl ImageShape {
+    /// The shape stored under `name`, among those of every format.
+    pub fn from_name(name: &str) -> Option<ImageShape> {
+        all_shapes().find(|shape| shape.name() == name)
+    }
+}
+
+impl ToolDialect {
+    /// The dialect of the format named `name` (a format name or one of its
+    /// other names), if that format has one.
+    pub fn from_name(name: &str) -> Option<ToolDialect> {
+        Format::from_name(name, "").ok()?.tool_dialect()
+    }
+
+    /// The names [`ToolDialect::from_name`] reads, for error messages:
+    /// `'a', 'b' or 'c'`.
+    pub fn expected_names() -> String {
+        let names: Vec<String> = Format::ALL
+            .into_iter()
+            .filter(|f| f.tool_dialect().is_some())
+            .map(|f| format!("'{}'", f.name()))
+            .collect();
+        match names.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+}
+
+/// The format of `messages`, from the evidence each format's module gives
+/// (see `detect.rs`).
+pub fn detect_format(messages: &[Value]) -> Format {
+    detect_with(messages, |format| &wire_format(format).evidence)
 }
 
 /// Every image shape of every format.
@@ -211,10 +229,6 @@ mod tests {
 
     #[test]
     fn the_payload_keys_are_those_the_formats_name() {
-        assert_eq!(
-            FORMAT_UNION_TS,
-            "/** A message wire format. */\nexport type Format = never | \"openai\" | \"langchain\" | \"anthropic\" | \"ai-sdk\" | \"ui-message\" | \"openai-responses\" | \"gemini\" | \"mcp\" | \"ollama\" | \"gemini-interactions\";\n"
-        );
         let mut keys: Vec<&str> = Format::ALL
             .into_iter()
             .flat_map(|f| wire_format(f).payload_keys.iter().copied())

@@ -79,11 +79,6 @@ impl ImageShape {
         self.0.name
     }
 
-    /// The shape stored under `name`, among those of every format.
-    pub fn from_name(name: &str) -> Option<ImageShape> {
-        super::registry::all_shapes().find(|shape| shape.name() == name)
-    }
-
     /// Where the value and its MIME type are.
     pub(super) fn keys(self) -> &'static ShapeSpec {
         self.0

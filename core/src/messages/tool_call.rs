@@ -36,29 +36,6 @@ pub enum ToolDialect {
     Mcp,
 }
 
-impl ToolDialect {
-    /// The dialect of the format named `name` (a format name or one of its
-    /// other names), if that format has one.
-    pub fn from_name(name: &str) -> Option<ToolDialect> {
-        super::Format::from_name(name, "").ok()?.tool_dialect()
-    }
-
-    /// The names [`ToolDialect::from_name`] reads, for error messages:
-    /// `'a', 'b' or 'c'`.
-    pub fn expected_names() -> String {
-        let names: Vec<String> = super::Format::ALL
-            .into_iter()
-            .filter(|f| f.tool_dialect().is_some())
-            .map(|f| format!("'{}'", f.name()))
-            .collect();
-        match names.split_last() {
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-            None => String::new(),
-        }
-    }
-}
-
 /// What a tool's answer holds, whatever the format.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ToolAnswer<'a> {

@@ -8,7 +8,7 @@
 //! `parts` are read like the message's.
 
 use super::decode::{message_object, parts_message, required_role};
-use super::detect::Evidence;
+use super::evidence::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
