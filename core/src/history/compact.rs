@@ -136,14 +136,42 @@ pub fn select_history_images<'m>(
     payloads: &dyn Payloads,
 ) -> (Plan<'m>, Vec<Found<'m>>) {
     let newest_user = newest_user_index(messages);
-    let cutoff = newest_user.unwrap_or(0);
-    let root = JsonPath::root("messages");
     let mut plan = Plan {
         newest_user,
         ..Plan::default()
     };
+    let mut found = find_history_images(messages, newest_user.unwrap_or(0), &mut plan);
+    let wanted_keep = options.keep_recent_images.min(found.len());
+    let keep = match options.limits {
+        Some(limits) => {
+            let keep = super::within_limits::keep_within_limits(
+                &mut plan,
+                &found,
+                wanted_keep,
+                limits,
+                options,
+                payloads,
+            );
+            plan.limit_stashed = wanted_keep - keep;
+            keep
+        }
+        None => wanted_keep,
+    };
+    plan.kept += keep;
+    found.truncate(found.len() - keep);
+    (plan, found)
+}
 
-    // Pass 1: which image parts are history images with inline payloads.
+/// The image parts of `messages` that are history images with inline
+/// payloads (before message `cutoff`, replaceable by a placeholder), in
+/// order; the others are counted in `plan` as kept or as URLs, and the
+/// placeholders the texts name are listed as referenced.
+fn find_history_images<'m>(
+    messages: &'m [Message],
+    cutoff: usize,
+    plan: &mut Plan<'m>,
+) -> Vec<Found<'m>> {
+    let root = JsonPath::root("messages");
     let mut found: Vec<Found<'m>> = Vec::new();
     let mut seen = BTreeSet::new();
     for (i, m) in messages.iter().enumerate() {
@@ -175,54 +203,7 @@ pub fn select_history_images<'m>(
             }
         });
     }
-    let wanted_keep = options.keep_recent_images.min(found.len());
-    let mut keep = wanted_keep;
-    if let Some(limits) = options.limits {
-        // Each stashed image saves its payload and costs a placeholder.
-        let saving = |img: &crate::messages::ImagePart| -> u64 {
-            let payload = img
-                .source()
-                .inline()
-                .map_or(0, |(_, p)| payloads.text_len(p) as u64);
-            payload.saturating_sub(60)
-        };
-        let fixed_images = plan.kept + plan.urls;
-        let stashed_saving: u64 = found[..found.len() - keep]
-            .iter()
-            .map(|f| saving(f.img))
-            .sum();
-        let mut bytes = options.request_bytes.saturating_sub(stashed_saving);
-        let over = |keep: usize, bytes: u64| {
-            limits.max_images.is_some_and(|m| fixed_images + keep > m)
-                || limits.max_request_bytes.is_some_and(|m| bytes > m)
-        };
-        while keep > 0 && over(keep, bytes) {
-            keep -= 1;
-            bytes = bytes.saturating_sub(saving(found[found.len() - keep - 1].img));
-        }
-        plan.limit_stashed = wanted_keep - keep;
-        if over(keep, bytes) {
-            let mut why = Vec::new();
-            if let Some(m) = limits.max_images.filter(|m| fixed_images + keep > *m) {
-                why.push(format!(
-                    "{} images remain in the newest turn (the limit is {m})",
-                    fixed_images + keep
-                ));
-            }
-            if let Some(m) = limits.max_request_bytes.filter(|m| bytes > *m) {
-                why.push(format!(
-                    "the request is still about {bytes} bytes (the limit is {m})"
-                ));
-            }
-            plan.limit_problem = Some(format!(
-                "the request does not fit even with every history image stashed: {}",
-                why.join("; ")
-            ));
-        }
-    }
-    plan.kept += keep;
-    found.truncate(found.len() - keep);
-    (plan, found)
+    found
 }
 
 /// Hashes one image [`select_history_images`] found into `plan` (`hashed`:
@@ -479,6 +460,7 @@ pub struct CompactReport {
 
 #[cfg(test)]
 mod tests {
+
     use super::CompactOptions;
 
     #[test]

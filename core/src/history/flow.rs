@@ -172,23 +172,8 @@ async fn measure<B: StashBackend>(
     payloads: &dyn Payloads,
 ) -> Result<Measured, MessageError> {
     let format = format.unwrap_or_else(|| detect_format(&values));
-    // The tool results the search reads, per message before the newest user
-    // message; loose strings anywhere else are text from here on.
     let slots: Vec<Vec<Slot>> = if options.sanitize_tool_results {
-        let cutoff = sanitize_cutoff(format, &values);
-        values
-            .iter_mut()
-            .enumerate()
-            .map(|(i, message)| {
-                let slots = if i < cutoff {
-                    tool_result_slots(format, message)
-                } else {
-                    Vec::new()
-                };
-                put_back_loose(message, &slots, payloads);
-                slots
-            })
-            .collect()
+        sanitized_slots(format, &mut values, payloads)
     } else {
         Vec::new()
     };
@@ -212,28 +197,14 @@ async fn measure<B: StashBackend>(
             ..Sanitized::default()
         }
     };
-    // The loose strings the search left (only messages with tool results
-    // can hold any now) are text again: the size before counts them as the
-    // text they are.
-    let mut bytes_before = 0i64;
-    for (i, message) in values.iter_mut().enumerate() {
-        let (grown, any) = if slots.get(i).is_some_and(|s| !s.is_empty()) {
-            put_back_loose(message, &[], payloads)
-        } else {
-            (0, false)
-        };
-        let held = held_grown.get(i).copied().unwrap_or(0);
-        bytes_before += sizes[i] as i64 + grown + held;
-        // Sizes of the sanitized messages: what the image pass starts from.
-        // A held text put back as it was grew the size by what was counted
-        // for it already.
-        if any || sanitized[i] {
-            sizes[i] = json_len_with(message, payloads);
-        } else {
-            sizes[i] = (sizes[i] as i64 + held).max(0) as u64;
-        }
-    }
-    let bytes_before = bytes_before.max(0) as u64;
+    let bytes_before = loose_as_text(
+        &mut values,
+        &slots,
+        &mut sizes,
+        &sanitized,
+        &held_grown,
+        payloads,
+    );
     let (format, messages) = decode(values, Some(format))?;
     let report = CompactReport {
         format: format.name(),
@@ -250,6 +221,62 @@ async fn measure<B: StashBackend>(
         remembered,
         report,
     })
+}
+
+/// The tool results the search reads, per message before the newest user
+/// message of `values`; loose strings anywhere else are text from here on.
+fn sanitized_slots(
+    format: Format,
+    values: &mut [Value],
+    payloads: &dyn Payloads,
+) -> Vec<Vec<Slot>> {
+    let cutoff = sanitize_cutoff(format, values);
+    values
+        .iter_mut()
+        .enumerate()
+        .map(|(i, message)| {
+            let slots = if i < cutoff {
+                tool_result_slots(format, message)
+            } else {
+                Vec::new()
+            };
+            put_back_loose(message, &slots, payloads);
+            slots
+        })
+        .collect()
+}
+
+/// Makes the loose strings the search left text again (only messages with
+/// tool results, at `slots`, can hold any now), and returns the size
+/// before, which counts them as the text they are. `sizes` become those of
+/// the sanitized messages, what the image pass starts from: a message
+/// `sanitized` changed, or that held loose strings, is measured again; a
+/// held text put back as it was grew it by `held_grown`, counted for it
+/// already.
+fn loose_as_text(
+    values: &mut [Value],
+    slots: &[Vec<Slot>],
+    sizes: &mut [u64],
+    sanitized: &[bool],
+    held_grown: &[i64],
+    payloads: &dyn Payloads,
+) -> u64 {
+    let mut bytes_before = 0i64;
+    for (i, message) in values.iter_mut().enumerate() {
+        let (grown, any) = if slots.get(i).is_some_and(|s| !s.is_empty()) {
+            put_back_loose(message, &[], payloads)
+        } else {
+            (0, false)
+        };
+        let held = held_grown.get(i).copied().unwrap_or(0);
+        bytes_before += sizes[i] as i64 + grown + held;
+        if any || sanitized[i] {
+            sizes[i] = json_len_with(message, payloads);
+        } else {
+            sizes[i] = (sizes[i] as i64 + held).max(0) as u64;
+        }
+    }
+    bytes_before.max(0) as u64
 }
 
 /// Plan: the history images to stash, hashed one at a time with the host

@@ -21,6 +21,7 @@ mod restore;
 pub(crate) mod tool;
 mod tool_results;
 mod upkeep;
+mod within_limits;
 
 pub use crate::messages::{parse_image_id, placeholder};
 pub use crate::stash::Failure;

@@ -54,6 +54,43 @@ struct Place {
     held: Option<(String, String, usize)>,
 }
 
+/// The tool results to sanitize, each with the place it goes back to.
+#[derive(Default)]
+struct Found {
+    targets: Vec<Target>,
+    places: Vec<Place>,
+}
+
+impl Found {
+    /// Adds `target`, going back to `place`.
+    fn push(&mut self, target: Target, place: Place) {
+        self.targets.push(target);
+        self.places.push(place);
+    }
+
+    /// Adds the held JSON text `reference`, read as `read`, of `slot` in
+    /// message `message`.
+    fn push_held(
+        &mut self,
+        reference: String,
+        read: String,
+        root: &JsonPath,
+        message: usize,
+        slot: Slot,
+    ) {
+        let (target, was_json, held) = held_target(reference, read, root, message, &slot.pointer);
+        self.push(
+            target,
+            Place {
+                message,
+                slot,
+                was_json,
+                held,
+            },
+        );
+    }
+}
+
 /// Stashes binary payloads in the tool results of `values` (on the raw
 /// messages, before decoding) at `slots`, per message: those before the
 /// newest user message.
@@ -71,78 +108,22 @@ pub(super) async fn sanitize_tool_results<B: StashBackend>(
         ..Sanitized::default()
     };
     let root = JsonPath::root("messages");
-    let mut targets = Vec::new();
-    let mut places = Vec::new();
-    let mut candidates = Vec::new();
-    for (i, (message, slots)) in values.iter().zip(slots).enumerate() {
-        for slot in slots.iter().cloned() {
-            let Some(value) = pointer_get(message, &slot.pointer) else {
-                continue;
-            };
-            let (target, was_json, held) = match (slot.kind, value) {
-                (SlotKind::Text, Value::String(text)) => match payloads.held_json(text) {
-                    Some(HeldJson::Remembered(outcome)) => {
-                        candidates.push(Candidate {
-                            message: i,
-                            slot,
-                            reference: text.clone(),
-                            outcome,
-                        });
-                        continue;
-                    }
-                    Some(HeldJson::Text(read)) => {
-                        held_target(text.clone(), read, &root, i, &slot.pointer)
-                    }
-                    None => {
-                        let path = pointer_path(&root.index(i), &slot.pointer);
-                        let (target, was_json) = text_target(text, path);
-                        (target, was_json, None)
-                    }
-                },
-                (SlotKind::Structured, v) => (
-                    Target {
-                        value: v.clone(),
-                        path: pointer_path(&root.index(i), &slot.pointer),
-                        changed: false,
-                        holds_references: true,
-                    },
-                    true,
-                    None,
-                ),
-                _ => continue,
-            };
-            targets.push(target);
-            places.push(Place {
-                message: i,
-                slot,
-                was_json,
-                held,
-            });
-        }
-    }
+    let (mut found, candidates) = find_targets(values, slots, &root, payloads);
     // Remembered outcomes, used once the stash confirms their records;
     // the others are read after all.
     for c in confirmed(backend, now, candidates, &mut out, values, payloads).await {
         if let Some(read) = payloads.loose_text(&c.reference) {
-            let (target, was_json, held) =
-                held_target(c.reference, read, &root, c.message, &c.slot.pointer);
-            targets.push(target);
-            places.push(Place {
-                message: c.message,
-                slot: c.slot,
-                was_json,
-                held,
-            });
+            found.push_held(c.reference, read, &root, c.message, c.slot);
         }
     }
-    if targets.is_empty() {
+    if found.targets.is_empty() {
         return out;
     }
     let report = sanitize_targets(
         Some(backend),
         config,
         now,
-        &mut targets,
+        &mut found.targets,
         &SanitizeOptions::default(),
         OnWriteFailure::KeepInline,
         payloads,
@@ -153,57 +134,145 @@ pub(super) async fn sanitize_tool_results<B: StashBackend>(
     out.report.stashed += report.stashed;
     out.report.filtered += report.filtered;
     out.report.failures.extend(report.failures);
-    for (target, place) in targets.into_iter().zip(places) {
-        let i = place.message;
-        // A held text's length written in JSON: counted once.
-        let escaped = place
-            .held
-            .as_ref()
-            .map_or(0, |(_, read, _)| escaped_len(read));
-        if let Some((reference, _, _)) = &place.held {
-            out.grown[i] += escaped as i64 - payloads.text_len(reference) as i64;
-        }
-        let value = if target.changed {
-            let ids = binary_marker_ids(&target.value);
-            let value = match place.slot.kind {
-                SlotKind::Text => Value::String(target_text(target, place.was_json)),
-                SlotKind::Structured => target.value,
-            };
-            if let (Some((reference, _, before)), true, Value::String(text)) =
-                (&place.held, clean && place.was_json, &value)
-            {
-                let stashed = ids.len().saturating_sub(*before);
-                let mut unique: Vec<String> = Vec::new();
-                for id in &ids {
-                    if !unique.contains(id) {
-                        unique.push(id.clone());
-                    }
-                }
-                payloads.remember_sanitized(
-                    reference,
-                    SanitizedText {
-                        text: text.clone(),
-                        ids: unique,
-                        stashed,
-                        escaped_len: escaped,
-                    },
-                );
-            }
-            out.ids.extend(ids);
-            out.changed[i] = true;
-            value
-        } else {
-            // A held text left as it was goes back as the text read.
-            match place.held {
-                Some((_, read, _)) => Value::String(read),
-                None => continue,
-            }
-        };
-        if let Some(place_value) = pointer_get_mut(&mut values[i], &place.slot.pointer) {
-            *place_value = value;
-        }
+    for (target, place) in found.targets.into_iter().zip(found.places) {
+        put_back(target, place, clean, values, &mut out, payloads);
     }
     out
+}
+
+/// The tool results at `slots` of `values`: the targets to read now, and
+/// the held JSON texts whose remembered outcomes wait for the stash.
+fn find_targets(
+    values: &[Value],
+    slots: &[Vec<Slot>],
+    root: &JsonPath,
+    payloads: &dyn Payloads,
+) -> (Found, Vec<Candidate>) {
+    let mut found = Found::default();
+    let mut candidates = Vec::new();
+    for (i, (message, slots)) in values.iter().zip(slots).enumerate() {
+        for slot in slots.iter().cloned() {
+            let Some(value) = pointer_get(message, &slot.pointer) else {
+                continue;
+            };
+            match (slot.kind, value) {
+                (SlotKind::Text, Value::String(text)) => match payloads.held_json(text) {
+                    Some(HeldJson::Remembered(outcome)) => candidates.push(Candidate {
+                        message: i,
+                        slot,
+                        reference: text.clone(),
+                        outcome,
+                    }),
+                    Some(HeldJson::Text(read)) => {
+                        found.push_held(text.clone(), read, root, i, slot)
+                    }
+                    None => {
+                        let path = pointer_path(&root.index(i), &slot.pointer);
+                        let (target, was_json) = text_target(text, path);
+                        let place = Place {
+                            message: i,
+                            slot,
+                            was_json,
+                            held: None,
+                        };
+                        found.push(target, place);
+                    }
+                },
+                (SlotKind::Structured, v) => {
+                    let target = Target {
+                        value: v.clone(),
+                        path: pointer_path(&root.index(i), &slot.pointer),
+                        changed: false,
+                        holds_references: true,
+                    };
+                    let place = Place {
+                        message: i,
+                        slot,
+                        was_json: true,
+                        held: None,
+                    };
+                    found.push(target, place);
+                }
+                _ => {}
+            }
+        }
+    }
+    (found, candidates)
+}
+
+/// Writes `target`, sanitized, back to its `place` in `values`, and
+/// accounts for it in `out`; a held JSON text whose outcome is `clean` (every
+/// binary stashed) is remembered for the next call.
+fn put_back(
+    target: Target,
+    place: Place,
+    clean: bool,
+    values: &mut [Value],
+    out: &mut Sanitized,
+    payloads: &dyn Payloads,
+) {
+    let i = place.message;
+    // A held text's length written in JSON: counted once.
+    let escaped = place
+        .held
+        .as_ref()
+        .map_or(0, |(_, read, _)| escaped_len(read));
+    if let Some((reference, _, _)) = &place.held {
+        out.grown[i] += escaped as i64 - payloads.text_len(reference) as i64;
+    }
+    let value = if target.changed {
+        let ids = binary_marker_ids(&target.value);
+        let value = match place.slot.kind {
+            SlotKind::Text => Value::String(target_text(target, place.was_json)),
+            SlotKind::Structured => target.value,
+        };
+        if let (Some((reference, _, before)), true, Value::String(text)) =
+            (&place.held, clean && place.was_json, &value)
+        {
+            remember(reference, text, &ids, *before, escaped, payloads);
+        }
+        out.ids.extend(ids);
+        out.changed[i] = true;
+        value
+    } else {
+        // A held text left as it was goes back as the text read.
+        match place.held {
+            Some((_, read, _)) => Value::String(read),
+            None => return,
+        }
+    };
+    if let Some(place_value) = pointer_get_mut(&mut values[i], &place.slot.pointer) {
+        *place_value = value;
+    }
+}
+
+/// Remembers what sanitizing the held JSON text `reference` made of it:
+/// `text`, naming the records `ids` (of which the text held `before`
+/// already), `escaped` bytes long written in JSON.
+fn remember(
+    reference: &str,
+    text: &str,
+    ids: &[String],
+    before: usize,
+    escaped: u64,
+    payloads: &dyn Payloads,
+) {
+    let stashed = ids.len().saturating_sub(before);
+    let mut unique: Vec<String> = Vec::new();
+    for id in ids {
+        if !unique.contains(id) {
+            unique.push(id.clone());
+        }
+    }
+    payloads.remember_sanitized(
+        reference,
+        SanitizedText {
+            text: text.to_owned(),
+            ids: unique,
+            stashed,
+            escaped_len: escaped,
+        },
+    );
 }
 
 /// The target for a held JSON text `reference`, read now as `read`; its
