@@ -12,7 +12,7 @@ use ctxpack_core::media::{
     decoded_len_of, facts_of_text, head_of_text, FactsReader, PayloadFacts, PayloadHead, Payloads,
     PIECE_CHARS,
 };
-use ctxpack_core::tool_results::{HeldJson, SanitizedText};
+use ctxpack_core::tool_results::{HeldJson, SanitizeMemo, SanitizedText};
 use js_sys::JsString;
 use std::future::Future;
 use std::pin::Pin;
@@ -144,6 +144,15 @@ impl Payloads for JsPayloads<'_> {
         Some(self.0.caller_text(&text))
     }
 
+    fn text_len(&self, s: &str) -> usize {
+        match self.0.payload(s) {
+            Some(v) => v.dyn_ref::<JsString>().map_or(0, |j| j.length() as usize),
+            None => s.len(),
+        }
+    }
+}
+
+impl SanitizeMemo for JsPayloads<'_> {
     /// A tool text held as JSON: what sanitizing the very same string made
     /// of it before (see `text_memo`), else its text. A text the core would
     /// get as a reference (U+0000, a lone surrogate) is left to
@@ -162,13 +171,6 @@ impl Payloads for JsPayloads<'_> {
     fn remember_sanitized(&self, s: &str, outcome: SanitizedText) {
         if let Some((text, Loose::Json)) = self.0.loose(s) {
             super::text_memo::remember(text, self.0.text_memo_call(), outcome);
-        }
-    }
-
-    fn text_len(&self, s: &str) -> usize {
-        match self.0.payload(s) {
-            Some(v) => v.dyn_ref::<JsString>().map_or(0, |j| j.length() as usize),
-            None => s.len(),
         }
     }
 }

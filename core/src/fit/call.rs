@@ -3,7 +3,7 @@
 
 use crate::budget::{EstimateReport, ModelProfile};
 use crate::event_loop::Slicer;
-use crate::media::payload::Payloads;
+use crate::history::CompactPayloads;
 use crate::stash::StashAccess;
 
 /// Options of a fitting.
@@ -36,7 +36,7 @@ pub(super) struct FitCall<'a, B, R> {
     /// The caller's options.
     pub options: FitOptions,
     /// Where payloads are read.
-    pub payloads: &'a dyn Payloads,
+    pub payloads: &'a dyn CompactPayloads,
     /// Long work in short tasks: the host runs between images.
     pub slicer: Slicer<'a>,
 }

@@ -19,8 +19,8 @@ use super::stash_oldest::stash_oldest;
 use super::summary::{summarize, Tally};
 use crate::budget::{estimate, json_len_with, ModelProfile};
 use crate::event_loop::Slicer;
+use crate::history::CompactPayloads;
 use crate::json_path::JsonPath;
-use crate::media::payload::Payloads;
 use crate::messages::{decode_messages, detect_format, Format, Message, MessageError};
 use crate::stash::StashAccess;
 use crate::stash::StashBackend;
@@ -81,7 +81,7 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
     format: Option<Format>,
     profile: &ModelProfile,
     options: FitOptions,
-    payloads: &dyn Payloads,
+    payloads: &dyn CompactPayloads,
 ) -> Result<crate::history::Outcome<FitReport>, MessageError> {
     let call = FitCall {
         stash,
@@ -103,7 +103,7 @@ pub async fn repair_context<B: StashBackend, R: Resizer>(
     format: Option<Format>,
     profile: &ModelProfile,
     repair_options: RepairOptions<'_>,
-    payloads: &dyn Payloads,
+    payloads: &dyn CompactPayloads,
 ) -> Result<crate::history::Outcome<FitReport>, super::RepairError> {
     let RepairOptions {
         refusal,

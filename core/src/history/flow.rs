@@ -23,8 +23,16 @@ use crate::messages::image::ImageTemplate;
 use crate::messages::{decode_messages, detect_format, Format, Message, MessageError, Role};
 use crate::stash::{Failure, RecordMeta, StashAccess, StashBackend, StashConfig, WrittenAt};
 use crate::tool_results::slots::{raw_role, tool_result_slots, Slot};
+use crate::tool_results::SanitizeMemo;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// What compaction reads payloads through: the payload source and, for
+/// tool results' JSON texts, the sanitize memo. Anything that is both is
+/// one (the payloads in wasm memory remember nothing).
+pub trait CompactPayloads: Payloads + SanitizeMemo {}
+
+impl<T: Payloads + SanitizeMemo + ?Sized> CompactPayloads for T {}
 
 /// Messages after an operation: all of them, and which ones changed (an
 /// unchanged message is the caller's value, moved through untouched).
@@ -92,7 +100,7 @@ pub async fn compact_history<B: StashBackend>(
     format: Option<Format>,
     options: CompactOptions,
     progress: &mut dyn FnMut(usize, usize, u64),
-    payloads: &dyn Payloads,
+    payloads: &dyn CompactPayloads,
 ) -> Result<Outcome<CompactReport>, MessageError> {
     let Measured {
         mut messages,
@@ -169,7 +177,7 @@ async fn measure<B: StashBackend>(
     mut values: Vec<Value>,
     format: Option<Format>,
     options: CompactOptions,
-    payloads: &dyn Payloads,
+    payloads: &dyn CompactPayloads,
 ) -> Result<Measured, MessageError> {
     let format = format.unwrap_or_else(|| detect_format(&values));
     let slots: Vec<Vec<Slot>> = if options.sanitize_tool_results {

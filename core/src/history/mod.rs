@@ -30,7 +30,7 @@ pub use answer_texts::{answer_texts, AnswerTexts};
 pub use call::{read_call, HistoryImageCall};
 pub use compact::{CompactOptions, CompactReport};
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
-pub use flow::{compact_history, Outcome};
+pub use flow::{compact_history, CompactPayloads, Outcome};
 pub use lookup::{answer_history_image_call, history_image, tool_image_part, Lang, PartDialect};
 pub use restore::expand_history;
 pub use tool::{history_image_tool, Dialect, TOOL_DESCRIPTION, TOOL_NAME};

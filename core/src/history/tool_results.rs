@@ -1,12 +1,12 @@
 //! Compaction's first step when it sanitizes tool results: each binary
 //! payload in the tool results of the raw messages is stashed and replaced
 //! by its marker. A tool result's JSON text the host held (see
-//! [`Payloads::held_json`]) whose outcome it remembers is not read again
+//! [`SanitizeMemo::held_json`]) whose outcome it remembers is not read again
 //! when the stash confirms every record that outcome names; otherwise it is
 //! read, and a clean outcome is remembered for the next call.
 
+use super::flow::CompactPayloads;
 use crate::json_path::JsonPath;
-use crate::media::payload::Payloads;
 use crate::messages::placeholder::binary_marker_ids;
 use crate::stash::{StashBackend, StashConfig};
 use crate::tool_results::binary_stash::{
@@ -100,7 +100,7 @@ pub(super) async fn sanitize_tool_results<B: StashBackend>(
     now: f64,
     values: &mut [Value],
     slots: &[Vec<Slot>],
-    payloads: &dyn Payloads,
+    payloads: &dyn CompactPayloads,
 ) -> Sanitized {
     let mut out = Sanitized {
         changed: vec![false; values.len()],
@@ -146,7 +146,7 @@ fn find_targets(
     values: &[Value],
     slots: &[Vec<Slot>],
     root: &JsonPath,
-    payloads: &dyn Payloads,
+    payloads: &dyn CompactPayloads,
 ) -> (Found, Vec<Candidate>) {
     let mut found = Found::default();
     let mut candidates = Vec::new();
@@ -209,7 +209,7 @@ fn put_back(
     clean: bool,
     values: &mut [Value],
     out: &mut Sanitized,
-    payloads: &dyn Payloads,
+    payloads: &dyn CompactPayloads,
 ) {
     let i = place.message;
     // A held text's length written in JSON: counted once.
@@ -255,7 +255,7 @@ fn remember(
     ids: &[String],
     before: usize,
     escaped: u64,
-    payloads: &dyn Payloads,
+    payloads: &dyn CompactPayloads,
 ) {
     let stashed = ids.len().saturating_sub(before);
     let mut unique: Vec<String> = Vec::new();
@@ -298,7 +298,7 @@ async fn confirmed<B: StashBackend>(
     candidates: Vec<Candidate>,
     out: &mut Sanitized,
     values: &mut [Value],
-    payloads: &dyn Payloads,
+    payloads: &dyn CompactPayloads,
 ) -> Vec<Candidate> {
     if candidates.is_empty() {
         return candidates;

@@ -10,7 +10,6 @@
 //! reference the boundary made: caller text cannot forge one.
 
 use crate::media::base64_payload::{check_base64, decode_prefix, decoded_len, Base64Problem};
-use crate::tool_results::{HeldJson, SanitizedText};
 
 const START: &str = "\u{0}ctxpack\u{1}";
 
@@ -227,21 +226,6 @@ pub trait Payloads {
     fn loose_text(&self, s: &str) -> Option<String> {
         let _ = s;
         None
-    }
-
-    /// When `s` is a string the host held because it may be a tool
-    /// result's JSON text (long, opening `{` or `[`): what sanitizing the very
-    /// same string made of it before, else its text, read now. `None` for
-    /// anything else.
-    fn held_json(&self, s: &str) -> Option<HeldJson> {
-        let _ = s;
-        None
-    }
-
-    /// Remembers `outcome`, what sanitizing the held JSON text `s` made of
-    /// it, for the next [`Payloads::held_json`] of the same string.
-    fn remember_sanitized(&self, s: &str, outcome: SanitizedText) {
-        let _ = (s, outcome);
     }
 
     /// The length in bytes of the text `s` stands for, without reading it.

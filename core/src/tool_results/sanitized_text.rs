@@ -1,12 +1,34 @@
 //! A tool result's JSON text as sanitizing left it, remembered by the host
-//! for the caller's very string (see
-//! [`Payloads::held_json`](crate::media::payload::Payloads::held_json)): a
-//! history sent again with the same tool result is not parsed, hashed or
-//! written again while the stash still holds the records its markers name.
+//! for the caller's very string (its [`SanitizeMemo`]): a history sent
+//! again with the same tool result is not parsed, hashed or written again
+//! while the stash still holds the records its markers name.
 
 use crate::budget::json_len;
 use crate::stash::{NewRecord, RecordMeta};
 use std::collections::BTreeMap;
+
+/// The host's memory of what sanitizing its tool texts made of them: the
+/// sanitize memo, apart from the payload source (`Payloads`). By default it
+/// remembers nothing.
+pub trait SanitizeMemo {
+    /// When `s` is a string the host held because it may be a tool
+    /// result's JSON text (long, opening `{` or `[`): what sanitizing the very
+    /// same string made of it before, else its text, read now. `None` for
+    /// anything else.
+    fn held_json(&self, s: &str) -> Option<HeldJson> {
+        let _ = s;
+        None
+    }
+
+    /// Remembers `outcome`, what sanitizing the held JSON text `s` made of
+    /// it, for the next [`SanitizeMemo::held_json`] of the same string.
+    fn remember_sanitized(&self, s: &str, outcome: SanitizedText) {
+        let _ = (s, outcome);
+    }
+}
+
+/// Payloads in wasm memory remember nothing.
+impl SanitizeMemo for crate::media::payload::InMemory {}
 
 /// What sanitizing a tool result's JSON text made of it. With every binary
 /// in it stashed, this depends on the text alone: the same text gives the

@@ -95,6 +95,8 @@ impl Payloads for FirstSightCosts<'_> {
     }
 }
 
+impl ctxpack_core::tool_results::SanitizeMemo for FirstSightCosts<'_> {}
+
 /// Eight history images and a newest one, all distinct and all wider than
 /// Claude reads (so each is resized, and its resized form read too).
 fn nine_images() -> Vec<Value> {
@@ -221,6 +223,8 @@ impl Payloads for Recorded {
     }
 }
 
+impl ctxpack_core::tool_results::SanitizeMemo for Recorded {}
+
 impl Recorded {
     /// The payloads hashed, each checked to have been prepared just before.
     fn hashed_after_preparing(&self) -> usize {
@@ -312,6 +316,8 @@ impl Payloads for HeldRecorded {
         self.log.prepare_facts(s, head_bytes, slicer)
     }
 }
+
+impl ctxpack_core::tool_results::SanitizeMemo for HeldRecorded {}
 
 #[test]
 fn every_payload_sanitizing_hashes_is_prepared_first() {

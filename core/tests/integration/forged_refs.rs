@@ -29,6 +29,8 @@ impl Payloads for ResolvesEverything {
     }
 }
 
+impl ctxpack_core::tool_results::SanitizeMemo for ResolvesEverything {}
+
 fn victim() -> String {
     let mut bytes = PNG.to_vec();
     while bytes.len() < 20_000 {

@@ -13,7 +13,7 @@ use ctxpack_core::media::{external_ref, find_external_ref, Payloads};
 use ctxpack_core::stash::{
     CachedBackend, MemoryBackend, MetaCache, StashAccess, StashBackend, StashConfig,
 };
-use ctxpack_core::tool_results::{HeldJson, SanitizedText};
+use ctxpack_core::tool_results::{HeldJson, SanitizeMemo, SanitizedText};
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -62,6 +62,9 @@ impl Payloads for HeldTexts {
     fn text_len(&self, s: &str) -> usize {
         self.text(s).map_or(s.len(), String::len)
     }
+}
+
+impl SanitizeMemo for HeldTexts {
     fn held_json(&self, s: &str) -> Option<HeldJson> {
         let text = self.text(s)?;
         if let Some(outcome) = self.memo.borrow().get(text) {
@@ -118,7 +121,7 @@ fn compact<B: StashBackend>(
     backend: &B,
     messages: Vec<Value>,
     now: f64,
-    payloads: &dyn Payloads,
+    payloads: &dyn ctxpack_core::history::CompactPayloads,
 ) -> Outcome<CompactReport> {
     block_on(compact_history(
         StashAccess {

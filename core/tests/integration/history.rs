@@ -245,7 +245,8 @@ fn the_tool_answers_in_every_dialect_and_reads_every_id_spelling() {
     );
     assert_eq!(
         ask(&id, Format::AiSdk, Lang::En),
-        vec![json!({"type":"image","image": b64(JPEG),"mediaType":"image/jpeg"})]
+        // AI SDK 7's file part (its image part is deprecated).
+        vec![json!({"type":"file","mediaType":"image/jpeg","data": b64(JPEG)})]
     );
     assert_eq!(
         ask("abc", Format::OpenAi, Lang::Zh),

@@ -218,7 +218,8 @@ fn oracle(case: &Case, caps: Capabilities, format: Format, zh: bool) -> Expected
             json!({"type": "image", "source": {"type": "base64", "media_type": mime, "data": payload}})
         }
         (Routing::Image, Format::AiSdk) => {
-            json!({"type": "image", "image": payload, "mediaType": mime})
+            // AI SDK 7's file part (its image part is deprecated).
+            json!({"type": "file", "mediaType": mime, "data": payload})
         }
         (Routing::File, Format::OpenAi | Format::LangChain) => {
             json!({"type": "file", "file": {"filename": filename, "file_data": data_url}})

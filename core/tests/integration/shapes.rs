@@ -30,10 +30,12 @@ impl Payloads for KeptBytes {
     }
 }
 
+impl ctxpack_core::tool_results::SanitizeMemo for KeptBytes {}
+
 fn compact_with<B: StashBackend>(
     b: &B,
     msgs: &Value,
-    payloads: &dyn Payloads,
+    payloads: &dyn ctxpack_core::history::CompactPayloads,
     now: f64,
 ) -> Outcome<ctxpack_core::history::CompactReport> {
     block_on(compact_history(
@@ -59,7 +61,11 @@ fn expand<B: StashBackend>(b: &B, msgs: &[Value]) -> Vec<Value> {
     expand_with(b, msgs, &ctxpack_core::media::InMemory)
 }
 
-fn expand_with<B: StashBackend>(b: &B, msgs: &[Value], payloads: &dyn Payloads) -> Vec<Value> {
+fn expand_with<B: StashBackend>(
+    b: &B,
+    msgs: &[Value],
+    payloads: &dyn ctxpack_core::history::CompactPayloads,
+) -> Vec<Value> {
     block_on(expand_history(
         StashAccess {
             backend: b,
