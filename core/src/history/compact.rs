@@ -3,6 +3,7 @@
 //! committed them to the stash — replaces them with
 //! `[Picture:history_<md5>]`. It decides; it does no I/O.
 
+use super::within_limits;
 use crate::json_path::JsonPath;
 use crate::media::payload::{payload_facts, Payloads};
 use crate::messages::image::ImageTemplate;
@@ -144,15 +145,24 @@ pub fn select_history_images<'m>(
     let wanted_keep = options.keep_recent_images.min(found.len());
     let keep = match options.limits {
         Some(limits) => {
-            let keep = super::within_limits::keep_within_limits(
-                &mut plan,
-                &found,
-                wanted_keep,
-                limits,
-                options,
-                payloads,
-            );
+            // Each stashed image saves its payload and costs a placeholder.
+            let savings = found
+                .iter()
+                .map(|f| {
+                    let payload = f
+                        .inline_payload()
+                        .map_or(0, |(_, p)| payloads.text_len(p) as u64);
+                    payload.saturating_sub(60)
+                })
+                .collect();
+            let request = within_limits::Request {
+                savings,
+                fixed_images: plan.kept + plan.urls,
+                bytes: options.request_bytes,
+            };
+            let (keep, problem) = within_limits::keep_within_limits(&request, wanted_keep, limits);
             plan.limit_stashed = wanted_keep - keep;
+            plan.limit_problem = problem;
             keep
         }
         None => wanted_keep,

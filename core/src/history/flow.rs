@@ -15,6 +15,7 @@ use crate::history::compact::{
     CompactReport, Plan, HASH_HEAD_BYTES,
 };
 use crate::history::loose::put_back_loose;
+use crate::history::payloads::CompactPayloads;
 use crate::history::tool_results::{sanitize_tool_results, Sanitized};
 use crate::history::upkeep::{referenced_ids, renewals, sweep_plan};
 use crate::json_path::JsonPath;
@@ -23,16 +24,8 @@ use crate::messages::image::ImageTemplate;
 use crate::messages::{decode_messages, detect_format, Format, Message, MessageError, Role};
 use crate::stash::{Failure, RecordMeta, StashAccess, StashBackend, StashConfig, WrittenAt};
 use crate::tool_results::slots::{raw_role, tool_result_slots, Slot};
-use crate::tool_results::SanitizeMemo;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// What compaction reads payloads through: the payload source and, for
-/// tool results' JSON texts, the sanitize memo. Anything that is both is
-/// one (the payloads in wasm memory remember nothing).
-pub trait CompactPayloads: Payloads + SanitizeMemo {}
-
-impl<T: Payloads + SanitizeMemo + ?Sized> CompactPayloads for T {}
 
 /// Messages after an operation: all of them, and which ones changed (an
 /// unchanged message is the caller's value, moved through untouched).

@@ -5,7 +5,7 @@
 //! when the stash confirms every record that outcome names; otherwise it is
 //! read, and a clean outcome is remembered for the next call.
 
-use super::flow::CompactPayloads;
+use super::payloads::CompactPayloads;
 use crate::json_path::JsonPath;
 use crate::messages::placeholder::binary_marker_ids;
 use crate::stash::{StashBackend, StashConfig};

@@ -2,44 +2,41 @@
 //! newest kept by `keepRecentImages` are stashed too, oldest first, until
 //! the request fits its limits on images and bytes.
 
-use super::compact::{CompactOptions, Found, Plan};
 use crate::budget::RequestLimits;
-use crate::media::payload::Payloads;
 
-/// How many of the newest of `found` stay inline, at most `wanted_keep`,
-/// for the request to fit `limits`: each stashed image saves its payload
-/// and costs a placeholder. When even stashing all cannot fit, `plan` says
-/// why.
+/// A request's history images and what it holds besides them.
+pub(super) struct Request {
+    /// The bytes stashing each history image saves, oldest first.
+    pub savings: Vec<u64>,
+    /// The images it keeps whatever happens (the newest turn's, URLs).
+    pub fixed_images: usize,
+    /// Its serialized size with every history image inline.
+    pub bytes: u64,
+}
+
+/// How many of the newest history images of `request` stay inline, at
+/// most `wanted_keep`, for it to fit `limits`; with why it cannot fit when
+/// even stashing all leaves it over them.
 pub(super) fn keep_within_limits(
-    plan: &mut Plan<'_>,
-    found: &[Found<'_>],
+    request: &Request,
     wanted_keep: usize,
     limits: RequestLimits,
-    options: CompactOptions,
-    payloads: &dyn Payloads,
-) -> usize {
-    let saving = |f: &Found<'_>| -> u64 {
-        let payload = f
-            .inline_payload()
-            .map_or(0, |(_, p)| payloads.text_len(p) as u64);
-        payload.saturating_sub(60)
-    };
-    let fixed_images = plan.kept + plan.urls;
+) -> (usize, Option<String>) {
+    let savings = &request.savings;
+    let fixed_images = request.fixed_images;
     let mut keep = wanted_keep;
-    let stashed_saving: u64 = found[..found.len() - keep].iter().map(saving).sum();
-    let mut bytes = options.request_bytes.saturating_sub(stashed_saving);
+    let stashed_saving: u64 = savings[..savings.len() - keep].iter().sum();
+    let mut bytes = request.bytes.saturating_sub(stashed_saving);
     let over = |keep: usize, bytes: u64| {
         limits.max_images.is_some_and(|m| fixed_images + keep > m)
             || limits.max_request_bytes.is_some_and(|m| bytes > m)
     };
     while keep > 0 && over(keep, bytes) {
         keep -= 1;
-        bytes = bytes.saturating_sub(saving(&found[found.len() - keep - 1]));
+        bytes = bytes.saturating_sub(savings[savings.len() - keep - 1]);
     }
-    if over(keep, bytes) {
-        plan.limit_problem = Some(limit_problem(limits, fixed_images + keep, bytes));
-    }
-    keep
+    let problem = over(keep, bytes).then(|| limit_problem(limits, fixed_images + keep, bytes));
+    (keep, problem)
 }
 
 /// Why a request does not fit `limits` even with every history image
