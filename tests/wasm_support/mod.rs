@@ -171,7 +171,8 @@ pub async fn resolves_files_through_the_resolver() {
 
 pub async fn writes_anthropic_and_ai_sdk_parts() {
     let text = "![g](anim.gif)";
-    for (format, check) in [("anthropic", "source"), ("ai-sdk", "image")] {
+    // AI SDK 7's file part for the AI SDK (its image part is deprecated).
+    for (format, kind) in [("anthropic", "image"), ("ai-sdk", "file")] {
         let opts = obj(&[
             ("resolve", fixture_resolver().into()),
             ("format", format.into()),
@@ -182,14 +183,14 @@ pub async fn writes_anthropic_and_ai_sdk_parts() {
         let content: Array = get(&out, "content").unchecked_into();
         assert_eq!(content.length(), 2, "{format}: [g] text then the image");
         let img = content.get(1);
-        assert_eq!(get_str(&img, "type"), "image");
+        assert_eq!(get_str(&img, "type"), kind);
         let payload = if format == "anthropic" {
-            let source = get(&img, check);
+            let source = get(&img, "source");
             assert_eq!(get_str(&source, "media_type"), "image/gif");
             get_str(&source, "data")
         } else {
             assert_eq!(get_str(&img, "mediaType"), "image/gif");
-            get_str(&img, "image")
+            get_str(&img, "data")
         };
         assert_eq!(payload, b64(GIF));
     }
