@@ -1,0 +1,13 @@
+//! The exported functions' calls as the boundary makes them: each call's
+//! options, given as the caller wrote them (each value converted, nothing
+//! decided), are read here once — checked, their defaults filled in — and a
+//! call that is more than one job's function runs its flow here. The target
+//! a call works to is read by [`crate::budget::resolve_target`].
+
+mod compact;
+mod estimate;
+mod fit;
+
+pub use compact::{compact_options, CompactInput};
+pub use estimate::estimate_request;
+pub use fit::{fit_setup, FitInput, FitSetup};
