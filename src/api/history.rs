@@ -9,9 +9,8 @@ use crate::convert::to_js_kept;
 use crate::promise::to_promise;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
-use ctxpack_core::calls::{compact_options, CompactInput};
-use ctxpack_core::history::{compact_history, expand_history, history_image, PartDialect};
-use ctxpack_core::messages::Format;
+use ctxpack_core::calls::{compact_options, history_image_dialect, CompactInput};
+use ctxpack_core::history::{compact_history, expand_history, history_image};
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -211,10 +210,7 @@ pub async fn get_history_image(
     let stash = stash_from_js(&stash, "stash")?;
     let call = Call::new(options.as_ref())?;
     let opts = &call.opts;
-    let dialect = match opts.string("format")? {
-        Some(name) => PartDialect::from_name(&name, &opts.path_of("format"))?,
-        None => PartDialect::Format(Format::DEFAULT),
-    };
+    let dialect = history_image_dialect(opts.string("format")?.as_deref(), &call.options_path())?;
     let lang = opts.lang()?;
     // A non-string id is an invalid id, answered in text like any other.
     let id = id.as_string().unwrap_or_default();
