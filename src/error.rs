@@ -120,6 +120,12 @@ impl From<ctxpack_core::messages::MessageError> for CtxpackError {
     }
 }
 
+impl From<ctxpack_core::OptionError> for CtxpackError {
+    fn from(e: ctxpack_core::OptionError) -> Self {
+        CtxpackError::invalid_option(e.path, e.message)
+    }
+}
+
 impl From<ctxpack_core::stash::StashError> for CtxpackError {
     fn from(e: ctxpack_core::stash::StashError) -> Self {
         let cause = e

@@ -15,9 +15,12 @@
 //! - [`budget`]: estimates, provider limits, context-length errors.
 //! - [`fit`]: fitting a request to its model: downscaling, re-encoding, stashing.
 //! - [`event_loop`]: long work in short tasks, so a page never freezes.
+//! - [`calls`]: each exported function's options, read once (checked,
+//!   defaulted), and the flow of a call that is more than one job's.
 #![deny(missing_docs)]
 
 pub mod budget;
+pub mod calls;
 mod error;
 pub mod event_loop;
 pub mod fit;
@@ -30,9 +33,11 @@ pub mod markdown;
 pub mod media;
 pub mod messages;
 mod number;
+mod option_error;
 pub mod stash;
 pub mod tool_results;
 
 pub use error::{quoted, CodedError, ErrorCode, ERROR_CODE_TYPESCRIPT};
 pub use hash::{md5_hex, Md5Hex};
 pub use json_path::JsonPath;
+pub use option_error::OptionError;

@@ -6,8 +6,9 @@ use crate::convert::{from_js_kept, to_js_kept};
 use crate::promise::to_promise;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
+use ctxpack_core::calls::answer_format;
 use ctxpack_core::history::answer_history_image_call;
-use ctxpack_core::messages::{call_shape, MessageError};
+use ctxpack_core::messages::MessageError;
 use ctxpack_core::ErrorCode;
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
@@ -58,15 +59,7 @@ pub async fn answer(
     let stash = stash_from_js(&stash, "stash")?;
     let ctx = Call::new(options.as_ref())?;
     let opts = &ctx.opts;
-    let format = opts.format()?.ok_or_else(|| {
-        CtxpackError::invalid_option(
-            opts.path_of("format"),
-            "give the API's format, e.g. 'openai' or 'anthropic'",
-        )
-    })?;
-    if let Err(why) = call_shape(format) {
-        return Err(CtxpackError::invalid_option(opts.path_of("format"), why));
-    }
+    let format = answer_format(opts.format()?, &ctx.options_path())?;
     let provider = opts.string("provider")?;
     let call = from_js_kept(&call, "call", &ctx.table)?;
     let store = CallStash::new(&stash, &ctx);

@@ -1,11 +1,10 @@
 //! What several exported functions read and answer alike: the messages
-//! array (long payloads kept in JavaScript), the `{messages, report}` result,
-//! and a provider with its request limits.
+//! array (long payloads kept in JavaScript) and the `{messages, report}`
+//! result.
 
 use crate::convert::external::Table;
-use crate::convert::{array_arg, from_js_kept_loose, to_js, to_js_kept, Options};
+use crate::convert::{array_arg, from_js_kept_loose, to_js, to_js_kept};
 use crate::CtxpackError;
-use ctxpack_core::budget::{provider_limits, LimitOverrides, Provider, RequestLimits};
 use ctxpack_core::history::Outcome;
 use js_sys::{Array, Object, Reflect};
 use serde::Serialize;
@@ -48,40 +47,4 @@ pub(crate) fn result<R: Serialize>(
     let _ = Reflect::set(&obj, &"messages".into(), &out);
     let _ = Reflect::set(&obj, &"report".into(), &to_js(&outcome.report));
     Ok(obj.into())
-}
-
-/// Reads `limits` (`{maxImages, maxImageBytes, maxRequestBytes}`) over `base`.
-pub(crate) fn limits_option(
-    opts: &Options,
-    base: RequestLimits,
-) -> Result<RequestLimits, CtxpackError> {
-    Ok(base.overridden(&limit_overrides(opts)?))
-}
-
-/// The `limits` object's numbers (none when it is absent).
-fn limit_overrides(opts: &Options) -> Result<LimitOverrides, CtxpackError> {
-    let Some(l) = opts.object("limits")? else {
-        return Ok(LimitOverrides::default());
-    };
-    Ok(LimitOverrides {
-        max_images: l.number("maxImages")?,
-        max_image_bytes: l.number("maxImageBytes")?,
-        max_request_bytes: l.number("maxRequestBytes")?,
-    })
-}
-
-/// Reads `{provider, maxImages?, maxRequestBytes?, limits?}` into a provider
-/// and its limits (the core applies the overrides).
-pub fn provider_and_limits(opts: &Options) -> Result<(Provider, RequestLimits), CtxpackError> {
-    let direct = LimitOverrides {
-        max_images: opts.number("maxImages")?,
-        max_image_bytes: None,
-        max_request_bytes: opts.number("maxRequestBytes")?,
-    };
-    provider_limits(
-        opts.string("provider")?.as_deref(),
-        &direct,
-        &limit_overrides(opts)?,
-    )
-    .map_err(|e| CtxpackError::invalid_option(opts.path_of("provider"), e.to_string()))
 }

@@ -1,16 +1,15 @@
-//! `sanitizeToolResult` and `routeArtifact`: binary out of text.
+//! `sanitizeToolResult` (its options converted, the core's flow called)
+//! and the declaration of `routeArtifact` (which lives in the markdown
+//! module).
 
-use crate::api::call::Call;
+use crate::api::call::{Call, CallStash};
 use crate::convert::{from_js_kept_any_base64, js_type, to_js_kept};
 use crate::promise::to_promise;
-use crate::stash::call_backend;
 use crate::CtxpackError;
-use ctxpack_core::stash::StashConfig;
-use ctxpack_core::tool_results::{
-    sanitize_targets, target_text, text_may_be_json, text_target, OnWriteFailure, Target,
+use ctxpack_core::calls::sanitize_tool_result as sanitize;
+use ctxpack_core::calls::{
+    sanitize_options, text_is_read_whole, SanitizeInput, Sanitized, ToolResult, TEXT_HEAD,
 };
-use ctxpack_core::tool_results::{SanitizeOptions, DEFAULT_THRESHOLD_BYTES};
-use ctxpack_core::JsonPath;
 use js_sys::{JsString, Promise};
 use wasm_bindgen::prelude::*;
 
@@ -57,17 +56,12 @@ export interface RouteResult {
 export function routeArtifact(artifact: Artifact, capabilities: Capabilities, options?: { lang?: "en" | "zh"; format?: Format }): RouteResult;
 "#;
 
-/// How much of a text result is read to tell whether it may be JSON.
-const JSON_HEAD: u32 = 64;
-
-fn sanitize_options(opts: &crate::convert::Options) -> Result<SanitizeOptions, CtxpackError> {
-    let threshold = opts
-        .number("thresholdBytes")?
-        .map_or(DEFAULT_THRESHOLD_BYTES, |n| n as usize);
-    let mut extra_fields = Vec::new();
+/// `thresholdBytes` and `fields`, converted.
+fn sanitize_input(opts: &crate::convert::Options) -> Result<SanitizeInput, CtxpackError> {
+    let mut fields = Vec::new();
     if let Some(arr) = opts.array("fields")? {
         for (i, f) in arr.iter().enumerate() {
-            extra_fields.push(f.as_string().ok_or_else(|| {
+            fields.push(f.as_string().ok_or_else(|| {
                 CtxpackError::invalid_option(
                     format!("{}[{i}]", opts.path_of("fields")),
                     format!("expected a string, got {}", js_type(&f)),
@@ -75,9 +69,9 @@ fn sanitize_options(opts: &crate::convert::Options) -> Result<SanitizeOptions, C
             })?);
         }
     }
-    Ok(SanitizeOptions {
-        threshold_bytes: threshold,
-        extra_fields,
+    Ok(SanitizeInput {
+        threshold_bytes: opts.number("thresholdBytes")?,
+        fields,
     })
 }
 
@@ -93,57 +87,25 @@ pub async fn sanitize_tool_result(
     options: Option<JsValue>,
 ) -> Result<JsValue, CtxpackError> {
     let call = Call::new(options.as_ref())?;
-    let sanitize = sanitize_options(&call.opts)?;
+    let options = sanitize_options(sanitize_input(&call.opts)?);
     let stash = call.optional_stash()?;
     let table = &call.table;
-    // A text that may be JSON is copied in, parsed and written back as
-    // text; any other value, text that cannot be JSON among them, is read
-    // and written back as every value is: its long base64 strings stay in
-    // JavaScript.
-    let json_text = result
+    // A text the core reads whole is copied in; any other value, text that
+    // cannot be JSON among them, is read as every value is: its long base64
+    // strings stay in JavaScript.
+    let whole_text = result
         .dyn_ref::<JsString>()
-        .filter(|s| text_may_be_json(&String::from(s.slice(0, JSON_HEAD))));
-    let (target, was_json, is_text) = match json_text {
-        Some(text) => {
-            let (t, json) = text_target(&String::from(text), JsonPath::root("result"));
-            (t, json, true)
-        }
-        None => (
-            Target {
-                value: from_js_kept_any_base64(&result, "result", table)?,
-                path: JsonPath::root("result"),
-                changed: false,
-                holds_references: true,
-            },
-            true,
-            false,
-        ),
+        .filter(|s| text_is_read_whole(&String::from(s.slice(0, TEXT_HEAD))));
+    let given = match whole_text {
+        Some(text) => ToolResult::Text(String::from(text)),
+        None => ToolResult::Value(from_js_kept_any_base64(&result, "result", table)?),
     };
-    let mut targets = [target];
-    // One instance of the sanitizer for both cases: without a stash there is
-    // no backend, the default config and no clock.
-    let backend = stash.as_ref().map(|s| call_backend(s, table));
-    let (config, now) = match &stash {
-        Some(s) => (s.config, s.now()),
-        None => (StashConfig::default(), 0.0),
-    };
-    sanitize_targets(
-        backend.as_ref(),
-        &config,
-        now,
-        &mut targets,
-        &sanitize,
-        OnWriteFailure::Filter,
-        &call.payloads(),
-    )
-    .await;
-    let [target] = targets;
-    if !target.changed {
-        return Ok(result);
-    }
-    if is_text {
-        Ok(JsValue::from_str(&target_text(target, was_json)))
-    } else {
-        Ok(to_js_kept(&target.value, table))
-    }
+    let store = stash.as_deref().map(|s| CallStash::new(s, &call));
+    let access = store.as_ref().map(CallStash::access);
+    let sanitized = sanitize(access, given, &options, &call.payloads()).await;
+    Ok(match sanitized {
+        Sanitized::Unchanged => result,
+        Sanitized::Text(text) => JsValue::from_str(&text),
+        Sanitized::Value(value) => to_js_kept(&value, table),
+    })
 }

@@ -12,11 +12,15 @@ use crate::stash::{call_backend, stash_from_js, CallBackend, StashInner};
 use crate::CtxpackError;
 use ctxpack_core::history::Outcome;
 use ctxpack_core::stash::StashAccess;
+use ctxpack_core::JsonPath;
 use js_sys::Array;
 use serde::Serialize;
 use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
+
+/// What the options argument is called in paths.
+const OPTIONS: &str = "options";
 
 /// One call: its options (read at `options`) and the values it keeps.
 pub(crate) struct Call {
@@ -32,9 +36,15 @@ impl Call {
     pub fn new(options: Option<&JsValue>) -> Result<Call, CtxpackError> {
         crate::event_loop::HOST_LOOP.mark_began();
         Ok(Call {
-            opts: options_arg(options, "options")?,
+            opts: options_arg(options, OPTIONS)?,
             table: Table::new(),
         })
+    }
+
+    /// The JSON path of the options object, under which the core names the
+    /// options it refuses.
+    pub fn options_path(&self) -> JsonPath {
+        JsonPath::root(OPTIONS)
     }
 
     /// The `stash` option, which must be a `Stash`.

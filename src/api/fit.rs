@@ -4,16 +4,17 @@
 //! Node); a caller's `resize` option replaces it.
 
 use crate::api::call::{Call, CallStash};
+use crate::api::target::target_options;
 use crate::convert::bytes::{from_base64, to_base64};
 use crate::convert::external::Table;
+use crate::convert::options_arg;
 use crate::convert::payload_memo;
-use crate::convert::{options_arg, Options};
 use crate::promise::to_promise;
 use crate::CtxpackError;
-use ctxpack_core::budget::{ModelProfile, ProviderRefusal};
+use ctxpack_core::budget::ProviderRefusal;
+use ctxpack_core::calls::{fit_setup, FitInput, FitSetup};
 use ctxpack_core::fit::{
-    fit_context, repair_context, Attempt, FitOptions, RepairError, RepairOptions, ResizeFailure,
-    Resizer,
+    fit_context, repair_context, Attempt, RepairError, RepairOptions, ResizeFailure, Resizer,
 };
 use ctxpack_core::media::{BytesKind, Dimensions};
 use ctxpack_core::ErrorCode;
@@ -119,10 +120,12 @@ export const codecResize: ResizeFunction;
 
 /** Options of {@link fitContext}. */
 export interface FitOptions {
-  /** The model id (`claude-sonnet-4-5`, `gpt-4o`, `gemini-2.5-pro`, `anthropic/…`). */
+  /** The model id (`claude-sonnet-4-5`, `gpt-4o`, `gemini-2.5-pro`, `anthropic/…`), as every call takes it. */
   model: string;
   /** Figures of the model's profile to replace, or a whole profile (with `provider`). */
   profile?: ProfileOverrides;
+  /** Limits to replace the profile's. */
+  limits?: RequestLimits;
   /** Where originals go: history images stashed to fit, and the originals of changed images. */
   stash?: Stash;
   /** Replaces the default resize (a canvas in browsers and workers, the codec module in Node). */
@@ -265,32 +268,25 @@ impl JsResizer<'_> {
     }
 }
 
-/// The model's profile with the caller's `profile` option.
-fn profile_of(opts: &Options) -> Result<ModelProfile, CtxpackError> {
-    let id = opts.string("model")?.ok_or_else(|| {
-        CtxpackError::invalid_option(
-            opts.path_of("model"),
-            "expected a model id such as 'claude-sonnet-4-5'",
-        )
-    })?;
-    super::profile::profile_option(opts, &id)
-}
-
 /// The options both functions share.
 struct Prepared {
-    profile: ModelProfile,
+    setup: FitSetup,
     resize: Function,
     /// The library's own resizer (not the caller's `resize`): its results
     /// are remembered.
     own_resize: bool,
-    fit: FitOptions,
     format: Option<ctxpack_core::messages::Format>,
     stash: Option<std::rc::Rc<crate::stash::StashInner>>,
 }
 
 fn prepare(call: &Call, default_resize: &JsValue) -> Result<Prepared, CtxpackError> {
     let opts = &call.opts;
-    let profile = profile_of(opts)?;
+    let input = FitInput {
+        target: target_options(opts)?,
+        keep_newest: opts.bool("keepNewest")?,
+        max_tokens: opts.number("maxTokens")?,
+    };
+    let setup = fit_setup(&input, &call.options_path())?;
     let caller_resize = opts.function("resize")?;
     let own_resize = caller_resize.is_none();
     let resize = match caller_resize {
@@ -302,25 +298,12 @@ fn prepare(call: &Call, default_resize: &JsValue) -> Result<Prepared, CtxpackErr
             )
         })?,
     };
-    let max_tokens = opts.number("maxTokens")?;
-    if max_tokens.is_some_and(|n| n.fract() != 0.0 || n < 0.0) {
-        return Err(CtxpackError::invalid_option(
-            opts.path_of("maxTokens"),
-            "expected a whole number",
-        ));
-    }
-    let fit = FitOptions {
-        keep_newest: opts.bool("keepNewest")?.unwrap_or(false),
-        max_tokens: max_tokens.map(|n| n as u64),
-    };
-    let stash = call.optional_stash()?;
     Ok(Prepared {
-        format: opts.format()?,
-        profile,
+        setup,
         resize,
         own_resize,
-        fit,
-        stash,
+        format: opts.format()?,
+        stash: call.optional_stash()?,
     })
 }
 
@@ -347,7 +330,13 @@ async fn fit_or_repair(
     let outcome = match &refusal {
         None => {
             fit_context(
-                access, &resizer, values, p.format, &p.profile, p.fit, &payloads,
+                access,
+                &resizer,
+                values,
+                p.format,
+                &p.setup.profile,
+                p.setup.options,
+                &payloads,
             )
             .await?
         }
@@ -356,10 +345,10 @@ async fn fit_or_repair(
             &resizer,
             values,
             p.format,
-            &p.profile,
+            &p.setup.profile,
             RepairOptions {
                 refusal: r,
-                fit: p.fit,
+                fit: p.setup.options,
             },
             &payloads,
         )

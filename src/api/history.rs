@@ -3,16 +3,14 @@
 //! Messages the operation did not change are returned as the caller's own
 //! values; the caller's objects are never mutated.
 
-use crate::api::args::{limits_option, provider_and_limits};
 use crate::api::call::{Call, CallStash};
-use crate::convert::{options_arg, to_js_kept, Options};
+use crate::api::target::target_options;
+use crate::convert::to_js_kept;
 use crate::promise::to_promise;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
-use ctxpack_core::budget::RequestLimits;
-use ctxpack_core::history::CompactOptions;
-use ctxpack_core::history::{compact_history, expand_history, history_image, PartDialect};
-use ctxpack_core::messages::Format;
+use ctxpack_core::calls::{compact_options, history_image_dialect, CompactInput};
+use ctxpack_core::history::{compact_history, expand_history, history_image};
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -80,10 +78,11 @@ export interface CompactOptions {
   /** Also stash binary payloads in tool results before the newest user message. */
   sanitizeToolResults?: boolean;
   /**
-   * The target model: further history images are stashed, oldest first,
-   * until the request fits its limits. A model id, as {@link fitContext} and
-   * {@link estimate} take it (its profile's limits, with `profile` and
-   * `limits` applied); or, as before, a provider with limits of its own.
+   * The model id (`claude-sonnet-4-5`, `gpt-4o`, `bedrock/…`), as every call
+   * takes it: further history images are stashed, oldest first, until the
+   * request fits its profile's limits (with `profile` and `limits`
+   * applied). Older, still accepted: `{provider, maxImages?,
+   * maxRequestBytes?, limits?}`, a provider's limits with yours over them.
    */
   model?: string | { provider: Provider; maxImages?: number; maxRequestBytes?: number; limits?: RequestLimits };
   /** With a model id: figures of its profile to replace, or a whole profile (with `provider`). */
@@ -143,20 +142,13 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
     let opts = &call.opts;
     let stash = call.stash()?;
     let format = opts.format()?;
-    let keep =
-        CompactOptions::keep_recent_images(opts.number("keepRecentImages")?).ok_or_else(|| {
-            CtxpackError::invalid_option(
-                opts.path_of("keepRecentImages"),
-                "expected a whole number",
-            )
-        })?;
-    let options = CompactOptions {
-        keep_recent_images: keep,
-        collapse_text: opts.bool("collapseText")?.unwrap_or(false),
-        sanitize_tool_results: opts.bool("sanitizeToolResults")?.unwrap_or(false),
-        limits: model_limits(opts)?,
-        request_bytes: 0,
+    let input = CompactInput {
+        keep_recent_images: opts.number("keepRecentImages")?,
+        collapse_text: opts.bool("collapseText")?,
+        sanitize_tool_results: opts.bool("sanitizeToolResults")?,
+        target: target_options(opts)?,
     };
+    let options = compact_options(&input, &call.options_path())?;
     let on_progress = opts.function("onProgress")?;
     let (array, values) = if options.sanitize_tool_results {
         call.messages_loose(&messages)?
@@ -184,30 +176,6 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
     )
     .await?;
     call.result(&array, outcome)
-}
-
-/// The limits of the `model` option: an id, as fitContext and estimate
-/// take it (its profile's, with `profile` and `limits` applied), or a
-/// provider with limits of its own; none without a model.
-fn model_limits(opts: &Options) -> Result<Option<RequestLimits>, CtxpackError> {
-    let model = opts.get("model");
-    if model.is_undefined() || model.is_null() {
-        Ok(None)
-    } else if let Some(id) = model.as_string() {
-        let profile = super::profile::profile_option(opts, &id)?;
-        Ok(Some(limits_option(opts, profile.limits())?))
-    } else if model.is_object() {
-        let m = options_arg(Some(&model), &opts.path_of("model"))?;
-        Ok(Some(provider_and_limits(&m)?.1))
-    } else {
-        Err(CtxpackError::invalid_option(
-            opts.path_of("model"),
-            format!(
-                "expected a model id or {{provider, …}}, got {}",
-                crate::convert::js_type(&model)
-            ),
-        ))
-    }
 }
 
 /// See the TypeScript declaration.
@@ -242,10 +210,7 @@ pub async fn get_history_image(
     let stash = stash_from_js(&stash, "stash")?;
     let call = Call::new(options.as_ref())?;
     let opts = &call.opts;
-    let dialect = match opts.string("format")? {
-        Some(name) => PartDialect::from_name(&name, &opts.path_of("format"))?,
-        None => PartDialect::Format(Format::DEFAULT),
-    };
+    let dialect = history_image_dialect(opts.string("format")?.as_deref(), &call.options_path())?;
     let lang = opts.lang()?;
     // A non-string id is an invalid id, answered in text like any other.
     let id = id.as_string().unwrap_or_default();

@@ -13,5 +13,6 @@ pub mod messages;
 pub mod multimodal;
 pub mod profile;
 pub mod refusal;
+mod target;
 pub mod text_only;
 mod types;

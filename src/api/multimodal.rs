@@ -9,13 +9,14 @@ use crate::convert::{js_type, options_arg, to_js, to_js_kept};
 use crate::fetch::{call_resolver, fetch_bytes, Fetched};
 use crate::promise::to_promise;
 use crate::CtxpackError;
+use ctxpack_core::calls::part_options;
 use ctxpack_core::event_loop::Slicer;
 use ctxpack_core::markdown::{
     build_parts, resolve_bytes, resolve_data_url, resolve_data_url_sliced, source_kind,
-    PartOptions, ResolveError, ResolvedImage, SourceKind,
+    ResolveError, ResolvedImage, SourceKind,
 };
 use ctxpack_core::media::Payloads;
-use ctxpack_core::messages::Format;
+use ctxpack_core::JsonPath;
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -53,17 +54,13 @@ pub async fn to_multimodal(
         ));
     };
     let opts = options_arg(options.as_ref(), "options")?;
-    let format = opts.format()?.unwrap_or(Format::DEFAULT);
     let detail = opts.string("detail")?;
-    if let Some(d) = &detail {
-        if !matches!(d.as_str(), "auto" | "low" | "high") {
-            return Err(CtxpackError::invalid_option(
-                opts.path_of("detail"),
-                "expected auto, low or high",
-            ));
-        }
-    }
-    let keep_alt = opts.bool("keepAlt")?.unwrap_or(true);
+    let options = part_options(
+        opts.format()?,
+        detail.as_deref(),
+        opts.bool("keepAlt")?,
+        &JsonPath::root("options"),
+    )?;
     let resolver = opts.function("resolve")?;
 
     // Long data-URL payloads stay in JavaScript; the parser reads the rest.
@@ -84,16 +81,7 @@ pub async fn to_multimodal(
         let url = whole_payload(cut.restore(&img.url), &table);
         resolved.push(resolve_one(&url, resolver.as_ref(), &payloads, &slicer).await);
     }
-    let out = build_parts(
-        &cut.text,
-        &images,
-        resolved,
-        PartOptions {
-            format,
-            detail: detail.as_deref(),
-            keep_alt,
-        },
-    );
+    let out = build_parts(&cut.text, &images, resolved, options);
     // The parts carry the caller's payload strings; the lists carry none.
     let result = Object::new();
     let content: Array = out

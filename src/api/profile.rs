@@ -1,10 +1,9 @@
 //! `modelProfile` and `registerModelProfile`: the image rules of a model,
-//! from the core's table and registry; and the `profile` option of
-//! `fitContext` and `estimate`.
+//! from the core's table and registry; and the `profile` option, converted.
 
 use crate::convert::{js_type, string_arg, to_js, Options};
 use crate::CtxpackError;
-use ctxpack_core::budget::{ModelProfile, ProfileError, ProfileOverrides};
+use ctxpack_core::budget::{ProfileError, ProfileOverrides};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -158,17 +157,17 @@ fn read_profile(
     ProfileOverrides::from_json(&text).map_err(|e| at(e, path, make))
 }
 
-/// The profile a call uses: the model's (`options.model`), with the
-/// `options.profile` fields replaced, or a whole profile when it names a
-/// `provider`. Errors are `INVALID_OPTION` at the option's path.
-pub(crate) fn profile_option(opts: &Options, model_id: &str) -> Result<ModelProfile, CtxpackError> {
+/// The `profile` option of `opts`, converted (`None` when absent); a value
+/// that is no profile is `INVALID_OPTION` at its path.
+pub(crate) fn profile_value(opts: &Options) -> Result<Option<ProfileOverrides>, CtxpackError> {
     let given = opts.get("profile");
-    let path = opts.path_of("profile");
-    let spec = if given.is_undefined() || given.is_null() {
-        None
-    } else {
-        Some(read_profile(&given, &path, CtxpackError::invalid_option)?)
-    };
-    ctxpack_core::budget::resolve_profile(model_id, spec.as_ref())
-        .map_err(|e| at(e, &path, CtxpackError::invalid_option))
+    if given.is_undefined() || given.is_null() {
+        return Ok(None);
+    }
+    read_profile(
+        &given,
+        &opts.path_of("profile"),
+        CtxpackError::invalid_option,
+    )
+    .map(Some)
 }

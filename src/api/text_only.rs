@@ -2,12 +2,14 @@
 //! `parseContextLengthError` (which lives in the markdown module, like
 //! `parseProviderError`).
 
-use crate::api::args::{limits_option, provider_and_limits};
 use crate::api::call::{Call, CallStash};
+use crate::api::target::target_options;
 use crate::convert::external::Table;
 use crate::convert::{to_js, to_js_kept};
 use crate::promise::to_promise;
 use crate::CtxpackError;
+use ctxpack_core::budget::required_target;
+use ctxpack_core::calls::estimate_request;
 use ctxpack_core::messages::decode_messages;
 use ctxpack_core::tool_results::{self as text_only, has_multimedia};
 use ctxpack_core::JsonPath;
@@ -56,12 +58,14 @@ export interface EstimateReport {
 
 /**
  * Accounts for a request before it is sent: image tokens per the formula of
- * the model (`model`, see `modelProfile`; `profile` replaces figures of it,
- * or with `provider` is a whole profile) or of the provider in general
- * (`provider`), text tokens, and the limits it breaks — images, bytes per
- * image and per request, the largest side and the many-image rule.
+ * the model (`model`, a model id as every call takes it, see
+ * `modelProfile`; `profile` replaces figures of it, or with `provider` is a
+ * whole profile; `limits` replaces its limits), text tokens, and the limits
+ * it breaks — images, bytes per image and per request, the largest side and
+ * the many-image rule. Older, still accepted: `provider` instead of
+ * `model`, the provider's rules in general.
  */
-export function estimate(messages: readonly unknown[], options: ({ provider: Provider; model?: undefined } | { model: string; provider?: undefined; profile?: ProfileOverrides }) & { format?: Format; limits?: RequestLimits }): EstimateReport;
+export function estimate(messages: readonly unknown[], options: ({ model: string; provider?: undefined; profile?: ProfileOverrides } | { provider: Provider; model?: undefined }) & { format?: Format; limits?: RequestLimits }): EstimateReport;
 
 /** Reads a model API's context-length error; `null` when the text is not one. */
 export function parseContextLengthError(text: string): { requested: number; max: number; provider: "openai" | "anthropic" | "gemini" } | null;
@@ -130,26 +134,8 @@ pub fn has_multimedia_js(
 pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
     let call = Call::new(Some(&options))?;
     let opts = &call.opts;
-    // `{model}`: that model's rules; `{provider}`: the provider's in general.
-    let (profile, limits) = match opts.string("model")? {
-        Some(id) => {
-            let profile = super::profile::profile_option(opts, &id)?;
-            let limits = limits_option(opts, profile.limits())?;
-            (profile, limits)
-        }
-        None => {
-            let (provider, limits) = provider_and_limits(opts)?;
-            (ctxpack_core::budget::provider_profile(provider), limits)
-        }
-    };
+    let target = required_target(&target_options(opts)?, &call.options_path())?;
     let (_, values) = call.messages(&messages)?;
-    let bytes = ctxpack_core::budget::request_bytes(&values, &call.payloads());
-    let (_, decoded) = decode_messages(values, opts.format()?, &JsonPath::root("messages"))?;
-    Ok(to_js(&ctxpack_core::budget::estimate(
-        &decoded,
-        &profile,
-        bytes,
-        Some(limits),
-        &call.payloads(),
-    )))
+    let report = estimate_request(values, opts.format()?, &target, &call.payloads())?;
+    Ok(to_js(&report))
 }

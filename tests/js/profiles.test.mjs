@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { modelProfile, registerModelProfile, estimate, fitContext, Stash } from 'ctxpack';
+import { modelProfile, registerModelProfile, estimate, fitContext, compactContext, Stash } from 'ctxpack';
 import sharp from 'sharp';
 import { makeImage } from '../fixtures/make.mjs';
 
@@ -146,4 +146,35 @@ test('a whole profile passed to fitContext or estimate, and every bad field refu
   refused(() => registerModelProfile(7, {}), 'INVALID_ARGUMENT', 'modelId');
   refused(() => registerModelProfile('x', null), 'INVALID_ARGUMENT', 'profile');
   assert.equal(modelProfile('x').provider, 'openai', 'nothing registered by a refused call');
+});
+
+test('every call names its target the same way: a model id with profile and limits, or an older provider shape', async () => {
+  const image = async (seed) => ({ type: 'image_url', image_url: { url: `data:image/png;base64,${(await makeImage('png', 64, 48, seed)).toString('base64')}` } });
+  const messages = [
+    { role: 'user', content: [await image(31), { type: 'text', text: 'first' }] },
+    { role: 'assistant', content: 'seen' },
+    { role: 'user', content: [await image(32), { type: 'text', text: 'and this?' }] },
+  ];
+  // `limits` over a model id: estimate, fitContext and compactContext alike.
+  assert.deepEqual(estimate(messages, { model: 'gpt-4o', limits: { maxImages: 1 } }).exceeded, ['2 images; openai allows 1 per request']);
+  const fitted = await fitContext(messages, { model: 'gpt-4o', limits: { maxImages: 1 }, stash: await Stash.open({ backend: 'memory' }) });
+  assert.deepEqual([fitted.report.fits, fitted.report.imagesAfter, fitted.report.stashed], [true, 1, 1]);
+  const unlimited = await fitContext(messages, { model: 'gpt-4o', stash: await Stash.open({ backend: 'memory' }) });
+  assert.deepEqual([unlimited.report.imagesAfter, unlimited.report.stashed], [2, 0]);
+  // The older shapes: `{provider, …}` as the model, and `provider` with limits beside it.
+  const older = estimate(messages, { model: { provider: 'bedrock', maxImages: 1 } });
+  assert.deepEqual([older.provider, older.limits.maxImages], ['bedrock', 1]);
+  const beside = estimate(messages, { provider: 'gemini', maxImages: 1, limits: { maxRequestBytes: 10 } });
+  assert.deepEqual([beside.provider, beside.limits.maxImages, beside.limits.maxRequestBytes], ['gemini', 1, 10]);
+  const byProvider = await fitContext(messages, { provider: 'anthropic', stash: await Stash.open({ backend: 'memory' }) });
+  assert.equal(byProvider.report.provider, 'anthropic');
+  const compacted = await compactContext(messages, { stash: await Stash.open({ backend: 'memory' }), keepRecentImages: 5, provider: 'openai', maxImages: 1 });
+  assert.equal(compacted.report.limitStashed, 1);
+  // Each refusal at the option that names the target.
+  const refused = (f, path) => assert.throws(f, (e) => e.code === 'INVALID_OPTION' && e.path === path, path);
+  refused(() => estimate(messages, {}), 'options.model');
+  refused(() => estimate(messages, { model: 7 }), 'options.model');
+  refused(() => estimate(messages, { model: { maxImages: 1 } }), 'options.model.provider');
+  await assert.rejects(fitContext(messages, { model: { provider: 'mistral' } }), (e) => e.code === 'INVALID_OPTION' && e.path === 'options.model.provider');
+  await assert.rejects(fitContext(messages, { provider: 'mistral' }), (e) => e.code === 'INVALID_OPTION' && e.path === 'options.provider');
 });

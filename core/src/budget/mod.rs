@@ -1,7 +1,8 @@
 //! Job 4: account for it. Image and text token estimates per provider
-//! formula (`estimate`), per-provider request limits (`limits`), the
-//! context-length refusals providers send (`context_error`) and every
-//! size and image refusal (`provider_error`).
+//! formula (`estimate`), per-provider request limits (`limits`), the target
+//! a call works to as its options name it (`target`), the context-length
+//! refusals providers send (`context_error`) and every size and image
+//! refusal (`provider_error`).
 
 pub(crate) mod context_error;
 pub(crate) mod estimate;
@@ -23,4 +24,6 @@ pub use profiles::{
 };
 pub use provider_error::{parse_provider_error, ProviderRefusal, RefusalKind};
 pub use request::request_bytes;
-pub use target::{provider_limits, LimitOverrides, TargetError};
+pub use target::{
+    required_target, resolve_target, LimitOverrides, ModelOption, ProviderOption, TargetOptions,
+};
