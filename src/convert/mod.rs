@@ -128,6 +128,10 @@ fn is_plain_object(v: &JsValue) -> bool {
     Object::get_prototype_of(&proto).is_null()
 }
 
+/// Reads `value`, at `place` and `depth` levels deep, as JSON: strings by
+/// `holding`'s rule (a long payload under `key` stays in `table`), numbers,
+/// booleans, arrays and plain objects as themselves, any other object kept
+/// in `table` as it is.
 fn read(
     value: &JsValue,
     place: &Place<'_>,
@@ -160,55 +164,82 @@ fn read(
         }
     }
     if Array::is_array(value) {
-        let arr: &Array = value.unchecked_ref();
-        let mut out = Vec::with_capacity(arr.length() as usize);
-        // Entries of an Ollama `images` array are payloads like keyed ones.
-        let item_key = key.filter(|k| *k == "images");
-        for (i, item) in arr.iter().enumerate() {
-            out.push(read(
-                &item,
-                &Place::Index(place, i),
-                table,
-                depth + 1,
-                item_key,
-                holding,
-            )?);
-        }
-        return Ok(Value::Array(out));
+        return read_array(value.unchecked_ref(), place, table, depth, key, holding);
     }
     // Not a function (`typeof` "function" is no object), and neither bytes
     // nor any other class's instance: those have a prototype before
     // `Object.prototype`.
     if value.is_object() && is_plain_object(value) {
-        let obj: &Object = value.unchecked_ref();
-        let mut map = Map::new();
-        for js_key in Object::keys(obj).iter() {
-            let Some(k) = js_key.as_string() else {
-                continue;
-            };
-            let v = Reflect::get(obj, &js_key).unwrap_or(JsValue::UNDEFINED);
-            if v.is_undefined() || v.is_function() || v.is_symbol() {
-                continue;
-            }
-            let child = read(
-                &v,
-                &Place::Key(place, &k),
-                table,
-                depth + 1,
-                Some(&k),
-                holding,
-            )?;
-            map.insert(k, child);
-        }
-        return Ok(Value::Object(map));
+        return read_object(value.unchecked_ref(), place, table, depth, holding);
     }
-    // Bytes (read as base64 when an image needs them), dates, URLs, class
-    // instances, big integers: kept as they are.
+    Ok(kept(value, table))
+}
+
+/// Reads the array `arr` (at `place`, under `key`) entry by entry.
+fn read_array(
+    arr: &Array,
+    place: &Place<'_>,
+    table: &Table,
+    depth: usize,
+    key: Option<&str>,
+    holding: Holding,
+) -> Result<Value, CtxpackError> {
+    let mut out = Vec::with_capacity(arr.length() as usize);
+    // Entries of an Ollama `images` array are payloads like keyed ones.
+    let item_key = key.filter(|k| *k == "images");
+    for (i, item) in arr.iter().enumerate() {
+        out.push(read(
+            &item,
+            &Place::Index(place, i),
+            table,
+            depth + 1,
+            item_key,
+            holding,
+        )?);
+    }
+    Ok(Value::Array(out))
+}
+
+/// Reads the plain object `obj` (at `place`) by its own string keys,
+/// leaving out the properties that are undefined, functions or symbols.
+fn read_object(
+    obj: &Object,
+    place: &Place<'_>,
+    table: &Table,
+    depth: usize,
+    holding: Holding,
+) -> Result<Value, CtxpackError> {
+    let mut map = Map::new();
+    for js_key in Object::keys(obj).iter() {
+        let Some(k) = js_key.as_string() else {
+            continue;
+        };
+        let v = Reflect::get(obj, &js_key).unwrap_or(JsValue::UNDEFINED);
+        if v.is_undefined() || v.is_function() || v.is_symbol() {
+            continue;
+        }
+        let child = read(
+            &v,
+            &Place::Key(place, &k),
+            table,
+            depth + 1,
+            Some(&k),
+            holding,
+        )?;
+        map.insert(k, child);
+    }
+    Ok(Value::Object(map))
+}
+
+/// A value JSON cannot hold, kept in `table` as it is and read as its
+/// reference: bytes (read as base64 when an image needs them), dates, URLs,
+/// class instances, big integers.
+fn kept(value: &JsValue, table: &Table) -> Value {
     let kind = match bytes::bytes_kind(value) {
         Some(b) => KeptKind::Bytes(b),
         None => KeptKind::Opaque,
     };
-    Ok(Value::String(table.keep_as(value.clone(), kind)))
+    Value::String(table.keep_as(value.clone(), kind))
 }
 
 /// Writes JSON back as JavaScript, references of `table` resolved to the

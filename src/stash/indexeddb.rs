@@ -3,10 +3,11 @@
 //! refreshing and evicting never load an image. Versioned schema in
 //! `upgradeneeded`; the connection closes on `versionchange` so another tab can
 //! upgrade, and reopens on next use; every write waits for `complete`.
+//! Records are written by [`super::idb_write`].
 
 use super::idb_future::{request, sleep, transaction};
 use super::js_error::{exception_name, stash_error};
-use super::record_js::{meta_from_js, meta_to_js, record_to_js, stored_from_js};
+use super::record_js::{meta_from_js, meta_to_js, stored_from_js};
 use crate::convert::external::Table;
 use crate::promise::spawn_promise;
 use ctxpack_core::stash::{
@@ -25,21 +26,12 @@ use web_sys::{
 
 /// The schema version this build creates.
 pub const SCHEMA_VERSION: u32 = 1;
-const IMAGES: &str = "images";
-const META: &str = "meta";
+/// The object store of the payloads.
+pub(super) const IMAGES: &str = "images";
+/// The object store of the metas (size, times).
+pub(super) const META: &str = "meta";
 /// How long an open may stay blocked by another connection before giving up.
 const BLOCKED_TIMEOUT_MS: i32 = 5000;
-
-/// Payload text queued in one task of a write before the next records wait
-/// for a task of their own (copying it takes a few ms per MB).
-const BATCH_BYTES: u64 = 4 << 20;
-
-/// A request queued in a write: a record's last put, or the count that
-/// confirms a record already stored.
-struct Queued {
-    request: web_sys::IdbRequest,
-    count: bool,
-}
 
 /// A JavaScript event handler owned by Rust.
 type EventHandler = Closure<dyn FnMut(Event)>;
@@ -138,7 +130,7 @@ impl IdbBackend {
 
     /// Starts a transaction, reconnecting once if the connection was closed
     /// under us (another tab's upgrade).
-    async fn tx(
+    pub(super) async fn tx(
         &self,
         stores: &[&str],
         mode: IdbTransactionMode,
@@ -290,7 +282,8 @@ where
     result
 }
 
-fn store_of(
+/// The object store `name` of `tx`; `what` says what it was wanted for.
+pub(super) fn store_of(
     tx: &IdbTransaction,
     name: &str,
     what: &str,
@@ -327,103 +320,6 @@ impl IdbBackend {
         }
         let expires_at = meta_from_js(&meta).map_or(0.0, |m| m.expires_at);
         Ok(stored_from_js(&image, expires_at, table))
-    }
-}
-
-impl IdbBackend {
-    /// Writes records; payloads that are references of `table` are written
-    /// as the JavaScript values they stand for. Records the stash already
-    /// holds ([`NewRecord::stored`]) are counted in the same transaction,
-    /// not written: one commit for the whole call.
-    pub async fn put_records_in(
-        &self,
-        records: &[NewRecord<'_>],
-        table: &Table,
-    ) -> Vec<Result<(), StashError>> {
-        let result: Result<Vec<Queued>, StashError> = async {
-            let mode = if records.iter().all(|r| r.stored) {
-                IdbTransactionMode::Readonly
-            } else {
-                IdbTransactionMode::Readwrite
-            };
-            let tx = self.tx(&[IMAGES, META], mode).await?;
-            let images = store_of(&tx, IMAGES, "writing images")?;
-            let meta = store_of(&tx, META, "writing images")?;
-            let mut counts: Vec<Queued> = Vec::with_capacity(records.len());
-            // Queuing a put copies its payload on this thread: after every
-            // BATCH_BYTES the next records wait for the last put to succeed,
-            // in a task of their own, so no task runs long (the pending
-            // request keeps the transaction open meanwhile).
-            let mut queued_bytes = 0u64;
-            for r in records {
-                if queued_bytes >= BATCH_BYTES {
-                    if let Some(last) = counts.last() {
-                        request(&last.request).await.map_err(|e| {
-                            stash_error(e, StashErrorKind::WriteFailed, "writing images")
-                        })?;
-                    }
-                    queued_bytes = 0;
-                }
-                let queued = if r.stored {
-                    images
-                        .count_with_key(&JsValue::from_str(&r.id))
-                        .map(|request| Queued {
-                            request,
-                            count: true,
-                        })
-                } else {
-                    queued_bytes += r.meta.stored_bytes;
-                    images
-                        .put(&record_to_js(r, table))
-                        .and_then(|_| meta.put(&meta_to_js(&r.meta)))
-                        .map(|request| Queued {
-                            request,
-                            count: false,
-                        })
-                };
-                match queued {
-                    Ok(q) => counts.push(q),
-                    Err(e) => {
-                        let _ = tx.abort();
-                        return Err(stash_error(
-                            e,
-                            StashErrorKind::WriteFailed,
-                            "writing images",
-                        ));
-                    }
-                }
-            }
-            transaction(&tx)
-                .await
-                .map_err(|e| stash_error(e, StashErrorKind::WriteFailed, "writing images"))?;
-            Ok(counts)
-        }
-        .await;
-        match result {
-            Ok(queued) => queued
-                .iter()
-                .map(|q| {
-                    let found = || q.request.result().ok().and_then(|n| n.as_f64()) == Some(1.0);
-                    if !q.count || found() {
-                        Ok(())
-                    } else {
-                        Err(StashError::gone())
-                    }
-                })
-                .collect(),
-            Err(e) => {
-                let (kind, message) = (e.kind, e.message.clone());
-                let mut first = Some(e);
-                records
-                    .iter()
-                    .map(|_| {
-                        Err(first
-                            .take()
-                            .unwrap_or_else(|| StashError::new(kind, message.clone())))
-                    })
-                    .collect()
-            }
-        }
     }
 }
 

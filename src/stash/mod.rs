@@ -3,6 +3,7 @@
 //! functions find it from an options object.
 
 pub mod idb_future;
+pub mod idb_write;
 pub mod indexeddb;
 pub mod js_adapter;
 pub mod js_error;

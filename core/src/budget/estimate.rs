@@ -20,7 +20,7 @@ use crate::budget::profiles::{
 use crate::json_path::JsonPath;
 use crate::media::{image_dimensions, Dimensions};
 use crate::messages::walk::{for_each_image, for_each_text_without_paths};
-use crate::messages::{ImageSource, Message};
+use crate::messages::{ImagePart, ImageSource, Message};
 
 /// Image tokens for `dims` under `provider`'s rule in general (`low`
 /// detail for OpenAI); a model's own rule is [`profile_image_tokens`].
@@ -143,35 +143,72 @@ pub fn estimate(
         text += 4;
         for_each_text_without_paths(m, &mut |t| text += text_tokens(t));
         for_each_image(m, &root.index(i), &mut |_, path, img| {
-            let detail = part_detail(&img.wire);
-            let (dims, bytes) = match img.source() {
-                ImageSource::Url(_) | ImageSource::Opaque => (None, 0),
-                src => match src.inline() {
-                    Some((_, payload)) => {
-                        let facts = payloads.head(payload, 64 * 1024);
-                        let bytes = match profile.image_bytes_on {
-                            BytesOn::Base64 => facts.len,
-                            BytesOn::Decoded => facts.decoded_len,
-                        };
-                        (image_dimensions(&facts.head), bytes as u64)
-                    }
-                    None => (None, 0),
-                },
-            };
-            let measured = dims.is_some();
-            let d = dims.unwrap_or(UNKNOWN_DIMENSIONS);
-            images.push(ImageEstimate {
-                path: path.to_string(),
-                width: d.width,
-                height: d.height,
-                measured,
-                bytes,
-                tokens: image_tokens_at(profile, d, detail),
-            });
+            images.push(image_estimate(img, path, profile, payloads));
         });
     }
-    let provider = profile.provider;
     let limits = limits.unwrap_or_else(|| profile.limits());
+    let exceeded = exceeded_limits(&images, profile, &limits, request_bytes);
+    let image_tokens: u64 = images.iter().map(|i| i.tokens).sum();
+    EstimateReport {
+        provider: profile.provider,
+        image_count: images.len(),
+        image_tokens,
+        text_tokens: text,
+        total_tokens: image_tokens + text,
+        request_bytes,
+        images,
+        limits,
+        exceeded,
+    }
+}
+
+/// The account of the image `img` at `path`: its dimensions read from its
+/// header (assumed for a URL or a header that cannot be read), its bytes as
+/// `profile` counts them (none for a URL), and its tokens by `profile`'s
+/// formula at the detail its part asks for.
+fn image_estimate(
+    img: &ImagePart,
+    path: &JsonPath,
+    profile: &ModelProfile,
+    payloads: &dyn crate::media::payload::Payloads,
+) -> ImageEstimate {
+    let detail = part_detail(&img.wire);
+    let (dims, bytes) = match img.source() {
+        ImageSource::Url(_) | ImageSource::Opaque => (None, 0),
+        src => match src.inline() {
+            Some((_, payload)) => {
+                let facts = payloads.head(payload, 64 * 1024);
+                let bytes = match profile.image_bytes_on {
+                    BytesOn::Base64 => facts.len,
+                    BytesOn::Decoded => facts.decoded_len,
+                };
+                (image_dimensions(&facts.head), bytes as u64)
+            }
+            None => (None, 0),
+        },
+    };
+    let measured = dims.is_some();
+    let d = dims.unwrap_or(UNKNOWN_DIMENSIONS);
+    ImageEstimate {
+        path: path.to_string(),
+        width: d.width,
+        height: d.height,
+        measured,
+        bytes,
+        tokens: image_tokens_at(profile, d, detail),
+    }
+}
+
+/// The limits `images` and a request of `request_bytes` exceed under
+/// `profile` and `limits`, as sentences, in this order: the image count,
+/// each image's sides, each image's bytes, the request's bytes.
+fn exceeded_limits(
+    images: &[ImageEstimate],
+    profile: &ModelProfile,
+    limits: &RequestLimits,
+    request_bytes: u64,
+) -> Vec<String> {
+    let provider = profile.provider;
     let mut exceeded = Vec::new();
     if let Some(max) = limits.max_images {
         if images.len() > max {
@@ -182,6 +219,34 @@ pub fn estimate(
             ));
         }
     }
+    exceeded_image_sides(images, profile, &mut exceeded);
+    if let Some(max) = limits.max_image_bytes {
+        for img in images.iter().filter(|i| i.bytes > max) {
+            exceeded.push(format!(
+                "{} is {} bytes; {} allows {max} per image",
+                img.path, img.bytes, provider
+            ));
+        }
+    }
+    if let Some(max) = limits.max_request_bytes {
+        if request_bytes > max {
+            exceeded.push(format!(
+                "the request is {request_bytes} bytes; {provider} allows {max}"
+            ));
+        }
+    }
+    exceeded
+}
+
+/// Adds to `exceeded` a sentence for each measured image whose long edge is
+/// over what `profile` allows: its own largest side, else the many-image
+/// rule's when the request has more images than that rule allows at full size.
+fn exceeded_image_sides(
+    images: &[ImageEstimate],
+    profile: &ModelProfile,
+    exceeded: &mut Vec<String>,
+) {
+    let provider = profile.provider;
     let long_edge = |i: &ImageEstimate| i.width.max(i.height);
     let many = profile
         .many_images
@@ -199,33 +264,6 @@ pub fn estimate(
                 img.path, img.width, img.height
             ));
         }
-    }
-    if let Some(max) = limits.max_image_bytes {
-        for img in images.iter().filter(|i| i.bytes > max) {
-            exceeded.push(format!(
-                "{} is {} bytes; {} allows {max} per image",
-                img.path, img.bytes, provider
-            ));
-        }
-    }
-    if let Some(max) = limits.max_request_bytes {
-        if request_bytes > max {
-            exceeded.push(format!(
-                "the request is {request_bytes} bytes; {provider} allows {max}"
-            ));
-        }
-    }
-    let image_tokens: u64 = images.iter().map(|i| i.tokens).sum();
-    EstimateReport {
-        provider,
-        image_count: images.len(),
-        image_tokens,
-        text_tokens: text,
-        total_tokens: image_tokens + text,
-        request_bytes,
-        images,
-        limits,
-        exceeded,
     }
 }
 

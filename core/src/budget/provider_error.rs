@@ -236,44 +236,73 @@ fn provider_of(text: &str, wording: &'static str) -> &'static str {
 }
 
 /// Reads `text` (an error message or a whole error body) as a refusal
-/// about size or images; `None` when it is not one.
+/// about size or images; `None` when it is not one. The wordings are tried
+/// from the most specific to the most general: one image's bytes, one
+/// image's pixels, the image count, the context length, the request's bytes.
 pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
-    use RefusalKind::*;
-    let with_path = |mut r: ProviderRefusal, needle: &str| {
-        r.path = path_before(text, needle);
-        r.message_index = r.path.as_deref().and_then(message_index);
-        r
-    };
-    // Anthropic (and Bedrock's Anthropic models): bytes of one image.
-    if find(text, "image exceeds").is_some()
-        && find(text, "maximum").is_some()
-        && find(text, "bytes >").is_some()
+    image_bytes_refusal(text)
+        .or_else(|| image_dimensions_refusal(text))
+        .or_else(|| image_count_refusal(text))
+        .or_else(|| context_length_refusal(text))
+        .or_else(|| request_size_refusal(text))
+}
+
+/// `refusal` with the provider path in front of `needle` in `text` and the
+/// message index that path names, when there is one.
+fn with_path(mut refusal: ProviderRefusal, text: &str, needle: &str) -> ProviderRefusal {
+    refusal.path = path_before(text, needle);
+    refusal.message_index = refusal.path.as_deref().and_then(message_index);
+    refusal
+}
+
+/// Anthropic's (and Bedrock's Anthropic models') refusal of one image's
+/// bytes: `image exceeds 5 MB maximum: 15908784 bytes > 5242880 bytes`.
+fn image_bytes_refusal(text: &str) -> Option<ProviderRefusal> {
+    if find(text, "image exceeds").is_none()
+        || find(text, "maximum").is_none()
+        || find(text, "bytes >").is_none()
     {
-        let n = numbers_after(text, "maximum:");
-        let mut r = ProviderRefusal::new(ImageTooLarge, provider_of(text, "anthropic"));
-        r.actual = n.first().copied();
-        r.limit = n.get(1).copied();
-        return Some(with_path(r, "image exceeds"));
+        return None;
     }
-    // Anthropic's many-image rule, and its single-image limit.
+    let n = numbers_after(text, "maximum:");
+    let mut r = ProviderRefusal::new(RefusalKind::ImageTooLarge, provider_of(text, "anthropic"));
+    r.actual = n.first().copied();
+    r.limit = n.get(1).copied();
+    Some(with_path(r, text, "image exceeds"))
+}
+
+/// A refusal of one image's pixels: Anthropic's many-image rule and its
+/// single-image limit, and Bedrock's `Image exceeds max pixels allowed.`
+fn image_dimensions_refusal(text: &str) -> Option<ProviderRefusal> {
     for needle in [
         "At least one of the image dimensions exceed",
         "image dimensions exceed",
         "image exceed max allowed size",
     ] {
         if find(text, needle).is_some() {
-            let mut r = ProviderRefusal::new(ImageDimensions, provider_of(text, "anthropic"));
+            let mut r =
+                ProviderRefusal::new(RefusalKind::ImageDimensions, provider_of(text, "anthropic"));
             r.limit = numbers_after(text, "max allowed size").first().copied();
-            return Some(with_path(r, needle));
+            return Some(with_path(r, text, needle));
         }
     }
     if find(text, "Image exceeds max pixels allowed").is_some() {
-        return Some(ProviderRefusal::new(ImageDimensions, "bedrock"));
+        return Some(ProviderRefusal::new(
+            RefusalKind::ImageDimensions,
+            "bedrock",
+        ));
     }
+    None
+}
+
+/// A refusal of the request's image count, in Anthropic's, OpenAI's,
+/// vLLM's or a gateway's wording.
+fn image_count_refusal(text: &str) -> Option<ProviderRefusal> {
+    let refusal = |provider| ProviderRefusal::new(RefusalKind::TooManyImages, provider);
     // "too many images and documents: 104 + 1 > 100" (images + documents).
     if find(text, "too many images and documents").is_some() {
         let n = numbers_after(text, "too many images and documents");
-        let mut r = ProviderRefusal::new(TooManyImages, provider_of(text, "anthropic"));
+        let mut r = refusal(provider_of(text, "anthropic"));
         r.actual = sum(n.first(), n.get(1));
         r.documents = n.get(1).copied();
         r.limit = n.get(2).copied();
@@ -282,14 +311,14 @@ pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
     // "Too much media: 0 document pages + 102 images > 100" (pages + images).
     if find(text, "too much media").is_some() {
         let n = numbers_after(text, "too much media");
-        let mut r = ProviderRefusal::new(TooManyImages, provider_of(text, "anthropic"));
+        let mut r = refusal(provider_of(text, "anthropic"));
         r.actual = sum(n.first(), n.get(1));
         r.documents = n.first().copied();
         r.limit = n.get(2).copied();
         return Some(r);
     }
     if find(text, "Too many images in request").is_some() {
-        let mut r = ProviderRefusal::new(TooManyImages, provider_of(text, "openai"));
+        let mut r = refusal(provider_of(text, "openai"));
         if let Some(at) = find(text, "images provided") {
             // "11 images provided, but the model supports a maximum of 10 images"
             r.provider = "gateway";
@@ -304,30 +333,37 @@ pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
         return Some(r);
     }
     if find(text, "image(s) may be provided in one request").is_some() {
-        let mut r = ProviderRefusal::new(TooManyImages, "vllm");
+        let mut r = refusal("vllm");
         r.limit = numbers_after(text, "At most").first().copied();
         return Some(r);
     }
     if find(text, "images, exceeding the maximum of").is_some() {
-        let mut r = ProviderRefusal::new(TooManyImages, "gateway");
+        let mut r = refusal("gateway");
         r.actual = numbers_after(text, "request contains").first().copied();
         r.limit = numbers_after(text, "exceeding the maximum of")
             .first()
             .copied();
         return Some(r);
     }
+    None
+}
+
+/// A refusal of the request's tokens, with its numbers where the wording
+/// gives them: Anthropic's, OpenAI's (Azure's configured limit among them),
+/// Gemini's and Bedrock's.
+fn context_length_refusal(text: &str) -> Option<ProviderRefusal> {
+    let refusal = |provider| ProviderRefusal::new(RefusalKind::ContextLength, provider);
     // "input length and `max_tokens` exceed context limit: 199759 + 8192 > 200000"
     if find(text, "exceed context limit").is_some() {
         let n = numbers_after(text, "exceed context limit");
-        let mut r = ProviderRefusal::new(ContextLength, provider_of(text, "anthropic"));
+        let mut r = refusal(provider_of(text, "anthropic"));
         r.actual = sum(n.first(), n.get(1));
         r.output_tokens = n.get(1).copied();
         r.limit = n.get(2).copied();
         return Some(r);
     }
-    // Context length, with its numbers where the wording gives them.
     if let Some(c) = parse_context_length_error(text) {
-        let mut r = ProviderRefusal::new(ContextLength, provider_of(text, c.provider));
+        let mut r = refusal(provider_of(text, c.provider));
         r.limit = Some(c.max);
         r.actual = Some(c.requested);
         r.output_tokens = output_tokens_of(text).filter(|n| *n <= c.requested);
@@ -336,12 +372,12 @@ pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
     if find(text, "exceeds the context window").is_some()
         || find(text, "context_length_exceeded").is_some()
     {
-        return Some(ProviderRefusal::new(ContextLength, "openai"));
+        return Some(refusal("openai"));
     }
     // Azure OpenAI and OpenAI's configured limit: "Input tokens exceed the
     // configured limit of 272000 tokens. Your messages resulted in 509178 tokens."
     if find(text, "exceed the configured limit of").is_some() {
-        let mut r = ProviderRefusal::new(ContextLength, provider_of(text, "openai"));
+        let mut r = refusal(provider_of(text, "openai"));
         r.limit = numbers_after(text, "exceed the configured limit of")
             .first()
             .copied();
@@ -350,27 +386,30 @@ pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
     }
     // Gemini 2.5: "The input token count exceeds the maximum number of tokens allowed (1048576)."
     if find(text, "maximum number of tokens allowed").is_some() {
-        let mut r = ProviderRefusal::new(ContextLength, "gemini");
+        let mut r = refusal("gemini");
         r.limit = numbers_after(text, "maximum number of tokens allowed")
             .first()
             .copied();
         return Some(r);
     }
     if find(text, "Input is too long").is_some() {
-        return Some(ProviderRefusal::new(ContextLength, "bedrock"));
+        return Some(refusal("bedrock"));
     }
-    // The request body itself.
+    None
+}
+
+/// A refusal of the request body's bytes: Anthropic's `request_too_large`,
+/// Google's front end's, Bedrock's and a gateway's.
+fn request_size_refusal(text: &str) -> Option<ProviderRefusal> {
+    let refusal = |provider| ProviderRefusal::new(RefusalKind::RequestTooLarge, provider);
     if find(text, "request_too_large").is_some()
         || find(text, "Request exceeds the maximum allowed number of bytes").is_some()
     {
-        return Some(ProviderRefusal::new(
-            RequestTooLarge,
-            provider_of(text, "anthropic"),
-        ));
+        return Some(refusal(provider_of(text, "anthropic")));
     }
     // "Maximum request body size 1048576 exceeded, actual body size 1056562"
     if find(text, "Maximum request body size").is_some() {
-        let mut r = ProviderRefusal::new(RequestTooLarge, "gemini");
+        let mut r = refusal("gemini");
         r.limit = numbers_after(text, "Maximum request body size")
             .first()
             .copied();
@@ -380,10 +419,7 @@ pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
     if find(text, "length limit exceeded").is_some()
         || find(text, "413 Request Entity Too Large").is_some()
     {
-        return Some(ProviderRefusal::new(
-            RequestTooLarge,
-            provider_of(text, "gateway"),
-        ));
+        return Some(refusal(provider_of(text, "gateway")));
     }
     None
 }

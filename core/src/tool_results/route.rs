@@ -132,45 +132,75 @@ pub fn route_artifact(
         .filename
         .clone()
         .unwrap_or_else(|| artifact.id.clone());
-    let text_result = |text: String, mime: String| RouteResult {
+    // Payload as base64 and its leading bytes, whatever form it came in.
+    let (payload, head) = match &artifact.body {
+        ArtifactBody::Text(text) => {
+            let mime = artifact
+                .mime_type
+                .clone()
+                .unwrap_or_else(|| "text/plain".into());
+            return routed_as_text(artifact, filename, format, text.clone(), mime);
+        }
+        ArtifactBody::Bytes(b) => (STANDARD.encode(b), b.iter().take(4096).copied().collect()),
+        ArtifactBody::Base64(s) => payload_and_head_of_base64(s),
+    };
+    let mime = artifact_mime(artifact, &head);
+    // Text sent as bytes: decode it and pass it through, never encoded.
+    if is_text_mime(&mime) {
+        if let Some(text) = text_of_binary(&artifact.body, &payload) {
+            return routed_as_text(artifact, filename, format, text, mime);
+        }
+    }
+    let metadata = RouteMetadata {
+        id: artifact.id.clone(),
+        filename,
+        mime_type: mime,
+        size: decoded_len(&payload) as u64,
+    };
+    routed_as_binary(metadata, &payload, caps, format, zh)
+}
+
+/// The result for a text passed through as it is, as a text part.
+fn routed_as_text(
+    artifact: &Artifact,
+    filename: String,
+    format: Format,
+    text: String,
+    mime: String,
+) -> RouteResult {
+    RouteResult {
         content_type: "text",
         routing: Routing::Text,
         metadata: RouteMetadata {
             id: artifact.id.clone(),
-            filename: filename.clone(),
+            filename,
             mime_type: mime,
             size: text.len() as u64,
         },
         part: format.text_part(text),
+    }
+}
+
+/// The base64 payload of a base64 text (a data URL's without its head)
+/// and its leading bytes, decoded.
+fn payload_and_head_of_base64(text: &str) -> (String, Vec<u8>) {
+    let payload = match crate::media::DataUrl::parse_unchecked(text) {
+        Ok(d) => d.payload.to_owned(),
+        Err(_) => text.trim().to_owned(),
     };
-    // Payload as base64 and its leading bytes, whatever form it came in.
-    let (payload, head): (String, Vec<u8>) = match &artifact.body {
-        ArtifactBody::Text(t) => {
-            return text_result(
-                t.clone(),
-                artifact
-                    .mime_type
-                    .clone()
-                    .unwrap_or_else(|| "text/plain".into()),
-            );
-        }
-        ArtifactBody::Bytes(b) => (STANDARD.encode(b), b.iter().take(4096).copied().collect()),
-        ArtifactBody::Base64(s) => {
-            let s = match crate::media::DataUrl::parse_unchecked(s) {
-                Ok(d) => d.payload.to_owned(),
-                Err(_) => s.trim().to_owned(),
-            };
-            let head = decode_prefix(&s, 4096);
-            (s, head)
-        }
-    };
-    let size = decoded_len(&payload) as u64;
-    // Type: declared MIME, then the extension, then the bytes.
+    let head = decode_prefix(&payload, 4096);
+    (payload, head)
+}
+
+/// An artifact's MIME type: the declared one, then the file name's
+/// extension's, then the one its leading bytes `head` show, else
+/// `application/octet-stream`.
+fn artifact_mime(artifact: &Artifact, head: &[u8]) -> String {
     let declared = artifact
         .mime_type
         .as_deref()
         .and_then(crate::media::mime::mime_essence);
-    let mime = declared
+    declared
         .or_else(|| {
             artifact
                 .filename
@@ -178,37 +208,48 @@ pub fn route_artifact(
                 .and_then(mime_from_extension)
                 .map(str::to_owned)
         })
-        .or_else(|| sniff_mime(&head).map(str::to_owned))
-        .unwrap_or_else(|| "application/octet-stream".to_owned());
-    // Text sent as bytes: decode it and pass it through, never encoded.
-    if is_text_mime(&mime) {
-        if let ArtifactBody::Bytes(b) = &artifact.body {
-            if let Ok(t) = std::str::from_utf8(b) {
-                return text_result(t.to_owned(), mime);
-            }
-        }
-        if let Ok(bytes) = STANDARD.decode(&payload) {
-            if let Ok(t) = String::from_utf8(bytes) {
-                return text_result(t, mime);
-            }
+        .or_else(|| sniff_mime(head).map(str::to_owned))
+        .unwrap_or_else(|| "application/octet-stream".to_owned())
+}
+
+/// The text a binary body of a text type holds: its bytes, or its base64
+/// `payload` decoded, when they are UTF-8.
+fn text_of_binary(body: &ArtifactBody, payload: &str) -> Option<String> {
+    if let ArtifactBody::Bytes(b) = body {
+        if let Ok(t) = std::str::from_utf8(b) {
+            return Some(t.to_owned());
         }
     }
-    let kind = kind_of_mime(&mime);
+    let bytes = STANDARD.decode(payload).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+/// The result for a binary artifact (described by `metadata`, its base64
+/// `payload`): an image or file part when the model can read its kind and
+/// `format` has such parts, else its description as a text part.
+fn routed_as_binary(
+    metadata: RouteMetadata,
+    payload: &str,
+    caps: Capabilities,
+    format: Format,
+    zh: bool,
+) -> RouteResult {
+    let RouteMetadata {
+        id,
+        filename,
+        mime_type: mime,
+        size,
+    } = &metadata;
+    let kind = kind_of_mime(mime);
     let routing = match decide(kind, caps) {
         // A format without file parts gets the description.
         Routing::File if !format.has_file_parts() => Routing::Text,
         routing => routing,
     };
-    let metadata = RouteMetadata {
-        id: artifact.id.clone(),
-        filename: filename.clone(),
-        mime_type: mime.clone(),
-        size,
-    };
     let part = match routing {
-        Routing::Image => new_image_part(format, &mime, &payload, None),
-        Routing::File => new_file_part(format, &filename, &mime, &payload),
-        Routing::Text => format.text_part(describe(&filename, &artifact.id, &mime, size, zh)),
+        Routing::Image => new_image_part(format, mime, payload, None),
+        Routing::File => new_file_part(format, filename, mime, payload),
+        Routing::Text => format.text_part(describe(filename, id, mime, *size, zh)),
     };
     RouteResult {
         content_type: kind_name(kind),
