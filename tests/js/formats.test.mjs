@@ -6,14 +6,11 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { compactContext, expandContext, detectFormat, Stash } from 'ctxpack';
 import { validateUIMessages } from 'ai';
 import { SamplingMessageSchema, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { makeImage } from '../fixtures/make.mjs';
-import { ROOT } from '../../scripts/serve.mjs';
+import { assertTypeChecks } from './support/typecheck.mjs';
 
 const b64 = (buf) => Buffer.from(buf).toString('base64');
 const dataUrl = (mime, buf) => `data:${mime};base64,${b64(buf)}`;
@@ -26,30 +23,11 @@ const placeholder = (buf) => `[Picture:history_${md5(b64(buf))}]`;
  * the SDK's own types accept.
  */
 function typecheck(module, type, values) {
-  const dir = mkdtempSync(path.join(ROOT, 'tests/ts/formats-'));
-  try {
-    const lines = [`import type { ${type.replace(/\[\]$/, '')} } from '${module}';`];
-    for (const [name, value] of Object.entries(values)) {
-      lines.push(`export const ${name}: ${type} = ${JSON.stringify(value, null, 1)};`);
-    }
-    writeFileSync(path.join(dir, 'check.ts'), lines.join('\n') + '\n');
-    const compilerOptions = {
-      target: 'es2022',
-      module: 'nodenext',
-      moduleResolution: 'nodenext',
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      types: [],
-      lib: ['es2022', 'dom'],
-    };
-    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['check.ts'] }));
-    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-    const r = spawnSync(process.execPath, [tsc, '-p', dir, '--pretty', 'false'], { encoding: 'utf8' });
-    assert.equal(r.status, 0, (r.stdout + r.stderr).slice(0, 4000));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const lines = [`import type { ${type.replace(/\[\]$/, '')} } from '${module}';`];
+  for (const [name, value] of Object.entries(values)) {
+    lines.push(`export const ${name}: ${type} = ${JSON.stringify(value, null, 1)};`);
   }
+  assertTypeChecks(lines.join('\n') + '\n', 'formats-');
 }
 
 /** Compacts and expands `messages` with a memory stash, checking what every format guarantees. */

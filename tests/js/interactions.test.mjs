@@ -7,15 +7,12 @@
 // fetched back inside the `function_result`.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { GoogleGenAI } from '@google/genai';
 import {
   Stash, answerHistoryImageCall, compactContext, detectFormat, estimate, expandContext, formats, historyImageTool, sanitizeToolResult,
 } from 'ctxpack';
-import { ROOT } from '../../scripts/serve.mjs';
 import { IMAGES, assertImagesOnWire } from './support/wire.mjs';
+import { assertTypeChecks } from './support/typecheck.mjs';
 
 const { chart, photo, shot } = IMAGES;
 const placeholder = (img) => `[Picture:history_${img.id}]`;
@@ -32,23 +29,11 @@ const steps = () => [
 
 /** Type-checks `values` as `Interactions.Step[]` of @google/genai under `tsc --strict`. */
 function typecheckSteps(values) {
-  const dir = mkdtempSync(path.join(ROOT, 'tests/ts/interactions-'));
-  try {
-    const lines = [`import type { Interactions } from '@google/genai';`];
-    for (const [name, value] of Object.entries(values)) {
-      lines.push(`export const ${name}: Interactions.Step[] = ${JSON.stringify(value, null, 1)};`);
-    }
-    writeFileSync(path.join(dir, 'check.ts'), lines.join('\n') + '\n');
-    const compilerOptions = {
-      target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: [], lib: ['es2022', 'dom'],
-    };
-    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['check.ts'] }));
-    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-    const r = spawnSync(process.execPath, [tsc, '-p', dir, '--pretty', 'false'], { encoding: 'utf8' });
-    assert.equal(r.status, 0, (r.stdout + r.stderr).slice(0, 4000));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const lines = [`import type { Interactions } from '@google/genai';`];
+  for (const [name, value] of Object.entries(values)) {
+    lines.push(`export const ${name}: Interactions.Step[] = ${JSON.stringify(value, null, 1)};`);
   }
+  assertTypeChecks(lines.join('\n') + '\n', 'interactions-');
 }
 
 /** Runs `send` with `globalThis.fetch` recording each request's JSON body and answering with `reply`. */
