@@ -92,6 +92,7 @@ pub fn messages(data: &[u8]) {
             keep_recent_images: 1,
             ..Default::default()
         },
+        0,
         &mut |_, _, _| {},
         &InMemory,
     );

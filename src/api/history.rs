@@ -10,7 +10,7 @@ use crate::promise::to_promise;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::calls::{compact_options, history_image_dialect, CompactInput};
-use ctxpack_core::history::{compact_history, expand_history, history_image};
+use ctxpack_core::history::{expand_history, history_image, CompactCall};
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -166,15 +166,11 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
         }
     };
     let store = CallStash::new(&stash, &call);
-    let outcome = compact_history(
-        store.access(),
-        values,
-        format,
-        options,
-        &mut progress,
-        &call.payloads(),
-    )
-    .await?;
+    let payloads = call.payloads();
+    let outcome = CompactCall::new(store.access(), options, &payloads)
+        .with_progress(&mut progress)
+        .run(values, format)
+        .await?;
     call.result(&array, outcome)
 }
 

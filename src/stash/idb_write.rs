@@ -1,14 +1,15 @@
 //! Writing records to the IndexedDB stash: every record's put (or, for a
 //! record the stash already holds, its count) queued in one transaction,
 //! in batches that keep each task short, and one outcome per record once
-//! the transaction commits.
+//! the transaction commits. A call's renewals and deletions join the same
+//! transaction ([`IdbBackend::commit_in`]).
 
 use super::idb_future::{request, transaction};
 use super::indexeddb::{store_of, IdbBackend, IMAGES, META};
 use super::js_error::stash_error;
 use super::record_js::{meta_to_js, record_to_js};
 use crate::convert::external::Table;
-use ctxpack_core::stash::{NewRecord, StashError, StashErrorKind};
+use ctxpack_core::stash::{Commit, Committed, NewRecord, StashError, StashErrorKind};
 use wasm_bindgen::prelude::*;
 use web_sys::{IdbObjectStore, IdbTransactionMode};
 
@@ -35,20 +36,40 @@ impl IdbBackend {
         records: &[NewRecord<'_>],
         table: &Table,
     ) -> Vec<Result<(), StashError>> {
-        match self.queue_records(records, table).await {
-            Ok(queued) => queued.iter().map(Queued::outcome).collect(),
-            Err(e) => each_failed(records.len(), e),
+        let commit = Commit {
+            records: records.to_vec(),
+            ..Commit::default()
+        };
+        self.commit_in(&commit, table).await.records
+    }
+
+    /// Commits a call's records, renewals and deletions in one transaction:
+    /// all of it, or (when the transaction fails) none.
+    pub async fn commit_in(&self, commit: &Commit<'_>, table: &Table) -> Committed {
+        match self.queue_commit(commit, table).await {
+            Ok(queued) => Committed {
+                records: queued.iter().map(Queued::outcome).collect(),
+                renewed: Ok(()),
+                deleted: Ok(()),
+            },
+            Err(e) => Committed {
+                renewed: Err(StashError::new(e.kind, e.message.clone())),
+                deleted: Err(StashError::new(e.kind, e.message.clone())),
+                records: each_failed(commit.records.len(), e),
+            },
         }
     }
 
-    /// Queues each record's put (or, for one already stored, its count) in
-    /// one transaction and waits for it to commit.
-    async fn queue_records(
+    /// Queues each record's put (or, for one already stored, its count),
+    /// then the renewed metadata and the deletions, in one transaction, and
+    /// waits for it to commit.
+    async fn queue_commit(
         &self,
-        records: &[NewRecord<'_>],
+        commit: &Commit<'_>,
         table: &Table,
     ) -> Result<Vec<Queued>, StashError> {
-        let mode = if records.iter().all(|r| r.stored) {
+        let records = &commit.records;
+        let mode = if commit.reads_only() {
             IdbTransactionMode::Readonly
         } else {
             IdbTransactionMode::Readwrite
@@ -85,6 +106,14 @@ impl IdbBackend {
                     ));
                 }
             }
+        }
+        if let Err(e) = queue_upkeep(commit, &images, &meta) {
+            let _ = tx.abort();
+            return Err(stash_error(
+                e,
+                StashErrorKind::WriteFailed,
+                "writing images",
+            ));
         }
         transaction(&tx)
             .await
@@ -131,6 +160,23 @@ impl Queued {
             Err(StashError::gone())
         }
     }
+}
+
+/// Queues the renewed metadata and the deletions of `commit`.
+fn queue_upkeep(
+    commit: &Commit<'_>,
+    images: &IdbObjectStore,
+    meta: &IdbObjectStore,
+) -> Result<(), JsValue> {
+    for m in &commit.renewed {
+        meta.put(&meta_to_js(m))?;
+    }
+    for id in &commit.deleted {
+        let key = JsValue::from_str(id);
+        images.delete(&key)?;
+        meta.delete(&key)?;
+    }
+    Ok(())
 }
 
 /// The outcome of each of `n` records when their write failed with `error`:

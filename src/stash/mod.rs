@@ -15,8 +15,8 @@ use crate::convert::{js_type, options_arg, to_js};
 use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::stash::{
-    list_by_recency, CachedBackend, Generation, MetaCache, NewRecord, RecordMeta, StashBackend,
-    StashConfig, StashError, StoredRecord, DEFAULT_STASH_NAME,
+    commit_in_steps, list_by_recency, CachedBackend, Commit, Committed, Generation, MetaCache,
+    NewRecord, RecordMeta, StashBackend, StashConfig, StashError, StoredRecord, DEFAULT_STASH_NAME,
 };
 use indexeddb::IdbBackend;
 use js_adapter::AdapterBackend;
@@ -132,6 +132,12 @@ impl StashBackend for TableBackend<'_> {
     }
     async fn delete_records(&self, ids: &[String]) -> Result<(), StashError> {
         self.backend.delete_records(ids).await
+    }
+    async fn commit(&self, commit: &Commit<'_>) -> Committed {
+        match self.backend {
+            Backend::IndexedDb(b) => b.commit_in(commit, self.table).await,
+            _ => commit_in_steps(self, commit).await,
+        }
     }
 }
 

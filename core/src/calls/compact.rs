@@ -32,8 +32,6 @@ pub fn compact_options(input: &CompactInput, at: &JsonPath) -> Result<CompactOpt
         collapse_text: input.collapse_text.unwrap_or(false),
         sanitize_tool_results: input.sanitize_tool_results.unwrap_or(false),
         limits: target.map(|profile| profile.limits()),
-        // Measured by the compaction itself.
-        request_bytes: 0,
     })
 }
 

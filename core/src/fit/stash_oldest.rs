@@ -5,7 +5,7 @@ use super::call::FitCall;
 use super::planning::Plan;
 use super::report::Action;
 use super::summary::Tally;
-use crate::history::{compact_history, CompactOptions};
+use crate::history::{CompactCall, CompactOptions};
 use crate::messages::{Format, MessageError};
 use crate::stash::StashBackend;
 use serde_json::Value;
@@ -26,15 +26,9 @@ pub(super) async fn stash_oldest<B: StashBackend, R>(
         keep_recent_images: plan.stashable - plan.choice.stash,
         ..CompactOptions::default()
     };
-    let out = compact_history(
-        *s,
-        values,
-        Some(format),
-        options,
-        &mut |_, _, _| {},
-        call.payloads,
-    )
-    .await?;
+    let out = CompactCall::new(*s, options, call.payloads)
+        .run(values, Some(format))
+        .await?;
     for failure in &out.report.failures {
         if let Some(img) = tally.images.iter_mut().find(|i| i.path == failure.path) {
             img.action = Action::Failed;

@@ -21,8 +21,6 @@ pub struct CompactOptions {
     /// The target's request limits: further history images are stashed,
     /// oldest first, until the request fits.
     pub limits: Option<crate::budget::limits::RequestLimits>,
-    /// Serialized size of the whole request, for `limits`.
-    pub request_bytes: u64,
     /// Also keep this many of the newest history images inline.
     pub keep_recent_images: usize,
     /// Fold a message left with only text parts into one string.
@@ -110,15 +108,17 @@ impl<'m> Found<'m> {
     }
 }
 
-/// Finds and hashes the history images of `messages`. `progress(done, total,
-/// bytes)` is called after each image is hashed.
+/// Finds and hashes the history images of `messages` (a request of
+/// `request_bytes`, for the limits). `progress(done, total, bytes)` is
+/// called after each image is hashed.
 pub fn plan_compaction<'m>(
     messages: &'m [Message],
     options: CompactOptions,
+    request_bytes: u64,
     progress: &mut dyn FnMut(usize, usize, u64),
     payloads: &dyn Payloads,
 ) -> Plan<'m> {
-    let (mut plan, found) = select_history_images(messages, options, payloads);
+    let (mut plan, found) = select_history_images(messages, options, request_bytes, payloads);
     let total = found.len();
     let mut hashed = BTreeSet::new();
     let mut bytes = 0u64;
@@ -131,9 +131,12 @@ pub fn plan_compaction<'m>(
 
 /// The first pass of [`plan_compaction`]: the plan without its images, and
 /// the history images to hash, in order ([`hash_found`] each).
+/// `request_bytes` is the serialized size of the whole request, for the
+/// limits.
 pub fn select_history_images<'m>(
     messages: &'m [Message],
     options: CompactOptions,
+    request_bytes: u64,
     payloads: &dyn Payloads,
 ) -> (Plan<'m>, Vec<Found<'m>>) {
     let newest_user = newest_user_index(messages);
@@ -158,7 +161,7 @@ pub fn select_history_images<'m>(
             let request = within_limits::Request {
                 savings,
                 fixed_images: plan.kept + plan.urls,
-                bytes: options.request_bytes,
+                bytes: request_bytes,
             };
             let (keep, problem) = within_limits::keep_within_limits(&request, wanted_keep, limits);
             plan.limit_stashed = wanted_keep - keep;

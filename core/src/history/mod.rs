@@ -4,19 +4,22 @@
 //!
 //! The steps are pure and separately tested: [`compact`] plans and applies a
 //! compaction, [`expand`] restores placeholders (whose text
-//! [`crate::messages`] writes and finds), [`tool`] describes the tool. `flow` runs them
-//! end to end over any [`StashBackend`](crate::stash::StashBackend): write,
-//! wait for the commit, replace only what committed.
+//! [`crate::messages`] writes and finds), [`tool`] describes the tool. [`CompactCall`] runs a
+//! compaction end to end over any [`StashBackend`](crate::stash::StashBackend):
+//! write, wait for the commit, replace only what committed.
 
 pub(crate) mod answer;
 mod answer_texts;
 pub(crate) mod call;
 mod commit;
 pub(crate) mod compact;
+mod compact_call;
 pub(crate) mod expand;
 mod flow;
+mod listing;
 mod lookup;
 mod loose;
+mod measure;
 mod payloads;
 mod restore;
 pub(crate) mod tool;
@@ -30,8 +33,9 @@ pub use answer::{ai_sdk_tool_result_takes_images, answer_messages};
 pub use answer_texts::{answer_texts, AnswerTexts};
 pub use call::{read_call, HistoryImageCall};
 pub use compact::{CompactOptions, CompactReport};
+pub use compact_call::CompactCall;
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
-pub use flow::{compact_history, Outcome};
+pub use flow::Outcome;
 pub use lookup::{answer_history_image_call, history_image, tool_image_part, Lang, PartDialect};
 pub use payloads::CompactPayloads;
 pub use restore::expand_history;

@@ -5,10 +5,11 @@
 //! when the stash confirms every record that outcome names; otherwise it is
 //! read, and a clean outcome is remembered for the next call.
 
+use super::listing::Listing;
 use super::payloads::CompactPayloads;
 use crate::json_path::JsonPath;
 use crate::messages::placeholder::binary_marker_ids;
-use crate::stash::{StashBackend, StashConfig};
+use crate::stash::{RecordMeta, StashAccess, StashBackend};
 use crate::tool_results::binary_stash::{
     sanitize_targets, target_text, text_target, BinaryReport, OnWriteFailure, Target,
 };
@@ -95,9 +96,8 @@ impl Found {
 /// messages, before decoding) at `slots`, per message: those before the
 /// newest user message.
 pub(super) async fn sanitize_tool_results<B: StashBackend>(
-    backend: &B,
-    config: &StashConfig,
-    now: f64,
+    stash: StashAccess<'_, B>,
+    listing: &mut Listing,
     values: &mut [Value],
     slots: &[Vec<Slot>],
     payloads: &dyn CompactPayloads,
@@ -107,11 +107,23 @@ pub(super) async fn sanitize_tool_results<B: StashBackend>(
         grown: vec![0; values.len()],
         ..Sanitized::default()
     };
+    let StashAccess {
+        backend,
+        config,
+        now,
+    } = stash;
     let root = JsonPath::root("messages");
     let (mut found, candidates) = find_targets(values, slots, &root, payloads);
     // Remembered outcomes, used once the stash confirms their records;
     // the others are read after all.
-    for c in confirmed(backend, now, candidates, &mut out, values, payloads).await {
+    let unconfirmed = match candidates.is_empty() {
+        true => candidates,
+        false => {
+            let listed = listing.listed(backend).await;
+            confirmed(backend, now, listed, candidates, &mut out, values, payloads).await
+        }
+    };
+    for c in unconfirmed {
         if let Some(read) = payloads.loose_text(&c.reference) {
             found.push_held(c.reference, read, &root, c.message, c.slot);
         }
@@ -119,7 +131,7 @@ pub(super) async fn sanitize_tool_results<B: StashBackend>(
     if found.targets.is_empty() {
         return out;
     }
-    let report = sanitize_targets(
+    let (report, written) = sanitize_targets(
         Some(backend),
         config,
         now,
@@ -129,6 +141,7 @@ pub(super) async fn sanitize_tool_results<B: StashBackend>(
         payloads,
     )
     .await;
+    listing.add(written);
     // Every binary found was stashed: each outcome depends on its text alone.
     let clean = report.failures.is_empty() && report.filtered == 0;
     out.report.stashed += report.stashed;
@@ -291,27 +304,24 @@ fn held_target(
 }
 
 /// Uses each candidate's remembered outcome whose records the stash lists
-/// live and confirms (one commit for all of them); returns the others.
+/// live (`listed`, `None` when listing failed) and confirms (one commit
+/// for all of them); returns the others.
 async fn confirmed<B: StashBackend>(
     backend: &B,
     now: f64,
+    listed: Option<&BTreeMap<String, RecordMeta>>,
     candidates: Vec<Candidate>,
     out: &mut Sanitized,
     values: &mut [Value],
     payloads: &dyn CompactPayloads,
 ) -> Vec<Candidate> {
-    if candidates.is_empty() {
+    let Some(listed) = listed.filter(|_| !candidates.is_empty()) else {
         return candidates;
-    }
-    let mut listed = BTreeMap::new();
-    match backend.list_meta().await {
-        Ok(metas) => listed.extend(metas.into_iter().map(|m| (m.id.clone(), m))),
-        Err(_) => return candidates,
-    }
+    };
     let mut records = Vec::new();
     let mut asked = Vec::new();
     for c in &candidates {
-        let confirm = c.outcome.confirmations(&listed, now);
+        let confirm = c.outcome.confirmations(listed, now);
         asked.push(
             confirm
                 .as_ref()

@@ -1,43 +1,42 @@
 //! Compaction's upkeep, the parts that decide: which records the
 //! conversation keeps alive (their expiry renewed) and which the sweep
-//! deletes. The writing itself is in `flow`.
+//! deletes. Both are decided before the commit, from the listing and the
+//! records the call writes, so all of it is written in one commit.
 
-use super::commit::Written;
-use crate::history::compact::{CompactReport, Plan};
-use crate::stash::{plan_maintenance, Maintenance, RecordMeta, StashConfig};
+use crate::history::compact::CompactReport;
+use crate::stash::{plan_maintenance, Maintenance, NewRecord, RecordMeta, StashConfig};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The records the conversation references: its placeholders' and the
-/// images confirmed now (refreshed alike).
-pub(super) fn referenced_ids(plan: &Plan<'_>, written: &Written) -> Vec<String> {
-    let mut referenced = plan.referenced.clone();
-    referenced.extend(
-        written
-            .confirmed
-            .iter()
-            .filter(|id| !plan.referenced.contains(id))
-            .cloned(),
-    );
-    referenced
+/// What the conversation keeps alive.
+pub(super) struct Renewals {
+    /// The records the sweep must spare: those written now, the binaries
+    /// and the live referenced ones.
+    pub protected: BTreeSet<String>,
+    /// The renewed metadata to write.
+    pub renewed: Vec<RecordMeta>,
 }
 
 /// Renews the expiry of each live record in `referenced` that has used up a
 /// tenth of its TTL (`listed` is updated); a referenced record neither
-/// listed live nor written now counts as missing in `report`. Returns the
-/// ids the sweep must spare (those written now, `binary_ids` and the live
-/// referenced ones) and the renewed metadata to write.
+/// listed live nor written now (`records`, not only confirmed) counts as
+/// missing in `report`.
 pub(super) fn renewals(
     referenced: &[String],
     listed: &mut BTreeMap<String, RecordMeta>,
-    written: &Written,
+    records: &[NewRecord<'_>],
     binary_ids: BTreeSet<String>,
     (now, config): (f64, &StashConfig),
     report: &mut CompactReport,
-) -> (BTreeSet<String>, Vec<RecordMeta>) {
+) -> Renewals {
+    let writing: BTreeSet<&str> = records
+        .iter()
+        .filter(|r| !r.stored)
+        .map(|r| r.id.as_str())
+        .collect();
     let mut protected = BTreeSet::new();
-    protected.extend(written.committed.keys().cloned());
+    protected.extend(writing.iter().map(|id| id.to_string()));
     protected.extend(binary_ids);
-    let mut touched = Vec::new();
+    let mut renewed = Vec::new();
     for id in referenced {
         match listed.get_mut(id) {
             Some(m) if m.expires_at > now => {
@@ -47,27 +46,29 @@ pub(super) fn renewals(
                 if m.expires_at - now < config.ttl_ms * 0.9 {
                     m.expires_at = now + config.ttl_ms;
                     m.last_used_at = now;
-                    touched.push(m.clone());
+                    renewed.push(m.clone());
                 }
             }
-            _ if written.committed.contains_key(id) => {}
+            _ if writing.contains(id.as_str()) => {}
             _ => report.missing += 1,
         }
     }
-    report.refreshed = touched.len();
-    (protected, touched)
+    report.refreshed = renewed.len();
+    Renewals { protected, renewed }
 }
 
 /// What the sweep removes: expired records, then the least recently used
-/// until the stash fits, among those listed and those written now, sparing
-/// `protected`.
+/// until the stash fits, among those listed and those written now
+/// (`records`), sparing `protected`.
 pub(super) fn sweep_plan(
     mut listed: BTreeMap<String, RecordMeta>,
-    committed: BTreeMap<String, RecordMeta>,
+    records: &[NewRecord<'_>],
     (now, config): (f64, &StashConfig),
     protected: &BTreeSet<String>,
 ) -> Maintenance {
-    listed.extend(committed);
+    for r in records.iter().filter(|r| !r.stored) {
+        listed.insert(r.id.clone(), r.meta.clone());
+    }
     let metas: Vec<RecordMeta> = listed.into_values().collect();
     plan_maintenance(&metas, now, config, protected)
 }

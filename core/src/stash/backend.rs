@@ -1,6 +1,7 @@
 //! The contract a storage backend fulfils. Every write is committed when its
 //! future resolves `Ok`: an image is replaced only after that.
 
+use super::commit::{commit_in_steps, Commit, Committed};
 use super::{NewRecord, RecordMeta, StashError, StoredRecord};
 
 /// A place to keep records. Implemented by [`super::MemoryBackend`] here and
@@ -23,6 +24,13 @@ pub trait StashBackend {
 
     /// Deletes records and their metadata.
     async fn delete_records(&self, ids: &[String]) -> Result<(), StashError>;
+
+    /// Writes one call's records, renewals and deletions: in one
+    /// transaction where the backend has them, else in that order
+    /// ([`commit_in_steps`]).
+    async fn commit(&self, commit: &Commit<'_>) -> Committed {
+        commit_in_steps(self, commit).await
+    }
 }
 
 impl<T: StashBackend + ?Sized> StashBackend for &T {
@@ -40,5 +48,8 @@ impl<T: StashBackend + ?Sized> StashBackend for &T {
     }
     async fn delete_records(&self, ids: &[String]) -> Result<(), StashError> {
         (**self).delete_records(ids).await
+    }
+    async fn commit(&self, commit: &Commit<'_>) -> Committed {
+        (**self).commit(commit).await
     }
 }

@@ -6,7 +6,10 @@
 //! the connection (its [`Generation`] changed): then, too, nothing written
 //! during the reset counts as committed.
 
-use super::{NewRecord, RecordMeta, StashBackend, StashError, StashErrorKind, StoredRecord};
+use super::{
+    Commit, Committed, NewRecord, RecordMeta, StashBackend, StashError, StashErrorKind,
+    StoredRecord,
+};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
@@ -107,10 +110,17 @@ impl<'a, B> CachedBackend<'a, B> {
     }
 }
 
-impl<B: StashBackend + Generation> StashBackend for CachedBackend<'_, B> {
-    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
-        let before = self.backend.generation();
-        let mut results = self.backend.put_records(records).await;
+impl<B: Generation> CachedBackend<'_, B> {
+    /// The `results` of writing `records`, each an error when the storage
+    /// was reset (generation moved from `before`) during the write; the
+    /// listing follows the records written, or is dropped when any failed.
+    fn after_put(
+        &self,
+        before: u64,
+        records: &[NewRecord<'_>],
+        results: Vec<Result<(), StashError>>,
+    ) -> Vec<Result<(), StashError>> {
+        let mut results = results;
         if self.backend.generation() != before {
             // Another connection deleted or upgraded the storage while we
             // wrote: what committed may already be gone, so nothing counts.
@@ -137,6 +147,32 @@ impl<B: StashBackend + Generation> StashBackend for CachedBackend<'_, B> {
         results
     }
 
+    /// The listing follows renewed `metas` once written.
+    fn after_renew(&self, out: &Result<(), StashError>, metas: &[RecordMeta]) {
+        self.cache.apply(out, |cached| {
+            for m in metas {
+                cached.insert(m.id.clone(), m.clone());
+            }
+        });
+    }
+
+    /// The listing forgets `ids` once deleted.
+    fn after_delete(&self, out: &Result<(), StashError>, ids: &[String]) {
+        self.cache.apply(out, |cached| {
+            for id in ids {
+                cached.remove(id);
+            }
+        });
+    }
+}
+
+impl<B: StashBackend + Generation> StashBackend for CachedBackend<'_, B> {
+    async fn put_records(&self, records: &[NewRecord<'_>]) -> Vec<Result<(), StashError>> {
+        let before = self.backend.generation();
+        let results = self.backend.put_records(records).await;
+        self.after_put(before, records, results)
+    }
+
     async fn get_record(&self, id: &str) -> Result<Option<StoredRecord>, StashError> {
         self.backend.get_record(id).await
     }
@@ -156,22 +192,31 @@ impl<B: StashBackend + Generation> StashBackend for CachedBackend<'_, B> {
 
     async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
         let out = self.backend.put_meta(metas).await;
-        self.cache.apply(&out, |cached| {
-            for m in metas {
-                cached.insert(m.id.clone(), m.clone());
-            }
-        });
+        self.after_renew(&out, metas);
         out
     }
 
     async fn delete_records(&self, ids: &[String]) -> Result<(), StashError> {
         let out = self.backend.delete_records(ids).await;
-        self.cache.apply(&out, |cached| {
-            for id in ids {
-                cached.remove(id);
-            }
-        });
+        self.after_delete(&out, ids);
         out
+    }
+
+    async fn commit(&self, commit: &Commit<'_>) -> Committed {
+        let before = self.backend.generation();
+        let Committed {
+            records,
+            renewed,
+            deleted,
+        } = self.backend.commit(commit).await;
+        let records = self.after_put(before, &commit.records, records);
+        self.after_renew(&renewed, &commit.renewed);
+        self.after_delete(&deleted, &commit.deleted);
+        Committed {
+            records,
+            renewed,
+            deleted,
+        }
     }
 }
 

@@ -17,6 +17,18 @@ pub struct Failure {
     pub reason: String,
 }
 
+impl Failure {
+    /// A failure of the stash as a whole (no image's path).
+    pub fn of_stash(code: crate::ErrorCode, reason: String) -> Failure {
+        Failure {
+            path: String::new(),
+            md5: None,
+            code,
+            reason,
+        }
+    }
+}
+
 /// Why the records of one write that did not commit failed, by record id.
 /// A write fails for few records, so this is a list, not a map.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 mod access;
 mod backend;
 mod cached;
+mod commit;
 mod error;
 mod failure;
 mod memory;
@@ -15,6 +16,7 @@ mod record;
 pub use access::StashAccess;
 pub use backend::StashBackend;
 pub use cached::{CachedBackend, Generation, MetaCache, META_CACHE_MS};
+pub use commit::{commit_in_steps, Commit, Committed};
 pub use error::{StashError, StashErrorKind};
 pub use failure::{Failure, WriteErrors};
 pub use memory::MemoryBackend;

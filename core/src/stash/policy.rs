@@ -97,6 +97,13 @@ pub struct Maintenance {
     pub over_budget: bool,
 }
 
+impl Maintenance {
+    /// The records to delete: the expired, then the evicted.
+    pub fn doomed(&self) -> Vec<String> {
+        self.expired.iter().chain(&self.evicted).cloned().collect()
+    }
+}
+
 /// Decides which records to remove at time `now`: expired ones, then the
 /// least recently used until the stash fits `max_bytes`. Records in
 /// `protected` (referenced by the conversation being processed) stay.
@@ -155,7 +162,7 @@ pub async fn sweep<B: StashBackend>(
 ) -> Result<SweepReport, StashError> {
     let metas = backend.list_meta().await?;
     let plan = plan_maintenance(&metas, now, config, &BTreeSet::new());
-    let doomed: Vec<String> = plan.expired.iter().chain(&plan.evicted).cloned().collect();
+    let doomed = plan.doomed();
     if !doomed.is_empty() {
         backend.delete_records(&doomed).await?;
     }

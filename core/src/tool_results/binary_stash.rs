@@ -8,7 +8,7 @@ use crate::event_loop::Slicer;
 use crate::json_path::JsonPath;
 use crate::media::payload::{InMemory, Payloads};
 use crate::stash::WrittenAt;
-use crate::stash::{Failure, NewRecord, StashBackend, StashConfig, WriteErrors};
+use crate::stash::{Failure, NewRecord, RecordMeta, StashBackend, StashConfig, WriteErrors};
 use crate::tool_results::sanitize::{
     filtered_marker, find_binaries_sliced, replace_binaries, stashed_marker, Binary,
     SanitizeOptions,
@@ -52,7 +52,8 @@ pub struct Target {
     pub holds_references: bool,
 }
 
-/// Sanitizes every target. With `backend`, payloads are stashed first.
+/// Sanitizes every target. With `backend`, payloads are stashed first; the
+/// metadata of the records committed comes back with the report.
 pub async fn sanitize_targets<B: StashBackend>(
     backend: Option<&B>,
     config: &StashConfig,
@@ -61,7 +62,7 @@ pub async fn sanitize_targets<B: StashBackend>(
     options: &SanitizeOptions,
     on_failure: OnWriteFailure,
     payloads: &dyn Payloads,
-) -> BinaryReport {
+) -> (BinaryReport, Vec<RecordMeta>) {
     // Payloads held in JavaScript are read one at a time, letting the host
     // run between them. The search and the write stay in this body: each
     // async function of their own costs the main module about 150 B
@@ -81,7 +82,7 @@ pub async fn sanitize_targets<B: StashBackend>(
         );
     }
     if found.iter().all(Vec::is_empty) {
-        return BinaryReport::default();
+        return (BinaryReport::default(), Vec::new());
     }
     let writes = match backend {
         Some(backend) => {
@@ -92,7 +93,8 @@ pub async fn sanitize_targets<B: StashBackend>(
         }
         None => StashWrites::default(),
     };
-    replace_found(targets, found, &writes, on_failure, backend.is_some())
+    let report = replace_found(targets, found, &writes, on_failure, backend.is_some());
+    (report, writes.written)
 }
 
 /// The payloads a target's strings are read through: the host's for a
@@ -113,6 +115,8 @@ struct StashWrites {
     md5s: Vec<Vec<String>>,
     /// The md5s of the records the stash committed.
     committed: BTreeSet<String>,
+    /// Their metadata.
+    written: Vec<RecordMeta>,
     /// Why each record the stash did not commit failed.
     errors: WriteErrors,
 }
@@ -177,6 +181,7 @@ impl StashWrites {
             match res {
                 Ok(()) => {
                     writes.committed.insert(r.id.clone());
+                    writes.written.push(r.meta.clone());
                 }
                 Err(e) => {
                     writes.errors.insert(&r.id, e.kind.code(), e.message);

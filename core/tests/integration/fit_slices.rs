@@ -18,7 +18,7 @@ use ctxpack_core::budget::{model_profile, parse_provider_error};
 use ctxpack_core::event_loop::Slicer;
 use ctxpack_core::event_loop::{EventLoop, SLICE_MS};
 use ctxpack_core::fit::{fit_context, repair_context, FitOptions, RepairOptions};
-use ctxpack_core::history::{compact_history, expand_history, CompactOptions};
+use ctxpack_core::history::{expand_history, CompactCall, CompactOptions};
 use ctxpack_core::media::{
     external_ref, facts_of_text, find_external_ref, head_of_text, PayloadFacts, PayloadHead,
     Payloads,
@@ -266,14 +266,9 @@ fn every_payload_fitting_compaction_and_expansion_hash_is_prepared_first() {
         config: &config,
         now: 1.0e12,
     };
-    let out = block_on(compact_history(
-        access(),
-        nine_images(),
-        None,
-        CompactOptions::default(),
-        &mut |_, _, _| {},
-        &compacting,
-    ))
+    let out = block_on(
+        CompactCall::new(access(), CompactOptions::default(), &compacting).run(nine_images(), None),
+    )
     .unwrap();
     assert_eq!(out.report.stashed, 8);
     assert_eq!(compacting.hashed_after_preparing(), 8);
@@ -338,7 +333,7 @@ fn every_payload_sanitizing_hashes_is_prepared_first() {
         holds_references: true,
     }];
     let stash = MemoryBackend::default();
-    let report = block_on(sanitize_targets(
+    let (report, _) = block_on(sanitize_targets(
         Some(&stash),
         &StashConfig::default(),
         1.0e12,

@@ -8,7 +8,7 @@
 use crate::common;
 
 use common::*;
-use ctxpack_core::history::{compact_history, CompactOptions};
+use ctxpack_core::history::{CompactCall, CompactOptions};
 use ctxpack_core::media::{external_ref, find_external_ref, Payloads};
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
@@ -59,7 +59,7 @@ fn a_reference_spelled_in_json_text_is_not_resolved_by_the_sanitizer() {
         let (target, was_json) = text_target(&text, JsonPath::root("result"));
         assert!(was_json);
         let mut targets = [target];
-        let report = block_on(sanitize_targets(
+        let (report, _) = block_on(sanitize_targets(
             Some(&stash),
             &StashConfig::default(),
             1e12,
@@ -90,21 +90,21 @@ fn a_reference_spelled_in_a_tool_result_survives_compaction_unchanged() {
         let Value::Array(values) = messages.clone() else {
             unreachable!()
         };
-        let out = block_on(compact_history(
-            StashAccess {
-                backend: &stash,
-                config: &StashConfig::default(),
-                now: 1e12,
-            },
-            values,
-            Some(Format::OpenAi),
-            CompactOptions {
-                sanitize_tool_results: true,
-                ..Default::default()
-            },
-            &mut |_, _, _| {},
-            &payloads,
-        ))
+        let out = block_on(
+            CompactCall::new(
+                StashAccess {
+                    backend: &stash,
+                    config: &StashConfig::default(),
+                    now: 1e12,
+                },
+                CompactOptions {
+                    sanitize_tool_results: true,
+                    ..Default::default()
+                },
+                &payloads,
+            )
+            .run(values, Some(Format::OpenAi)),
+        )
         .unwrap();
         assert_eq!(Value::Array(out.messages), messages, "{text}");
     }

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::*;
-use ctxpack_core::history::{compact_history, expand_history, CompactOptions, Outcome};
+use ctxpack_core::history::{expand_history, CompactCall, CompactOptions, Outcome};
 use ctxpack_core::history::{CompactReport, ExpandReport};
 use ctxpack_core::messages::{detect_format, Format};
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
@@ -19,18 +19,18 @@ fn compact_opts<B: StashBackend>(
     msgs: &[Value],
     opts: CompactOptions,
 ) -> Outcome<CompactReport> {
-    block_on(compact_history(
-        StashAccess {
-            backend: b,
-            config: &StashConfig::default(),
-            now: T0,
-        },
-        msgs.to_vec(),
-        None,
-        opts,
-        &mut |_, _, _| {},
-        &ctxpack_core::media::InMemory,
-    ))
+    block_on(
+        CompactCall::new(
+            StashAccess {
+                backend: b,
+                config: &StashConfig::default(),
+                now: T0,
+            },
+            opts,
+            &ctxpack_core::media::InMemory,
+        )
+        .run(msgs.to_vec(), None),
+    )
     .unwrap()
 }
 

@@ -8,7 +8,7 @@ use crate::common;
 
 use common::history::T0;
 use common::*;
-use ctxpack_core::history::{compact_history, CompactOptions, CompactReport, Outcome};
+use ctxpack_core::history::{CompactCall, CompactOptions, CompactReport, Outcome};
 use ctxpack_core::media::{external_ref, find_external_ref, Payloads};
 use ctxpack_core::stash::{
     CachedBackend, MemoryBackend, MetaCache, StashAccess, StashBackend, StashConfig,
@@ -123,21 +123,21 @@ fn compact<B: StashBackend>(
     now: f64,
     payloads: &dyn ctxpack_core::history::CompactPayloads,
 ) -> Outcome<CompactReport> {
-    block_on(compact_history(
-        StashAccess {
-            backend,
-            config: &StashConfig::default(),
-            now,
-        },
-        messages,
-        None,
-        CompactOptions {
-            sanitize_tool_results: true,
-            ..CompactOptions::default()
-        },
-        &mut |_, _, _| {},
-        payloads,
-    ))
+    block_on(
+        CompactCall::new(
+            StashAccess {
+                backend,
+                config: &StashConfig::default(),
+                now,
+            },
+            CompactOptions {
+                sanitize_tool_results: true,
+                ..CompactOptions::default()
+            },
+            payloads,
+        )
+        .run(messages, None),
+    )
     .unwrap()
 }
 

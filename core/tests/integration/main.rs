@@ -3,6 +3,7 @@
 //! and its test dependencies once, and its tests run side by side.
 
 mod common;
+mod compact_call;
 
 mod fit;
 mod fit_repeats;

@@ -6,7 +6,7 @@ use crate::common;
 
 use common::*;
 use ctxpack_core::history::CompactOptions;
-use ctxpack_core::history::{compact_history, expand_history};
+use ctxpack_core::history::{expand_history, CompactCall};
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
 use proptest::prelude::*;
@@ -159,18 +159,18 @@ fn format_strategy() -> impl Strategy<Value = Format> {
 }
 
 fn run(values: Vec<Value>, format: Format, stash: &MemoryBackend) -> (Vec<Value>, Option<usize>) {
-    let out = block_on(compact_history(
-        StashAccess {
-            backend: stash,
-            config: &StashConfig::default(),
-            now: 1.0,
-        },
-        values,
-        Some(format),
-        CompactOptions::default(),
-        &mut |_, _, _| {},
-        &ctxpack_core::media::InMemory,
-    ))
+    let out = block_on(
+        CompactCall::new(
+            StashAccess {
+                backend: stash,
+                config: &StashConfig::default(),
+                now: 1.0,
+            },
+            CompactOptions::default(),
+            &ctxpack_core::media::InMemory,
+        )
+        .run(values, Some(format)),
+    )
     .unwrap();
     (out.messages, out.report.newest_user_index)
 }
@@ -283,7 +283,7 @@ proptest! {
     #[test]
     fn arbitrary_shapes_never_panic(values in prop::collection::vec(arbitrary_json(), 0..6), format in prop::option::of(format_strategy())) {
         let stash = MemoryBackend::new();
-        let compacted = block_on(compact_history(StashAccess { backend: &stash, config: &StashConfig::default(), now: 1.0 }, values.clone(), format, CompactOptions { sanitize_tool_results: true, ..Default::default() }, &mut |_, _, _| {}, &ctxpack_core::media::InMemory));
+        let compacted = block_on(CompactCall::new(StashAccess { backend: &stash, config: &StashConfig::default(), now: 1.0 }, CompactOptions { sanitize_tool_results: true, ..Default::default() }, &ctxpack_core::media::InMemory).run(values.clone(), format));
         if let Ok(out) = compacted {
             if let Some(n) = out.report.newest_user_index {
                 prop_assert_eq!(&out.messages[n..], &values[n..]);

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::*;
-use ctxpack_core::history::{compact_history, CompactOptions, CompactReport, Outcome};
+use ctxpack_core::history::{CompactCall, CompactOptions, CompactReport, Outcome};
 use ctxpack_core::stash::{
     CachedBackend, MemoryBackend, MetaCache, StashAccess, StashBackend, StashConfig,
 };
@@ -15,18 +15,18 @@ use serde_json::{json, Value};
 const T0: f64 = 1_700_000_000_000.0;
 
 fn compact<B: StashBackend>(b: &B, msgs: &[Value], now: f64) -> Outcome<CompactReport> {
-    block_on(compact_history(
-        StashAccess {
-            backend: b,
-            config: &StashConfig::default(),
-            now,
-        },
-        msgs.to_vec(),
-        None,
-        CompactOptions::default(),
-        &mut |_, _, _| {},
-        &ctxpack_core::media::InMemory,
-    ))
+    block_on(
+        CompactCall::new(
+            StashAccess {
+                backend: b,
+                config: &StashConfig::default(),
+                now,
+            },
+            CompactOptions::default(),
+            &ctxpack_core::media::InMemory,
+        )
+        .run(msgs.to_vec(), None),
+    )
     .unwrap()
 }
 

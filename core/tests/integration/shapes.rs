@@ -7,7 +7,7 @@
 use crate::common;
 
 use common::*;
-use ctxpack_core::history::{compact_history, expand_history, CompactOptions, Outcome};
+use ctxpack_core::history::{expand_history, CompactCall, CompactOptions, Outcome};
 use ctxpack_core::media::{
     bytes_value, kept_kind, kept_ref, parse_bytes_literal, BytesKind, KeptKind, Payloads,
 };
@@ -38,18 +38,18 @@ fn compact_with<B: StashBackend>(
     payloads: &dyn ctxpack_core::history::CompactPayloads,
     now: f64,
 ) -> Outcome<ctxpack_core::history::CompactReport> {
-    block_on(compact_history(
-        StashAccess {
-            backend: b,
-            config: &StashConfig::default(),
-            now,
-        },
-        msgs.as_array().unwrap().clone(),
-        None,
-        CompactOptions::default(),
-        &mut |_, _, _| {},
-        payloads,
-    ))
+    block_on(
+        CompactCall::new(
+            StashAccess {
+                backend: b,
+                config: &StashConfig::default(),
+                now,
+            },
+            CompactOptions::default(),
+            payloads,
+        )
+        .run(msgs.as_array().unwrap().clone(), None),
+    )
     .unwrap()
 }
 

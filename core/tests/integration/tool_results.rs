@@ -5,7 +5,7 @@ use crate::common;
 
 use common::*;
 use ctxpack_core::history::CompactOptions;
-use ctxpack_core::history::{compact_history, history_image, Lang};
+use ctxpack_core::history::{history_image, CompactCall, Lang};
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
 use ctxpack_core::ErrorCode;
@@ -34,18 +34,18 @@ fn run<B: StashBackend>(
         sanitize_tool_results: sanitize,
         ..Default::default()
     };
-    block_on(compact_history(
-        StashAccess {
-            backend: stash,
-            config: &StashConfig::default(),
-            now: 1e12,
-        },
-        msgs.as_array().unwrap().clone(),
-        None,
-        opts,
-        &mut |_, _, _| {},
-        &ctxpack_core::media::InMemory,
-    ))
+    block_on(
+        CompactCall::new(
+            StashAccess {
+                backend: stash,
+                config: &StashConfig::default(),
+                now: 1e12,
+            },
+            opts,
+            &ctxpack_core::media::InMemory,
+        )
+        .run(msgs.as_array().unwrap().clone(), None),
+    )
     .unwrap()
 }
 
@@ -204,7 +204,7 @@ fn numbers_in_a_sanitized_tool_result_text_survive_exactly() {
     let (target, was_json) = text_target(&text, ctxpack_core::JsonPath::root("result"));
     let mut targets = [target];
     let stash = MemoryBackend::default();
-    let report = block_on(sanitize_targets(
+    let (report, _) = block_on(sanitize_targets(
         Some(&stash),
         &StashConfig::default(),
         1e12,

@@ -2,7 +2,7 @@
 //! conversations the history tests share.
 
 use super::{b64, block_on, data_url};
-use ctxpack_core::history::{compact_history, expand_history, CompactOptions, Outcome};
+use ctxpack_core::history::{expand_history, CompactCall, CompactOptions, Outcome};
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{StashAccess, StashBackend, StashConfig};
 use serde_json::{json, Value};
@@ -26,18 +26,18 @@ pub fn compact_at<B: StashBackend>(
     cfg: &StashConfig,
 ) -> Outcome<ctxpack_core::history::CompactReport> {
     let values = msgs.as_array().unwrap().clone();
-    block_on(compact_history(
-        StashAccess {
-            backend: b,
-            config: cfg,
-            now,
-        },
-        values,
-        None,
-        opts,
-        &mut |_, _, _| {},
-        &ctxpack_core::media::InMemory,
-    ))
+    block_on(
+        CompactCall::new(
+            StashAccess {
+                backend: b,
+                config: cfg,
+                now,
+            },
+            opts,
+            &ctxpack_core::media::InMemory,
+        )
+        .run(values, None),
+    )
     .unwrap()
 }
 

@@ -1,0 +1,267 @@
+//! One compaction's request context ([`CompactCall`]) and its run, in
+//! phases: sanitize the tool results (when asked) and measure, plan and
+//! hash, list the stash (once per call, when a phase first needs it),
+//! decide the records, renewals and sweep, commit them all in one write,
+//! replace only what committed, report. The phases that decide are plain
+//! functions (`commit`, `upkeep`, `compact`); this file does the stash's
+//! I/O. (Async phase functions of their own cost the main module over 4 KB
+//! gzipped in futures.)
+
+use crate::event_loop::Slicer;
+use crate::history::commit::{gone_records, new_records, replacements, sort_results};
+use crate::history::compact::{
+    apply_compaction, hash_found, occurrence_templates, select_history_images, CompactOptions,
+    CompactReport, Plan, HASH_HEAD_BYTES,
+};
+use crate::history::flow::{encode, Outcome};
+use crate::history::listing::Listing;
+use crate::history::measure::{measure, Measured};
+use crate::history::payloads::CompactPayloads;
+use crate::history::upkeep::{renewals, sweep_plan, Renewals};
+use crate::messages::image::ImageTemplate;
+use crate::messages::{Format, Message, MessageError};
+use crate::stash::{Commit, Committed, Failure, NewRecord, StashAccess, StashBackend, WrittenAt};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// One compaction: the stash, the options, where payloads are read, and
+/// who hears of progress; [`CompactCall::run`] compacts a request.
+pub struct CompactCall<'a, B> {
+    /// The stash, its settings and the clock.
+    stash: StashAccess<'a, B>,
+    /// The caller's options.
+    options: CompactOptions,
+    /// Where payloads are read.
+    payloads: &'a dyn CompactPayloads,
+    /// Called after each image is hashed with (done, total, bytes).
+    progress: Option<&'a mut dyn FnMut(usize, usize, u64)>,
+    /// The stash's records, listed once.
+    listing: Listing,
+}
+
+impl<'a, B: StashBackend> CompactCall<'a, B> {
+    /// A compaction against `stash` with `options`, reading payloads
+    /// through `payloads`.
+    pub fn new(
+        stash: StashAccess<'a, B>,
+        options: CompactOptions,
+        payloads: &'a dyn CompactPayloads,
+    ) -> Self {
+        CompactCall {
+            stash,
+            options,
+            payloads,
+            progress: None,
+            listing: Listing::default(),
+        }
+    }
+
+    /// The same call, telling `progress(done, total, bytes)` after each
+    /// history image is hashed.
+    pub fn with_progress(self, progress: &'a mut dyn FnMut(usize, usize, u64)) -> Self {
+        CompactCall {
+            progress: Some(progress),
+            ..self
+        }
+    }
+
+    /// Compacts `values` (in `format`, detected when `None`). Stash
+    /// failures never throw: the images stay inline and the report says
+    /// why.
+    pub async fn run(
+        mut self,
+        values: Vec<Value>,
+        format: Option<Format>,
+    ) -> Result<Outcome<CompactReport>, MessageError> {
+        let Measured {
+            mut messages,
+            sizes,
+            sanitized,
+            binary_ids,
+            remembered,
+            mut report,
+        } = measure(
+            self.stash,
+            &mut self.listing,
+            values,
+            format,
+            self.options,
+            self.payloads,
+        )
+        .await?;
+        let request_bytes = sizes.iter().sum();
+        let plan = self.plan(&messages, request_bytes).await;
+        report_plan(&mut report, &plan);
+        let records = self.records(&messages, &plan).await;
+        // Confirmed records are refreshed like the ones placeholders
+        // reference, and so are the binaries remembered outcomes name.
+        let mut referenced = plan.referenced.clone();
+        for id in records
+            .iter()
+            .filter(|r| r.stored)
+            .map(|r| &r.id)
+            .chain(&remembered)
+        {
+            if !referenced.contains(id) {
+                referenced.push(id.clone());
+            }
+        }
+        let (listed, listing_failure) = self.listing.take();
+        report.failures.extend(listing_failure);
+        let mut listed = listed;
+        let when = (self.stash.now, self.stash.config);
+        let Renewals { protected, renewed } = renewals(
+            &referenced,
+            &mut listed,
+            &records,
+            binary_ids,
+            when,
+            &mut report,
+        );
+        let maintenance = sweep_plan(listed, &records, when, &protected);
+        let mut commit = Commit {
+            records,
+            renewed,
+            deleted: maintenance.doomed(),
+        };
+        let committed = self.commit(&mut commit).await;
+        let written = sort_results(&commit.records, &committed.records);
+        report.written = written.committed.len();
+        let replacements = replacements(&plan, &written, &mut report);
+        drop(plan);
+        report_upkeep(&mut report, &commit, committed, &maintenance);
+        drop(commit);
+
+        let mut changed =
+            apply_compaction(&mut messages, &replacements, self.options.collapse_text);
+        for (c, s) in changed.iter_mut().zip(&sanitized) {
+            *c |= *s;
+        }
+        let (values, after) = encode(messages, &changed, &sizes, self.payloads);
+        report.bytes_after = after;
+        Ok(Outcome {
+            messages: values,
+            changed,
+            report,
+        })
+    }
+
+    /// Plan: the history images to stash, hashed one at a time with the
+    /// host running between them (`request_bytes`: the request's size, for
+    /// the limits).
+    async fn plan<'m>(&mut self, messages: &'m [Message], request_bytes: u64) -> Plan<'m> {
+        let payloads = self.payloads;
+        let slicer = Slicer::of(payloads.event_loop());
+        slicer.checkpoint().await;
+        let (mut plan, found) =
+            select_history_images(messages, self.options, request_bytes, payloads);
+        let total = found.len();
+        let mut hashed = BTreeSet::new();
+        let mut hashed_bytes = 0u64;
+        for (done, f) in found.into_iter().enumerate() {
+            if let Some((_, payload)) = f.inline_payload() {
+                payloads
+                    .prepare_facts(payload, HASH_HEAD_BYTES, &slicer)
+                    .await;
+            }
+            hashed_bytes += hash_found(&mut plan, f, &mut hashed, payloads);
+            if let Some(progress) = self.progress.as_mut() {
+                progress(done + 1, total, hashed_bytes);
+            }
+            slicer.checkpoint().await;
+        }
+        plan
+    }
+
+    /// The records to write for `plan`, one per distinct image. An image
+    /// stashed again while earlier placeholders of it remain keeps the
+    /// shapes those placeholders stand for (read from its record).
+    async fn records<'m>(&mut self, messages: &[Message], plan: &Plan<'m>) -> Vec<NewRecord<'m>> {
+        let backend = self.stash.backend;
+        let listed = self.listing.of(backend).await;
+        let mut earlier = Vec::new();
+        for img in plan.images.iter().filter(|i| !i.duplicate) {
+            if listed.contains_key(&img.md5) && plan.referenced.contains(&img.md5) {
+                if let Ok(Some(rec)) = backend.get_record(&img.md5).await {
+                    let list = rec
+                        .part
+                        .as_deref()
+                        .map(ImageTemplate::list_from_json_text)
+                        .unwrap_or_default();
+                    earlier.push((img.md5.clone(), list));
+                }
+            }
+        }
+        let templates = occurrence_templates(messages, plan, &earlier);
+        drop(earlier);
+        let written_at = WrittenAt {
+            now: self.stash.now,
+            ttl_ms: self.stash.config.ttl_ms,
+        };
+        new_records(plan, templates, listed, written_at)
+    }
+
+    /// Commit: the records, renewals and sweep in one write. A record the
+    /// listing named but that is gone (another connection deleted it) is
+    /// written in full after all, in a second write.
+    async fn commit(&self, commit: &mut Commit<'_>) -> Committed {
+        if commit.is_empty() {
+            return Committed {
+                records: Vec::new(),
+                renewed: Ok(()),
+                deleted: Ok(()),
+            };
+        }
+        let backend = self.stash.backend;
+        let mut committed = backend.commit(commit).await;
+        let (gone, retry) = gone_records(&commit.records, &committed.records);
+        if !gone.is_empty() {
+            let again = backend.put_records(&retry).await;
+            for ((&i, r), result) in gone.iter().zip(retry).zip(again) {
+                commit.records[i] = r;
+                committed.records[i] = result;
+            }
+        }
+        committed
+    }
+}
+
+/// What the plan tells the report: the newest turn, the images kept and
+/// given by URL, those stashed for the limits, whether the request fits, and
+/// the images that cannot be stashed.
+fn report_plan(report: &mut CompactReport, plan: &Plan<'_>) {
+    report.newest_user_index = plan.newest_user;
+    report.limit_stashed = plan.limit_stashed;
+    report.fits = plan.limit_problem.is_none();
+    report.limit_problem = plan.limit_problem.clone();
+    report.kept = plan.kept;
+    report.urls = plan.urls;
+    report.failures.extend(plan.invalid.iter().cloned());
+}
+
+/// What the commit's renewals and sweep tell the report.
+fn report_upkeep(
+    report: &mut CompactReport,
+    commit: &Commit<'_>,
+    committed: Committed,
+    maintenance: &crate::stash::Maintenance,
+) {
+    if let Err(e) = committed.renewed {
+        report.failures.push(Failure::of_stash(
+            e.kind.code(),
+            format!("refreshing expiry failed: {e}"),
+        ));
+    }
+    if !commit.deleted.is_empty() {
+        if let Err(e) = committed.deleted {
+            report.failures.push(Failure::of_stash(
+                e.kind.code(),
+                format!("sweeping the stash failed: {e}"),
+            ));
+        } else {
+            report.expired = maintenance.expired.len();
+            report.evicted = maintenance.evicted.len();
+        }
+    }
+    report.over_budget = maintenance.over_budget;
+}
