@@ -28,13 +28,10 @@ pub(super) fn renewals(
     (now, config): (f64, &StashConfig),
     report: &mut CompactReport,
 ) -> Renewals {
-    let writing: BTreeSet<&str> = records
-        .iter()
-        .filter(|r| !r.stored)
-        .map(|r| r.id.as_str())
-        .collect();
     let mut protected = BTreeSet::new();
-    protected.extend(writing.iter().map(|id| id.to_string()));
+    for r in records.iter().filter(|r| !r.stored) {
+        protected.insert(r.id.clone());
+    }
     protected.extend(binary_ids);
     let mut renewed = Vec::new();
     for id in referenced {
@@ -49,7 +46,7 @@ pub(super) fn renewals(
                     renewed.push(m.clone());
                 }
             }
-            _ if writing.contains(id.as_str()) => {}
+            _ if records.iter().any(|r| !r.stored && r.id == *id) => {}
             _ => report.missing += 1,
         }
     }

@@ -3,7 +3,6 @@
 //! backend commits them together; the others write them in that order.
 
 use super::{NewRecord, RecordMeta, StashBackend, StashError};
-use std::collections::BTreeSet;
 
 /// Everything one call writes to the stash.
 #[derive(Debug, Default)]
@@ -54,7 +53,9 @@ pub async fn commit_in_steps<B: StashBackend + ?Sized>(
     } else {
         backend.put_records(&commit.records).await
     };
-    let failed: BTreeSet<&str> = commit
+    // A few ids at most: a list (a set collected from an iterator would
+    // bring a sort of its own into the module).
+    let failed: Vec<&str> = commit
         .records
         .iter()
         .zip(&records)
@@ -64,7 +65,7 @@ pub async fn commit_in_steps<B: StashBackend + ?Sized>(
     let renewed: Vec<RecordMeta> = commit
         .renewed
         .iter()
-        .filter(|m| !failed.contains(m.id.as_str()))
+        .filter(|m| !failed.contains(&m.id.as_str()))
         .cloned()
         .collect();
     let renewed = if renewed.is_empty() {
