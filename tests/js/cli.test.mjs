@@ -187,10 +187,12 @@ test('--format takes every format the library declares, compact → expand round
   const help = run(['--help'], ROOT).stdout;
   const listed = help.match(/^formats: (.+) \(detected when not given\)$/m)[1].split(', ');
   assert.deepEqual([...listed].sort(), [...formats].sort());
-  // The README's Formats table names the same.
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const table = readme.slice(readme.indexOf('## Formats'), readme.indexOf('## CLI'));
-  assert.deepEqual([...table.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]).sort(), [...formats].sort());
+  // The README's Formats table names the same, and so does the table of shapes in docs/formats.md.
+  for (const [file, from, to] of [['README.md', '## Formats', '## CLI'], ['docs/formats.md', '## Messages and image parts', '## Ollama']]) {
+    const doc = readFileSync(path.join(ROOT, file), 'utf8');
+    const table = doc.slice(doc.indexOf(from), doc.indexOf(to));
+    assert.deepEqual([...table.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]).sort(), [...formats].sort(), file);
+  }
 
   const dir = tmp();
   try {

@@ -1,11 +1,13 @@
-// Every code example in the README runs. ```js blocks run in Node (CommonJS
-// when they `require`); ```js browser in a page; ```js worker in a module
-// worker; ```js bundler bundled by webpack and run in a page; ```js vscode
-// with a stand-in for the `vscode` API.
+// Every code example in the README, in CONTRIBUTING.md and in the files under
+// docs/ runs. ```js blocks run in Node (CommonJS when they `require`); ```js
+// browser in a page; ```js worker in a module worker; ```js bundler bundled by
+// webpack and run in a page; ```js vscode with a stand-in for the `vscode`
+// API. Every relative link between those files points at a file and a
+// heading that exist.
 import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,8 +15,16 @@ import webpack from 'webpack';
 import { serve, ROOT } from '../../scripts/serve.mjs';
 import { launch } from './support/browser.mjs';
 
-const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const blocks = [...readme.matchAll(/```js( \w+)?\n([\s\S]*?)```/g)].map((m, i) => ({ i: i + 1, kind: (m[1] ?? ' node').trim(), code: m[2] }));
+const DOCS = ['README.md', 'CONTRIBUTING.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const text = Object.fromEntries(DOCS.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
+// Each block is named by its file and its place there: `docs/models.md example 2`.
+const blocks = DOCS.flatMap((file) => [...text[file].matchAll(/```js( \w+)?\n([\s\S]*?)```/g)].map((m, i) => ({
+  name: `${file} example ${i + 1}`,
+  id: `${file.replace(/\.md$/, '').replace(/[^\w]+/g, '-')}-${i + 1}`,
+  file,
+  kind: (m[1] ?? ' node').trim(),
+  code: m[2],
+})));
 const dir = path.join(ROOT, 'test-results', 'readme');
 mkdirSync(dir, { recursive: true });
 const of = (kind) => blocks.filter((b) => b.kind === kind);
@@ -37,8 +47,40 @@ after(async () => {
 });
 
 test('the README has an example for every host', () => {
-  for (const kind of ['node', 'browser', 'worker', 'bundler', 'vscode']) assert.ok(of(kind).length >= 1, kind);
+  for (const kind of ['node', 'browser', 'worker', 'bundler', 'vscode']) assert.ok(of(kind).some((b) => b.file === 'README.md'), kind);
   assert.deepEqual([...new Set(blocks.map((b) => b.kind))].sort(), ['browser', 'bundler', 'node', 'vscode', 'worker']);
+});
+
+/** A fenced code block, from its opening line to its closing one. */
+const FENCE = /^```[^\n]*\n[\s\S]*?^```$/gm;
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped,
+ * spaces as hyphens, a repeated anchor numbered. */
+function anchors(markdown) {
+  const seen = new Map();
+  const out = new Set();
+  for (const [, heading] of markdown.replace(FENCE, '').matchAll(/^#{1,6} (.+)$/gm)) {
+    const base = heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\p{M} _-]/gu, '').replace(/ /g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n ? `${base}-${n}` : base);
+  }
+  return out;
+}
+
+test('every relative link of the README, CONTRIBUTING.md and docs/ points at a file and a heading that exist', () => {
+  const bad = [];
+  for (const file of DOCS) {
+    const prose = text[file].replace(FENCE, '').replace(/(`+)[^`\n][\s\S]*?\1/g, '');
+    for (const [, target] of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue;
+      const [rel, anchor] = target.split('#');
+      const to = rel ? path.posix.normalize(path.posix.join(path.posix.dirname(file), rel)) : file;
+      if (!existsSync(path.join(ROOT, to))) bad.push(`${file}: ${target} (no ${to})`);
+      else if (anchor && to.endsWith('.md') && !anchors(readFileSync(path.join(ROOT, to), 'utf8')).has(anchor)) bad.push(`${file}: ${target} (no heading #${anchor} in ${to})`);
+    }
+  }
+  assert.deepEqual(bad, []);
 });
 
 test('no README example checks an error inside a catch, where a call that does not throw would pass unchecked', () => {
@@ -49,15 +91,15 @@ test('no README example checks an error inside a catch, where a call that does n
       let i = m.index + m[0].length;
       for (; i < block.code.length && depth > 0; i++) depth += { '{': 1, '}': -1 }[block.code[i]] ?? 0;
       const body = block.code.slice(m.index + m[0].length, i - 1);
-      assert.doesNotMatch(body, /\bassert\b/, `example ${block.i}: use assert.throws or assert.rejects`);
+      assert.doesNotMatch(body, /\bassert\b/, `${block.name}: use assert.throws or assert.rejects`);
     }
   }
 });
 
 for (const block of of('node')) {
-  test(`README example ${block.i} runs in Node`, () => {
+  test(`${block.name} runs in Node`, () => {
     const cjs = /\brequire\(/.test(block.code);
-    const file = path.join(dir, `example-${block.i}.${cjs ? 'cjs' : 'mjs'}`);
+    const file = path.join(dir, `example-${block.id}.${cjs ? 'cjs' : 'mjs'}`);
     writeFileSync(file, block.code);
     const r = spawnSync(process.execPath, [file], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr + r.stdout);
@@ -65,8 +107,8 @@ for (const block of of('node')) {
 }
 
 for (const block of of('browser')) {
-  test(`README example ${block.i} runs in a page`, async () => {
-    writeFileSync(path.join(dir, `example-${block.i}.mjs`), forWeb(block.code));
+  test(`${block.name} runs in a page`, async () => {
+    writeFileSync(path.join(dir, `example-${block.id}.mjs`), forWeb(block.code));
     const p = await page();
     const error = await p.evaluate(async (src) => {
       try {
@@ -75,14 +117,14 @@ for (const block of of('browser')) {
       } catch (e) {
         return String(e?.stack ?? e);
       }
-    }, `/test-results/readme/example-${block.i}.mjs`);
+    }, `/test-results/readme/example-${block.id}.mjs`);
     assert.equal(error, null);
   });
 }
 
 for (const block of of('worker')) {
-  test(`README example ${block.i} runs in a module worker`, async () => {
-    writeFileSync(path.join(dir, `example-${block.i}.mjs`), forWeb(block.code));
+  test(`${block.name} runs in a module worker`, async () => {
+    writeFileSync(path.join(dir, `example-${block.id}.mjs`), forWeb(block.code));
     const p = await page();
     const out = await p.evaluate(async (src) => {
       const png = new Uint8Array(await (await fetch('/tests/fixtures/chart.png')).arrayBuffer());
@@ -95,14 +137,14 @@ for (const block of of('worker')) {
       const data = await reply;
       worker.terminate();
       return { stashed: data.stashed, first: data.messages[0].content[0].text };
-    }, `/test-results/readme/example-${block.i}.mjs`);
+    }, `/test-results/readme/example-${block.id}.mjs`);
     assert.equal(out.stashed, 1);
     assert.match(out.first, /^\[Picture:history_[0-9a-f]{32}\]$/);
   });
 }
 
 for (const block of of('bundler')) {
-  test(`README example ${block.i} builds with webpack and runs`, async () => {
+  test(`${block.name} builds with webpack and runs`, async () => {
     const app = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-readme-'));
     tmp.push(app);
     mkdirSync(path.join(app, 'node_modules'));
@@ -132,8 +174,8 @@ for (const block of of('bundler')) {
 }
 
 for (const block of of('vscode')) {
-  test(`README example ${block.i} runs with a stand-in vscode API`, async () => {
-    const file = path.join(dir, `example-${block.i}.cjs`);
+  test(`${block.name} runs with a stand-in vscode API`, async () => {
+    const file = path.join(dir, `example-${block.id}.cjs`);
     writeFileSync(file, block.code);
     const { prepareRequest } = createRequire(import.meta.url)(file);
     const storage = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-vscode-'));
