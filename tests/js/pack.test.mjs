@@ -53,6 +53,8 @@ function checkFiles(files) {
     'dist/bundler/index.js', 'dist/bundler/ctxpack.js', 'dist/bundler/markdown/ctxpack_markdown.js',
     'dist/node/index.js', 'dist/node/ctxpack.js', 'dist/node/markdown/ctxpack_markdown.js', 'dist/node/index.mjs',
     'dist/node/file-stash.js', 'dist/adapters/ai-sdk.mjs', 'dist/adapters/langchain.mjs', 'bin/ctxpack.cjs', 'README.md', 'LICENSE', 'package.json',
+    // The README's links to its details resolve in the package too.
+    'docs/formats.md', 'docs/models.md', 'docs/stash.md',
   ]) {
     assert.ok(files.includes(f), f);
   }
