@@ -7,7 +7,8 @@ use serde_json::Value;
 
 /// The format of `messages`, `evidence_of` giving each format's evidence,
 /// from three kinds of evidence, each looked for in every message before
-/// the next (see [`Evidence`]): the first message whose shape is evidence,
+/// the next (see [`Evidence`]): the first message whose shape is evidence
+/// (a narrow shape before the others),
 /// else the first exclusive part, else the first decisive evidence.
 /// Messages that are all plain strings read as the list's first format
 /// (OpenAI).
@@ -23,7 +24,9 @@ pub(super) fn detect_with(messages: &[Value], evidence_of: EvidenceOf) -> Format
             Value::Object(map) => MessageFields::of(map),
             _ => continue,
         };
-        if let Some(format) = first(evidence_of, |e| e.shape.is_some_and(|f| f(&fields))) {
+        let shape = |e: &Evidence| e.shape.is_some_and(|f| f(&fields));
+        let narrow = |e: &Evidence| e.narrow_shape.is_some_and(|f| f(&fields));
+        if let Some(format) = first(evidence_of, narrow).or_else(|| first(evidence_of, shape)) {
             return format;
         }
         if exclusive.is_none() {

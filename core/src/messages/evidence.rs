@@ -7,7 +7,10 @@ use serde_json::{Map, Value};
 /// looked for in every message before the next:
 /// 1. `shape`: the shape of a message alone (tuples are LangChain's,
 ///    `parts` a UIMessage's or Gemini's, a top-level item `type` a
-///    Responses item's or an Interactions step's, …);
+///    Responses item's, …); a `narrow_shape` (an entry type only this
+///    format has, such as an Interactions step's) is asked of every format
+///    before any `shape`, so a format with a broad shape need not name the
+///    formats whose narrower shapes it covers;
 /// 2. `exclusive_part`: a content part only this format has;
 /// 3. the first decisive evidence of a message: `fields_first` (fields of
 ///    the message, looked at before its parts), `part` (a part that tells
@@ -23,6 +26,9 @@ pub(super) type FieldsTest = fn(&MessageFields<'_>) -> bool;
 
 #[derive(Clone, Copy)]
 pub(super) struct Evidence {
+    /// The message's shape says it is this format's, whatever other
+    /// formats' shapes say.
+    pub(super) narrow_shape: Option<FieldsTest>,
     /// The message's shape says it is this format's.
     pub(super) shape: Option<FieldsTest>,
     /// A part (its map and `type`) only this format has.
@@ -38,6 +44,7 @@ pub(super) struct Evidence {
 impl Evidence {
     /// No evidence of any kind.
     pub(super) const NONE: Evidence = Evidence {
+        narrow_shape: None,
         shape: None,
         exclusive_part: None,
         fields_first: None,

@@ -47,10 +47,9 @@ pub(super) const INPUT_IMAGE: ImageShape = ImageShape::new(&ShapeSpec {
 /// at the top level, or an older turn `{role:'model', content}`; an image
 /// with `mime_type` beside `data` or `uri`.
 const EVIDENCE: Evidence = Evidence {
+    narrow_shape: Some(is_own_entry),
     shape: Some(|m| {
-        !m.tuple
-            && m.parts_array().is_none()
-            && ((m.role_name() == Some("model") && m.content.is_some()) || is_own_entry(m))
+        !m.tuple && m.parts_array().is_none() && m.role_name() == Some("model") && m.content.is_some()
     }),
     exclusive_part: Some(|map, t| t == "image" && is_own_image(map)),
     ..Evidence::NONE
@@ -117,7 +116,7 @@ const CONTENT_TYPES: [&str; 5] = ["text", "image", "audio", "document", "video"]
 /// True when an entry's top-level `type` says it is this API's: a step only
 /// it has, a `function_call` without a Responses `call_id`, or a content
 /// entry (no other format has `text` or `image` at the top level).
-pub(super) fn is_own_entry(m: &MessageFields<'_>) -> bool {
+fn is_own_entry(m: &MessageFields<'_>) -> bool {
     let Some(item_type) = m.type_name() else {
         return false;
     };

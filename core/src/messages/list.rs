@@ -1,7 +1,8 @@
 //! The format list: one line a format, naming its variant of [`Format`],
 //! its module, its name and the other names it is accepted under. Adding a
 //! format is its module and its line here; `format.rs` makes the enum and
-//! its names from the list, `registry.rs` the dispatch to the modules.
+//! its names from the list, `registry.rs` the dispatch to the modules and
+//! `mod.rs` the modules themselves.
 //!
 //! [`Format`]: super::Format
 

@@ -6,24 +6,23 @@
 //! original order. Images stay where they are in the wire value; an
 //! [`ImagePart`] reads them in place, so a payload is never copied.
 
-mod ai_sdk;
-mod anthropic;
 mod decode;
 mod detect;
 mod error;
 mod evidence;
 mod format;
-mod gemini;
-mod gemini_interactions;
 pub(crate) mod image;
 mod image_template;
-mod langchain;
 mod list;
-mod mcp;
+
+/// Declares each format's module, named by its line in the list.
+macro_rules! format_modules {
+    ($($(#[doc = $doc:literal])* $variant:ident => $module:ident, $name:literal, [$($alias:literal),*];)*) => {
+        $(mod $module;)*
+    };
+}
+list::format_list!(format_modules);
 mod model;
-mod ollama;
-mod openai;
-mod openai_responses;
 mod part;
 pub(crate) mod placeholder;
 mod registry;
@@ -33,7 +32,6 @@ mod shape;
 mod test_support;
 mod tool_call;
 mod tool_slots;
-mod ui_message;
 pub(crate) mod walk;
 
 pub use error::MessageError;

@@ -30,13 +30,12 @@ pub(super) const INPUT_IMAGE: ImageShape = ImageShape::new(&ShapeSpec::url(
     None,
 ));
 
-/// Evidence of it: a top-level item `type` other than `message` (and not
-/// an Interactions step's); an `input_text`, `input_image`, `input_file` or
-/// `output_text` part; last, a message that says `type:'message'`.
+/// Evidence of it: a top-level item `type` other than `message` (a
+/// format whose own item types are narrower says so first); an
+/// `input_text`, `input_image`, `input_file` or `output_text` part; last, a
+/// message that says `type:'message'`.
 const EVIDENCE: Evidence = Evidence {
-    shape: Some(|m| {
-        m.plain_object() && m.is_item() && !super::gemini_interactions::is_own_entry(m)
-    }),
+    shape: Some(|m| m.plain_object() && m.is_item()),
     exclusive_part: Some(|_, t| {
         matches!(
             t,
