@@ -38,6 +38,8 @@ const OPTIONS = {
   maxBytes: { flags: ['--max-bytes'], arg: 'N', int: true, help: 'stash payload bytes kept at most; least recently used go first' },
   format: { flags: ['--format'], arg: 'F', choices: FORMATS, help: `the messages' format (detected when not given)` },
   keepRecentImages: { flags: ['--keep-recent-images', '--keep-recent'], arg: 'N', int: true, help: 'keep the N newest history images inline (default: 0)' },
+  slack: { flags: ['--slack'], arg: 'JSON|F', json: true, help: 'how evictions move: {"images": N, "headroom": 0.2} (default: 8 images, a fifth of an image limit to spare)' },
+  noSlack: { flags: ['--no-slack'], help: 'evict one image a turn, with no slack' },
   collapseText: { flags: ['--collapse-text'], help: 'fold a message left with only text into one string' },
   sanitizeToolResults: { flags: ['--sanitize-tool-results'], help: 'also take binary out of history tool results' },
   provider: { flags: ['--provider'], arg: 'P', choices: PROVIDERS, help: `a provider's rules: ${PROVIDERS.join(', ')}` },
@@ -69,7 +71,7 @@ const COMMANDS = {
     input: '<in.json|->',
     summary: 'history images → [Picture:history_<md5>] placeholders, originals to the stash',
     fn: 'compactContext',
-    options: ['output', ...STASH, 'format', 'keepRecentImages', 'collapseText', 'sanitizeToolResults',
+    options: ['output', ...STASH, 'format', 'keepRecentImages', 'slack', 'noSlack', 'collapseText', 'sanitizeToolResults',
       ['model', 'stash further history images, oldest first, until the model’s limits are met (see modelProfile)'], 'profile', 'limits',
       ['provider', 'the same with a provider’s limits'], 'maxImages', 'maxRequestBytes', 'report'],
   },
@@ -90,14 +92,14 @@ const COMMANDS = {
     summary: 'a request the model accepts: images resized, the oldest stashed',
     fn: 'fitContext',
     required: ['model'],
-    options: ['model', 'output', ...STASH, 'noStash', 'profile', 'keepNewest', 'maxTokens', 'format', 'report'],
+    options: ['model', 'output', ...STASH, 'noStash', 'profile', 'keepNewest', 'maxTokens', 'slack', 'noSlack', 'format', 'report'],
   },
   repair: {
     input: '<in.json|->',
     summary: "the retry after a provider's refusal (--error TEXT or --error-file F)",
     fn: 'repairContext',
     required: ['model'],
-    options: ['model', 'error', 'errorFile', 'output', ...STASH, 'noStash', 'profile', 'keepNewest', 'maxTokens', 'format', 'report'],
+    options: ['model', 'error', 'errorFile', 'output', ...STASH, 'noStash', 'profile', 'keepNewest', 'maxTokens', 'slack', 'noSlack', 'format', 'report'],
   },
   multimodal: {
     input: '<text.md|->',
@@ -329,6 +331,11 @@ async function openStash(opts) {
   });
 }
 
+/** `slack` as the flags give it: `--no-slack` is `false`, `--slack` its JSON. */
+function slackOption(opts) {
+  return opts.noSlack ? false : jsonOption('--slack', opts.slack);
+}
+
 async function compact(opts, stash) {
   const input = readMessages(opts.input);
   const model = opts.provider ? { provider: opts.provider, maxImages: opts.maxImages, maxRequestBytes: opts.maxRequestBytes } : opts.model;
@@ -336,6 +343,7 @@ async function compact(opts, stash) {
     stash,
     format: opts.format,
     keepRecentImages: opts.keepRecentImages ?? 0,
+    slack: slackOption(opts),
     collapseText: opts.collapseText ?? false,
     sanitizeToolResults: opts.sanitizeToolResults ?? false,
     model,
@@ -411,6 +419,7 @@ function fitOptions(opts, stash) {
     stash: stash ?? undefined,
     keepNewest: opts.keepNewest ?? false,
     maxTokens: opts.maxTokens,
+    slack: slackOption(opts),
     format: opts.format,
   };
 }

@@ -4,6 +4,7 @@
 //! Node); a caller's `resize` option replaces it.
 
 use crate::api::call::{Call, CallStash};
+use crate::api::slack::slack_option;
 use crate::api::target::target_options;
 use crate::convert::bytes::{from_base64, to_base64};
 use crate::convert::external::Table;
@@ -87,6 +88,8 @@ export interface FitReport {
   /** Images downscaled or re-encoded. */
   changed: number;
   stashed: number;
+  /** The first message this call changed (`null` when none): a provider's prompt cache holds the messages before it. */
+  firstChangedIndex: number | null;
   images: ImageFit[];
 }
 
@@ -134,6 +137,8 @@ export interface FitOptions {
   keepNewest?: boolean;
   /** Tokens the request may hold; default the model's context window. */
   maxTokens?: number;
+  /** History images stashed to fit go in batches, so the next turns only append; see {@link Slack}. */
+  slack?: Slack | false;
   format?: Format;
 }
 
@@ -285,6 +290,7 @@ fn prepare(call: &Call, default_resize: &JsValue) -> Result<Prepared, CtxpackErr
         target: target_options(opts)?,
         keep_newest: opts.bool("keepNewest")?,
         max_tokens: opts.number("maxTokens")?,
+        slack: slack_option(opts)?,
     };
     let setup = fit_setup(&input, &call.options_path())?;
     let caller_resize = opts.function("resize")?;

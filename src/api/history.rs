@@ -4,6 +4,7 @@
 //! values; the caller's objects are never mutated.
 
 use crate::api::call::{Call, CallStash};
+use crate::api::slack::slack_option;
 use crate::api::target::target_options;
 use crate::convert::to_js_kept;
 use crate::promise::to_promise;
@@ -28,6 +29,8 @@ export interface CompactFailure {
 export interface CompactReport {
   format: Format;
   newestUserIndex: number | null;
+  /** The first message this call changed (`null` when none): a provider's prompt cache holds the messages before it. */
+  firstChangedIndex: number | null;
   stashed: number;
   deduplicated: number;
   written: number;
@@ -66,12 +69,33 @@ export interface CompactProgress {
   bytes: number;
 }
 
+/**
+ * How evictions move, so a provider's prompt cache survives: the
+ * recent-image window fills up to `keepRecentImages + images - 1` and then
+ * drops `images` at once, and a limit on images is met with `headroom` of
+ * it to spare, stashing in batches of that many (a byte or token limit: of
+ * `images`). Between the steps, turns only append. `slack: false` is the
+ * one-image-per-turn rule.
+ */
+export interface Slack {
+  /** Images the window drops at once, at least 1; default 8. */
+  images?: number;
+  /** The share of an image limit kept free when it is met, 0 to 0.9; default 0.2. */
+  headroom?: number;
+}
+
 /** Options of {@link compactContext}. */
 export interface CompactOptions {
   stash: Stash;
   format?: Format;
-  /** Also keep this many of the newest history images inline; default 0. */
+  /**
+   * Also keep at least this many of the newest history images inline;
+   * default 0. With the default `slack`, up to 7 more ride along until the
+   * window drops a batch.
+   */
   keepRecentImages?: number;
+  /** How the window and the limits move; default `{images: 8, headroom: 0.2}`, `false` for one image a turn. */
+  slack?: Slack | false;
   /** Fold a message left with only text into one string (the dootask shape); default false. */
   collapseText?: boolean;
   onProgress?: (progress: CompactProgress) => void;
@@ -147,6 +171,7 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
         collapse_text: opts.bool("collapseText")?,
         sanitize_tool_results: opts.bool("sanitizeToolResults")?,
         target: target_options(opts)?,
+        slack: slack_option(opts)?,
     };
     let options = compact_options(&input, &call.options_path())?;
     let on_progress = opts.function("onProgress")?;

@@ -13,6 +13,7 @@ pub mod messages;
 pub mod multimodal;
 pub mod profile;
 pub mod refusal;
+mod slack;
 mod target;
 pub mod text_only;
 mod types;

@@ -202,9 +202,15 @@ test('compactContext with a model stashes more until the request fits, or says w
   for (let i = 0; i < 25; i++) messages.push({ role: 'user', content: [{ type: 'image_url', image_url: { url: await img(i + 1) } }] }, { role: 'assistant', content: 'ok' });
   messages.push({ role: 'user', content: 'which was red?' });
   const stash = await Stash.open({ backend: 'memory' });
-  const { report } = await compactContext(messages, { stash, keepRecentImages: 25, model: { provider: 'bedrock' } });
+  const { report } = await compactContext(messages, { stash, keepRecentImages: 25, model: { provider: 'bedrock' }, slack: false });
   assert.equal(report.limitStashed, 5, 'Bedrock takes 20 images per request');
   assert.equal(report.fits, true);
+  // With the default slack the limit is met with a fifth of it to spare, in
+  // batches of 4: the next 3 turns' images only append.
+  const stepped = await compactContext(messages, { stash, keepRecentImages: 25, model: { provider: 'bedrock' } });
+  assert.equal(stepped.report.limitStashed, 8);
+  assert.equal(stepped.report.kept, 17);
+  assert.equal(stepped.report.fits, true);
   const tooMany = [{ role: 'user', content: Array.from({ length: 3 }, () => ({ type: 'image_url', image_url: { url: 'https://x.test/a.png' } })) }];
   const r2 = await compactContext(tooMany, { stash, model: { provider: 'openai', maxImages: 2 } });
   assert.equal(r2.report.fits, false);
@@ -216,7 +222,8 @@ test('compactContext takes model as an id, as fitContext and estimate do: the pr
   const messages = [];
   for (let i = 0; i < 25; i++) messages.push({ role: 'user', content: [{ type: 'image_url', image_url: { url: await img(i + 101) } }] }, { role: 'assistant', content: 'ok' });
   messages.push({ role: 'user', content: 'which was red?' });
-  const run = async (options) => (await compactContext(messages, { stash: await Stash.open({ backend: 'memory' }), keepRecentImages: 25, ...options })).report;
+  // Exact counts: evictions one image at a time (slack: false).
+  const run = async (options) => (await compactContext(messages, { stash: await Stash.open({ backend: 'memory' }), keepRecentImages: 25, slack: false, ...options })).report;
   // A Bedrock model id gets Bedrock's 20 images, as the provider object does.
   const id = 'bedrock/anthropic.claude-sonnet-4-5';
   assert.equal(modelProfile(id).maxImages, 20);

@@ -270,9 +270,10 @@ test('sizes print as B, KB and MB: a 37 KB request is "37.0 KB"', async () => {
 test('--keep-recent-images keeps the newest history images inline; --keep-recent is the same option', async () => {
   const { dir, messages } = await workspace(3);
   try {
-    const a = run(['compact', 'in.json', '--keep-recent-images', '2', '--stash-dir', 's1'], dir);
-    const b = run(['compact', 'in.json', '--keep-recent', '2', '--stash-dir', 's2'], dir);
-    const c = run(['compact', 'in.json', '--keep-recent-images=2', '--stash-dir', 's3'], dir);
+    // One image a turn (--no-slack): the window keeps exactly 2.
+    const a = run(['compact', 'in.json', '--keep-recent-images', '2', '--no-slack', '--stash-dir', 's1'], dir);
+    const b = run(['compact', 'in.json', '--keep-recent', '2', '--no-slack', '--stash-dir', 's2'], dir);
+    const c = run(['compact', 'in.json', '--keep-recent-images=2', '--slack', '{"images":1}', '--stash-dir', 's3'], dir);
     assert.equal(a.status, 0, a.stderr);
     assert.equal(a.stdout, b.stdout);
     assert.equal(a.stdout, c.stdout);
@@ -281,6 +282,12 @@ test('--keep-recent-images keeps the newest history images inline; --keep-recent
     assert.equal(out[0].content[0].text, `[Picture:history_${md5(messages[0].content[0].image_url.url.split(',')[1])}]`);
     assert.deepEqual(out.slice(2), messages.slice(2));
     assert.equal(run(['compact', 'in.json', '--keep-recent-images', '-1'], dir).status, 1);
+    // With the default slack the window fills up to 2 + 7 before it drops a batch.
+    const d = run(['compact', 'in.json', '--keep-recent-images', '2', '--stash-dir', 's4'], dir);
+    assert.match(d.stderr, /^ctxpack: 0 images stashed, 3 kept, 0 failed; /);
+    const bad = run(['compact', 'in.json', '--slack', '{"images":0}', '--stash-dir', 's5'], dir);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /options\.slack\.images/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -142,10 +142,17 @@ test('the context window: the oldest images leave first, and the newest turn sta
   const messages = conversation([shot, shot, shot, shot], [shot]);
   const stash = await Stash.open({ backend: 'memory' });
   const full = estimate(messages, { model: 'claude-sonnet-4-5' }).totalTokens;
-  const { report } = await fitContext(messages, { model: 'claude-sonnet-4-5', stash, maxTokens: full - 2000 });
+  // One image at a time (slack: false): just enough leave.
+  const { report } = await fitContext(messages, { model: 'claude-sonnet-4-5', stash, maxTokens: full - 2000, slack: false });
   assert.deepEqual(report.images.map((i) => i.action), ['stashed', 'stashed', 'kept', 'kept', 'kept']);
   assert.ok(report.tokensAfter <= full - 2000);
   assert.ok(report.images[0].reasons.includes('over-context'));
+  assert.equal(report.firstChangedIndex, 0);
+  // In batches: the model's 100 images give batches of 20, so every history
+  // image leaves at once and the next turns only append.
+  const stepped = await fitContext(messages, { model: 'claude-sonnet-4-5', stash, maxTokens: full - 2000 });
+  assert.deepEqual(stepped.report.images.map((i) => i.action), ['stashed', 'stashed', 'stashed', 'stashed', 'kept']);
+  assert.deepEqual(stepped.report.images.map((i) => i.reasons[0]), ['over-context', 'over-context', 'over-context', 'over-context', undefined]);
 });
 
 test('an animated GIF keeps its frames unless a hard limit forces it, and then the report says first frame only', async () => {
@@ -216,10 +223,15 @@ test('repairContext reads the SDK’s refusal and fixes what it names; what it c
     refusal = e;
   }
   const stash = await Stash.open({ backend: 'memory' });
-  const { messages: out, report, refusal: read } = await repairContext(messages, refusal, { model: 'claude-sonnet-4-5', stash });
+  const { messages: out, report, refusal: read } = await repairContext(messages, refusal, { model: 'claude-sonnet-4-5', stash, slack: false });
   assert.equal(read.kind, 'too-many-images');
   assert.equal(report.imagesAfter, 10);
   assert.equal(blocks(out).length, 10);
+  // By default the limit it read is met with a fifth to spare (batches of
+  // 2), so the next turn's image does not meet the same refusal.
+  const stepped = await repairContext(messages, refusal, { model: 'claude-sonnet-4-5', stash });
+  assert.equal(stepped.report.imagesAfter, 9);
+  assert.equal(stepped.report.stashed, 2);
   await assert.rejects(repairContext(messages, new Error('socket hang up'), { model: 'claude-sonnet-4-5', stash }), (e) => e.code === 'NOT_A_REFUSAL' && e.path === 'error');
   await assert.rejects(
     repairContext([{ role: 'user', content: 'word '.repeat(5000) }], 'prompt is too long: 213610 tokens > 199999 maximum', { model: 'claude-sonnet-4-5' }),

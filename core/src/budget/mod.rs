@@ -11,6 +11,7 @@ pub(crate) mod limits;
 mod profiles;
 mod provider_error;
 mod request;
+mod slack;
 mod target;
 
 pub use context_error::{parse_context_length_error, ContextLengthError};
@@ -24,6 +25,7 @@ pub use profiles::{
 };
 pub use provider_error::{parse_provider_error, ProviderRefusal, RefusalKind};
 pub use request::request_bytes;
+pub use slack::{resolve_slack, Slack, SlackOption};
 pub use target::{
     required_target, resolve_target, LimitOverrides, ModelOption, ProviderOption, TargetOptions,
 };

@@ -2,7 +2,7 @@
 //! are written back, and the target whose limits further images are
 //! stashed for.
 
-use crate::budget::{resolve_target, TargetOptions};
+use crate::budget::{resolve_slack, resolve_target, SlackOption, TargetOptions};
 use crate::history::CompactOptions;
 use crate::json_path::JsonPath;
 use crate::option_error::OptionError;
@@ -18,11 +18,14 @@ pub struct CompactInput {
     pub sanitize_tool_results: Option<bool>,
     /// `model`, `profile`, `limits` and the older `provider` shapes.
     pub target: TargetOptions,
+    /// `slack`.
+    pub slack: SlackOption,
 }
 
 /// The options of a compaction, read from `input` (the options object at
-/// `at`): no recent image kept, text not collapsed, tool results left, and
-/// no limits to fit unless a target is named.
+/// `at`): no recent image kept, text not collapsed, tool results left, no
+/// limits to fit unless a target is named, and evictions in steps with the
+/// default slack.
 pub fn compact_options(input: &CompactInput, at: &JsonPath) -> Result<CompactOptions, OptionError> {
     let keep_recent_images = CompactOptions::keep_recent_images(input.keep_recent_images)
         .ok_or_else(|| OptionError::new(&at.key("keepRecentImages"), "expected a whole number"))?;
@@ -32,6 +35,7 @@ pub fn compact_options(input: &CompactInput, at: &JsonPath) -> Result<CompactOpt
         collapse_text: input.collapse_text.unwrap_or(false),
         sanitize_tool_results: input.sanitize_tool_results.unwrap_or(false),
         limits: target.map(|profile| profile.limits()),
+        slack: resolve_slack(input.slack, &at.key("slack"))?,
     })
 }
 
@@ -68,6 +72,7 @@ mod tests {
                 model: ModelOption::Id("claude-sonnet-4-5".into()),
                 ..Default::default()
             },
+            slack: SlackOption::Off,
         };
         let o = compact_options(&input, &at()).unwrap();
         assert_eq!(

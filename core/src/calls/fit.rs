@@ -2,7 +2,7 @@
 //! target they cannot work without), whether the newest turn's images go
 //! as they are, and the tokens the request may hold.
 
-use crate::budget::{required_target, ModelProfile, TargetOptions};
+use crate::budget::{required_target, resolve_slack, ModelProfile, SlackOption, TargetOptions};
 use crate::fit::FitOptions;
 use crate::json_path::JsonPath;
 use crate::option_error::OptionError;
@@ -16,6 +16,8 @@ pub struct FitInput {
     pub keep_newest: Option<bool>,
     /// `maxTokens`: a JavaScript number.
     pub max_tokens: Option<f64>,
+    /// `slack`.
+    pub slack: SlackOption,
 }
 
 /// A fitting's options, read.
@@ -28,8 +30,9 @@ pub struct FitSetup {
 }
 
 /// The options of a fitting, read from `input` (the options object at
-/// `at`): the newest turn's images are fitted too unless `keepNewest`, and
-/// the tokens are the model's context window unless `maxTokens` says less.
+/// `at`): the newest turn's images are fitted too unless `keepNewest`, the
+/// tokens are the model's context window unless `maxTokens` says less, and
+/// history images are stashed in batches with the default slack.
 pub fn fit_setup(input: &FitInput, at: &JsonPath) -> Result<FitSetup, OptionError> {
     let profile = required_target(&input.target, at)?;
     let max_tokens = match input.max_tokens {
@@ -47,6 +50,7 @@ pub fn fit_setup(input: &FitInput, at: &JsonPath) -> Result<FitSetup, OptionErro
         options: FitOptions {
             keep_newest: input.keep_newest.unwrap_or(false),
             max_tokens,
+            slack: resolve_slack(input.slack, &at.key("slack"))?,
         },
     })
 }
@@ -54,7 +58,7 @@ pub fn fit_setup(input: &FitInput, at: &JsonPath) -> Result<FitSetup, OptionErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::budget::{model_profile, LimitOverrides, ModelOption};
+    use crate::budget::{model_profile, LimitOverrides, ModelOption, Slack};
 
     fn at() -> JsonPath {
         JsonPath::root("options")
@@ -75,7 +79,13 @@ mod tests {
         };
         let s = fit_setup(&input, &at()).unwrap();
         assert_eq!(s.profile, model_profile("gpt-4o"));
-        assert_eq!(s.options, FitOptions::default());
+        assert_eq!(
+            s.options,
+            FitOptions {
+                slack: Slack::DEFAULT,
+                ..FitOptions::default()
+            }
+        );
         assert_eq!((s.options.keep_newest, s.options.max_tokens), (false, None));
     }
 
@@ -91,6 +101,7 @@ mod tests {
             },
             keep_newest: Some(true),
             max_tokens: Some(1700.0),
+            slack: SlackOption::Off,
         };
         let s = fit_setup(&input, &at()).unwrap();
         assert_eq!(s.profile.max_images, Some(4));
@@ -98,7 +109,8 @@ mod tests {
             s.options,
             FitOptions {
                 keep_newest: true,
-                max_tokens: Some(1700)
+                max_tokens: Some(1700),
+                slack: Slack::EXACT,
             }
         );
     }

@@ -13,6 +13,8 @@ pub struct FitOptions {
     pub keep_newest: bool,
     /// Tokens the request may hold (default: the model's context window).
     pub max_tokens: Option<u64>,
+    /// How stashing moves: in batches, with slack.
+    pub slack: crate::budget::Slack,
 }
 
 /// What a repair fits to: the provider's refusal, and the options of the

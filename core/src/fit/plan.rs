@@ -27,6 +27,9 @@ pub struct Limits {
     pub max_request_bytes: Option<u64>,
     /// With more images than this, the many-image rule applies.
     pub many_images: Option<usize>,
+    /// Images are stashed in batches of this many (0 or 1: one at a time),
+    /// so the next turns only append (see [`crate::budget::Slack`]).
+    pub batch: usize,
 }
 
 /// What the request holds besides its images.
@@ -58,7 +61,8 @@ pub struct StashChoice {
 }
 
 /// The fewest oldest stashable images to stash so that `images` (in
-/// document order) and `rest` fit `limits`. Linear in the images.
+/// document order) and `rest` fit `limits`, rounded up to a whole batch
+/// (`limits.batch`). Linear in the images.
 pub fn choose_stash(images: &[Account], rest: Rest, limits: Limits) -> StashChoice {
     use super::Reason;
     let stashable: Vec<usize> = (0..images.len()).filter(|i| images[*i].stashable).collect();
@@ -88,7 +92,11 @@ pub fn choose_stash(images: &[Account], rest: Rest, limits: Limits) -> StashChoi
         } else if over_bytes.is_some() {
             Reason::OverRequestBytes
         } else {
-            return choice;
+            // It fits: a batch begun is stashed whole, for the same reason.
+            match choice.reasons.last() {
+                Some(&last) if n % limits.batch.max(1) != 0 && n < stashable.len() => last,
+                _ => return choice,
+            }
         };
         let Some(&next) = stashable.get(n) else {
             if let Some(m) = over_images {

@@ -34,6 +34,7 @@ impl Plan {
             max_tokens: call.options.max_tokens.or(profile.context_tokens),
             max_request_bytes: profile.max_request_bytes,
             many_images: profile.many_images,
+            batch: call.options.slack.batch(profile.max_images),
         };
         let inline_text: u64 = found
             .iter()

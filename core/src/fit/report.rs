@@ -130,6 +130,9 @@ pub struct FitReport {
     pub changed: usize,
     /// Images stashed.
     pub stashed: usize,
+    /// The first message this call changed (`null` when none): a
+    /// provider's prompt cache holds the messages before it.
+    pub first_changed_index: Option<usize>,
     /// Every image, in document order.
     pub images: Vec<ImageFit>,
 }

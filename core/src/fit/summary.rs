@@ -67,6 +67,7 @@ pub(super) fn summarize<B, R>(
             .iter()
             .filter(|i| i.action == Action::Stashed)
             .count(),
+        first_changed_index: changed.iter().position(|c| *c),
         images,
     };
     Ok(Outcome {

@@ -27,6 +27,8 @@ pub struct CompactOptions {
     pub collapse_text: bool,
     /// Also stash binary payloads in tool results before the newest user message.
     pub sanitize_tool_results: bool,
+    /// How the window and the limits move: in batches, with slack.
+    pub slack: crate::budget::Slack,
 }
 
 impl CompactOptions {
@@ -145,7 +147,9 @@ pub fn select_history_images<'m>(
         ..Plan::default()
     };
     let mut found = find_history_images(messages, newest_user.unwrap_or(0), &mut plan);
-    let wanted_keep = options.keep_recent_images.min(found.len());
+    let wanted_keep = options
+        .slack
+        .window(found.len(), options.keep_recent_images);
     let keep = match options.limits {
         Some(limits) => {
             // Each stashed image saves its payload and costs a placeholder.
@@ -163,7 +167,9 @@ pub fn select_history_images<'m>(
                 fixed_images: plan.kept + plan.urls,
                 bytes: request_bytes,
             };
-            let (keep, problem) = within_limits::keep_within_limits(&request, wanted_keep, limits);
+            let batch = options.slack.batch(limits.max_images);
+            let (keep, problem) =
+                within_limits::keep_within_limits(&request, wanted_keep, batch, limits);
             plan.limit_stashed = wanted_keep - keep;
             plan.limit_problem = problem;
             keep
@@ -432,6 +438,9 @@ pub struct CompactReport {
     pub format: &'static str,
     /// Index of the newest user message (`null` when there is none).
     pub newest_user_index: Option<usize>,
+    /// The first message this call changed (`null` when none): a
+    /// provider's prompt cache holds the messages before it.
+    pub first_changed_index: Option<usize>,
     /// Image parts replaced by placeholders.
     pub stashed: usize,
     /// Of those, parts whose image was already written earlier in this call.

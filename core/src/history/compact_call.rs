@@ -137,6 +137,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         for (c, s) in changed.iter_mut().zip(&sanitized) {
             *c |= *s;
         }
+        report.first_changed_index = changed.iter().position(|c| *c);
         let (values, after) = encode(messages, &changed, &sizes, self.payloads);
         report.bytes_after = after;
         Ok(Outcome {

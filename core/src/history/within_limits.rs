@@ -15,11 +15,13 @@ pub(super) struct Request {
 }
 
 /// How many of the newest history images of `request` stay inline, at
-/// most `wanted_keep`, for it to fit `limits`; with why it cannot fit when
-/// even stashing all leaves it over them.
+/// most `wanted_keep`, for it to fit `limits`, stashing `batch` more at a
+/// time (the slack that lets the next turns only append); with why it
+/// cannot fit when even stashing all leaves it over them.
 pub(super) fn keep_within_limits(
     request: &Request,
     wanted_keep: usize,
+    batch: usize,
     limits: RequestLimits,
 ) -> (usize, Option<String>) {
     let savings = &request.savings;
@@ -32,8 +34,11 @@ pub(super) fn keep_within_limits(
             || limits.max_request_bytes.is_some_and(|m| bytes > m)
     };
     while keep > 0 && over(keep, bytes) {
-        keep -= 1;
-        bytes = bytes.saturating_sub(savings[savings.len() - keep - 1]);
+        let next = keep.saturating_sub(batch.max(1));
+        for oldest_kept in next..keep {
+            bytes = bytes.saturating_sub(savings[savings.len() - oldest_kept - 1]);
+        }
+        keep = next;
     }
     let problem = over(keep, bytes).then(|| limit_problem(limits, fixed_images + keep, bytes));
     (keep, problem)

@@ -197,6 +197,7 @@ fn keep_newest_leaves_the_newest_turn_and_no_stash_still_resizes() {
         FitOptions {
             keep_newest: true,
             max_tokens: None,
+            ..FitOptions::default()
         },
         &InMemory,
     ))

@@ -2,6 +2,7 @@
 //! they share `common` (fixtures, stashes, codecs). One binary links the core
 //! and its test dependencies once, and its tests run side by side.
 
+mod cache_steps;
 mod common;
 mod compact_call;
 
