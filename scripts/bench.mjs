@@ -27,6 +27,9 @@
 // re-sent and long-task rows (bench-results/bench-resent.json).
 // writes bench-results/bench-node-fit.json. BENCH_ONLY=markdown runs only
 // the markdown rows, and writes bench-results/bench-markdown.json.
+// BENCH_ONLY=cache runs only the prompt-cache rows (bench/cache.mjs:
+// sessions compacted turn by turn, each slack against slack: false; counts
+// and prices, not times), and writes bench-results/bench-cache.json.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -41,7 +44,8 @@ const runs = Number(process.env.BENCH_RUNS || 5);
 const nodeFitOnly = process.env.BENCH_ONLY === 'node-fit';
 const resentOnly = process.env.BENCH_ONLY === 'resent';
 const markdownOnly = process.env.BENCH_ONLY === 'markdown';
-const nodeOnly = nodeFitOnly || markdownOnly;
+const cacheOnly = process.env.BENCH_ONLY === 'cache';
+const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly;
 execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
 execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
 
@@ -394,6 +398,17 @@ variants = null;
 for (const d of dirs) rmSync(d, { recursive: true, force: true });
 Object.assign(result.node, { nodeCrypto, nodeMemory, nodeFile });
 console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack memory stash ${nodeMemory.toFixed(1)} ms (${(nodeMemory / nodeCrypto).toFixed(2)}× the baseline's time); file stash ${nodeFile.toFixed(1)} ms`);
+}
+
+// Node: prompt-cache sessions, each slack against slack: false.
+if (!nodeFitOnly && !resentOnly && !markdownOnly) {
+  const { benchCache } = await import('../bench/cache.mjs');
+  const { makeScreenshot } = await import('../tests/fixtures/make.mjs');
+  result.node.cache = await benchCache(ctx, { imageOfSize, makeScreenshot });
+}
+if (cacheOnly) {
+  writeFileSync(path.join(outDir, 'bench-cache.json'), JSON.stringify(result, null, 2) + '\n');
+  process.exit(0);
 }
 
 // Node: markdown pathological inputs, ctxpack against commonmark.js.

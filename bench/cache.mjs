@@ -1,0 +1,121 @@
+// The prompt-cache rows of `npm run bench`: sessions an app really runs —
+// one new screenshot a turn, the app re-sending its originals every turn —
+// compacted as a turn is sent, counting the turns whose request keeps the
+// previous request's prefix, the images each request carries, and what the
+// input costs at Anthropic's published prices for Claude Sonnet 4.5 ($3 a
+// million input tokens, $3.75 for a 5-minute cache write, $0.30 for a cache
+// read), each slack against `slack: false` (one image a turn) in the same
+// run. Counts and ratios, never times.
+//
+//   window  40 turns, one new ~1 MB PNG a turn, keepRecentImages: 3
+//   limit   150 turns, one new 1280×800 screenshot a turn, against
+//           claude-sonnet-4-5's 100-image limit (keepRecentImages: 1000),
+//           counted from turn 100
+
+/** Anthropic's prices for Claude Sonnet 4.5, in dollars a million tokens. */
+const PRICE = { input: 3, write: 3.75, read: 0.3 };
+
+/**
+ * A session of `turns` turns: each a user message with a screenshot (from
+ * `shots`, one a turn) and a line of text, then the assistant's answer.
+ * `request(i)` is the request of turn `i`: every turn up to it, ending with
+ * its user message.
+ */
+function session(shots, turns) {
+  const messages = [];
+  for (let i = 0; i < turns; i++) {
+    const shot = shots[i % shots.length];
+    messages.push(
+      { role: 'user', content: [{ type: 'text', text: `Step ${i}: here is the screen now. What should I click?` }, { type: 'image_url', image_url: { url: `data:${shot.mime};base64,${shot.b64}` } }] },
+      { role: 'assistant', content: `Click the button in the top right corner of window ${i}, then wait for the dialog.` },
+    );
+  }
+  return (i) => messages.slice(0, 2 * i + 1);
+}
+
+/**
+ * The tokens of each message of `messages` (serialized as `serialized`) as
+ * claude-sonnet-4-5 counts them; a message serialized as it was in the
+ * previous request (`previous`) keeps its count.
+ */
+function tokensOf(ctx, messages, serialized, previous) {
+  return messages.map((m, k) =>
+    previous && serialized[k] === previous.serialized[k]
+      ? previous.tokens[k]
+      : ctx.estimate([m], { model: 'claude-sonnet-4-5', format: 'openai' }).totalTokens);
+}
+
+/**
+ * Runs a session through compactContext with `options` and measures each
+ * turn from `from`: whether it keeps the prefix (every message the previous
+ * request held before its newest turn comes back the same), the images it
+ * sends, and its input cost with a cache breakpoint at the end of each
+ * request (the prefix it shares with the previous request read from the
+ * cache, the rest written to it).
+ */
+async function run(ctx, request, turns, from, options) {
+  const stash = await ctx.Stash.open({ backend: 'memory' });
+  let previous = null;
+  const out = { turns: 0, kept: 0, images: 0, cost: 0, uncachedCost: 0, firstChanged: [] };
+  for (let i = 0; i < turns; i++) {
+    const { messages, report } = await ctx.compactContext(request(i), { stash, ...options });
+    const serialized = messages.map((m) => JSON.stringify(m));
+    const tokens = tokensOf(ctx, messages, serialized, previous);
+    if (i >= from && previous) {
+      out.turns++;
+      const newest = previous.newest;
+      if (serialized.slice(0, newest).every((m, k) => m === previous.serialized[k])) out.kept++;
+      let shared = 0;
+      while (shared < previous.serialized.length && serialized[shared] === previous.serialized[shared]) shared++;
+      const cached = previous.tokens.slice(0, shared).reduce((a, b) => a + b, 0);
+      const total = tokens.reduce((a, b) => a + b, 0);
+      out.cost += (cached * PRICE.read + (total - cached) * PRICE.write) / 1e6;
+      out.uncachedCost += (total * PRICE.input) / 1e6;
+      out.images += report.kept;
+      if (report.firstChangedIndex !== null) out.firstChanged.push(report.firstChangedIndex);
+    }
+    previous = { serialized, tokens, newest: report.newestUserIndex ?? 0 };
+  }
+  stash.close?.();
+  return out;
+}
+
+/** The cache rows: each session under each slack; prints them and returns the figures. */
+export async function benchCache(ctx, { imageOfSize, makeScreenshot }) {
+  // The window session: noisy PNGs of about 1 MB (~870 px a side), one a
+  // turn, all different. The limit session: 1280×800 PNG screenshots of a
+  // page of text (an agent's browser), 150 different ones.
+  const shots = [];
+  for (let i = 0; i < 40; i++) shots.push(await imageOfSize(1 << 20, 7000 + i, 'png'));
+  const pages = [];
+  for (let i = 0; i < 150; i++) pages.push({ mime: 'image/png', b64: (await makeScreenshot(1280, 800, i + 1)).toString('base64') });
+  const slacks = [['false (one image a turn)', false], ['{images: 4}', { images: 4 }], ['default {images: 8, headroom: 0.2}', undefined], ['{images: 16}', { images: 16 }]];
+  const result = {};
+  const print = (title, rows) => {
+    console.log(`\n${title}`);
+    console.log('  slack                                keeps the prefix   images a request   input cost   ÷ slack: false');
+    const base = rows[0][1].cost;
+    for (const [label, r] of rows) {
+      const keep = `${r.kept} of ${r.turns} (${Math.round((100 * r.kept) / r.turns)} %)`;
+      console.log(`  ${label.padEnd(36)} ${keep.padStart(16)}   ${(r.images / r.turns).toFixed(1).padStart(16)}   $${r.cost.toFixed(3).padStart(8)}   ${(r.cost / base).toFixed(2).padStart(10)}`);
+    }
+  };
+
+  const windowRows = [];
+  const window40 = session(shots, 40);
+  for (const [label, slack] of slacks) windowRows.push([label, await run(ctx, window40, 40, 1, { keepRecentImages: 3, slack })]);
+  print('prompt cache, window: 40 turns, one new ~1 MB screenshot a turn, keepRecentImages: 3 (Sonnet 4.5 prices, a breakpoint at each request\'s end)', windowRows);
+  result.window = Object.fromEntries(windowRows.map(([label, r]) => [label, r]));
+
+  const limitRows = [];
+  const limit150 = session(pages, 150);
+  for (const [label, slack] of [slacks[0], slacks[2]]) {
+    limitRows.push([label, await run(ctx, limit150, 150, 100, { keepRecentImages: 1000, model: 'claude-sonnet-4-5', slack })]);
+  }
+  print('prompt cache, limit: 150 turns against claude-sonnet-4-5\'s 100 images, counted from turn 100', limitRows);
+  const [, exact] = limitRows[0];
+  const [, stepped] = limitRows[1];
+  console.log(`  input cost with the steps ÷ without: ${(stepped.cost / exact.cost).toFixed(2)}; without any cache the same turns would cost $${exact.uncachedCost.toFixed(3)}`);
+  result.limit = Object.fromEntries(limitRows.map(([label, r]) => [label, r]));
+  return result;
+}
