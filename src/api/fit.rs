@@ -88,7 +88,7 @@ export interface FitReport {
   /** Images downscaled or re-encoded. */
   changed: number;
   stashed: number;
-  /** The first message this call changed (`null` when none): a provider's prompt cache holds the messages before it. */
+  /** The first message holding an image this call stashed for the first time (`null` when none): images are resized the same way on every turn, so a provider's prompt cache holds the messages before it from the previous request. */
   firstChangedIndex: number | null;
   images: ImageFit[];
 }

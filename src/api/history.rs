@@ -29,8 +29,15 @@ export interface CompactFailure {
 export interface CompactReport {
   format: Format;
   newestUserIndex: number | null;
-  /** The first message this call changed (`null` when none): a provider's prompt cache holds the messages before it. */
+  /**
+   * The first message holding an image this call stashed for the first time
+   * (`null` when none): images an earlier call stashed come back as the same
+   * placeholders, so a provider's prompt cache holds the messages before it
+   * from the previous request. Log it to see your cache behaviour.
+   */
   firstChangedIndex: number | null;
+  /** The message given the cache breakpoint (`null` when none was asked, the format needs none, or the messages hold four already). */
+  cacheBreakpointIndex: number | null;
   stashed: number;
   deduplicated: number;
   written: number;
@@ -96,6 +103,15 @@ export interface CompactOptions {
   keepRecentImages?: number;
   /** How the window and the limits move; default `{images: 8, headroom: 0.2}`, `false` for one image a turn. */
   slack?: Slack | false;
+  /**
+   * Put one prompt-cache breakpoint at the end of what the next request
+   * keeps as it is, where the format marks them: Anthropic's
+   * `cache_control: {type: 'ephemeral'}` on that message's last block, and
+   * in `ai-sdk` messages `providerOptions.anthropic.cacheControl` (which
+   * `@ai-sdk/anthropic` sends). Skipped when the messages hold four
+   * already; other formats' APIs cache by themselves. Default false.
+   */
+  cacheBreakpoint?: boolean;
   /** Fold a message left with only text into one string (the dootask shape); default false. */
   collapseText?: boolean;
   onProgress?: (progress: CompactProgress) => void;
@@ -172,6 +188,7 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
         sanitize_tool_results: opts.bool("sanitizeToolResults")?,
         target: target_options(opts)?,
         slack: slack_option(opts)?,
+        cache_breakpoint: opts.bool("cacheBreakpoint")?,
     };
     let options = compact_options(&input, &call.options_path())?;
     let on_progress = opts.function("onProgress")?;

@@ -20,6 +20,8 @@ pub struct CompactInput {
     pub target: TargetOptions,
     /// `slack`.
     pub slack: SlackOption,
+    /// `cacheBreakpoint`.
+    pub cache_breakpoint: Option<bool>,
 }
 
 /// The options of a compaction, read from `input` (the options object at
@@ -36,6 +38,7 @@ pub fn compact_options(input: &CompactInput, at: &JsonPath) -> Result<CompactOpt
         sanitize_tool_results: input.sanitize_tool_results.unwrap_or(false),
         limits: target.map(|profile| profile.limits()),
         slack: resolve_slack(input.slack, &at.key("slack"))?,
+        cache_breakpoint: input.cache_breakpoint.unwrap_or(false),
     })
 }
 
@@ -73,6 +76,7 @@ mod tests {
                 ..Default::default()
             },
             slack: SlackOption::Off,
+            cache_breakpoint: None,
         };
         let o = compact_options(&input, &at()).unwrap();
         assert_eq!(

@@ -65,6 +65,7 @@ impl<B: StashBackend, R: Resizer> FitCall<'_, B, R> {
             images,
             changed,
             problems,
+            first_changed: plan.first_new,
         };
         let values = stash_oldest(self, values, format, &plan, &mut tally).await?;
         summarize(self, values, format, &before, &plan, tally)

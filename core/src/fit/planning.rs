@@ -23,6 +23,9 @@ pub(super) struct Plan {
     rank: Vec<usize>,
     /// How many images are stashable.
     pub stashable: usize,
+    /// The first message holding an image the final choice stashes that
+    /// the previous request would have kept.
+    pub first_new: Option<usize>,
 }
 
 impl Plan {
@@ -66,6 +69,7 @@ impl Plan {
             deferred,
             rank,
             stashable,
+            first_new: None,
         }
     }
 
@@ -95,11 +99,40 @@ impl Plan {
         } else {
             problems.append(&mut self.deferred);
         }
+        self.first_new = self.first_new_stash(found, &accounts);
         for (k, o) in outcomes.iter_mut().enumerate() {
             if self.is_stashed(k, self.choice.stash) {
                 *o = None;
             }
         }
+    }
+
+    /// The first message holding an image the choice stashes that the
+    /// previous request — this one without its newest turn, whose last
+    /// history turn was then the newest — would have kept (its choice made
+    /// the same way): where this request moves from the previous one.
+    fn first_new_stash(&self, found: &[Found], accounts: &[Account]) -> Option<usize> {
+        let last = found
+            .iter()
+            .filter(|f| f.stashable)
+            .map(|f| f.message)
+            .max()?;
+        let previous: Vec<Account> = found
+            .iter()
+            .zip(accounts)
+            .filter(|(f, _)| f.stashable)
+            .map(|(f, a)| Account {
+                stashable: f.message < last,
+                ..*a
+            })
+            .collect();
+        let before = choose_stash(&previous, self.rest, self.limits).stash;
+        found
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| self.rank[*k] >= before && self.rank[*k] < self.choice.stash)
+            .map(|(_, f)| f.message)
+            .min()
     }
 }
 

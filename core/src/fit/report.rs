@@ -130,8 +130,11 @@ pub struct FitReport {
     pub changed: usize,
     /// Images stashed.
     pub stashed: usize,
-    /// The first message this call changed (`null` when none): a
-    /// provider's prompt cache holds the messages before it.
+    /// The first message holding an image this call stashed for the first
+    /// time (`null` when none). Images are resized the same way on every
+    /// turn and an earlier call's stashed images come back as the same
+    /// placeholders, so a provider's prompt cache holds the messages before
+    /// it from the previous request.
     pub first_changed_index: Option<usize>,
     /// Every image, in document order.
     pub images: Vec<ImageFit>,

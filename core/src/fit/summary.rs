@@ -19,6 +19,8 @@ pub(super) struct Tally {
     pub changed: Vec<bool>,
     /// What went wrong or is still over, as sentences.
     pub problems: Vec<String>,
+    /// The first message holding an image stashed for the first time.
+    pub first_changed: Option<usize>,
 }
 
 /// The outcome of a fitting that sends `values`.
@@ -34,6 +36,7 @@ pub(super) fn summarize<B, R>(
         images,
         changed,
         mut problems,
+        first_changed,
     } = tally;
     let bytes_after: u64 = values.iter().map(|v| json_len_with(v, call.payloads)).sum();
     let (_, final_messages) =
@@ -67,7 +70,7 @@ pub(super) fn summarize<B, R>(
             .iter()
             .filter(|i| i.action == Action::Stashed)
             .count(),
-        first_changed_index: changed.iter().position(|c| *c),
+        first_changed_index: first_changed,
         images,
     };
     Ok(Outcome {

@@ -29,6 +29,10 @@ pub struct CompactOptions {
     pub sanitize_tool_results: bool,
     /// How the window and the limits move: in batches, with slack.
     pub slack: crate::budget::Slack,
+    /// Put one prompt-cache breakpoint at the end of what the next request
+    /// keeps as it is, where the format marks them (Anthropic's
+    /// `cache_control`).
+    pub cache_breakpoint: bool,
 }
 
 impl CompactOptions {
@@ -90,6 +94,11 @@ pub struct Plan<'m> {
     /// Why the request cannot fit the limits even with every history image
     /// stashed; `None` when it fits (or there are no limits).
     pub limit_problem: Option<String>,
+    /// The message of each history image left inline, oldest first.
+    pub kept_history: Vec<usize>,
+    /// The message of each inline image of the newest turn (history the
+    /// next turn).
+    pub newest_inline: Vec<usize>,
 }
 
 /// A history image with an inline payload that compaction will hash.
@@ -177,7 +186,9 @@ pub fn select_history_images<'m>(
         None => wanted_keep,
     };
     plan.kept += keep;
-    found.truncate(found.len() - keep);
+    let kept_from = found.len() - keep;
+    plan.kept_history = found[kept_from..].iter().map(|f| f.message).collect();
+    found.truncate(kept_from);
     (plan, found)
 }
 
@@ -200,9 +211,12 @@ fn find_history_images<'m>(
             &mut |ordinal, path, img| match img.source() {
                 ImageSource::Url(_) | ImageSource::Opaque => plan.urls += 1,
                 source => {
-                    if i >= cutoff || source.inline().is_none() || !img.shape.replaceable_by_text()
-                    {
+                    let replaceable = source.inline().is_some() && img.shape.replaceable_by_text();
+                    if i >= cutoff || !replaceable {
                         plan.kept += 1;
+                        if i >= cutoff && replaceable {
+                            plan.newest_inline.push(i);
+                        }
                     } else {
                         found.push(Found {
                             message: i,
@@ -438,9 +452,14 @@ pub struct CompactReport {
     pub format: &'static str,
     /// Index of the newest user message (`null` when there is none).
     pub newest_user_index: Option<usize>,
-    /// The first message this call changed (`null` when none): a
-    /// provider's prompt cache holds the messages before it.
+    /// The first message holding an image this call stashed for the first
+    /// time (`null` when none): images an earlier call stashed come back as
+    /// the same placeholders, so a provider's prompt cache holds the
+    /// messages before it from the previous request.
     pub first_changed_index: Option<usize>,
+    /// The message given the cache breakpoint (`null` when none was asked,
+    /// the format needs none, or the messages hold four already).
+    pub cache_breakpoint_index: Option<usize>,
     /// Image parts replaced by placeholders.
     pub stashed: usize,
     /// Of those, parts whose image was already written earlier in this call.

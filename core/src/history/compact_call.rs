@@ -8,6 +8,7 @@
 //! gzipped in futures.)
 
 use crate::event_loop::Slicer;
+use crate::history::breakpoint::{place, stable_end};
 use crate::history::commit::{gone_records, new_records, replacements, sort_results};
 use crate::history::compact::{
     apply_compaction, hash_found, occurrence_templates, select_history_images, CompactOptions,
@@ -92,6 +93,11 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         let request_bytes = sizes.iter().sum();
         let plan = self.plan(&messages, request_bytes).await;
         report_plan(&mut report, &plan);
+        let breakpoint_at = self
+            .options
+            .cache_breakpoint
+            .then(|| stable_end(&plan, self.options, messages.len()))
+            .flatten();
         let records = self.records(&messages, &plan).await;
         // Confirmed records are refreshed like the ones placeholders
         // reference, and so are the binaries remembered outcomes name.
@@ -128,6 +134,13 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         let written = sort_results(&commit.records, &committed.records);
         report.written = written.committed.len();
         let replacements = replacements(&plan, &written, &mut report);
+        // Images an earlier call stashed come back as the same placeholders:
+        // the request moves where an image is stashed for the first time.
+        report.first_changed_index = replacements
+            .iter()
+            .filter(|(_, md5)| written.committed.contains_key(md5))
+            .map(|((message, _), _)| *message)
+            .min();
         drop(plan);
         report_upkeep(&mut report, &commit, committed, &maintenance);
         drop(commit);
@@ -137,8 +150,15 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         for (c, s) in changed.iter_mut().zip(&sanitized) {
             *c |= *s;
         }
-        report.first_changed_index = changed.iter().position(|c| *c);
-        let (values, after) = encode(messages, &changed, &sizes, self.payloads);
+        let (mut values, mut after) = encode(messages, &changed, &sizes, self.payloads);
+        if let Some(at) = breakpoint_at {
+            let format = Format::from_name(report.format, "").ok();
+            if let Some(grown) = format.and_then(|f| place(&mut values, at, f, self.payloads)) {
+                changed[at] = true;
+                after = after.saturating_add_signed(grown);
+                report.cache_breakpoint_index = Some(at);
+            }
+        }
         report.bytes_after = after;
         Ok(Outcome {
             messages: values,

@@ -10,6 +10,7 @@
 
 pub(crate) mod answer;
 mod answer_texts;
+mod breakpoint;
 pub(crate) mod call;
 mod commit;
 pub(crate) mod compact;

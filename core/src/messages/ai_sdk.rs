@@ -87,7 +87,34 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     file_parts: true,
     tool_dialect: None,
     foreign_parts: true,
+    cache_breakpoint: Some(cache_breakpoint),
 };
+
+/// Puts `providerOptions.anthropic.cacheControl: {type:'ephemeral'}` on a
+/// message, which `@ai-sdk/anthropic` sets on its last part (other
+/// providers ignore it); true when the message holds a breakpoint now.
+fn cache_breakpoint(message: &mut Value) -> bool {
+    let Some(map) = message.as_object_mut() else {
+        return false;
+    };
+    let options = map
+        .entry("providerOptions")
+        .or_insert_with(|| Value::Object(Default::default()));
+    let Some(anthropic) = options.as_object_mut().map(|o| {
+        o.entry("anthropic")
+            .or_insert_with(|| Value::Object(Default::default()))
+    }) else {
+        return false;
+    };
+    match anthropic.as_object_mut() {
+        Some(a) => {
+            a.entry("cacheControl")
+                .or_insert_with(|| serde_json::json!({ "type": "ephemeral" }));
+            true
+        }
+        None => false,
+    }
+}
 
 /// A new file part, `{type:'file', data, mediaType, filename}`.
 pub(super) fn file_part(filename: &str, mime: &str, payload: &str) -> Value {

@@ -72,7 +72,41 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     file_parts: true,
     tool_dialect: Some(ToolDialect::Anthropic),
     foreign_parts: true,
+    cache_breakpoint: Some(cache_breakpoint),
 };
+
+/// Puts `cache_control: {type:'ephemeral'}` on the last block of a
+/// message that can take one (not a `thinking` block), a string content
+/// becoming one text block; true when the message holds a breakpoint now.
+fn cache_breakpoint(message: &mut Value) -> bool {
+    let Some(content) = message.get_mut("content") else {
+        return false;
+    };
+    if let Value::String(text) = content {
+        if text.is_empty() {
+            return false;
+        }
+        *content = serde_json::json!([{ "type": "text", "text": std::mem::take(text) }]);
+    }
+    let Some(block) = content.as_array_mut().and_then(|blocks| {
+        blocks.iter_mut().rev().find(|b| {
+            !matches!(
+                b.get("type").and_then(Value::as_str),
+                Some("thinking" | "redacted_thinking")
+            )
+        })
+    }) else {
+        return false;
+    };
+    match block.as_object_mut() {
+        Some(map) => {
+            map.entry("cache_control")
+                .or_insert_with(|| serde_json::json!({ "type": "ephemeral" }));
+            true
+        }
+        None => false,
+    }
+}
 
 /// A new `document` block, `{type:'document', source:{type:'base64',
 /// media_type, data}, title}` (for PDFs; nothing else routes to it).

@@ -88,6 +88,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     file_parts: true,
     tool_dialect: None,
     foreign_parts: true,
+    cache_breakpoint: None,
 };
 
 /// A new file part, `{inlineData:{mimeType, data}}`.

@@ -86,6 +86,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     file_parts: true,
     tool_dialect: Some(ToolDialect::Function),
     foreign_parts: true,
+    cache_breakpoint: None,
 };
 
 /// Step types only this API has. (`function_call` and `file_search_call`

@@ -108,6 +108,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     file_parts: true,
     tool_dialect: None,
     foreign_parts: true,
+    cache_breakpoint: None,
 };
 
 /// Its answer to a tool call: a `tool` message of text; the image follows

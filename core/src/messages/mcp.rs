@@ -85,6 +85,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     file_parts: true,
     tool_dialect: Some(ToolDialect::Mcp),
     foreign_parts: true,
+    cache_breakpoint: None,
 };
 
 /// A new `resource` block, `{type:'resource', resource:{uri, mimeType,

@@ -47,6 +47,9 @@ pub(super) struct NewParts {
     /// shape as they were (false for Ollama, whose images are no parts: it
     /// gets its own new part instead).
     pub(super) foreign_parts: bool,
+    /// Writes a prompt-cache breakpoint at the end of a raw message (true
+    /// when it holds one now); `None` where the API caches by itself.
+    pub(super) cache_breakpoint: Option<fn(&mut Value) -> bool>,
 }
 
 /// One wire format's reading of its own shapes: each format's module

@@ -76,6 +76,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     file_parts: false,
     tool_dialect: None,
     foreign_parts: false,
+    cache_breakpoint: None,
 };
 
 /// No file parts (see `Format::has_file_parts`): a line naming the file.

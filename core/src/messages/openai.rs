@@ -61,6 +61,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     file_parts: true,
     tool_dialect: Some(ToolDialect::OpenAi),
     foreign_parts: true,
+    cache_breakpoint: None,
 };
 
 /// A new file part, `{type:'file', file:{filename, file_data:'data:…'}}`

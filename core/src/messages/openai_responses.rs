@@ -80,6 +80,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     file_parts: true,
     tool_dialect: Some(ToolDialect::Function),
     foreign_parts: true,
+    cache_breakpoint: None,
 };
 
 /// A new `input_file` part, `{type:'input_file', filename,

@@ -65,6 +65,13 @@ impl Format {
         new_parts(self).tool_dialect
     }
 
+    /// Writes a prompt-cache breakpoint at the end of the raw `message`:
+    /// `None` where this format's API caches a request's prefix by itself,
+    /// else whether the message holds one now.
+    pub fn mark_cache_breakpoint(self, message: &mut serde_json::Value) -> Option<bool> {
+        new_parts(self).cache_breakpoint.map(|mark| mark(message))
+    }
+
     /// False for a format whose messages carry images and nothing else
     /// (Ollama): a file goes to it as a description.
     pub fn has_file_parts(self) -> bool {

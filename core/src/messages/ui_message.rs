@@ -62,6 +62,7 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     file_parts: true,
     tool_dialect: None,
     foreign_parts: true,
+    cache_breakpoint: None,
 };
 
 /// A new file part, `{type:'file', mediaType, filename, url:'data:…'}`.
