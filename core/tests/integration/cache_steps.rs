@@ -149,3 +149,58 @@ fn exact_slack_is_one_image_a_turn() {
     };
     assert_eq!(turns_changing_the_prefix(&session(&sizes, stepped)), 2);
 }
+
+/// An agent's turn `i`: a user message with an image, a tool call whose
+/// result is JSON text holding a generated image's base64, and an answer.
+fn agent_turn(i: usize) -> [Value; 4] {
+    let [user, _] = turn(i, 200);
+    let mut generated = vec![(i % 7) as u8; 12_000];
+    generated[..8].copy_from_slice(&(i as u64 + 1000).to_le_bytes());
+    let result = json!({"ok": true, "image": format!("data:image/png;base64,{}", b64(&generated))});
+    [
+        user,
+        json!({"role":"assistant","content":null,"tool_calls":[{"id": format!("c{i}"),"type":"function","function":{"name":"draw","arguments":"{}"}}]}),
+        json!({"role":"tool","tool_call_id": format!("c{i}"),"content": result.to_string()}),
+        json!({"role":"assistant","content": format!("drew {i}")}),
+    ]
+}
+
+#[test]
+fn sanitized_tool_results_and_collapsed_text_change_a_message_the_same_way_every_turn() {
+    let options = CompactOptions {
+        sanitize_tool_results: true,
+        collapse_text: true,
+        ..CompactOptions::default()
+    };
+    let stash = MemoryBackend::new();
+    let config = StashConfig::default();
+    let mut originals: Vec<Value> = Vec::new();
+    let mut kept: Vec<Value> = Vec::new();
+    let mut outcomes = Vec::new();
+    for i in 0..8 {
+        let t = agent_turn(i);
+        originals.extend(t.iter().cloned());
+        kept.extend(t.iter().cloned());
+        let access = StashAccess {
+            backend: &stash,
+            config: &config,
+            now: 1e12 + i as f64,
+        };
+        // The app that re-sends its originals, and the one that keeps what
+        // ctxpack gave it: the same request either way.
+        let request = originals[..originals.len() - 3].to_vec();
+        let out =
+            block_on(CompactCall::new(access, options, &InMemory).run(request, None)).unwrap();
+        let again = kept[..kept.len() - 3].to_vec();
+        let from_kept =
+            block_on(CompactCall::new(access, options, &InMemory).run(again, None)).unwrap();
+        assert_eq!(from_kept.messages, out.messages, "turn {i}");
+        if i > 0 {
+            assert!(out.report.binaries_stashed > 0 && out.report.stashed > 0);
+        }
+        kept = out.messages.clone();
+        kept.extend(originals[originals.len() - 3..].iter().cloned());
+        outcomes.push(out);
+    }
+    assert_eq!(turns_changing_the_prefix(&outcomes), 0);
+}
