@@ -7,9 +7,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
-import { generateText } from 'ai';
+import { generateText, wrapLanguageModel } from 'ai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { Stash, compactContext } from 'ctxpack';
+import { ctxpackMiddleware } from 'ctxpack/ai-sdk';
 import { makeScreenshot } from '../fixtures/make.mjs';
 import { REPLIES, capturingFetch } from './support/wire.mjs';
 
@@ -142,6 +143,17 @@ test('@ai-sdk/anthropic: the breakpoint rides in providerOptions and reaches the
     await generateText({ model, messages });
   }
   assertEveryTurnReadsTheCache(bodies, indexes, firstChanged);
+});
+
+test('ctxpackMiddleware passes cacheBreakpoint on: the prompt @ai-sdk/anthropic sends holds one breakpoint', async () => {
+  const { fetch, bodies } = capturingFetch([REPLIES.anthropic.text('ok')]);
+  const stash = await Stash.open({ backend: 'memory' });
+  const model = wrapLanguageModel({ model: createAnthropic({ apiKey: 'test', fetch })('claude-sonnet-4-5'), middleware: ctxpackMiddleware({ stash, keepRecentImages: 1, cacheBreakpoint: true }) });
+  await generateText({ model, messages: aiSdkRequest(3) });
+  const marks = breakpoints(bodies[0].messages);
+  assert.equal(marks.length, 1);
+  // Nothing leaves next turn (2 history images inline ≤ 1 + 7): the whole request is the prefix.
+  assert.equal(marks[0][0], bodies[0].messages.length - 1);
 });
 
 test('a request that holds four breakpoints gets none more, and formats that cache by themselves none', async () => {
