@@ -2,7 +2,11 @@
 //! `get(key)`, `put(key, value)`, `delete(key)` and `keys()` — a
 //! `StashAdapter`, such as the file-system stash for Node. Each record is two
 //! keys: `<md5>` (the image) and `<md5>.meta` (its bookkeeping). A record
-//! counts as written when both `put`s resolved.
+//! counts as written when both `put`s resolved. An adapter may also have
+//! `getMany(keys)` (many values in one round trip), `putMany(entries)` (many
+//! keys written atomically: a record's image and meta together) and
+//! `expires: true` (its store expires records by itself: a call then looks
+//! up only the metas it names and never lists the keys).
 
 use super::js_error::stash_error;
 use super::record_js::{meta_from_js, meta_to_js, record_to_js, stored_from_js};
@@ -24,6 +28,12 @@ pub struct AdapterBackend {
     put: Function,
     delete: Function,
     keys: Function,
+    /// `getMany(keys)`, when the adapter has it.
+    get_many: Option<Function>,
+    /// `putMany(entries)`, when the adapter has it.
+    put_many: Option<Function>,
+    /// `expires: true`: the store expires records by itself.
+    expires: bool,
 }
 
 impl AdapterBackend {
@@ -35,11 +45,18 @@ impl AdapterBackend {
                 .and_then(|f| f.dyn_into::<Function>().ok())
                 .ok_or_else(|| format!("a StashAdapter needs an async `{name}` method"))
         };
+        let optional = |name: &str| method(name).ok();
         Ok(AdapterBackend {
             get: method("get")?,
             put: method("put")?,
             delete: method("delete")?,
             keys: method("keys")?,
+            get_many: optional("getMany"),
+            put_many: optional("putMany"),
+            expires: Reflect::get(&adapter, &JsValue::from_str("expires"))
+                .ok()
+                .and_then(|v| v.as_bool())
+                == Some(true),
             adapter,
         })
     }
@@ -124,11 +141,16 @@ impl AdapterBackend {
         table: &Table,
     ) -> Vec<Result<(), StashError>> {
         let mut out = Vec::with_capacity(records.len());
-        // Records the stash already holds are looked up among its keys.
+        // Records the stash already holds are looked up among its keys (in
+        // a store that expires them by itself, by their metas).
         let held: Option<Result<Vec<String>, StashError>> = if records.iter().any(|r| r.stored) {
-            Some(self.keys().await)
+            Some(self.held(records).await)
         } else {
             None
+        };
+        let written = match &self.put_many {
+            Some(put_many) => Some(self.put_many_records(put_many, records, table).await),
+            None => None,
         };
         for r in records {
             if r.stored {
@@ -137,6 +159,15 @@ impl AdapterBackend {
                     Some(Err(e)) => Err(StashError::new(e.kind, e.message.clone())),
                     _ => Err(StashError::gone()),
                 });
+                continue;
+            }
+            if let Some(written) = &written {
+                out.push(
+                    written
+                        .as_ref()
+                        .map(|_| ())
+                        .map_err(|e| StashError::new(e.kind, e.message.clone())),
+                );
                 continue;
             }
             let write = async {
@@ -161,6 +192,61 @@ impl AdapterBackend {
         }
         out
     }
+}
+
+impl AdapterBackend {
+    /// The ids of the `stored` records among `records` that the stash
+    /// still holds.
+    async fn held(&self, records: &[NewRecord<'_>]) -> Result<Vec<String>, StashError> {
+        if !self.expires {
+            return self.keys().await;
+        }
+        let ids: Vec<String> = records
+            .iter()
+            .filter(|r| r.stored)
+            .map(|r| r.id.clone())
+            .collect();
+        Ok(self
+            .metas_of(&ids)
+            .await?
+            .into_iter()
+            .map(|m| m.id)
+            .collect())
+    }
+
+    /// Writes every record of `records` not `stored`, image and meta, in
+    /// one `putMany` call.
+    async fn put_many_records(
+        &self,
+        put_many: &Function,
+        records: &[NewRecord<'_>],
+        table: &Table,
+    ) -> Result<(), StashError> {
+        let entries = Array::new();
+        for r in records.iter().filter(|r| !r.stored) {
+            entries.push(&entry(&r.id, &record_to_js(r, table)));
+            entries.push(&entry(
+                &format!("{}{META_SUFFIX}", r.id),
+                &meta_to_js(&r.meta),
+            ));
+        }
+        if entries.length() == 0 {
+            return Ok(());
+        }
+        self.call(
+            put_many,
+            &[entries.into()],
+            StashErrorKind::WriteFailed,
+            "writing images",
+        )
+        .await
+        .map(|_| ())
+    }
+}
+
+/// A `[key, value]` entry for `putMany`.
+fn entry(key: &str, value: &JsValue) -> JsValue {
+    Array::of2(&JsValue::from_str(key), value).into()
 }
 
 impl StashBackend for AdapterBackend {
@@ -193,7 +279,64 @@ impl StashBackend for AdapterBackend {
         Ok(out)
     }
 
+    async fn metas_of(&self, ids: &[String]) -> Result<Vec<RecordMeta>, StashError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let keys = Array::new();
+        for id in ids {
+            keys.push(&JsValue::from_str(&format!("{id}{META_SUFFIX}")));
+        }
+        let values: Vec<JsValue> = match &self.get_many {
+            Some(get_many) => {
+                let got = self
+                    .call(
+                        get_many,
+                        &[keys.into()],
+                        StashErrorKind::ReadFailed,
+                        "looking up",
+                    )
+                    .await?;
+                got.dyn_into::<Array>().unwrap_or_default().iter().collect()
+            }
+            None => {
+                let mut values = Vec::new();
+                for k in keys.iter() {
+                    values.push(
+                        self.call(&self.get, &[k], StashErrorKind::ReadFailed, "looking up")
+                            .await?,
+                    );
+                }
+                values
+            }
+        };
+        Ok(values
+            .iter()
+            .filter_map(meta_from_js)
+            .filter(|m| ids.contains(&m.id))
+            .collect())
+    }
+
+    fn expires_by_itself(&self) -> bool {
+        self.expires
+    }
+
     async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
+        if let Some(put_many) = &self.put_many {
+            let entries = Array::new();
+            for m in metas {
+                entries.push(&entry(&format!("{}{META_SUFFIX}", m.id), &meta_to_js(m)));
+            }
+            return self
+                .call(
+                    put_many,
+                    &[entries.into()],
+                    StashErrorKind::WriteFailed,
+                    "refreshing",
+                )
+                .await
+                .map(|_| ());
+        }
         for m in metas {
             let key = format!("{}{META_SUFFIX}", m.id);
             self.call(

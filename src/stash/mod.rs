@@ -68,6 +68,19 @@ impl StashBackend for Backend {
             Backend::Adapter(b) => b.list_meta().await,
         }
     }
+    async fn metas_of(&self, ids: &[String]) -> Result<Vec<RecordMeta>, StashError> {
+        match self {
+            Backend::Adapter(b) => b.metas_of(ids).await,
+            _ => {
+                let mut metas = self.list_meta().await?;
+                metas.retain(|m| ids.contains(&m.id));
+                Ok(metas)
+            }
+        }
+    }
+    fn expires_by_itself(&self) -> bool {
+        matches!(self, Backend::Adapter(b) if b.expires_by_itself())
+    }
     async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
         match self {
             Backend::Memory(b) => b.put_meta(metas).await,
@@ -126,6 +139,12 @@ impl StashBackend for TableBackend<'_> {
     }
     async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {
         self.backend.list_meta().await
+    }
+    async fn metas_of(&self, ids: &[String]) -> Result<Vec<RecordMeta>, StashError> {
+        self.backend.metas_of(ids).await
+    }
+    fn expires_by_itself(&self) -> bool {
+        self.backend.expires_by_itself()
     }
     async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
         self.backend.put_meta(metas).await
@@ -212,6 +231,17 @@ export interface StashAdapter {
   put(key: string, value: object): Promise<void> | void;
   delete(key: string): Promise<void> | void;
   keys(): Promise<string[]> | string[];
+  /** Many values in one round trip, in order (`undefined` or `null` for a missing key). */
+  getMany?(keys: string[]): Promise<unknown[]> | unknown[];
+  /** Many keys written atomically (a record's image and meta together), in one round trip. */
+  putMany?(entries: [string, object][]): Promise<void> | void;
+  /**
+   * True when the store expires records by itself: each record's keys live
+   * until its meta's `expiresAt` (renewed when the meta is written again),
+   * and the store's own memory policy evicts. A call then looks up only the
+   * metas it names (with `getMany`), never lists `keys()` and never sweeps.
+   */
+  expires?: boolean;
 }
 
 /** Options of {@link Stash.open}. */

@@ -37,7 +37,15 @@ async fn stash_originals<B: StashBackend>(
 ) -> BTreeSet<String> {
     // Inserted one by one: collecting into a set would build it with a
     // sort of its own, more code in the module for nothing a loop lacks.
-    let existing = match stash.backend.list_meta().await {
+    let mut changed_ids: Vec<String> = Vec::new();
+    for (f, o) in found.iter().zip(outcomes) {
+        if let (Some(img), Some(Outcome::Changed(_))) = (&f.inline, o) {
+            if !changed_ids.contains(&img.md5) {
+                changed_ids.push(img.md5.clone());
+            }
+        }
+    }
+    let existing = match stash.backend.metas_of(&changed_ids).await {
         Ok(metas) => {
             let mut live = BTreeSet::new();
             for m in metas {

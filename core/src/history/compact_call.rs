@@ -21,7 +21,9 @@ use crate::history::payloads::CompactPayloads;
 use crate::history::upkeep::{renewals, sweep_plan, Renewals};
 use crate::messages::image::ImageTemplate;
 use crate::messages::{Format, Message, MessageError};
-use crate::stash::{Commit, Committed, Failure, NewRecord, StashAccess, StashBackend, WrittenAt};
+use crate::stash::{
+    Commit, Committed, Failure, Maintenance, NewRecord, StashAccess, StashBackend, WrittenAt,
+};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -112,9 +114,10 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
                 referenced.push(id.clone());
             }
         }
-        let (listed, listing_failure) = self.listing.take();
+        // The binaries remembered outcomes name, looked up with the others.
+        self.listing.of(self.stash.backend, &remembered).await;
+        let (mut listed, listing_failure) = self.listing.take();
         report.failures.extend(listing_failure);
-        let mut listed = listed;
         let when = (self.stash.now, self.stash.config);
         let Renewals { protected, renewed } = renewals(
             &referenced,
@@ -124,7 +127,12 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             when,
             &mut report,
         );
-        let maintenance = sweep_plan(listed, &records, when, &protected);
+        // A store that expires records by itself is not swept.
+        let maintenance = if self.stash.backend.expires_by_itself() {
+            Maintenance::default()
+        } else {
+            sweep_plan(listed, &records, when, &protected)
+        };
         let mut commit = Commit {
             records,
             renewed,
@@ -199,7 +207,14 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
     /// shapes those placeholders stand for (read from its record).
     async fn records<'m>(&mut self, messages: &[Message], plan: &Plan<'m>) -> Vec<NewRecord<'m>> {
         let backend = self.stash.backend;
-        let listed = self.listing.of(backend).await;
+        let mut named: Vec<String> = plan.referenced.clone();
+        named.extend(
+            plan.images
+                .iter()
+                .filter(|i| !i.duplicate)
+                .map(|i| i.md5.clone()),
+        );
+        let listed = self.listing.of(backend, &named).await;
         let mut earlier = Vec::new();
         for img in plan.images.iter().filter(|i| !i.duplicate) {
             if listed.contains_key(&img.md5) && plan.referenced.contains(&img.md5) {

@@ -9,7 +9,6 @@ use crate::media::payload::Payloads;
 use crate::messages::{decode_messages, Format, Message, MessageError};
 use crate::stash::{RecordMeta, StashBackend, StashConfig};
 use serde_json::Value;
-use std::collections::BTreeSet;
 
 /// Messages after an operation: all of them, and which ones changed (an
 /// unchanged message is the caller's value, moved through untouched).
@@ -64,15 +63,18 @@ pub(super) async fn refresh<'a, B: StashBackend>(
     now: f64,
     ids: impl Iterator<Item = &'a String>,
 ) {
-    let mut wanted = BTreeSet::new();
-    wanted.extend(ids);
+    let mut wanted: Vec<String> = Vec::new();
+    for id in ids {
+        if !wanted.contains(id) {
+            wanted.push(id.clone());
+        }
+    }
     if wanted.is_empty() {
         return;
     }
-    if let Ok(metas) = backend.list_meta().await {
+    if let Ok(metas) = backend.metas_of(&wanted).await {
         let touched: Vec<RecordMeta> = metas
             .into_iter()
-            .filter(|m| wanted.contains(&m.id))
             .map(|m| RecordMeta {
                 expires_at: now + config.ttl_ms,
                 last_used_at: now,

@@ -1,5 +1,7 @@
 //! The stash's records as one compaction sees them: listed once, when a
-//! phase first needs them, and followed by what the call itself writes.
+//! phase first needs them, and followed by what the call itself writes. A
+//! store that expires records by itself is never listed: each phase looks
+//! up the records it names that were not looked up yet.
 
 use crate::stash::{Failure, RecordMeta, StashBackend};
 use std::collections::BTreeMap;
@@ -11,15 +13,40 @@ pub(super) struct Listing {
     metas: Option<BTreeMap<String, RecordMeta>>,
     /// Why listing failed, until the report takes it.
     failure: Option<Failure>,
+    /// For a store that expires records by itself: the ids looked up.
+    looked_up: Vec<String>,
 }
 
 impl Listing {
-    /// The records, listed from `backend` on the first call only.
+    /// The records, listed from `backend` on the first call only; from a
+    /// store that expires records by itself, those of `ids` (the ids this
+    /// phase names) not looked up before.
     pub(super) async fn of<B: StashBackend>(
         &mut self,
         backend: &B,
+        ids: &[String],
     ) -> &mut BTreeMap<String, RecordMeta> {
-        if self.metas.is_none() {
+        if backend.expires_by_itself() {
+            let mut wanted = Vec::new();
+            for id in ids {
+                if !self.looked_up.contains(id) && !wanted.contains(id) {
+                    wanted.push(id.clone());
+                }
+            }
+            let metas = self.metas.get_or_insert_with(BTreeMap::new);
+            if !wanted.is_empty() {
+                match backend.metas_of(&wanted).await {
+                    Ok(found) => metas.extend(found.into_iter().map(|m| (m.id.clone(), m))),
+                    Err(e) => {
+                        self.failure = Some(Failure::of_stash(
+                            e.kind.code(),
+                            format!("looking up the stash failed: {e}"),
+                        ))
+                    }
+                }
+                self.looked_up.extend(wanted);
+            }
+        } else if self.metas.is_none() {
             let mut listed = BTreeMap::new();
             match backend.list_meta().await {
                 Ok(metas) => listed.extend(metas.into_iter().map(|m| (m.id.clone(), m))),
@@ -35,12 +62,13 @@ impl Listing {
         self.metas.get_or_insert_with(BTreeMap::new)
     }
 
-    /// The records as [`Listing::of`] lists them, `None` when listing failed.
+    /// The records as [`Listing::of`] finds them, `None` when that failed.
     pub(super) async fn listed<B: StashBackend>(
         &mut self,
         backend: &B,
+        ids: &[String],
     ) -> Option<&BTreeMap<String, RecordMeta>> {
-        self.of(backend).await;
+        self.of(backend, ids).await;
         match (&self.failure, &self.metas) {
             (None, Some(metas)) => Some(metas),
             _ => None,

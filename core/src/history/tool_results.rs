@@ -119,7 +119,11 @@ pub(super) async fn sanitize_tool_results<B: StashBackend>(
     let unconfirmed = match candidates.is_empty() {
         true => candidates,
         false => {
-            let listed = listing.listed(backend).await;
+            let mut ids: Vec<String> = Vec::new();
+            for c in &candidates {
+                ids.extend(c.outcome.ids.iter().cloned());
+            }
+            let listed = listing.listed(backend, &ids).await;
             confirmed(backend, now, listed, candidates, &mut out, values, payloads).await
         }
     };

@@ -19,6 +19,25 @@ pub trait StashBackend {
     /// The metadata of every record, without payloads.
     async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError>;
 
+    /// The metadata of the records `ids` names that exist (in any order):
+    /// what a call looks up when the store expires records by itself. By
+    /// default, [`StashBackend::list_meta`] filtered.
+    async fn metas_of(&self, ids: &[String]) -> Result<Vec<RecordMeta>, StashError> {
+        let mut metas = self.list_meta().await?;
+        metas.retain(|m| ids.contains(&m.id));
+        Ok(metas)
+    }
+
+    /// True for a store that expires and evicts records by itself (each
+    /// record lives until its metadata's `expires_at`, renewed when its
+    /// metadata is written; a shared server's own memory policy evicts):
+    /// a call then looks up only the records it names
+    /// ([`StashBackend::metas_of`]), never lists the store and never sweeps
+    /// it, so its cost does not grow with what else the store holds.
+    fn expires_by_itself(&self) -> bool {
+        false
+    }
+
     /// Rewrites metadata of existing records (expiry, last use).
     async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError>;
 
@@ -42,6 +61,12 @@ impl<T: StashBackend + ?Sized> StashBackend for &T {
     }
     async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {
         (**self).list_meta().await
+    }
+    async fn metas_of(&self, ids: &[String]) -> Result<Vec<RecordMeta>, StashError> {
+        (**self).metas_of(ids).await
+    }
+    fn expires_by_itself(&self) -> bool {
+        (**self).expires_by_itself()
     }
     async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
         (**self).put_meta(metas).await

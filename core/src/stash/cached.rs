@@ -190,6 +190,19 @@ impl<B: StashBackend + Generation> StashBackend for CachedBackend<'_, B> {
         metas
     }
 
+    async fn metas_of(&self, ids: &[String]) -> Result<Vec<RecordMeta>, StashError> {
+        if self.backend.expires_by_itself() {
+            return self.backend.metas_of(ids).await;
+        }
+        let mut metas = self.list_meta().await?;
+        metas.retain(|m| ids.contains(&m.id));
+        Ok(metas)
+    }
+
+    fn expires_by_itself(&self) -> bool {
+        self.backend.expires_by_itself()
+    }
+
     async fn put_meta(&self, metas: &[RecordMeta]) -> Result<(), StashError> {
         let out = self.backend.put_meta(metas).await;
         self.after_renew(&out, metas);
