@@ -328,10 +328,11 @@ for (const f of ['file-stash.js', 'file-stash.mjs', 'file-stash.d.ts']) {
 }
 writeFileSync(path.join(dist, 'node/file-stash.d.mts'), `export * from './file-stash.js';\n`);
 
-// Adapters for client libraries (`ctxpack/ai-sdk`, `ctxpack/langchain`): plain
-// ES modules over the public API, each library an optional peer dependency.
+// Adapters for client libraries (`ctxpack/ai-sdk`, `ctxpack/langchain`,
+// `ctxpack/redis`): plain modules over the public API, each library an
+// optional peer dependency.
 mkdirSync(path.join(dist, 'adapters'), { recursive: true });
-for (const f of ['ai-sdk.mjs', 'ai-sdk.d.ts', 'langchain.mjs', 'langchain.d.ts']) {
+for (const f of ['ai-sdk.mjs', 'ai-sdk.d.ts', 'langchain.mjs', 'langchain.d.ts', 'redis.cjs', 'redis.mjs', 'redis.d.ts']) {
   copyFileSync(path.join(root, 'js/adapters', f), path.join(dist, 'adapters', f));
 }
 

@@ -6,7 +6,8 @@
 #                             Rust, Node and npm are all it asks of the machine
 #   scripts/setup.sh --test   that, and what only the tests need (`npm test`):
 #                             rustfmt and clippy, and Debian's
-#                             Chromium and chromedriver (through apt)
+#                             Chromium, chromedriver and redis-server
+#                             (through apt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,6 +42,7 @@ if [ "$FOR_TESTS" -eq 1 ]; then
   APT_NEEDED=()
   [ -x /usr/bin/chromium ] || APT_NEEDED+=(chromium)
   [ -x /usr/bin/chromedriver ] || APT_NEEDED+=(chromium-driver)
+  [ -x /usr/bin/redis-server ] || APT_NEEDED+=(redis-server)
   if [ "${#APT_NEEDED[@]}" -gt 0 ]; then
     log "installing Debian packages: ${APT_NEEDED[*]}"
     SUDO=""

@@ -14,6 +14,7 @@ import path from 'node:path';
 import webpack from 'webpack';
 import { serve, ROOT } from '../../scripts/serve.mjs';
 import { launch } from './support/browser.mjs';
+import { freePort, startRedis } from './support/redis.mjs';
 
 const DOCS = ['README.md', 'CONTRIBUTING.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const text = Object.fromEntries(DOCS.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
@@ -97,12 +98,26 @@ test('no README example checks an error inside a catch, where a call that does n
 });
 
 for (const block of of('node')) {
-  test(`${block.name} runs in Node`, () => {
+  test(`${block.name} runs in Node`, async () => {
     const cjs = /\brequire\(/.test(block.code);
     const file = path.join(dir, `example-${block.id}.${cjs ? 'cjs' : 'mjs'}`);
     writeFileSync(file, block.code);
-    const r = spawnSync(process.execPath, [file], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr + r.stdout);
+    // An example of the Redis stash gets a redis-server of its own.
+    const env = { ...process.env };
+    let redis;
+    if (block.code.includes('ctxpack/redis')) {
+      const port = await freePort();
+      const data = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-readme-redis-'));
+      tmp.push(data);
+      redis = await startRedis(port, data);
+      env.REDIS_URL = `redis://127.0.0.1:${port}`;
+    }
+    try {
+      const r = spawnSync(process.execPath, [file], { cwd: ROOT, encoding: 'utf8', env });
+      assert.equal(r.status, 0, r.stderr + r.stdout);
+    } finally {
+      redis?.kill();
+    }
   });
 }
 

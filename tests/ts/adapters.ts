@@ -29,3 +29,21 @@ export async function langchainApp(model: BaseChatModel) {
   const sent = lc.toolMessagesTakeImages(model) ? [] : lc.moveToolMessageMedia([]);
   return sent.length ? null : agent;
 }
+
+// A server's stash in Redis, through node-redis or ioredis, with the
+// options a compaction takes for the prompt cache.
+import { createClient } from 'redis';
+import { Redis as IORedis } from 'ioredis';
+import { redisStash } from 'ctxpack/redis';
+import { compactContext } from 'ctxpack';
+
+export async function redisApp(url: string, tenant: string) {
+  const client = createClient({ url });
+  await client.connect();
+  const stash = await Stash.open({ backend: redisStash(client, { prefix: `dootask_ai:cache:${tenant}:` }), ttlSeconds: 7200 });
+  const io = await Stash.open({ backend: redisStash(new IORedis(url)) });
+  const { report } = await compactContext([{ role: 'user', content: 'hi' }], { stash, slack: { images: 8, headroom: 0.2 }, cacheBreakpoint: true });
+  const first: number | null = report.firstChangedIndex;
+  const mark: number | null = report.cacheBreakpointIndex;
+  return [first, mark, io];
+}
