@@ -30,6 +30,9 @@
 // BENCH_ONLY=cache runs only the prompt-cache rows (bench/cache.mjs:
 // sessions compacted turn by turn, each slack against slack: false; counts
 // and prices, not times), and writes bench-results/bench-cache.json.
+// BENCH_ONLY=redis runs only the Redis rows (bench/redis.mjs: a turn with
+// an empty store and with 20,000 other records, ctxpack/redis against an
+// adapter that lists by SCAN), and writes bench-results/bench-redis.json.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -45,7 +48,8 @@ const nodeFitOnly = process.env.BENCH_ONLY === 'node-fit';
 const resentOnly = process.env.BENCH_ONLY === 'resent';
 const markdownOnly = process.env.BENCH_ONLY === 'markdown';
 const cacheOnly = process.env.BENCH_ONLY === 'cache';
-const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly;
+const redisOnly = process.env.BENCH_ONLY === 'redis';
+const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly || redisOnly;
 execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
 execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
 
@@ -400,8 +404,19 @@ Object.assign(result.node, { nodeCrypto, nodeMemory, nodeFile });
 console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack memory stash ${nodeMemory.toFixed(1)} ms (${(nodeMemory / nodeCrypto).toFixed(2)}× the baseline's time); file stash ${nodeFile.toFixed(1)} ms`);
 }
 
+// Node: the Redis stash with an empty store and with 20,000 other records.
+if (!nodeFitOnly && !resentOnly && !markdownOnly && !cacheOnly) {
+  const { benchRedis } = await import('../bench/redis.mjs');
+  const { redisStash } = require(path.join(root, 'dist/adapters/redis.cjs'));
+  result.node.redis = await benchRedis(ctx, { redisStash, makeImage, runs });
+}
+if (redisOnly) {
+  writeFileSync(path.join(outDir, 'bench-redis.json'), JSON.stringify(result, null, 2) + '\n');
+  process.exit(0);
+}
+
 // Node: prompt-cache sessions, each slack against slack: false.
-if (!nodeFitOnly && !resentOnly && !markdownOnly) {
+if (!nodeFitOnly && !resentOnly && !markdownOnly && !redisOnly) {
   const { benchCache } = await import('../bench/cache.mjs');
   const { makeScreenshot } = await import('../tests/fixtures/make.mjs');
   result.node.cache = await benchCache(ctx, { imageOfSize, makeScreenshot });

@@ -124,6 +124,28 @@ for (const kind of ['node-redis', 'ioredis']) {
   });
 }
 
+test('a compaction that references a record again renews both its keys', async () => {
+  const all = await clients();
+  const [, client, cmd] = all[1];
+  try {
+    const stash = await Stash.open({ backend: redisStash(client, { prefix: 'renew:' }), ttlSeconds: 10 });
+    const a = await png(61);
+    const { messages } = await compactContext(conversation(a, await png(62)), { stash, slack: false });
+    // A tenth of the TTL later a reference renews the record.
+    await new Promise((r) => setTimeout(r, 1500));
+    const before = Number(await cmd('PTTL', `renew:history_image_${md5(a)}`));
+    assert.ok(before < 8600, `${before}`);
+    const again = await compactContext(messages, { stash, slack: false });
+    assert.equal(again.report.refreshed, 2);
+    for (const key of [`renew:history_image_${md5(a)}`, `renew:ctxpack_meta_${md5(a)}`]) {
+      const ttl = Number(await cmd('PTTL', key));
+      assert.ok(ttl > 9000 && ttl <= 10000, `${key}: ${ttl}`);
+    }
+  } finally {
+    for (const [k, c] of all) await close(k, c);
+  }
+});
+
 test('tenants stay apart: one prefix never answers another tenant\'s id, even when the md5 is known', async () => {
   const all = await clients();
   const [, client] = all[0];
