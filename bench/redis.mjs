@@ -69,11 +69,14 @@ export async function benchRedis(ctx, { redisStash, makeImage, runs }) {
       await m.exec();
     }
     result.full = { redis: await measure(redisStash(client, { prefix: 'bench-c:' })), naive: await measure(naiveAdapter(client, 'bench-d:')) };
+    // The same turn against a memory stash in this process: Redis ÷ memory.
+    result.memory = await measure('memory');
     console.log(`\nRedis (Node, node-redis): a turn of a 30-screenshot chat sent again with one new image; median of ${runs}`);
     console.log('  adapter                          empty store   20,000 other records   full ÷ empty');
     for (const [label, key] of [['ctxpack/redis', 'redis'], ['keys() by SCAN (a new user\'s)', 'naive']]) {
       console.log(`  ${label.padEnd(32)} ${result.empty[key].toFixed(1).padStart(8)} ms   ${result.full[key].toFixed(1).padStart(12)} ms   ${(result.full[key] / result.empty[key]).toFixed(2).padStart(10)}`);
     }
+    console.log(`  memory stash (one process)       ${result.memory.toFixed(1).padStart(8)} ms   ctxpack/redis with 20,000 others ÷ memory: ${(result.full.redis / result.memory).toFixed(2)}`);
     return result;
   } finally {
     await client.close();
