@@ -77,7 +77,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         format: Option<Format>,
     ) -> Result<Outcome<CompactReport>, MessageError> {
         let Measured {
-            mut messages,
+            messages,
             sizes,
             sanitized,
             binary_ids,
@@ -100,44 +100,9 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             .cache_breakpoint
             .then(|| stable_end(&plan, self.options, messages.len()))
             .flatten();
-        let records = self.records(&messages, &plan).await;
-        // Confirmed records are refreshed like the ones placeholders
-        // reference, and so are the binaries remembered outcomes name.
-        let mut referenced = plan.referenced.clone();
-        for id in records
-            .iter()
-            .filter(|r| r.stored)
-            .map(|r| &r.id)
-            .chain(&remembered)
-        {
-            if !referenced.contains(id) {
-                referenced.push(id.clone());
-            }
-        }
-        // The binaries remembered outcomes name, looked up with the others.
-        self.listing.of(self.stash.backend, &remembered).await;
-        let (mut listed, listing_failure) = self.listing.take();
-        report.failures.extend(listing_failure);
-        let when = (self.stash.now, self.stash.config);
-        let Renewals { protected, renewed } = renewals(
-            &referenced,
-            &mut listed,
-            &records,
-            binary_ids,
-            when,
-            &mut report,
-        );
-        // A store that expires records by itself is not swept.
-        let maintenance = if self.stash.backend.expires_by_itself() {
-            Maintenance::default()
-        } else {
-            sweep_plan(listed, &records, when, &protected)
-        };
-        let mut commit = Commit {
-            records,
-            renewed,
-            deleted: maintenance.doomed(),
-        };
+        let records = self.records(&messages, &plan, &remembered).await;
+        let (mut commit, maintenance) =
+            self.upkeep(records, &plan, &remembered, binary_ids, &mut report);
         let committed = self.commit(&mut commit).await;
         let written = sort_results(&commit.records, &committed.records);
         report.written = written.committed.len();
@@ -153,12 +118,74 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         report_upkeep(&mut report, &commit, committed, &maintenance);
         drop(commit);
 
-        let mut changed =
-            apply_compaction(&mut messages, &replacements, self.options.collapse_text);
-        for (c, s) in changed.iter_mut().zip(&sanitized) {
+        Ok(self.finish(
+            messages,
+            &replacements,
+            &sanitized,
+            &sizes,
+            breakpoint_at,
+            report,
+        ))
+    }
+
+    /// Upkeep, decided before the commit: the records the conversation
+    /// references renewed (the confirmed ones and the binaries remembered
+    /// outcomes name too), and the sweep, for a store that does not expire
+    /// records by itself. Returns the commit of `records` with them.
+    fn upkeep<'m>(
+        &mut self,
+        records: Vec<NewRecord<'m>>,
+        plan: &Plan<'_>,
+        remembered: &[String],
+        binary_ids: BTreeSet<String>,
+        report: &mut CompactReport,
+    ) -> (Commit<'m>, Maintenance) {
+        let mut referenced = plan.referenced.clone();
+        for id in records
+            .iter()
+            .filter(|r| r.stored)
+            .map(|r| &r.id)
+            .chain(remembered)
+        {
+            if !referenced.contains(id) {
+                referenced.push(id.clone());
+            }
+        }
+        let (mut listed, listing_failure) = self.listing.take();
+        report.failures.extend(listing_failure);
+        let when = (self.stash.now, self.stash.config);
+        let Renewals { protected, renewed } =
+            renewals(&referenced, &mut listed, &records, binary_ids, when, report);
+        let maintenance = if self.stash.backend.expires_by_itself() {
+            Maintenance::default()
+        } else {
+            sweep_plan(listed, &records, when, &protected)
+        };
+        let commit = Commit {
+            records,
+            renewed,
+            deleted: maintenance.doomed(),
+        };
+        (commit, maintenance)
+    }
+
+    /// Replace: only the images whose record committed (`replacements`),
+    /// the messages sanitizing changed marked too, the cache breakpoint
+    /// placed at `breakpoint_at`, and the messages encoded.
+    fn finish(
+        &self,
+        mut messages: Vec<Message>,
+        replacements: &[((usize, usize), String)],
+        sanitized: &[bool],
+        sizes: &[u64],
+        breakpoint_at: Option<usize>,
+        mut report: CompactReport,
+    ) -> Outcome<CompactReport> {
+        let mut changed = apply_compaction(&mut messages, replacements, self.options.collapse_text);
+        for (c, s) in changed.iter_mut().zip(sanitized) {
             *c |= *s;
         }
-        let (mut values, mut after) = encode(messages, &changed, &sizes, self.payloads);
+        let (mut values, mut after) = encode(messages, &changed, sizes, self.payloads);
         if let Some(at) = breakpoint_at {
             let format = Format::from_name(report.format, "").ok();
             if let Some(grown) = format.and_then(|f| place(&mut values, at, f, self.payloads)) {
@@ -168,11 +195,11 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             }
         }
         report.bytes_after = after;
-        Ok(Outcome {
+        Outcome {
             messages: values,
             changed,
             report,
-        })
+        }
     }
 
     /// Plan: the history images to stash, hashed one at a time with the
@@ -202,12 +229,21 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         plan
     }
 
-    /// The records to write for `plan`, one per distinct image. An image
+    /// The records to write for `plan`, one per distinct image (the records
+    /// `remembered` names looked up with them). An image
     /// stashed again while earlier placeholders of it remain keeps the
     /// shapes those placeholders stand for (read from its record).
-    async fn records<'m>(&mut self, messages: &[Message], plan: &Plan<'m>) -> Vec<NewRecord<'m>> {
+    async fn records<'m>(
+        &mut self,
+        messages: &[Message],
+        plan: &Plan<'m>,
+        remembered: &[String],
+    ) -> Vec<NewRecord<'m>> {
         let backend = self.stash.backend;
+        // Looked up together: the placeholders', the images' and the
+        // binaries remembered outcomes name.
         let mut named: Vec<String> = plan.referenced.clone();
+        named.extend(remembered.iter().cloned());
         named.extend(
             plan.images
                 .iter()

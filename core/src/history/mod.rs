@@ -15,6 +15,7 @@ pub(crate) mod call;
 mod commit;
 pub(crate) mod compact;
 mod compact_call;
+mod compact_report;
 pub(crate) mod expand;
 mod flow;
 mod listing;
