@@ -52,7 +52,12 @@ const wasmTests = {
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER: 'wasm-bindgen-test-runner',
   CHROMEDRIVER: process.env.CHROMEDRIVER || '/usr/bin/chromedriver',
 };
-const setup = { name: 'setup', kind: 'setup', cmd: 'bash', args: ['scripts/setup.sh', '--test'] };
+// The setup for the tests, in two parts: the tools (the cargo lane needs
+// them), then the npm packages, installed in the first lane while the cargo
+// lane compiles (the build and the JavaScript suites need them).
+const setupForTests = ['scripts/setup.sh', '--test'];
+const setup = { name: 'setup', kind: 'setup', cmd: 'bash', args: [...setupForTests, '--tools'] };
+const npmPackages = { name: 'setup (npm packages)', kind: 'setup', cmd: 'bash', args: [...setupForTests, '--npm'] };
 const fmt = { name: 'cargo fmt', kind: 'check', cmd: 'cargo', args: ['fmt', '--all', '--', '--check'] };
 const build = { name: 'build package', kind: 'build', cmd: 'node', args: ['scripts/build.mjs'] };
 // CTXPACK_NPM_TEST tells the suites they run under `npm test`, where what a
@@ -61,14 +66,10 @@ const build = { name: 'build package', kind: 'build', cmd: 'node', args: ['scrip
 const nodeTests = { name: 'node --test', kind: 'suite', counter: (stdout) => nodeCounts(stdout), cmd: 'node', args: ['--test', '--test-reporter=tap', '--test-concurrency=2', ...jsTests], env: { CTXPACK_NPM_TEST: '1' } };
 // The markdown and codec modules' wasm-only code (their exports), linted on
 // their own: with the main crate their allocator features would unify. What
-// it checks no other step checks (the codec's image crates for wasm32), so
-// it has a target folder of its own and runs after the JavaScript suites,
-// not behind the cargo lane's lock on the shared one.
-const clippyModules = {
-  name: 'clippy (wasm32 modules)', kind: 'check', cmd: 'cargo',
-  args: ['clippy', '-p', 'ctxpack-markdown', '-p', 'ctxpack-codec', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'],
-  env: { CARGO_TARGET_DIR: path.join(process.env.CARGO_TARGET_DIR || path.join(root, 'target'), 'clippy-modules') },
-};
+// it checks no other step checks (the codec's image crates for wasm32). It
+// runs last in the cargo lane, in the same target folder: its build scripts
+// and proc macros are the wasm tests' (the same crates and features), so
+// they are compiled once.
 // Clippy lints the workspace's crates while they are compiled for the
 // tests (scripts/clippy-lint.mjs), not in separate `cargo clippy` runs that
 // check them before the tests build them again: the same crates and targets
@@ -84,21 +85,27 @@ const clippyModules = {
 // stretches, wasm-opt among them, and the suites' waits on Chromium and
 // child processes) without slowing them down.
 const CARGO_LANE_NICE = 10;
+const clippyModules = {
+  name: 'clippy (wasm32 modules)', kind: 'check', cmd: 'cargo',
+  args: ['clippy', '-p', 'ctxpack-markdown', '-p', 'ctxpack-codec', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'],
+  nice: CARGO_LANE_NICE,
+};
 const cargoLane = [
   { name: 'cargo test + clippy (native)', kind: 'suite', counter: cargoCounts, cmd: 'cargo', args: ['test', '--workspace', '--no-fail-fast'], env: clippyWhileCompiling, nice: CARGO_LANE_NICE },
   { name: 'wasm tests + clippy (wasm32) (Node, Chromium page, worker)', kind: 'suite', counter: cargoCounts, cmd: 'cargo', args: ['test', '--target', 'wasm32-unknown-unknown', '--no-fail-fast', '--test', 'wasm_node', '--test', 'wasm_browser', '--test', 'wasm_worker'], env: { ...wasmTests, ...clippyWhileCompiling }, nice: CARGO_LANE_NICE },
+  clippyModules,
 ];
-// Two lanes side by side: the package's build, then the JavaScript suites
-// that test it (a failed build stops the run: the suites are not run against
-// a missing or stale dist/) and the wasm32 lint of the modules; and the
-// cargo steps, which need no package. The cargo steps and the build use
-// other profiles' folders (cargo locks each), and the pack test's fresh
-// clone builds in a target folder of its own, so no lane waits on another's
-// cargo lock. Side by side at the same priority, on a 2-core machine, the
-// build took 354 s instead of 161 s and the whole run 60 s more; at the
-// cargo lane's lower priority the build keeps its pace and the cargo lane
-// fills the idle core.
-const steps = [setup, fmt, [[build, nodeTests, clippyModules], cargoLane]];
+// Two lanes side by side: the npm packages, the package's build, then the
+// JavaScript suites that test it (a failed setup or build stops the run: the
+// suites are not run against a missing or stale dist/); and the cargo
+// steps, which need neither. The cargo steps and the build use other
+// profiles' folders (cargo locks each), and the pack test's fresh clone
+// builds in a target folder of its own, so no lane waits on another's cargo
+// lock. Side by side at the same priority, on a 2-core machine, the build
+// took 354 s instead of 161 s and the whole run 60 s more; at the cargo
+// lane's lower priority the build keeps its pace and the cargo lane fills
+// the idle core.
+const steps = [setup, fmt, [[npmPackages, build, nodeTests], cargoLane]];
 
 const wanted = (s) => !only.length || only.some((o) => s.name.includes(o));
 const selected = steps
