@@ -64,8 +64,8 @@ if (!existsSync(wasmOpt)) {
   fail(`wasm-opt not found at ${wasmOpt}: run \`npm ci\` (it comes from the npm \`binaryen\` package) or set WASM_OPT`);
 }
 
-// The cargo target directory (wherever cargo puts it), for the codec's
-// SIMD build and the optimized modules already made.
+// The cargo target directory (wherever cargo puts it), for the modules
+// already compiled and optimized.
 const metadata = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 }));
 
 /** Optimized modules already made, by what went in: the module's bytes (by their sha256),
@@ -186,10 +186,13 @@ const modules = [
   { pkg: 'ctxpack-markdown', name: 'ctxpack_markdown', sub: 'markdown', level: '-Oz' },
   // The image codec, as a module of its own, loaded on first use. It is built
   // with WebAssembly SIMD (the resizer's convolutions run about a quarter
-  // faster; every engine since 2021 has it), in a target directory of its own
-  // so the different flags do not make cargo rebuild the other modules. It is
-  // compiled while the other two are optimized. The codec is about speed:
-  // -O3, not -Oz.
+  // faster; every engine since 2021 has it), in the same target directory as
+  // the others: cargo (since 1.85) names what it compiles with other flags
+  // apart and keeps both, so the other modules are not rebuilt after it, and
+  // the build scripts and proc macros (the host's, which the flags do not
+  // reach) are compiled once for all three modules instead of again for the
+  // codec. It is compiled while the other two are optimized. The codec is
+  // about speed: -O3, not -Oz.
   { pkg: 'ctxpack-codec', name: 'ctxpack_codec', sub: 'codec', level: '-O3', simd: true },
 ];
 const key = sourceKey(root);
@@ -211,10 +214,7 @@ for (const { pkg, name, sub, level, simd } of modules) {
     wasm = path.join(kept, `${name}.wasm`);
   } else if (simd) {
     const simdFlags = [process.env.CARGO_ENCODED_RUSTFLAGS, '-Ctarget-feature=+simd128'].filter(Boolean).join('\x1f');
-    wasm = compile(pkg, name, {
-      extra: ['--target-dir', path.join(metadata.target_directory, 'simd128')],
-      env: { ...process.env, CARGO_ENCODED_RUSTFLAGS: simdFlags },
-    });
+    wasm = compile(pkg, name, { env: { ...process.env, CARGO_ENCODED_RUSTFLAGS: simdFlags } });
     log(`compiled ${wasm}`);
   } else {
     wasm = compile(pkg, name);

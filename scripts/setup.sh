@@ -8,53 +8,66 @@
 #                             rustfmt and clippy, and Debian's
 #                             Chromium, chromedriver and redis-server
 #                             (through apt)
+# With --tools, all but the npm packages; with --npm, the npm packages only
+# (`npm test` compiles and tests the crates, which need no npm package, while
+# they install).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FOR_TESTS=0
+TOOLS=1
+NPM=1
 for arg in "$@"; do
   case "$arg" in
     --test) FOR_TESTS=1 ;;
-    *) printf '[setup] unknown argument: %s (usage: scripts/setup.sh [--test])\n' "$arg" >&2; exit 2 ;;
+    --tools) NPM=0 ;;
+    --npm) TOOLS=0 ;;
+    *) printf '[setup] unknown argument: %s (usage: scripts/setup.sh [--test] [--tools | --npm])\n' "$arg" >&2; exit 2 ;;
   esac
 done
+if [ "$TOOLS" -eq 0 ] && [ "$NPM" -eq 0 ]; then
+  printf '[setup] --tools and --npm exclude each other\n' >&2
+  exit 2
+fi
 
 WASM_BINDGEN_VERSION="$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml | head -n1)"
 log() { printf '[setup] %s\n' "$*" >&2; }
 
 export PATH="$HOME/.cargo/bin:$PATH"
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  log "adding rust target wasm32-unknown-unknown"
-  rustup target add wasm32-unknown-unknown
-fi
-
-if ! { command -v wasm-bindgen >/dev/null && wasm-bindgen --version | grep -q " ${WASM_BINDGEN_VERSION}$"; }; then
-  log "installing wasm-bindgen-cli ${WASM_BINDGEN_VERSION}"
-  cargo install wasm-bindgen-cli --version "${WASM_BINDGEN_VERSION}" --force
-fi
-
-if [ "$FOR_TESTS" -eq 1 ]; then
-  if ! rustup component list --installed 2>/dev/null | grep -q '^clippy'; then
-    rustup component add clippy rustfmt || true
+if [ "$TOOLS" -eq 1 ]; then
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    log "adding rust target wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
   fi
 
-  APT_NEEDED=()
-  [ -x /usr/bin/chromium ] || APT_NEEDED+=(chromium)
-  [ -x /usr/bin/chromedriver ] || APT_NEEDED+=(chromium-driver)
-  [ -x /usr/bin/redis-server ] || APT_NEEDED+=(redis-server)
-  if [ "${#APT_NEEDED[@]}" -gt 0 ]; then
-    log "installing Debian packages: ${APT_NEEDED[*]}"
-    SUDO=""
-    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${APT_NEEDED[@]}" >/dev/null
+  if ! { command -v wasm-bindgen >/dev/null && wasm-bindgen --version | grep -q " ${WASM_BINDGEN_VERSION}$"; }; then
+    log "installing wasm-bindgen-cli ${WASM_BINDGEN_VERSION}"
+    cargo install wasm-bindgen-cli --version "${WASM_BINDGEN_VERSION}" --force
+  fi
+
+  if [ "$FOR_TESTS" -eq 1 ]; then
+    if ! rustup component list --installed 2>/dev/null | grep -q '^clippy'; then
+      rustup component add clippy rustfmt || true
+    fi
+
+    APT_NEEDED=()
+    [ -x /usr/bin/chromium ] || APT_NEEDED+=(chromium)
+    [ -x /usr/bin/chromedriver ] || APT_NEEDED+=(chromium-driver)
+    [ -x /usr/bin/redis-server ] || APT_NEEDED+=(redis-server)
+    if [ "${#APT_NEEDED[@]}" -gt 0 ]; then
+      log "installing Debian packages: ${APT_NEEDED[*]}"
+      SUDO=""
+      [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+      $SUDO apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${APT_NEEDED[@]}" >/dev/null
+    fi
   fi
 fi
 
 # Binaryen's wasm-opt comes from npm (`binaryen`, a devDependency): Debian's
 # version 108 miscompiles the externref table wasm-bindgen emits.
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+if [ "$NPM" -eq 1 ] && { [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; }; then
   log "installing npm packages"
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 fi

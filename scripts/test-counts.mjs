@@ -155,7 +155,7 @@ export async function runSteps(steps, exec, log = console.log) {
     const counts = step.counter ? step.counter(stdout, stderr) : null;
     const verdict = judge(step.kind, code, counts);
     if (!verdict.ok && STOPS_THE_RUN.has(step.kind)) stoppedBy = step.name;
-    return { ...step, code, counts, ...verdict, ms: Date.now() - t0 };
+    return { ...step, code, counts, ...verdict, startedAt: t0, ms: Date.now() - t0 };
   };
   const runLane = async (lane, live) => {
     const out = [];
@@ -172,6 +172,19 @@ export async function runSteps(steps, exec, log = console.log) {
     }
   }
   return results;
+}
+
+/**
+ * When each step that ran started and ended, in seconds from `started` (a
+ * `Date.now()` value), in the order they started: with lanes side by side,
+ * which steps overlapped and which one the run waited for last.
+ */
+export function timeline(results, started) {
+  const at = (ms) => `+${((ms - started) / 1000).toFixed(0)}s`.padStart(6);
+  return results
+    .filter((r) => r.startedAt != null)
+    .sort((a, b) => a.startedAt - b.startedAt)
+    .map((r) => `${at(r.startedAt)} → ${at(r.startedAt + r.ms)}  ${r.name}`);
 }
 
 /**

@@ -137,8 +137,8 @@ describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and no
     assert.ok(!path.resolve(target).startsWith(clone + path.sep));
     cloneEnv = { CARGO_TARGET_DIR: target, CARGO_NET_OFFLINE: 'true' };
     // Seeded with a copy of the checkout's release builds (the wasm target,
-    // the host's build scripts, the codec's SIMD folder, the compiled and the
-    // optimized modules), as a CI cache would be. Compiled modules are taken
+    // the codec's SIMD build among them, the host's build scripts, the
+    // compiled and the optimized modules), as a CI cache would be. Compiled modules are taken
     // for sources that are the same (the same commit, tools and settings).
     // Otherwise the clone's own crates, at another path, are compiled from
     // the clone's sources, and cargo reuses only the crates.io dependencies
@@ -147,7 +147,7 @@ describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and no
     checkoutTarget = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], {
       cwd: ROOT, env, encoding: 'utf8', maxBuffer: 1 << 26,
     })).target_directory;
-    for (const sub of ['release', path.join('wasm32-unknown-unknown', 'release'), 'simd128', 'compiled-cache', 'wasm-opt-cache']) {
+    for (const sub of ['release', path.join('wasm32-unknown-unknown', 'release'), 'compiled-cache', 'wasm-opt-cache']) {
       const from = path.join(checkoutTarget, sub);
       if (existsSync(from)) cpSync(from, path.join(target, sub), { recursive: true, preserveTimestamps: true });
     }

@@ -60,3 +60,20 @@ test('npm start runs the plain setup, npm test the one with --test', () => {
 test('setup refuses an unknown argument', () => {
   assert.equal(setup('--nope').status, 2);
 });
+
+test('npm test sets up in two parts: --tools all but the npm packages, --npm only them', () => {
+  const tools = setup('--test', '--tools');
+  assert.equal(tools.status, 0, tools.trace);
+  assert.match(tools.trace, /\/usr\/bin\/chromium/);
+  assert.match(tools.calls, /^rustup /m);
+  assert.doesNotMatch(tools.trace, /package-lock\.json|node_modules/);
+  const npm = setup('--test', '--npm');
+  assert.equal(npm.status, 0, npm.trace);
+  assert.match(npm.trace, /node_modules/);
+  assert.doesNotMatch(npm.trace, /chromium/);
+  assert.doesNotMatch(npm.calls, /rustup|cargo|apt-get|wasm-bindgen/);
+  assert.equal(setup('--tools', '--npm').status, 2);
+  const tests = readFileSync(path.join(ROOT, 'scripts/test.mjs'), 'utf8');
+  assert.match(tests, /\[\.\.\.setupForTests, '--tools'\]/);
+  assert.match(tests, /\[\.\.\.setupForTests, '--npm'\]/);
+});

@@ -6,7 +6,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { cargoCounts, describeCounts, judge, nodeCounts, runSteps, STOPS_THE_RUN, summary, totals } from '../../scripts/test-counts.mjs';
+import { cargoCounts, describeCounts, judge, nodeCounts, runSteps, STOPS_THE_RUN, summary, timeline, totals } from '../../scripts/test-counts.mjs';
 
 const lines = (...l) => `${l.join('\n')}\n`;
 
@@ -342,4 +342,14 @@ test('a build that fails in a lane stops what has not started in every lane; the
   assert.match(lines.find((l) => l.includes('cargo test')), /^ok {3}cargo test +5 passed, 0 failed, 2 ignored/);
   assert.equal(lines.filter((l) => l.includes('not run (build package failed)')).length, 2);
   assert.equal(lines.at(-1), 'total: 5 passed, 0 failed, 2 ignored (tests only); 1 step failed; 2 not run');
+});
+
+test('the timeline lists the steps that ran in the order they started, from the start of the run', async () => {
+  const { steps, exec } = fakeRun({ 'cargo test': passingCargo, 'build package': { code: 1 } });
+  const started = Date.now();
+  const results = await runSteps(steps, exec, quiet);
+  const lines = timeline(results, started);
+  assert.deepEqual(lines.map((l) => l.replace(/^ *\+\d+s → +\+\d+s {2}/, '')), ['setup', 'cargo fmt', 'cargo test', 'build package']);
+  const shifted = timeline([{ name: 'b', startedAt: started + 90_000, ms: 30_000 }, { name: 'a', startedAt: started + 2_000, ms: 500_400 }, { name: 'c', notRun: true }], started);
+  assert.deepEqual(shifted, ['   +2s →  +502s  a', '  +90s →  +120s  b']);
 });
