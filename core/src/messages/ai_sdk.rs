@@ -106,14 +106,7 @@ fn cache_breakpoint(message: &mut Value) -> bool {
     }) else {
         return false;
     };
-    match anthropic.as_object_mut() {
-        Some(a) => {
-            a.entry("cacheControl")
-                .or_insert_with(|| serde_json::json!({ "type": "ephemeral" }));
-            true
-        }
-        None => false,
-    }
+    super::model::ephemeral_marker(anthropic, "cacheControl")
 }
 
 /// A new file part, `{type:'file', data, mediaType, filename}`.

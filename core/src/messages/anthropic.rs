@@ -98,14 +98,7 @@ fn cache_breakpoint(message: &mut Value) -> bool {
     }) else {
         return false;
     };
-    match block.as_object_mut() {
-        Some(map) => {
-            map.entry("cache_control")
-                .or_insert_with(|| serde_json::json!({ "type": "ephemeral" }));
-            true
-        }
-        None => false,
-    }
+    super::model::ephemeral_marker(block, "cache_control")
 }
 
 /// A new `document` block, `{type:'document', source:{type:'base64',

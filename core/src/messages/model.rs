@@ -52,6 +52,20 @@ pub(super) struct NewParts {
     pub(super) cache_breakpoint: Option<fn(&mut Value) -> bool>,
 }
 
+/// Puts the prompt-cache marker `{type:'ephemeral'}` under `key` of
+/// `object` unless one is there (what a format's `cache_breakpoint`
+/// writes); false when `object` is no JSON object.
+pub(super) fn ephemeral_marker(object: &mut Value, key: &str) -> bool {
+    match object.as_object_mut() {
+        Some(map) => {
+            map.entry(key)
+                .or_insert_with(|| serde_json::json!({ "type": "ephemeral" }));
+            true
+        }
+        None => false,
+    }
+}
+
 /// One wire format's reading of its own shapes: each format's module
 /// defines one (its `WIRE`, beside its [`NewParts`], `NEW_PARTS`, and its
 /// `file_part`), and the registry picks it by [`Format`].
