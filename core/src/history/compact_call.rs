@@ -15,6 +15,7 @@ use crate::history::compact::{
     CompactReport, Plan, HASH_HEAD_BYTES,
 };
 use crate::history::flow::{encode, Outcome};
+use crate::history::known::{settle_inputs, Digest, Input};
 use crate::history::listing::Listing;
 use crate::history::measure::{measure, Measured};
 use crate::history::payloads::CompactPayloads;
@@ -72,10 +73,25 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
     /// failures never throw: the images stay inline and the report says
     /// why.
     pub async fn run(
-        mut self,
+        self,
         values: Vec<Value>,
         format: Option<Format>,
     ) -> Result<Outcome<CompactReport>, MessageError> {
+        let mut inputs: Vec<Input> = values.into_iter().map(Input::Read).collect();
+        let format = settle_inputs(&mut inputs, format, &self.options, &mut |_| Ok(Value::Null))?;
+        Ok(self.run_inputs(inputs, format).await?.0)
+    }
+
+    /// Compacts `inputs` in `format` (both settled: [`settle_inputs`]). A
+    /// known message is not written back (its value in the outcome is
+    /// `null`, unchanged: the caller's own stays). Returns, with the
+    /// outcome, each message's digest to remember (none for a message
+    /// compaction may change).
+    pub async fn run_inputs(
+        mut self,
+        inputs: Vec<Input>,
+        format: Format,
+    ) -> Result<(Outcome<CompactReport>, Vec<Option<Digest>>), MessageError> {
         let Measured {
             messages,
             sizes,
@@ -83,10 +99,12 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             binary_ids,
             remembered,
             mut report,
+            digests,
+            known,
         } = measure(
             self.stash,
             &mut self.listing,
-            values,
+            inputs,
             format,
             self.options,
             self.payloads,
@@ -118,14 +136,13 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         report_upkeep(&mut report, &commit, committed, &maintenance);
         drop(commit);
 
-        Ok(self.finish(
-            messages,
-            &replacements,
-            &sanitized,
-            &sizes,
-            breakpoint_at,
-            report,
-        ))
+        let each = EachMessage {
+            sanitized: &sanitized,
+            sizes: &sizes,
+            known: &known,
+        };
+        let outcome = self.finish(messages, &replacements, each, breakpoint_at, report);
+        Ok((outcome, digests))
     }
 
     /// Upkeep, decided before the commit: the records the conversation
@@ -176,16 +193,16 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         &self,
         mut messages: Vec<Message>,
         replacements: &[((usize, usize), String)],
-        sanitized: &[bool],
-        sizes: &[u64],
+        each: EachMessage<'_>,
         breakpoint_at: Option<usize>,
         mut report: CompactReport,
     ) -> Outcome<CompactReport> {
         let mut changed = apply_compaction(&mut messages, replacements, self.options.collapse_text);
-        for (c, s) in changed.iter_mut().zip(sanitized) {
+        for (c, s) in changed.iter_mut().zip(each.sanitized) {
             *c |= *s;
         }
-        let (mut values, mut after) = encode(messages, &changed, sizes, self.payloads);
+        let (mut values, mut after) =
+            encode(messages, &changed, each.sizes, each.known, self.payloads);
         if let Some(at) = breakpoint_at {
             let format = Format::from_name(report.format, "").ok();
             if let Some(grown) = format.and_then(|f| place(&mut values, at, f, self.payloads)) {
@@ -296,6 +313,16 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         }
         committed
     }
+}
+
+/// What measuring found of each message, as finishing needs it.
+struct EachMessage<'x> {
+    /// Did sanitizing its tool results change it?
+    sanitized: &'x [bool],
+    /// Its serialized size (after sanitizing).
+    sizes: &'x [u64],
+    /// Was it known by its digest (a stand-in, not written back)?
+    known: &'x [bool],
 }
 
 /// What the plan tells the report: the newest turn, the images kept and

@@ -34,10 +34,14 @@ pub(super) fn decode(
     decode_messages(values, format, &JsonPath::root("messages"))
 }
 
+/// The wire values of `messages` and their size after: a changed message
+/// measured again, the others `sizes`. A message `known` by its digest (a
+/// stand-in) is `null`, for the caller keeps its own.
 pub(super) fn encode(
     messages: Vec<Message>,
     changed: &[bool],
     sizes: &[u64],
+    known: &[bool],
     payloads: &dyn Payloads,
 ) -> (Vec<Value>, u64) {
     let mut after = 0;
@@ -45,6 +49,10 @@ pub(super) fn encode(
         .into_iter()
         .enumerate()
         .map(|(i, m)| {
+            if known.get(i) == Some(&true) {
+                after += sizes[i];
+                return Value::Null;
+            }
             let v = m.into_wire();
             after += if changed[i] {
                 json_len_with(&v, payloads)

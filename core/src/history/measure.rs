@@ -3,13 +3,14 @@
 
 use crate::budget::json_len_with;
 use crate::history::compact::{CompactOptions, CompactReport};
-use crate::history::flow::{decode, sizes_of};
+use crate::history::known::{Digest, Input, RawFacts};
 use crate::history::listing::Listing;
 use crate::history::loose::put_back_loose;
 use crate::history::payloads::CompactPayloads;
 use crate::history::tool_results::{sanitize_tool_results, Sanitized};
+use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
-use crate::messages::{detect_format, Format, Message, MessageError, Role};
+use crate::messages::{Format, Message, MessageError, Role};
 use crate::stash::{StashAccess, StashBackend};
 use crate::tool_results::slots::{raw_role, tool_result_slots, Slot};
 use serde_json::Value;
@@ -30,26 +31,50 @@ pub(super) struct Measured {
     pub remembered: Vec<String>,
     /// The report, begun: format, size before, binaries.
     pub report: CompactReport,
+    /// Per message: its digest, when it was known by one (`known`) or
+    /// compaction cannot change it (made now).
+    pub digests: Vec<Option<Digest>>,
+    /// Per message: was it known by its digest (and not read)?
+    pub known: Vec<bool>,
 }
 
-/// Measure: the sizes of `values` (in `format`, detected when `None`),
-/// their tool results sanitized first when `options` ask it (against
-/// `stash`, whose records `listing` holds once listed), then decoded.
+/// Measure: the sizes of `inputs` (in `format`), their tool results
+/// sanitized first when `options` ask it (against `stash`, whose records
+/// `listing` holds once listed), then decoded; a message known by its
+/// digest is neither measured nor decoded: its digest's size and stand-in
+/// serve.
 pub(super) async fn measure<B: StashBackend>(
     stash: StashAccess<'_, B>,
     listing: &mut Listing,
-    mut values: Vec<Value>,
-    format: Option<Format>,
+    inputs: Vec<Input>,
+    format: Format,
     options: CompactOptions,
     payloads: &dyn CompactPayloads,
 ) -> Result<Measured, MessageError> {
-    let format = format.unwrap_or_else(|| detect_format(&values));
+    let mut digests: Vec<Option<Digest>> = Vec::with_capacity(inputs.len());
+    let mut values: Vec<Value> = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let (value, digest) = match input {
+            Input::Read(v) => (v, None),
+            Input::Known(d) => (Value::Null, Some(*d)),
+        };
+        values.push(value);
+        digests.push(digest);
+    }
+    let known: Vec<bool> = digests.iter().map(Option::is_some).collect();
     let slots: Vec<Vec<Slot>> = if options.sanitize_tool_results {
-        sanitized_slots(format, &mut values, payloads)
+        sanitized_slots(format, &mut values, &digests, payloads)
     } else {
         Vec::new()
     };
-    let mut sizes = sizes_of(&values, payloads);
+    let mut sizes: Vec<u64> = values
+        .iter()
+        .zip(&digests)
+        .map(|(v, d)| {
+            d.as_ref()
+                .map_or_else(|| json_len_with(v, payloads), |d| d.size)
+        })
+        .collect();
     let Sanitized {
         changed: sanitized,
         ids: binary_ids,
@@ -72,7 +97,7 @@ pub(super) async fn measure<B: StashBackend>(
         &held_grown,
         payloads,
     );
-    let (format, messages) = decode(values, Some(format))?;
+    let messages = decode_or_stand_in(values, format, &mut digests, &slots, &sanitized, &sizes)?;
     let report = CompactReport {
         format: format.name(),
         bytes_before,
@@ -87,7 +112,37 @@ pub(super) async fn measure<B: StashBackend>(
         binary_ids,
         remembered,
         report,
+        digests,
+        known,
     })
+}
+
+/// The messages decoded from `values` in `format`, a known message's
+/// stand-in in its place; each message read that compaction cannot change
+/// gets its digest in `digests` (not one whose tool results were searched:
+/// its value is no longer the caller's).
+fn decode_or_stand_in(
+    values: Vec<Value>,
+    format: Format,
+    digests: &mut [Option<Digest>],
+    slots: &[Vec<Slot>],
+    sanitized: &[bool],
+    sizes: &[u64],
+) -> Result<Vec<Message>, MessageError> {
+    let root = JsonPath::root("messages");
+    let mut messages = Vec::with_capacity(values.len());
+    for (i, value) in values.into_iter().enumerate() {
+        if let Some(d) = &digests[i] {
+            messages.push(d.stand_in.clone());
+            continue;
+        }
+        let searched = slots.get(i).is_some_and(|s| !s.is_empty()) || sanitized[i];
+        let raw = (!searched).then(|| RawFacts::of(&value, format));
+        let message = Message::decode(format, value, &root.index(i))?;
+        digests[i] = raw.and_then(|raw| Digest::of(raw, &message, sizes[i]));
+        messages.push(message);
+    }
+    Ok(messages)
 }
 
 /// The tool results the search reads, per message before the newest user
@@ -95,14 +150,15 @@ pub(super) async fn measure<B: StashBackend>(
 fn sanitized_slots(
     format: Format,
     values: &mut [Value],
+    digests: &[Option<Digest>],
     payloads: &dyn Payloads,
 ) -> Vec<Vec<Slot>> {
-    let cutoff = sanitize_cutoff(format, values);
+    let cutoff = sanitize_cutoff(format, values, digests);
     values
         .iter_mut()
         .enumerate()
         .map(|(i, message)| {
-            let slots = if i < cutoff {
+            let slots = if i < cutoff && digests[i].is_none() {
                 tool_result_slots(format, message)
             } else {
                 Vec::new()
@@ -146,11 +202,16 @@ fn loose_as_text(
     bytes_before.max(0) as u64
 }
 
-/// The index of the newest user message of the raw `values`: tool results
-/// before it are sanitized (none when there is none).
-fn sanitize_cutoff(format: Format, values: &[Value]) -> usize {
+/// The index of the newest user message of the raw `values` (a known
+/// message's role from its digest): tool results before it are sanitized
+/// (none when there is none).
+fn sanitize_cutoff(format: Format, values: &[Value], digests: &[Option<Digest>]) -> usize {
     values
         .iter()
-        .rposition(|v| raw_role(format, v) == Some(Role::User))
+        .zip(digests)
+        .rposition(|(v, d)| match d {
+            Some(d) => d.raw_user,
+            None => raw_role(format, v) == Some(Role::User),
+        })
         .unwrap_or(0)
 }

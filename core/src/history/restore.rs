@@ -78,7 +78,7 @@ pub async fn expand_history<B: StashBackend>(
         bytes_after: 0,
     };
     drop(restored);
-    let (values, after) = encode(messages, &changed, &sizes, payloads);
+    let (values, after) = encode(messages, &changed, &sizes, &[], payloads);
     Ok(Outcome {
         messages: values,
         changed,

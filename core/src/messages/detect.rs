@@ -5,35 +5,70 @@ use super::evidence::{Evidence, MessageFields};
 use super::Format;
 use serde_json::Value;
 
-/// The format of `messages`, `evidence_of` giving each format's evidence,
-/// from three kinds of evidence, each looked for in every message before
-/// the next (see [`Evidence`]): the first message whose shape is evidence
-/// (a narrow shape before the others),
-/// else the first exclusive part, else the first decisive evidence.
-/// Messages that are all plain strings read as the list's first format
-/// (OpenAI).
-pub(super) fn detect_with(messages: &[Value], evidence_of: EvidenceOf) -> Format {
-    // One look at each message serves the three kinds: its shape decides
-    // at once; the first exclusive part and the first decisive evidence are
-    // kept until every message was looked at.
-    let mut exclusive = None;
-    let mut decisive = None;
-    for message in messages {
-        let fields = match message {
-            Value::Array(_) => MessageFields::tuple(),
-            Value::Object(map) => MessageFields::of(map),
-            _ => continue,
-        };
-        let shape = |e: &Evidence| e.shape.is_some_and(|f| f(&fields));
-        let narrow = |e: &Evidence| e.narrow_shape.is_some_and(|f| f(&fields));
-        if let Some(format) = first(evidence_of, narrow).or_else(|| first(evidence_of, shape)) {
-            return format;
+/// What one message says of its format: the format its shape names, the
+/// format of its first exclusive part, and its first decisive evidence.
+/// Verdicts fold in order ([`Verdict::fold`]), so a message read once can
+/// be remembered by its verdict and detection run again without it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Verdict {
+    /// The format its shape is evidence of (a narrow shape before the others).
+    shape: Option<Format>,
+    /// The format of its first content part only one format has.
+    exclusive: Option<Format>,
+    /// Its first decisive evidence: fields that decide first, else its
+    /// first decisive part, else fields that decide last.
+    decisive: Option<Format>,
+}
+
+impl Verdict {
+    /// The format of messages with these verdicts, in order, from three
+    /// kinds of evidence, each looked for in every message before the next:
+    /// the first message whose shape is evidence, else the first exclusive
+    /// part, else the first decisive evidence. Messages that are all plain
+    /// strings read as the list's first format (OpenAI).
+    pub fn fold(verdicts: impl IntoIterator<Item = Verdict>) -> Format {
+        let mut exclusive = None;
+        let mut decisive = None;
+        for v in verdicts {
+            if let Some(format) = v.shape {
+                return format;
+            }
+            exclusive = exclusive.or(v.exclusive);
+            decisive = decisive.or(v.decisive);
         }
-        if exclusive.is_none() {
-            part_evidence(&fields, evidence_of, &mut exclusive, &mut decisive);
-        }
+        exclusive.or(decisive).unwrap_or(Format::DEFAULT)
     }
-    exclusive.or(decisive).unwrap_or(Format::DEFAULT)
+}
+
+/// The format of `messages`, `evidence_of` giving each format's evidence:
+/// their verdicts folded (see [`Verdict::fold`]), each message read once.
+pub(super) fn detect_with(messages: &[Value], evidence_of: EvidenceOf) -> Format {
+    Verdict::fold(messages.iter().map(|m| verdict_with(m, evidence_of)))
+}
+
+/// The verdict of one message, `evidence_of` giving each format's evidence.
+pub(super) fn verdict_with(message: &Value, evidence_of: EvidenceOf) -> Verdict {
+    let fields = match message {
+        Value::Array(_) => MessageFields::tuple(),
+        Value::Object(map) => MessageFields::of(map),
+        _ => return Verdict::default(),
+    };
+    let shape = |e: &Evidence| e.shape.is_some_and(|f| f(&fields));
+    let narrow = |e: &Evidence| e.narrow_shape.is_some_and(|f| f(&fields));
+    if let Some(format) = first(evidence_of, narrow).or_else(|| first(evidence_of, shape)) {
+        return Verdict {
+            shape: Some(format),
+            ..Verdict::default()
+        };
+    }
+    let mut verdict = Verdict::default();
+    part_evidence(
+        &fields,
+        evidence_of,
+        &mut verdict.exclusive,
+        &mut verdict.decisive,
+    );
+    verdict
 }
 
 /// Gives each format's evidence.

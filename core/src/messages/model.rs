@@ -299,6 +299,24 @@ impl Message {
         }
     }
 
+    /// What a plan needs of this message and nothing more: its role, its
+    /// images, and the texts `keep_text` keeps,
+    /// in the order [`for_each_item`](super::for_each_item) meets them
+    /// (tool results' nested parts in their place), as parts of one list.
+    /// A stand-in is never written back: its wire value is gone.
+    pub fn stand_in(&self, keep_text: &dyn Fn(&str) -> bool) -> Message {
+        let mut parts = Vec::new();
+        stand_in_parts(&self.content, keep_text, &mut parts);
+        Message {
+            role: self.role,
+            content: Content::Parts(parts),
+            wire_format: self.wire_format,
+            wire: Value::Null,
+            slot: self.slot,
+            parts_only: self.parts_only,
+        }
+    }
+
     /// Back to the wire value, with the content in its original place.
     pub fn into_wire(self) -> Value {
         let format = self.format();
@@ -347,6 +365,27 @@ pub(super) enum PartKind {
     Image(super::ImageShape),
     ToolResult(ToolResultSlot),
     Other,
+}
+
+/// The parts of `content` a stand-in keeps, into `out` (see
+/// [`Message::stand_in`]).
+fn stand_in_parts(content: &Content, keep_text: &dyn Fn(&str) -> bool, out: &mut Vec<Part>) {
+    match content {
+        Content::Text(s) if keep_text(s) => out.push(Part::text(s.clone())),
+        Content::Parts(parts) => {
+            for part in parts {
+                match part {
+                    Part::Text(_) if part.as_text().is_some_and(keep_text) => {
+                        out.push(part.clone())
+                    }
+                    Part::Image(_) => out.push(part.clone()),
+                    Part::ToolResult(t) => stand_in_parts(&t.content, keep_text, out),
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]

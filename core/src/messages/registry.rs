@@ -5,7 +5,7 @@
 //! knows is in its module.
 
 use super::decode::decode_role_content;
-use super::detect::detect_with;
+use super::detect::{detect_with, verdict_with, Verdict};
 use super::model::{Message, NewParts, WireFormat};
 use super::part::Part;
 use super::tool_call::ToolDialect;
@@ -121,6 +121,12 @@ impl ToolDialect {
 /// (see `detect.rs`).
 pub fn detect_format(messages: &[Value]) -> Format {
     detect_with(messages, |format| &wire_format(format).evidence)
+}
+
+/// What one message says of its format, to fold with others'
+/// ([`Verdict::fold`]) as [`detect_format`] does.
+pub fn verdict_of(message: &Value) -> Verdict {
+    verdict_with(message, |format| &wire_format(format).evidence)
 }
 
 /// Every image shape of every format.

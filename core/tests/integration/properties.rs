@@ -14,7 +14,7 @@ use proptest::test_runner::FileFailurePersistence;
 use serde_json::json;
 use serde_json::Value;
 
-const IMAGES: [(&[u8], &str); 4] = [
+pub(crate) const IMAGES: [(&[u8], &str); 4] = [
     (PNG, "image/png"),
     (JPEG, "image/jpeg"),
     (GIF, "image/gif"),
@@ -22,16 +22,16 @@ const IMAGES: [(&[u8], &str); 4] = [
 ];
 
 #[derive(Debug, Clone)]
-enum GenPart {
+pub(crate) enum GenPart {
     Text(String),
     Image(usize, bool),
 }
 
 #[derive(Debug, Clone)]
-struct GenMessage {
-    role: usize,
-    parts: Option<Vec<GenPart>>,
-    text: String,
+pub(crate) struct GenMessage {
+    pub(crate) role: usize,
+    pub(crate) parts: Option<Vec<GenPart>>,
+    pub(crate) text: String,
 }
 
 fn part_strategy() -> impl Strategy<Value = GenPart> {
@@ -44,7 +44,7 @@ fn part_strategy() -> impl Strategy<Value = GenPart> {
     ]
 }
 
-fn message_strategy() -> impl Strategy<Value = GenMessage> {
+pub(crate) fn message_strategy() -> impl Strategy<Value = GenMessage> {
     (
         0..3usize,
         prop::option::of(prop::collection::vec(part_strategy(), 1..4)),
@@ -79,7 +79,7 @@ fn image_part(format: Format, i: usize, extra: bool) -> Value {
     v
 }
 
-fn render(format: Format, msgs: &[GenMessage]) -> Vec<Value> {
+pub(crate) fn render(format: Format, msgs: &[GenMessage]) -> Vec<Value> {
     msgs.iter()
         .enumerate()
         .map(|(i, m)| {
@@ -154,7 +154,7 @@ fn text_part(format: Format, text: &str) -> Value {
 }
 
 /// Every format of the list: a new one is covered as soon as it is listed.
-fn format_strategy() -> impl Strategy<Value = Format> {
+pub(crate) fn format_strategy() -> impl Strategy<Value = Format> {
     prop::sample::select(Format::ALL.to_vec())
 }
 

@@ -1,0 +1,233 @@
+//! Compaction that remembers the messages it cannot change gives the very
+//! result of one that remembers nothing, over random histories, random
+//! edits between calls and random options. The host here recognizes a
+//! message by an equal value, as the JavaScript binding does by comparing
+//! every leaf with what it read.
+#![cfg(not(target_arch = "wasm32"))]
+
+use crate::common::*;
+use crate::properties::{format_strategy, message_strategy, render, GenMessage, GenPart, IMAGES};
+use ctxpack_core::history::{
+    settle_inputs, CompactCall, CompactOptions, CompactReport, Input, MessageMemo, Outcome,
+};
+use ctxpack_core::messages::Format;
+use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
+use proptest::prelude::*;
+use serde_json::Value;
+
+/// A host: the memo, and the key of each message value it read.
+#[derive(Default)]
+struct Host {
+    memo: MessageMemo,
+    read: Vec<(Value, u64)>,
+}
+
+fn call<'a, B: StashBackend>(
+    stash: &'a B,
+    options: CompactOptions,
+    now: f64,
+) -> CompactCall<'a, B> {
+    static CONFIG: std::sync::OnceLock<StashConfig> = std::sync::OnceLock::new();
+    CompactCall::new(
+        StashAccess {
+            backend: stash,
+            config: CONFIG.get_or_init(StashConfig::default),
+            now,
+        },
+        options,
+        &ctxpack_core::media::InMemory,
+    )
+}
+
+/// Compacts `msgs` remembering, the caller's own value put back where the
+/// outcome has a known message's `null`; also returns how many were known.
+fn remembering(
+    host: &mut Host,
+    stash: &MemoryBackend,
+    msgs: &[Value],
+    format: Option<Format>,
+    options: CompactOptions,
+    now: f64,
+) -> (Outcome<CompactReport>, usize) {
+    host.memo.begin_call();
+    let mut keys = Vec::new();
+    let mut inputs: Vec<Input> = msgs
+        .iter()
+        .map(|m| {
+            let key = host.read.iter().find(|(v, _)| v == m).map(|(_, k)| *k);
+            match key.and_then(|k| host.memo.take(k)) {
+                Some(d) => {
+                    keys.push(key);
+                    Input::Known(d)
+                }
+                None => {
+                    keys.push(None);
+                    Input::Read(m.clone())
+                }
+            }
+        })
+        .collect();
+    let format =
+        settle_inputs(&mut inputs, format, &options, &mut |i| Ok(msgs[i].clone())).unwrap();
+    let known = inputs
+        .iter()
+        .filter(|i| matches!(i, Input::Known(_)))
+        .count();
+    let (mut outcome, digests) =
+        block_on(call(stash, options, now).run_inputs(inputs, format)).unwrap();
+    for (i, digest) in digests.into_iter().enumerate() {
+        if let Some(d) = digest {
+            let key = host.memo.keep(keys[i], d);
+            if keys[i].is_none() {
+                host.read.push((msgs[i].clone(), key));
+            }
+        }
+        if outcome.messages[i].is_null() && !outcome.changed[i] {
+            outcome.messages[i] = msgs[i].clone();
+        }
+    }
+    (outcome, known)
+}
+
+fn forgetting(
+    stash: &MemoryBackend,
+    msgs: &[Value],
+    format: Option<Format>,
+    options: CompactOptions,
+    now: f64,
+) -> Outcome<CompactReport> {
+    block_on(call(stash, options, now).run(msgs.to_vec(), format)).unwrap()
+}
+
+/// An edit between two calls.
+#[derive(Debug, Clone)]
+enum Edit {
+    Append(GenMessage),
+    Retext(usize, String),
+    Remove(usize),
+    Swap(usize, usize),
+    Placeholder(usize, usize),
+}
+
+fn edit_strategy() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        message_strategy().prop_map(Edit::Append),
+        (0..16usize, "[a-z ]{0,6}").prop_map(|(i, t)| Edit::Retext(i, t)),
+        (0..16usize).prop_map(Edit::Remove),
+        (0..16usize, 0..16usize).prop_map(|(i, j)| Edit::Swap(i, j)),
+        (0..16usize, 0..IMAGES.len()).prop_map(|(i, k)| Edit::Placeholder(i, k)),
+    ]
+}
+
+fn apply(msgs: &mut Vec<GenMessage>, edit: &Edit) {
+    let n = msgs.len();
+    match edit.clone() {
+        Edit::Append(m) => msgs.push(m),
+        Edit::Retext(i, t) if n > 0 => msgs[i % n].text.push_str(&t),
+        Edit::Remove(i) if n > 1 => {
+            msgs.remove(i % n);
+        }
+        Edit::Swap(i, j) if n > 0 => msgs.swap(i % n, j % n),
+        Edit::Placeholder(i, k) if n > 0 => {
+            let id = md5(&b64(IMAGES[k].0));
+            let text = GenPart::Text(format!("see [Picture:history_{id}]"));
+            msgs[i % n].parts.get_or_insert_with(Vec::new).push(text);
+        }
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn remembering_gives_what_forgetting_gives(
+        format in format_strategy(),
+        given in any::<bool>(),
+        start in prop::collection::vec(message_strategy(), 1..8),
+        edits in prop::collection::vec(prop::collection::vec(edit_strategy(), 0..4), 1..4),
+        keep in 0..3usize,
+        sanitize in any::<bool>(),
+    ) {
+        let options = CompactOptions { keep_recent_images: keep, sanitize_tool_results: sanitize, ..CompactOptions::default() };
+        let format_opt = given.then_some(format);
+        let (with, without) = (MemoryBackend::new(), MemoryBackend::new());
+        let mut host = Host::default();
+        let mut msgs = start;
+        let mut now = 1_000.0;
+        for step in std::iter::once(Vec::new()).chain(edits) {
+            for e in &step {
+                apply(&mut msgs, e);
+            }
+            let values = render(format, &msgs);
+            let (remembered, _) = remembering(&mut host, &with, &values, format_opt, options, now);
+            let forgot = forgetting(&without, &values, format_opt, options, now);
+            prop_assert_eq!(&remembered.changed, &forgot.changed);
+            prop_assert_eq!(&remembered.report, &forgot.report);
+            for (i, (a, b)) in remembered.messages.iter().zip(&forgot.messages).enumerate() {
+                if forgot.changed[i] {
+                    prop_assert_eq!(a, b);
+                }
+            }
+            now += 1_000.0;
+        }
+    }
+}
+
+/// A long chat sent again is known message by message: only the new ones
+/// are read.
+#[test]
+fn a_chat_sent_again_reads_only_its_new_messages() {
+    let stash = MemoryBackend::new();
+    let mut host = Host::default();
+    let id = md5(&b64(PNG));
+    let mut chat: Vec<Value> = (0..40)
+        .map(|i| {
+            if i % 2 == 0 {
+                serde_json::json!({"role": "user", "content": [{"type": "text", "text": format!("q{i} [Picture:history_{id}]")}]})
+            } else {
+                serde_json::json!({"role": "assistant", "content": format!("a{i}")})
+            }
+        })
+        .collect();
+    let (first, known) = remembering(
+        &mut host,
+        &stash,
+        &chat,
+        None,
+        CompactOptions::default(),
+        1.0,
+    );
+    assert_eq!(known, 0);
+    assert_eq!(first.report.format, "openai");
+    chat.push(serde_json::json!({"role": "user", "content": "and now?"}));
+    let (again, known) = remembering(
+        &mut host,
+        &stash,
+        &chat,
+        None,
+        CompactOptions::default(),
+        2.0,
+    );
+    assert_eq!(known, 40);
+    let forgot = forgetting(
+        &MemoryBackend::new(),
+        &chat,
+        None,
+        CompactOptions::default(),
+        2.0,
+    );
+    assert_eq!(again.report.bytes_before, forgot.report.bytes_before);
+    assert_eq!(again.report.bytes_after, forgot.report.bytes_after);
+    // A digest serves no other format: the messages are read again.
+    let (_, known) = remembering(
+        &mut host,
+        &stash,
+        &chat,
+        Some(Format::Anthropic),
+        CompactOptions::default(),
+        3.0,
+    );
+    assert_eq!(known, 0);
+    assert_eq!(host.memo.len(), 41);
+}
