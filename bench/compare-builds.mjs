@@ -1,7 +1,8 @@
 // Two builds of the Node package side by side in one process, the two
 // builds called in turn so that the machine's changes of pace fall on both
 // alike: a long chat sent again (2,001 messages of text, every third user
-// turn holding a placeholder) under compactContext and estimate, and the
+// turn holding a placeholder) under compactContext and estimate, the same
+// chat as new objects (a first send) under compactContext, and the
 // benchmark's re-sent turn (its 30 × 1 MB history, the originals, with one
 // new image each turn) under compactContext, and estimate of that history
 // the first time its strings are seen.
@@ -61,6 +62,21 @@ console.log(`a ${chat.length}-message chat sent again, ${RUNS} runs each`);
 for (const b of builds) {
   console.log(`${b.name.padEnd(6)} compactContext ${summary(b.compact)}   estimate ${summary(b.estimate)}`);
 }
+
+// The same chat as a first send, or as a server receives it: new objects
+// each time (parsed from the request body), which no earlier call read.
+const body = JSON.stringify(chat);
+for (const b of builds) b.first = [];
+for (let r = 0; r < RUNS + WARM; r++) {
+  for (const b of builds) {
+    const messages = JSON.parse(body);
+    const t0 = performance.now();
+    await b.ctx.compactContext(messages, { stash: b.stash });
+    if (r >= WARM) b.first.push(performance.now() - t0);
+  }
+}
+console.log(`that chat as new objects (a first send; a server parsing each request), ${RUNS} runs each`);
+for (const b of builds) console.log(`${b.name.padEnd(6)} compactContext ${summary(b.first)}`);
 
 // The re-sent turn: the benchmark's workloads (made and kept in
 // bench-results/ as scripts/bench.mjs makes them, if it has not yet).

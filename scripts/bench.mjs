@@ -178,6 +178,22 @@ function nodeBaseline(map) {
     }) };
   });
 }
+
+/** An agent's chat of about `count` messages: tasks, tool calls with JSON results, answers; every third task names a placeholder. */
+function agentChat(count, placeholders) {
+  const chat = [{ role: 'system', content: 'You are a coding agent.' }];
+  for (let i = 0; chat.length < count; i++) {
+    const text = [{ type: 'text', text: `task ${i}: look at src/x${i}.rs and fix the failing test` }];
+    if (i % 3 === 0) text.push({ type: 'text', text: placeholders[(i / 3) % placeholders.length] });
+    chat.push({ role: 'user', content: text });
+    chat.push({ role: 'assistant', content: null, tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `src/x${i}.rs`, lines: [1, 80] }) } }] });
+    chat.push({ role: 'tool', tool_call_id: `call_${i}`, content: JSON.stringify({ ok: true, path: `src/x${i}.rs`, text: 'fn main() {\n    println!("hello");\n}\n'.repeat(4), size: 123 + i }) });
+    chat.push({ role: 'assistant', content: `I read src/x${i}.rs: it prints hello. Next, the tests.` });
+  }
+  chat.push({ role: 'user', content: 'and now?' });
+  return chat;
+}
+
 /**
  * A re-sent turn as plain JavaScript: the OpenAI-format history with every
  * data-URL image before the newest user message replaced by its
@@ -279,25 +295,28 @@ if (!nodeOnly) {
   result.node.resent = { turn, floor, plain, estimateFirst, estimateAgain };
   console.log(`\nNode re-sent: a turn (30 original images + 1 new) ${turn.toFixed(2)} ms; node:crypto + Map on the new image ${floor.toFixed(2)} ms (${(turn / floor).toFixed(2)}× the floor); plain JavaScript with its own memo ${plain.toFixed(2)} ms (ctxpack ${(turn / plain).toFixed(2)}× its time)`);
   console.log(`Node estimate of that history (OpenAI rules): first time ${estimateFirst.toFixed(2)} ms, sent again ${estimateAgain.toFixed(2)} ms`);
-  // A long chat sent again: 2,001 messages of text, every third user turn
-  // holding a placeholder of an image stashed before (what such a history
-  // is made of once compacted). Against plain JavaScript that walks it the
-  // way plainResent does (a new array, each message's parts looked at).
+  // An agent's chat the app keeps: 2,000 messages of text, tool calls with
+  // JSON results and placeholders of stashed images, two new messages a
+  // turn, the same message objects sent again. Against plain JavaScript that
+  // walks it the way plainResent does (a new array, each message's parts
+  // looked at). Then the same chat as a server receives it: parsed from the
+  // request body every turn (new objects: nothing is remembered), against
+  // JSON.parse of that body.
   {
-    const chat = [];
-    for (let i = 0; i < 1000; i++) {
-      chat.push({ role: 'user', content: [{ type: 'text', text: `message ${i}` }, ...(i % 3 === 0 ? [{ type: 'text', text: `[Picture:history_${createHash('md5').update(String(i)).digest('hex')}]` }] : [])] });
-      chat.push({ role: 'assistant', content: `reply ${i}` });
-    }
-    chat.push({ role: 'user', content: 'and now?' });
     const chatStash = await ctx.Stash.open({ backend: 'memory' });
+    const shots = [];
+    for (let i = 0; i < 8; i++) shots.push({ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${variant(JSON.parse(steadyImage.toString()).b64, 5000 + i)}` } }] });
+    const { messages: stashed } = await ctx.compactContext([...shots, { role: 'user', content: 'ok' }], { stash: chatStash });
+    const placeholders = stashed.slice(0, 8).map((m) => m.content[0].text);
+    const chat = agentChat(2000, placeholders);
     await ctx.compactContext(chat, { stash: chatStash });
-    // Each a few milliseconds on a shared machine: the median of many runs,
-    // the three taken in turn.
     const turns = [];
     const estimates = [];
     const plains = [];
+    const served = [];
+    const parses = [];
     for (let r = 0; r < 10 * runs + 1; r++) {
+      chat.splice(-1, 0, { role: 'assistant', content: `reply ${r}` }, { role: 'user', content: `question ${r}` });
       let t0 = performance.now();
       await ctx.compactContext(chat, { stash: chatStash });
       turns.push(performance.now() - t0);
@@ -307,11 +326,20 @@ if (!nodeOnly) {
       t0 = performance.now();
       plainResent(chat, new Map(), new Map());
       plains.push(performance.now() - t0);
+      const body = JSON.stringify({ messages: chat });
+      t0 = performance.now();
+      JSON.parse(body);
+      parses.push(performance.now() - t0);
+      t0 = performance.now();
+      await ctx.compactContext(JSON.parse(body).messages, { stash: chatStash });
+      served.push(performance.now() - t0);
     }
-    const [longTurn, longEstimate, longPlain] = [turns, estimates, plains].map(median);
+    const [longTurn, longEstimate, longPlain, longServed, longParse] = [turns, estimates, plains, served, parses].map(median);
     chatStash.free();
-    result.node.longChat = { messages: chat.length, turn: longTurn, estimate: longEstimate, plain: longPlain };
-    console.log(`Node, a ${chat.length}-message chat sent again: compactContext ${longTurn.toFixed(2)} ms (${((1000 * longTurn) / chat.length).toFixed(1)} µs a message), estimate ${longEstimate.toFixed(2)} ms; plain JavaScript's walk ${longPlain.toFixed(2)} ms`);
+    result.node.longChat = { messages: chat.length, turn: longTurn, estimate: longEstimate, plain: longPlain, served: longServed, parse: longParse };
+    console.log(`Node, a ${chat.length}-message agent chat the app keeps, 2 new messages a turn: compactContext ${longTurn.toFixed(2)} ms (${((1000 * longTurn) / chat.length).toFixed(2)} µs a message); plain JavaScript's walk ${longPlain.toFixed(2)} ms; ctxpack ${(longTurn / longPlain).toFixed(2)}× the walk (goal ≤ 3×)`);
+    console.log(`  estimate of it ${longEstimate.toFixed(2)} ms (${(longEstimate / longPlain).toFixed(1)}× the walk: estimate remembers no message yet)`);
+    console.log(`  as a server receives it, parsed from the body each turn: JSON.parse + compactContext ${longServed.toFixed(2)} ms; JSON.parse alone ${longParse.toFixed(2)} ms (${(longServed / longParse).toFixed(1)}×: new objects each turn, nothing remembered)`);
   }
   // A tool result holding a screenshot under a known binary field,
   // sanitized before each request: the first time for its payload, then the

@@ -23,6 +23,128 @@
  * if need be) and `codecLoaded()` (true once it was asked for), which the
  * entries use without exporting them as such.
  */
+/** Marks an array, then its length, in a snapshot. */
+const ARRAY = {};
+/** Marks an object, then its number of keys, in a snapshot. */
+const OBJECT = {};
+
+/**
+ * What was read of a message, to tell next time whether it is unchanged
+ * ({@link unchanged}): one flat list, in the order a walk meets them, of
+ * every leaf (strings compared by value), each array's length, each
+ * object's keys in order. `null` when a message holds anything but plain
+ * objects, arrays and primitives (a `Uint8Array`, a class instance, a
+ * function), or nests deeper than the library reads: such a message is
+ * read on every call.
+ */
+function snapshot(message) {
+  const flat = [];
+  return record(message, flat, 0) ? flat : null;
+}
+
+function record(value, flat, depth) {
+  if (typeof value !== 'object' || value === null) {
+    flat.push(value);
+    return typeof value !== 'function';
+  }
+  if (depth > 256) return false;
+  if (Array.isArray(value)) {
+    flat.push(ARRAY, value.length);
+    for (let i = 0; i < value.length; i++) if (!record(value[i], flat, depth + 1)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const at = flat.length;
+  flat.push(OBJECT, 0);
+  let keys = 0;
+  for (const key in value) {
+    flat.push(key);
+    if (!record(value[key], flat, depth + 1)) return false;
+    keys++;
+  }
+  flat[at + 1] = keys;
+  return true;
+}
+
+/** Whether `message` is, leaf by leaf, what `flat` recorded. */
+function unchanged(message, flat) {
+  return matches(message, flat, 0) === flat.length;
+}
+
+/** Where `value` ends in `flat` when it matches from `at`, else -1. */
+function matches(value, flat, at) {
+  if (typeof value !== 'object' || value === null) return flat[at] === value ? at + 1 : -1;
+  if (Array.isArray(value)) {
+    if (flat[at] !== ARRAY || flat[at + 1] !== value.length) return -1;
+    at += 2;
+    for (let i = 0; i < value.length && at >= 0; i++) at = matches(value[i], flat, at);
+    return at;
+  }
+  if (flat[at] !== OBJECT) return -1;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return -1;
+  const keys = flat[at + 1];
+  at += 2;
+  let n = 0;
+  for (const key in value) {
+    if (n === keys || flat[at] !== key) return -1;
+    at = matches(value[key], flat, at + 1);
+    if (at < 0) return -1;
+    n++;
+  }
+  return n === keys ? at : -1;
+}
+
+/** What the memory holds of a message object met once: only that it was met. */
+const MET = {};
+
+/**
+ * compactContext over the main module, remembering messages between calls.
+ * Beside each message object the memory notes, the first time it is met,
+ * only that it was. The second time, the object is read and remembered
+ * (key -1 asks the main module for a digest of it), and the memory keeps
+ * what was read of it with the digest's key (0 when the core made none: a
+ * message it may change, read on every call). From then on a message
+ * that is, leaf by leaf, what was read is handed over by its key and not
+ * read; one that changed is read, and remembered again. A message sent once (a
+ * server parses new objects from every request) costs one note and nothing
+ * in the main module. A WeakMap: a conversation no longer sent is let go
+ * with its messages.
+ */
+function rememberingCompaction(main) {
+  const read = new WeakMap();
+  return function compactContext(messages, options) {
+    if (!Array.isArray(messages)) return main.__compactContext(messages, options, undefined);
+    const keys = new Float64Array(messages.length);
+    const snaps = new Array(messages.length);
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i];
+      if (typeof m !== 'object' || m === null) continue;
+      const seen = read.get(m);
+      if (seen === undefined) read.set(m, MET);
+      else if (seen !== MET && unchanged(m, seen.snap)) {
+        // Key 0: unchanged, but the core keeps no digest of it.
+        keys[i] = seen.key;
+      } else {
+        snaps[i] = snapshot(m);
+        if (snaps[i] !== null) keys[i] = -1;
+      }
+    }
+    return main.__compactContext(messages, options, keys).then(({ changed, values, report, keys: learned }) => {
+      for (let i = 0; i < messages.length; i++) {
+        // A message the core made no digest of (it may change it: an
+        // inline image) keeps key 0, and is read on every call.
+        if (snaps[i] !== undefined) read.set(messages[i], snaps[i] === null ? MET : { snap: snaps[i], key: learned[i] });
+      }
+      // Each message the call did not change is the caller's own.
+      const out = messages.slice();
+      for (let k = 0; k < changed.length; k++) out[changed[k]] = values[k];
+      return { messages: out, report };
+    });
+  };
+}
+
 function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
   const ready = markdownReady ?? (() => undefined);
 
@@ -67,6 +189,8 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
   const resize = defaultResize ?? codecResize;
 
   return {
+    /** Replaces history images with placeholders (see the declaration); messages it cannot change are remembered between calls. */
+    compactContext: rememberingCompaction(main),
     /** Finds the images in markdown `text`. */
     parseMarkdownImages: (text) => main.__parseMarkdownImages(text, parse),
     /** Turns user text with markdown images into ordered content parts. */

@@ -48,3 +48,27 @@ pub(crate) fn result<R: Serialize>(
     let _ = Reflect::set(&obj, &"report".into(), &to_js(&outcome.report));
     Ok(obj.into())
 }
+
+/// `{changed, values, report}`: the index of each changed message
+/// (`Uint32Array`) and its value converted, for the JavaScript side to put
+/// in a copy of the caller's array (no crossing for the messages left as
+/// they were).
+pub(crate) fn changes<R: Serialize>(outcome: Outcome<R>, table: &Table) -> JsValue {
+    let mut changed: Vec<u32> = Vec::new();
+    let values = Array::new();
+    for (i, (value, c)) in outcome.messages.iter().zip(&outcome.changed).enumerate() {
+        if *c {
+            changed.push(i as u32);
+            values.push(&to_js_kept(value, table));
+        }
+    }
+    let obj = Object::new();
+    let _ = Reflect::set(
+        &obj,
+        &"changed".into(),
+        &js_sys::Uint32Array::from(&changed[..]),
+    );
+    let _ = Reflect::set(&obj, &"values".into(), &values);
+    let _ = Reflect::set(&obj, &"report".into(), &to_js(&outcome.report));
+    obj.into()
+}

@@ -7,7 +7,7 @@
 use crate::api::args::{read_messages, result};
 use crate::convert::external::Table;
 use crate::convert::js_payloads::JsPayloads;
-use crate::convert::{options_arg, Options};
+use crate::convert::{from_js_kept_loose, options_arg, Options};
 use crate::stash::{call_backend, stash_from_js, CallBackend, StashInner};
 use crate::CtxpackError;
 use ctxpack_core::history::Outcome;
@@ -67,16 +67,24 @@ impl Call {
         read_messages(messages, &self.table, false)
     }
 
-    /// As [`Call::messages`], for a compaction that sanitizes tool results:
-    /// any long string that begins as base64 stays in JavaScript, so the
-    /// search reads it in pieces and remembers it.
-    pub fn messages_loose(&self, messages: &JsValue) -> Result<(Array, Vec<Value>), CtxpackError> {
-        read_messages(messages, &self.table, true)
+    /// Message `i` of `array`, read (long payloads kept in this call); with
+    /// `loose`, for a compaction that sanitizes tool results: any long
+    /// string that begins as base64 stays in JavaScript, so the search
+    /// reads it in pieces and remembers it.
+    pub fn message(&self, array: &Array, i: usize, loose: bool) -> Result<Value, CtxpackError> {
+        let path = format!("messages[{i}]");
+        from_js_kept_loose(&array.get(i as u32), &path, &self.table, loose)
     }
 
     /// Payload text for the core, read through this call's kept values.
     pub fn payloads(&self) -> JsPayloads<'_> {
         JsPayloads(&self.table)
+    }
+
+    /// `{changed, values, report}`: the changed messages' indices and
+    /// values, converted (see `args::changes`).
+    pub fn changes<R: Serialize>(&self, outcome: Outcome<R>) -> JsValue {
+        crate::api::args::changes(outcome, &self.table)
     }
 
     /// `{messages, report}`: the changed messages converted, the rest the

@@ -6,13 +6,19 @@
 use crate::api::call::{Call, CallStash};
 use crate::api::slack::slack_option;
 use crate::api::target::target_options;
+use crate::convert::array_arg;
+use crate::convert::message_memo::{self, keys_of, Seen};
 use crate::convert::to_js_kept;
 use crate::promise::to_promise;
 use crate::stash::stash_from_js;
+use crate::stash::StashInner;
 use crate::CtxpackError;
 use ctxpack_core::calls::{compact_options, history_image_dialect, CompactInput};
-use ctxpack_core::history::{expand_history, history_image, CompactCall};
+use ctxpack_core::history::{
+    expand_history, history_image, settle_inputs, CompactCall, CompactOptions, Input, Settled,
+};
 use js_sys::{Array, Object, Promise, Reflect};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -170,50 +176,99 @@ export function historyImageTool(dialect: "openai" | "openai-responses" | "anthr
 export function historyImageTexts(id: string): { placeholder: string | null; found: string; missing: string };
 "#;
 
-/// See the TypeScript declaration.
-#[wasm_bindgen(js_name = compactContext, skip_typescript)]
-pub fn compact_context_js(messages: JsValue, options: JsValue) -> Promise {
-    to_promise(Box::pin(compact_context(messages, options)))
+/// `compactContext` with what the JavaScript side says of each message,
+/// compared leaf by leaf with what an earlier call read (`keys`: 0 new, -1
+/// sent before unchanged, else the key of its digest; see
+/// `convert::message_memo`):
+/// the messages are read now, before the promise is made, so what was
+/// compared is what is compacted. The promise resolves to `{changed,
+/// values, report, keys}` (see `args::changes`), `keys` giving each
+/// message read its key (0: none).
+#[wasm_bindgen(js_name = __compactContext, skip_typescript)]
+pub fn compact_context_js(messages: JsValue, options: JsValue, keys: JsValue) -> Promise {
+    match Compaction::read(&messages, &options, &keys) {
+        Ok(compaction) => to_promise(Box::pin(compaction.run())),
+        Err(e) => to_promise(Box::pin(async move { Err(e) })),
+    }
 }
 
-/// `compactContext`, awaited from Rust.
-pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
-    let call = Call::new(Some(&options))?;
-    let opts = &call.opts;
-    let stash = call.stash()?;
-    let format = opts.format()?;
-    let input = CompactInput {
-        keep_recent_images: opts.number("keepRecentImages")?,
-        collapse_text: opts.bool("collapseText")?,
-        sanitize_tool_results: opts.bool("sanitizeToolResults")?,
-        target: target_options(opts)?,
-        slack: slack_option(opts)?,
-        cache_breakpoint: opts.bool("cacheBreakpoint")?,
-    };
-    let options = compact_options(&input, &call.options_path())?;
-    let on_progress = opts.function("onProgress")?;
-    let (array, values) = if options.sanitize_tool_results {
-        call.messages_loose(&messages)?
-    } else {
-        call.messages(&messages)?
-    };
-    let mut progress = |done: usize, total: usize, bytes: u64| {
-        if let Some(f) = &on_progress {
-            let p = Object::new();
-            let _ = Reflect::set(&p, &"done".into(), &JsValue::from(done as f64));
-            let _ = Reflect::set(&p, &"total".into(), &JsValue::from(total as f64));
-            let _ = Reflect::set(&p, &"bytes".into(), &JsValue::from(bytes as f64));
-            // A throwing progress callback must not stop the compaction.
-            let _ = f.call1(&JsValue::UNDEFINED, &p);
-        }
-    };
-    let store = CallStash::new(&stash, &call);
-    let payloads = call.payloads();
-    let outcome = CompactCall::new(store.access(), options, &payloads)
-        .with_progress(&mut progress)
-        .run(values, format)
-        .await?;
-    call.result(&array, outcome)
+/// A compaction whose messages and options are read.
+struct Compaction {
+    call: Call,
+    inputs: Vec<Input>,
+    keys: Vec<Seen>,
+    settled: Settled,
+    options: CompactOptions,
+    stash: Rc<StashInner>,
+}
+
+impl Compaction {
+    /// Reads the options, and each message not known by its key.
+    fn read(
+        messages: &JsValue,
+        options: &JsValue,
+        keys: &JsValue,
+    ) -> Result<Compaction, CtxpackError> {
+        let call = Call::new(Some(options))?;
+        let opts = &call.opts;
+        let stash = call.stash()?;
+        let format = opts.format()?;
+        let input = CompactInput {
+            keep_recent_images: opts.number("keepRecentImages")?,
+            collapse_text: opts.bool("collapseText")?,
+            sanitize_tool_results: opts.bool("sanitizeToolResults")?,
+            target: target_options(opts)?,
+            slack: slack_option(opts)?,
+            cache_breakpoint: opts.bool("cacheBreakpoint")?,
+        };
+        let options = compact_options(&input, &call.options_path())?;
+        let array = array_arg(messages, "messages")?;
+        let keys = keys_of(keys, array.length());
+        let loose = options.sanitize_tool_results;
+        let mut read = |i: usize| call.message(&array, i, loose);
+        let mut inputs = message_memo::inputs(&keys, &mut read)?;
+        let settled = settle_inputs(&mut inputs, format, &options, &mut read)?;
+        Ok(Compaction {
+            call,
+            inputs,
+            keys,
+            settled,
+            options,
+            stash,
+        })
+    }
+
+    /// Compacts, and keeps the digests the core gave back.
+    async fn run(self) -> Result<JsValue, CtxpackError> {
+        let Compaction {
+            call,
+            inputs,
+            keys,
+            settled,
+            options,
+            stash,
+        } = self;
+        let on_progress = call.opts.function("onProgress")?;
+        let mut progress = |done: usize, total: usize, bytes: u64| {
+            if let Some(f) = &on_progress {
+                let p = Object::new();
+                let _ = Reflect::set(&p, &"done".into(), &JsValue::from(done as f64));
+                let _ = Reflect::set(&p, &"total".into(), &JsValue::from(total as f64));
+                let _ = Reflect::set(&p, &"bytes".into(), &JsValue::from(bytes as f64));
+                // A throwing progress callback must not stop the compaction.
+                let _ = f.call1(&JsValue::UNDEFINED, &p);
+            }
+        };
+        let store = CallStash::new(&stash, &call);
+        let payloads = call.payloads();
+        let (outcome, digests) = CompactCall::new(store.access(), options, &payloads)
+            .with_progress(&mut progress)
+            .run_inputs(inputs, &settled)
+            .await?;
+        let result = call.changes(outcome);
+        let _ = Reflect::set(&result, &"keys".into(), &message_memo::keep(&keys, digests));
+        Ok(result)
+    }
 }
 
 /// See the TypeScript declaration.

@@ -8,6 +8,7 @@ pub(crate) mod bytes;
 mod caller_strings;
 pub mod external;
 pub mod js_payloads;
+pub(crate) mod message_memo;
 mod node_host;
 pub(crate) mod payload_memo;
 mod string_memo;

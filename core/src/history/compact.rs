@@ -9,7 +9,7 @@ use crate::media::payload::{payload_facts, Payloads};
 use crate::messages::image::ImageTemplate;
 use crate::messages::placeholder::{placeholder, placeholder_ids, split_placeholders, Segment};
 use crate::messages::walk::{
-    for_each_image, for_each_item, for_each_text_without_paths, rewrite_images, Item,
+    for_each_image, for_each_item, for_each_text_without_paths, has_image, rewrite_images, Item,
 };
 use crate::messages::{Content, Format, ImagePart, ImageSource, Message, Part, Role};
 use crate::stash::Failure;
@@ -207,29 +207,33 @@ fn find_history_images<'m>(
     let mut found: Vec<Found<'m>> = Vec::new();
     let mut seen = BTreeSet::new();
     for (i, m) in messages.iter().enumerate() {
-        for_each_image(
-            m,
-            &root.index(i),
-            &mut |ordinal, path, img| match img.source() {
-                ImageSource::Url(_) | ImageSource::Opaque => plan.urls += 1,
-                source => {
-                    let replaceable = source.inline().is_some() && img.shape.replaceable_by_text();
-                    if i >= cutoff || !replaceable {
-                        plan.kept += 1;
-                        if i >= cutoff && replaceable {
-                            plan.newest_inline.push(i);
+        // Most messages hold no image: no path is made for them.
+        if has_image(m) {
+            for_each_image(
+                m,
+                &root.index(i),
+                &mut |ordinal, path, img| match img.source() {
+                    ImageSource::Url(_) | ImageSource::Opaque => plan.urls += 1,
+                    source => {
+                        let replaceable =
+                            source.inline().is_some() && img.shape.replaceable_by_text();
+                        if i >= cutoff || !replaceable {
+                            plan.kept += 1;
+                            if i >= cutoff && replaceable {
+                                plan.newest_inline.push(i);
+                            }
+                        } else {
+                            found.push(Found {
+                                message: i,
+                                ordinal,
+                                path: path.to_string(),
+                                img,
+                            });
                         }
-                    } else {
-                        found.push(Found {
-                            message: i,
-                            ordinal,
-                            path: path.to_string(),
-                            img,
-                        });
                     }
-                }
-            },
-        );
+                },
+            );
+        }
         for_each_text_without_paths(m, &mut |text| {
             for id in placeholder_ids(text) {
                 if seen.insert(id.clone()) {
@@ -300,6 +304,9 @@ pub fn occurrence_templates(
     plan: &Plan<'_>,
     earlier: &[(String, Vec<ImageTemplate>)],
 ) -> Vec<Option<String>> {
+    if plan.images.is_empty() {
+        return Vec::new();
+    }
     // Per image id: the templates met so far, and how many earlier
     // placeholders were passed. Few ids, so a list is enough.
     let mut lists: Vec<(&str, Vec<Option<&ImageTemplate>>, usize)> = Vec::new();

@@ -15,7 +15,7 @@ use crate::history::compact::{
     CompactReport, Plan, HASH_HEAD_BYTES,
 };
 use crate::history::flow::{encode, Outcome};
-use crate::history::known::{settle_inputs, Digest, Input};
+use crate::history::known::{settle_inputs, Digest, Input, Settled};
 use crate::history::listing::Listing;
 use crate::history::measure::{measure, Measured};
 use crate::history::payloads::CompactPayloads;
@@ -78,19 +78,19 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         format: Option<Format>,
     ) -> Result<Outcome<CompactReport>, MessageError> {
         let mut inputs: Vec<Input> = values.into_iter().map(Input::Read).collect();
-        let format = settle_inputs(&mut inputs, format, &self.options, &mut |_| Ok(Value::Null))?;
-        Ok(self.run_inputs(inputs, format).await?.0)
+        let settled = settle_inputs(&mut inputs, format, &self.options, &mut |_| Ok(Value::Null))?;
+        Ok(self.run_inputs(inputs, &settled).await?.0)
     }
 
-    /// Compacts `inputs` in `format` (both settled: [`settle_inputs`]). A
+    /// Compacts `inputs` as [`settle_inputs`] settled them. A
     /// known message is not written back (its value in the outcome is
     /// `null`, unchanged: the caller's own stays). Returns, with the
-    /// outcome, each message's digest to remember (none for a message
-    /// compaction may change).
+    /// outcome, the digest of each message read that compaction cannot
+    /// change, to remember.
     pub async fn run_inputs(
         mut self,
         inputs: Vec<Input>,
-        format: Format,
+        settled: &Settled,
     ) -> Result<(Outcome<CompactReport>, Vec<Option<Digest>>), MessageError> {
         let Measured {
             messages,
@@ -105,7 +105,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             self.stash,
             &mut self.listing,
             inputs,
-            format,
+            settled,
             self.options,
             self.payloads,
         )

@@ -15,20 +15,23 @@ use crate::history::compact::CompactOptions;
 use crate::messages::placeholder::placeholder_ids;
 use crate::messages::walk::for_each_image;
 use crate::messages::{
-    raw_role, tool_result_slots, verdict_of, Format, ImageSource, Message, MessageError, Role,
-    Verdict,
+    raw_role, tool_result_slots, verdict_after, verdict_of, Detection, Format, ImageSource,
+    Message, Role, Verdict,
 };
 use crate::JsonPath;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 
 /// What a compaction needs of a message it cannot change.
 #[derive(Debug, Clone)]
 pub struct Digest {
     /// The format it was decoded in.
     format: Format,
-    /// What it says of its format, for detection.
-    pub(super) verdict: Verdict,
+    /// What it says of its format, for detection (when it was read with
+    /// detection: without, a call that detects reads the message).
+    pub(super) verdict: Option<Verdict>,
     /// Its raw role is the user's (where sanitizing starts).
     pub(super) raw_user: bool,
     /// Its serialized size.
@@ -43,17 +46,19 @@ pub struct Digest {
 /// decoded.
 pub(super) struct RawFacts {
     format: Format,
-    verdict: Verdict,
+    verdict: Option<Verdict>,
     raw_user: bool,
     tool_slots: bool,
 }
 
 impl RawFacts {
-    /// The facts of `raw`, a message of `format`.
-    pub(super) fn of(raw: &Value, format: Format) -> RawFacts {
+    /// The facts of `raw`, a message of `format` (with `verdict`, when
+    /// detection read it).
+    pub(super) fn of(raw: &Value, format: Format, verdict: Option<Verdict>) -> RawFacts {
         RawFacts {
             format,
-            verdict: verdict_of(raw),
+            // Whole: a call that detects folds it as it is.
+            verdict: verdict.or_else(|| Some(verdict_of(raw))),
             raw_user: raw_role(format, raw) == Some(Role::User),
             tool_slots: !tool_result_slots(format, raw).is_empty(),
         }
@@ -97,44 +102,113 @@ impl Digest {
 /// One message handed to a compaction: read, or known by its digest.
 #[derive(Debug, Clone)]
 pub enum Input {
-    /// The message as read.
+    /// The message as read, seen for the first time (or changed since):
+    /// no digest is made of it, for a message sent once (a server parses
+    /// new objects from every request) would only fill the memo.
     Read(Value),
+    /// The message as read, sent before unchanged: a digest is made of it
+    /// when compaction cannot change it.
+    Again(Value),
     /// A message unchanged since its digest was made.
-    Known(Box<Digest>),
+    Known(Rc<Digest>),
+}
+
+/// The inputs of one compaction, settled: their format, and the verdict of
+/// each message read when detection needed it (a digest keeps it).
+#[derive(Debug, Clone)]
+pub struct Settled {
+    /// The format of the messages.
+    pub format: Format,
+    /// Per message: its verdict, when detection read it.
+    pub(super) verdicts: Vec<Option<Verdict>>,
+}
+
+impl Settled {
+    /// Messages all read in `format`, given (no detection).
+    pub fn given(format: Format) -> Settled {
+        Settled {
+            format,
+            verdicts: Vec::new(),
+        }
+    }
 }
 
 /// The format of `inputs` (`format` when given, else detected from their
 /// verdicts), each known message that cannot serve a compaction with
 /// `options` in it read after all (`read(i)` reads message `i`).
-pub fn settle_inputs(
+pub fn settle_inputs<E>(
     inputs: &mut [Input],
     format: Option<Format>,
     options: &CompactOptions,
-    read: &mut dyn FnMut(usize) -> Result<Value, MessageError>,
-) -> Result<Format, MessageError> {
-    let format = format.unwrap_or_else(|| {
-        Verdict::fold(inputs.iter().map(|input| match input {
-            Input::Read(v) => verdict_of(v),
-            Input::Known(d) => d.verdict,
-        }))
-    });
-    for (i, input) in inputs.iter_mut().enumerate() {
-        if matches!(input, Input::Known(d) if !d.serves(format, options)) {
-            *input = Input::Read(read(i)?);
+    read: &mut dyn FnMut(usize) -> Result<Value, E>,
+) -> Result<Settled, E> {
+    let mut verdicts = Vec::new();
+    let mut detection = Detection::default();
+    if format.is_none() {
+        // Detection reads every message for what it still needs; the
+        // verdict of a message to remember is read whole, for its digest,
+        // and a known message whose digest has none is read.
+        for (i, input) in inputs.iter_mut().enumerate() {
+            let verdict = match input {
+                Input::Known(d) if d.verdict.is_some() => d.verdict,
+                Input::Known(_) => {
+                    let value = read(i)?;
+                    let verdict = verdict_of(&value);
+                    *input = Input::Again(value);
+                    Some(verdict)
+                }
+                Input::Again(v) => Some(verdict_of(v)),
+                Input::Read(v) => {
+                    detection.add(verdict_after(v, &detection));
+                    None
+                }
+            };
+            if let Some(v) = verdict {
+                detection.add(v);
+            }
+            verdicts.push(verdict);
         }
     }
-    Ok(format)
+    let format = format.unwrap_or_else(|| detection.format());
+    for (i, input) in inputs.iter_mut().enumerate() {
+        if matches!(input, Input::Known(d) if !d.serves(format, options)) {
+            *input = Input::Again(read(i)?);
+        }
+    }
+    Ok(Settled { format, verdicts })
+}
+
+/// Hashes a key by one multiplication (Fibonacci hashing, which spreads
+/// keys given in sequence over the high bits the table looks at): keys are
+/// the memo's own, never an attacker's choice.
+#[derive(Debug, Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
 }
 
 /// The digests a host keeps between calls, by key, at most
 /// [`MessageMemo::CAPACITY`]: past it, those least recently used go first.
-/// A call takes the digests it uses ([`MessageMemo::take`]) and gives them
-/// back with the ones it made ([`MessageMemo::keep`]), so a concurrent call
-/// reads those messages instead of sharing them.
+/// A call looks up the digests it uses ([`MessageMemo::get`]) and keeps the
+/// ones it made ([`MessageMemo::keep`]). A digest never changes, so
+/// concurrent calls share it.
 #[derive(Debug, Default)]
 pub struct MessageMemo {
     /// Each digest with the call that last used it.
-    digests: HashMap<u64, (Digest, u64)>,
+    digests: HashMap<u64, (Rc<Digest>, u64), BuildHasherDefault<KeyHasher>>,
     /// The next key to give.
     next_key: u64,
     /// Calls begun so far.
@@ -156,9 +230,13 @@ impl MessageMemo {
         self.calls += 1;
     }
 
-    /// The digest under `key`, taken out for this call.
-    pub fn take(&mut self, key: u64) -> Option<Box<Digest>> {
-        self.digests.remove(&key).map(|(d, _)| Box::new(d))
+    /// The digest under `key`, used by this call.
+    pub fn get(&mut self, key: u64) -> Option<Rc<Digest>> {
+        let calls = self.calls;
+        self.digests.get_mut(&key).map(|(d, used)| {
+            *used = calls;
+            Rc::clone(d)
+        })
     }
 
     /// Keeps `digest` under `key` (a new key when `None`), as used by this
@@ -168,7 +246,7 @@ impl MessageMemo {
             self.next_key += 1;
             self.next_key
         });
-        self.digests.insert(key, (digest, self.calls));
+        self.digests.insert(key, (Rc::new(digest), self.calls));
         if self.digests.len() > Self::CAPACITY {
             self.evict();
         }
@@ -203,5 +281,54 @@ impl MessageMemo {
         for key in extra {
             self.digests.remove(&key);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn digest(text: &str) -> Digest {
+        let raw = json!({"role": "user", "content": text});
+        let message = Message::decode(Format::OpenAi, raw.clone(), &JsonPath::root("m")).unwrap();
+        Digest::of(RawFacts::of(&raw, Format::OpenAi, None), &message, 10).unwrap()
+    }
+
+    #[test]
+    fn the_memo_keeps_at_most_its_capacity_and_lets_go_of_the_least_recently_used() {
+        let mut memo = MessageMemo::new();
+        memo.begin_call();
+        let old = memo.keep(None, digest("old"));
+        let mut last = 0;
+        for i in 0..MessageMemo::CAPACITY + 10 {
+            if i % 1000 == 0 {
+                memo.begin_call();
+                // Used on every call: it stays.
+                assert!(memo.get(old).is_some());
+            }
+            last = memo.keep(None, digest("x"));
+        }
+        assert!(memo.len() <= MessageMemo::CAPACITY);
+        assert!(memo.len() >= MessageMemo::CAPACITY * 3 / 4);
+        assert!(memo.get(old).is_some());
+        assert!(memo.get(last).is_some());
+        // The first kept after `old`, never used again, went first.
+        assert!(memo.get(old + 1).is_none());
+    }
+
+    #[test]
+    fn a_message_with_an_inline_image_has_no_digest_and_one_by_url_has() {
+        let of = |content: Value| {
+            let raw = json!({"role": "user", "content": content});
+            let message =
+                Message::decode(Format::OpenAi, raw.clone(), &JsonPath::root("m")).unwrap();
+            Digest::of(RawFacts::of(&raw, Format::OpenAi, None), &message, 1)
+        };
+        let inline =
+            json!([{"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}]);
+        assert!(of(inline).is_none());
+        let url = json!([{"type": "image_url", "image_url": {"url": "https://x.test/a.png"}}]);
+        assert!(of(url).is_some());
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::budget::json_len_with;
 use crate::history::compact::{CompactOptions, CompactReport};
-use crate::history::known::{Digest, Input, RawFacts};
+use crate::history::known::{Digest, Input, RawFacts, Settled};
 use crate::history::listing::Listing;
 use crate::history::loose::put_back_loose;
 use crate::history::payloads::CompactPayloads;
@@ -15,6 +15,7 @@ use crate::stash::{StashAccess, StashBackend};
 use crate::tool_results::slots::{raw_role, tool_result_slots, Slot};
 use serde_json::Value;
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 /// The messages decoded and measured, before any image is stashed.
 pub(super) struct Measured {
@@ -31,8 +32,8 @@ pub(super) struct Measured {
     pub remembered: Vec<String>,
     /// The report, begun: format, size before, binaries.
     pub report: CompactReport,
-    /// Per message: its digest, when it was known by one (`known`) or
-    /// compaction cannot change it (made now).
+    /// Per message read: its digest, when compaction cannot change it
+    /// (made now).
     pub digests: Vec<Option<Digest>>,
     /// Per message: was it known by its digest (and not read)?
     pub known: Vec<bool>,
@@ -47,29 +48,33 @@ pub(super) async fn measure<B: StashBackend>(
     stash: StashAccess<'_, B>,
     listing: &mut Listing,
     inputs: Vec<Input>,
-    format: Format,
+    settled: &Settled,
     options: CompactOptions,
     payloads: &dyn CompactPayloads,
 ) -> Result<Measured, MessageError> {
-    let mut digests: Vec<Option<Digest>> = Vec::with_capacity(inputs.len());
+    let mut stand_ins: Vec<Option<Rc<Digest>>> = Vec::with_capacity(inputs.len());
     let mut values: Vec<Value> = Vec::with_capacity(inputs.len());
+    let mut again: Vec<bool> = Vec::with_capacity(inputs.len());
     for input in inputs {
-        let (value, digest) = match input {
-            Input::Read(v) => (v, None),
-            Input::Known(d) => (Value::Null, Some(*d)),
+        let (value, digest, seen) = match input {
+            Input::Read(v) => (v, None, false),
+            Input::Again(v) => (v, None, true),
+            Input::Known(d) => (Value::Null, Some(d), false),
         };
         values.push(value);
-        digests.push(digest);
+        stand_ins.push(digest);
+        again.push(seen);
     }
-    let known: Vec<bool> = digests.iter().map(Option::is_some).collect();
+    let known: Vec<bool> = stand_ins.iter().map(Option::is_some).collect();
+    let format = settled.format;
     let slots: Vec<Vec<Slot>> = if options.sanitize_tool_results {
-        sanitized_slots(format, &mut values, &digests, payloads)
+        sanitized_slots(format, &mut values, &stand_ins, payloads)
     } else {
         Vec::new()
     };
     let mut sizes: Vec<u64> = values
         .iter()
-        .zip(&digests)
+        .zip(&stand_ins)
         .map(|(v, d)| {
             d.as_ref()
                 .map_or_else(|| json_len_with(v, payloads), |d| d.size)
@@ -97,7 +102,14 @@ pub(super) async fn measure<B: StashBackend>(
         &held_grown,
         payloads,
     );
-    let messages = decode_or_stand_in(values, format, &mut digests, &slots, &sanitized, &sizes)?;
+    let each = EachRead {
+        known: &stand_ins,
+        again: &again,
+        slots: &slots,
+        sanitized: &sanitized,
+        sizes: &sizes,
+    };
+    let (messages, digests) = decode_or_stand_in(values, settled, each)?;
     let report = CompactReport {
         format: format.name(),
         bytes_before,
@@ -117,32 +129,54 @@ pub(super) async fn measure<B: StashBackend>(
     })
 }
 
-/// The messages decoded from `values` in `format`, a known message's
-/// stand-in in its place; each message read that compaction cannot change
-/// gets its digest in `digests` (not one whose tool results were searched:
-/// its value is no longer the caller's).
+/// What measuring knows of each message when it decodes them.
+struct EachRead<'x> {
+    /// The digest a known message came with.
+    known: &'x [Option<Rc<Digest>>],
+    /// Was it sent before unchanged (a digest is made of it)?
+    again: &'x [bool],
+    /// The tool results sanitizing searched in it.
+    slots: &'x [Vec<Slot>],
+    /// Did sanitizing change it?
+    sanitized: &'x [bool],
+    /// Its size.
+    sizes: &'x [u64],
+}
+
+/// The messages decoded from `values` in the settled format, a known message's
+/// stand-in in its place (`known`); and the digest of each message sent
+/// before unchanged (`again`) that compaction cannot change (not one whose
+/// tool results were searched: its value is no longer the caller's).
 fn decode_or_stand_in(
     values: Vec<Value>,
-    format: Format,
-    digests: &mut [Option<Digest>],
-    slots: &[Vec<Slot>],
-    sanitized: &[bool],
-    sizes: &[u64],
-) -> Result<Vec<Message>, MessageError> {
+    settled: &Settled,
+    each: EachRead<'_>,
+) -> Result<(Vec<Message>, Vec<Option<Digest>>), MessageError> {
+    let EachRead {
+        known,
+        again,
+        slots,
+        sanitized,
+        sizes,
+    } = each;
+    let format = settled.format;
     let root = JsonPath::root("messages");
     let mut messages = Vec::with_capacity(values.len());
+    let mut digests = vec![None; values.len()];
     for (i, value) in values.into_iter().enumerate() {
-        if let Some(d) = &digests[i] {
+        if let Some(d) = &known[i] {
             messages.push(d.stand_in.clone());
             continue;
         }
         let searched = slots.get(i).is_some_and(|s| !s.is_empty()) || sanitized[i];
-        let raw = (!searched).then(|| RawFacts::of(&value, format));
+        let remember = again[i] && !searched;
+        let verdict = settled.verdicts.get(i).copied().flatten();
+        let raw = remember.then(|| RawFacts::of(&value, format, verdict));
         let message = Message::decode(format, value, &root.index(i))?;
         digests[i] = raw.and_then(|raw| Digest::of(raw, &message, sizes[i]));
         messages.push(message);
     }
-    Ok(messages)
+    Ok((messages, digests))
 }
 
 /// The tool results the search reads, per message before the newest user
@@ -150,7 +184,7 @@ fn decode_or_stand_in(
 fn sanitized_slots(
     format: Format,
     values: &mut [Value],
-    digests: &[Option<Digest>],
+    digests: &[Option<Rc<Digest>>],
     payloads: &dyn Payloads,
 ) -> Vec<Vec<Slot>> {
     let cutoff = sanitize_cutoff(format, values, digests);
@@ -205,7 +239,7 @@ fn loose_as_text(
 /// The index of the newest user message of the raw `values` (a known
 /// message's role from its digest): tool results before it are sanitized
 /// (none when there is none).
-fn sanitize_cutoff(format: Format, values: &[Value], digests: &[Option<Digest>]) -> usize {
+fn sanitize_cutoff(format: Format, values: &[Value], digests: &[Option<Rc<Digest>>]) -> usize {
     values
         .iter()
         .zip(digests)

@@ -39,7 +39,7 @@ pub use compact::{CompactOptions, CompactReport};
 pub use compact_call::CompactCall;
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
 pub use flow::Outcome;
-pub use known::{settle_inputs, Digest, Input, MessageMemo};
+pub use known::{settle_inputs, Digest, Input, MessageMemo, Settled};
 pub use lookup::{answer_history_image_call, history_image, tool_image_part, Lang, PartDialect};
 pub use payloads::CompactPayloads;
 pub use restore::expand_history;

@@ -20,34 +20,66 @@ pub struct Verdict {
     decisive: Option<Format>,
 }
 
-impl Verdict {
-    /// The format of messages with these verdicts, in order, from three
-    /// kinds of evidence, each looked for in every message before the next:
-    /// the first message whose shape is evidence, else the first exclusive
-    /// part, else the first decisive evidence. Messages that are all plain
-    /// strings read as the list's first format (OpenAI).
-    pub fn fold(verdicts: impl IntoIterator<Item = Verdict>) -> Format {
-        let mut exclusive = None;
-        let mut decisive = None;
-        for v in verdicts {
-            if let Some(format) = v.shape {
-                return format;
-            }
-            exclusive = exclusive.or(v.exclusive);
-            decisive = decisive.or(v.decisive);
-        }
-        exclusive.or(decisive).unwrap_or(Format::DEFAULT)
+/// Detection under way: the verdicts of the messages so far, folded in
+/// order. The three kinds of evidence are each looked for in every message
+/// before the next: the first message whose shape is evidence decides,
+/// else the first exclusive part, else the first decisive evidence.
+/// Messages that are all plain strings read as the list's first format
+/// (OpenAI).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Detection {
+    /// The first format a message's shape named.
+    shape: Option<Format>,
+    /// The first exclusive part's format.
+    exclusive: Option<Format>,
+    /// The first decisive evidence.
+    decisive: Option<Format>,
+}
+
+impl Detection {
+    /// Folds the next message's verdict in.
+    pub fn add(&mut self, verdict: Verdict) {
+        self.shape = self.shape.or(verdict.shape);
+        self.exclusive = self.exclusive.or(verdict.exclusive);
+        self.decisive = self.decisive.or(verdict.decisive);
+    }
+
+    /// Whether a shape decided: no later message can change the format.
+    pub fn decided(&self) -> bool {
+        self.shape.is_some()
+    }
+
+    /// The format the verdicts so far give.
+    pub fn format(&self) -> Format {
+        self.shape
+            .or(self.exclusive)
+            .or(self.decisive)
+            .unwrap_or(Format::DEFAULT)
     }
 }
 
 /// The format of `messages`, `evidence_of` giving each format's evidence:
-/// their verdicts folded (see [`Verdict::fold`]), each message read once.
+/// each message read once, for only what detection still needs.
 pub(super) fn detect_with(messages: &[Value], evidence_of: EvidenceOf) -> Format {
-    Verdict::fold(messages.iter().map(|m| verdict_with(m, evidence_of)))
+    let mut detection = Detection::default();
+    for m in messages {
+        detection.add(verdict_with(m, evidence_of, &detection));
+        if detection.decided() {
+            break;
+        }
+    }
+    detection.format()
 }
 
-/// The verdict of one message, `evidence_of` giving each format's evidence.
-pub(super) fn verdict_with(message: &Value, evidence_of: EvidenceOf) -> Verdict {
+/// The verdict of one message, `evidence_of` giving each format's
+/// evidence, for what `after` (the detection of the messages before it)
+/// still needs: nothing once a shape decided, no part once an exclusive
+/// part was found, no decisive evidence once some was.
+/// `Detection::default()` asks the whole verdict.
+pub(super) fn verdict_with(message: &Value, evidence_of: EvidenceOf, after: &Detection) -> Verdict {
+    if after.decided() {
+        return Verdict::default();
+    }
     let fields = match message {
         Value::Array(_) => MessageFields::tuple(),
         Value::Object(map) => MessageFields::of(map),
@@ -62,12 +94,14 @@ pub(super) fn verdict_with(message: &Value, evidence_of: EvidenceOf) -> Verdict 
         };
     }
     let mut verdict = Verdict::default();
-    part_evidence(
-        &fields,
-        evidence_of,
-        &mut verdict.exclusive,
-        &mut verdict.decisive,
-    );
+    if after.exclusive.is_none() {
+        // Set to skip the search for decisive evidence once some was found.
+        let mut decisive = after.decisive.map(|_| Format::DEFAULT);
+        part_evidence(&fields, evidence_of, &mut verdict.exclusive, &mut decisive);
+        if after.decisive.is_none() {
+            verdict.decisive = decisive;
+        }
+    }
     verdict
 }
 

@@ -34,7 +34,7 @@ mod tool_call;
 mod tool_slots;
 pub(crate) mod walk;
 
-pub use detect::Verdict;
+pub use detect::{Detection, Verdict};
 pub use error::MessageError;
 pub use format::{Format, FORMAT_UNION_TS};
 pub use image::{ImagePart, ImageShape, ImageSource};
@@ -43,7 +43,8 @@ pub use part::{Content, Part, ToolResultPart};
 pub use placeholder::{parse_image_id, placeholder};
 pub use registry::{
     answer_tool_call, call_shape, decode_messages, detect_format, is_payload_key, native_shapes,
-    new_file_part, new_image_part, new_image_shape, raw_role, tool_result_slots, verdict_of,
+    new_file_part, new_image_part, new_image_shape, raw_role, tool_result_slots, verdict_after,
+    verdict_of,
 };
 pub use tool_call::{CallShape, ToolAnswer, ToolDialect};
 pub use tool_slots::{Seg, SlotKind, ToolSlot};

@@ -307,9 +307,15 @@ impl Message {
     pub fn stand_in(&self, keep_text: &dyn Fn(&str) -> bool) -> Message {
         let mut parts = Vec::new();
         stand_in_parts(&self.content, keep_text, &mut parts);
+        // Most stand-ins keep nothing: no content, nothing to copy.
+        let content = if parts.is_empty() {
+            Content::Absent
+        } else {
+            Content::Parts(parts)
+        };
         Message {
             role: self.role,
-            content: Content::Parts(parts),
+            content,
             wire_format: self.wire_format,
             wire: Value::Null,
             slot: self.slot,

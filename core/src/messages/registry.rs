@@ -5,7 +5,7 @@
 //! knows is in its module.
 
 use super::decode::decode_role_content;
-use super::detect::{detect_with, verdict_with, Verdict};
+use super::detect::{detect_with, verdict_with, Detection, Verdict};
 use super::model::{Message, NewParts, WireFormat};
 use super::part::Part;
 use super::tool_call::ToolDialect;
@@ -123,10 +123,16 @@ pub fn detect_format(messages: &[Value]) -> Format {
     detect_with(messages, |format| &wire_format(format).evidence)
 }
 
-/// What one message says of its format, to fold with others'
-/// ([`Verdict::fold`]) as [`detect_format`] does.
+/// What one message says of its format, whole, to fold with others'
+/// ([`Detection`]) as [`detect_format`] does.
 pub fn verdict_of(message: &Value) -> Verdict {
-    verdict_with(message, |format| &wire_format(format).evidence)
+    verdict_after(message, &Detection::default())
+}
+
+/// As [`verdict_of`], for only what `after` (the detection of the messages
+/// before it) still needs.
+pub fn verdict_after(message: &Value, after: &Detection) -> Verdict {
+    verdict_with(message, |format| &wire_format(format).evidence, after)
 }
 
 /// Every image shape of every format.

@@ -21,6 +21,14 @@ pub fn for_each_image<'m>(
     );
 }
 
+/// Whether `message` holds any image part (nested tool results included):
+/// a walk that makes no paths.
+pub fn has_image(message: &Message) -> bool {
+    let mut any = false;
+    for_each_item(message, &mut |item| any |= matches!(item, Item::Image(_)));
+    any
+}
+
 fn walk_content<'m>(
     content: &'m Content,
     path_of: &dyn Fn(usize) -> JsonPath,

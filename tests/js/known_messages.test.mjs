@@ -1,0 +1,242 @@
+// compactContext remembers the messages it cannot change (text, tool calls,
+// placeholders, images by URL): a message object sent a second time and
+// then, leaf by leaf, what that call read is remembered, and from its third
+// send handed over by a key and not read again. Every test
+// runs each call twice, on the caller's objects (remembered) and on a
+// structured clone of them into a second stash (fresh objects: nothing
+// remembered), and asserts the two give the same messages and report, and
+// byte counts equal to an independent measure of the messages.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { makeImage } from '../fixtures/make.mjs';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const require = createRequire(import.meta.url);
+
+// A copy of the Node package whose wasm-bindgen glue counts every string it
+// copies into wasm memory (`passStringToWasm0`: the generic copy every
+// `as_string()` goes through) besides the library's own `encodeInto`
+// copies: a message read again cannot hide in either.
+const copyDir = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-copies-'));
+cpSync(path.join(root, 'dist'), path.join(copyDir, 'dist'), { recursive: true });
+const glue = path.join(copyDir, 'dist/node/ctxpack.js');
+const source = readFileSync(glue, 'utf8');
+const head = 'function passStringToWasm0(arg, malloc, realloc) {';
+assert.ok(source.includes(head), 'the glue copies strings with passStringToWasm0');
+writeFileSync(glue, source.replace(head, `${head}\n    globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg.length;`));
+const realEncodeInto = TextEncoder.prototype.encodeInto;
+TextEncoder.prototype.encodeInto = function (text, into) {
+  if (!new Error().stack.includes('passStringToWasm0')) globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + text.length;
+  return realEncodeInto.call(this, text, into);
+};
+const { Stash, compactContext } = require(path.join(copyDir, 'dist/node/index.js'));
+
+const memory = () => Stash.open({ backend: 'memory' });
+const b64Of = async (seed) => (await makeImage('png', 96, 64, seed)).toString('base64');
+const imageMessage = (b64) => ({ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${b64}` } }] });
+/** The sum of each message's JSON length in UTF-8: what bytesBefore counts. */
+const jsonBytes = (messages) => messages.reduce((n, m) => n + Buffer.byteLength(JSON.stringify(m)), 0);
+
+/** An agent's chat: tool calls with JSON results, placeholders of `ids`. */
+function agentChat(turns, ids = []) {
+  const chat = [{ role: 'system', content: 'You are an agent.' }];
+  for (let i = 0; i < turns; i++) {
+    const text = [{ type: 'text', text: `task ${i}: read src/x${i}.rs` }];
+    if (ids.length && i % 3 === 0) text.push({ type: 'text', text: `[Picture:history_${ids[(i / 3) % ids.length]}]` });
+    chat.push({ role: 'user', content: text });
+    chat.push({ role: 'assistant', content: null, tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `src/x${i}.rs` }) } }] });
+    chat.push({ role: 'tool', tool_call_id: `call_${i}`, content: JSON.stringify({ ok: true, text: 'fn main() {}\n'.repeat(3) }) });
+    chat.push({ role: 'assistant', content: `src/x${i}.rs is read.` });
+  }
+  chat.push({ role: 'user', content: 'and now?' });
+  return chat;
+}
+
+/** Two stashes fed the same calls: `remembered` on the caller's objects, `fresh` on clones. */
+async function twins() {
+  const [a, b] = [await memory(), await memory()];
+  return async (messages, options = {}) => {
+    const fresh = await compactContext(structuredClone(messages), { ...options, stash: b });
+    const remembered = await compactContext(messages, { ...options, stash: a });
+    assert.deepEqual(JSON.parse(JSON.stringify(remembered.messages)), JSON.parse(JSON.stringify(fresh.messages)));
+    assert.deepEqual(remembered.report, fresh.report);
+    // JSON.stringify writes a Uint8Array as an object of numbers: only text is measured so.
+    let binary = false;
+    JSON.stringify(messages, (k, v) => ((binary ||= v instanceof Uint8Array), v));
+    if (!binary) {
+      assert.equal(remembered.report.bytesBefore, jsonBytes(messages));
+      assert.equal(remembered.report.bytesAfter, jsonBytes(remembered.messages));
+    }
+    return remembered;
+  };
+}
+
+/** Characters copied into wasm memory while `fn` runs. */
+async function copiedBy(fn) {
+  const before = globalThis.__ctxpackCopied ?? 0;
+  const value = await fn();
+  return { value, copied: (globalThis.__ctxpackCopied ?? 0) - before };
+}
+
+/** The ids of images stashed into `stash` by compacting `n` new ones. */
+async function stashedIds(stash, n, seed) {
+  const history = [];
+  for (let i = 0; i < n; i++) history.push(imageMessage(await b64Of(seed + i)));
+  history.push({ role: 'user', content: 'ok' });
+  const { messages } = await compactContext(history, { stash });
+  return messages.slice(0, n).map((m) => m.content[1].text.match(/history_([0-9a-f]{32})/)[1]);
+}
+
+test('a chat sent again copies into wasm only what its new messages hold', async () => {
+  const stash = await memory();
+  const chat = agentChat(60, await stashedIds(stash, 4, 700));
+  const first = await copiedBy(() => compactContext(chat, { stash }));
+  // The counter sees the first read: every message's text crosses.
+  assert.ok(first.copied >= JSON.stringify(chat).length / 2, `first send copied ${first.copied}`);
+  // Sent a second time: read again, and remembered.
+  const second = await copiedBy(() => compactContext(chat, { stash }));
+  assert.ok(second.copied >= JSON.stringify(chat).length / 2, `second send copied ${second.copied}`);
+  const added = [{ role: 'assistant', content: 'Done with that.' }, { role: 'user', content: 'Now the tests, please.' }];
+  const next = [...chat.slice(0, -1), ...added];
+  const again = await copiedBy(() => compactContext(next, { stash }));
+  // The two new messages, their keys and the options' strings: nothing of
+  // the 240 messages read before.
+  assert.ok(again.copied <= JSON.stringify(added).length + 64, `sent again, copied ${again.copied}`);
+  assert.equal(again.value.report.bytesBefore, jsonBytes(next));
+  // What a compaction that remembers nothing gives.
+  const fresh = await compactContext(structuredClone(next), { stash });
+  assert.deepEqual(again.value.report, fresh.report);
+  // The caller's own objects come back.
+  assert.ok(again.value.messages.slice(0, 200).every((m, i) => m === next[i]));
+});
+
+test('text appended in place is read again', async () => {
+  // Checked: the leaf-by-leaf comparison (a message known by its object alone gives a stale size).
+  const run = await twins();
+  const chat = agentChat(5);
+  await run(chat);
+  await run(chat);
+  chat[1].content[0].text += ' and then the tests';
+  chat[4].content += ' It compiles.';
+  const out = await run(chat);
+  assert.equal(out.report.bytesBefore, jsonBytes(chat));
+});
+
+test('a part replaced in place by an image is read again, and the image stashed', async () => {
+  // Checked: the comparison of the part objects (a known message would keep the image inline).
+  const run = await twins();
+  const chat = agentChat(3);
+  await run(chat);
+  await run(chat);
+  chat[1].content[0] = imageMessage(await b64Of(711)).content[1];
+  const out = await run(chat);
+  assert.equal(out.report.stashed, 1);
+  assert.match(JSON.stringify(out.messages[1]), /\[Picture:history_[0-9a-f]{32}\]/);
+  assert.doesNotMatch(JSON.stringify(out.messages), /base64/);
+});
+
+test('a message holding an inline image is read on every call', async () => {
+  // Checked: a message holding an inline image gets no digest (it would come back null, or keep its image).
+  const run = await twins();
+  const chat = [imageMessage(await b64Of(715)), { role: 'assistant', content: 'seen' }, imageMessage(await b64Of(716)), { role: 'user', content: 'and?' }];
+  for (let turn = 0; turn < 3; turn++) {
+    const out = await run(chat, { keepRecentImages: turn === 1 ? 1 : 0, slack: false });
+    assert.equal(out.report.stashed, turn === 1 ? 1 : 2);
+    assert.ok(out.messages.every((m) => m !== null && m !== undefined));
+  }
+});
+
+test('an image whose bytes change in place is read again', async () => {
+  // Checked: a message holding anything but plain objects, arrays and
+  // primitives is never remembered (this fails with that rule and the
+  // inline-image rule above both removed).
+  const run = await twins();
+  const bytes = new Uint8Array(await makeImage('png', 64, 48, 720));
+  const chat = [
+    { role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image', image: bytes, mediaType: 'image/png' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'seen' }] },
+    { role: 'user', content: [{ type: 'text', text: 'and?' }] },
+  ];
+  await run(chat, { format: 'ai-sdk' });
+  const first = await run(chat, { format: 'ai-sdk' });
+  // One byte of the image data, changed in place in the same array.
+  bytes[bytes.length >> 1] ^= 0xff;
+  const second = await run(chat, { format: 'ai-sdk' });
+  assert.notEqual(JSON.stringify(first.messages[0]), JSON.stringify(second.messages[0]));
+});
+
+test('a message removed from the middle, and the array reordered', async () => {
+  const run = await twins();
+  const stash = await memory();
+  const chat = agentChat(6, await stashedIds(stash, 2, 730));
+  await run(chat);
+  await run(chat);
+  chat.splice(5, 4);
+  await run(chat);
+  // A user message moved after the newest: the newest user message moves too.
+  const reordered = [...chat.slice(0, 3), chat[chat.length - 1], ...chat.slice(3, -1)];
+  const out = await run(reordered);
+  assert.equal(out.report.newestUserIndex, reordered.length - 1 - [...reordered].reverse().findIndex((m) => m.role === 'user'));
+});
+
+test('the same objects compacted in another format are read in that format', async () => {
+  // Checked: a digest serves only its own format. Read as OpenAI messages, an
+  // AI SDK image part is an unknown part and the message holds no image.
+  const run = await twins();
+  const chat = [
+    { role: 'user', content: [{ type: 'image', image: await b64Of(740), mediaType: 'image/png' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+    { role: 'user', content: [{ type: 'text', text: 'and?' }] },
+  ];
+  await run(chat, { format: 'openai' });
+  const asOpenAi = await run(chat, { format: 'openai' });
+  assert.equal(asOpenAi.report.stashed, 0);
+  const asAiSdk = await run(chat, { format: 'ai-sdk' });
+  assert.equal(asAiSdk.report.stashed, 1);
+});
+
+test('a stash cleared behind the memory, and the same objects in another stash', async () => {
+  // Checked: placeholders a digest names are looked up in the stash on every call.
+  const stash = await memory();
+  const ids = await stashedIds(stash, 3, 750);
+  const chat = agentChat(9, ids);
+  await compactContext(chat, { stash });
+  const first = await compactContext(chat, { stash });
+  assert.equal(first.report.missing, 0);
+  await stash.clear();
+  const cleared = await compactContext(chat, { stash });
+  const fresh = await compactContext(structuredClone(chat), { stash });
+  assert.equal(cleared.report.missing, 3);
+  assert.deepEqual(cleared.report, fresh.report);
+  const other = await compactContext(chat, { stash: await memory() });
+  assert.equal(other.report.missing, 3);
+});
+
+test('two conversations interleaved, and calls at once', async () => {
+  const run = await twins();
+  const stash = await memory();
+  const ids = await stashedIds(stash, 2, 760);
+  const [a, b] = [agentChat(4, ids), agentChat(7)];
+  for (let turn = 0; turn < 3; turn++) {
+    await run(a);
+    await run(b);
+    a.splice(-1, 0, { role: 'assistant', content: `turn ${turn}` });
+    b[2].tool_calls[0].function.arguments = JSON.stringify({ path: `turn${turn}.rs` });
+  }
+  // Concurrent: the same chat twice at once, then changed before the calls end.
+  const chat = agentChat(6, ids);
+  await compactContext(chat, { stash });
+  await compactContext(chat, { stash });
+  const both = Promise.all([compactContext(chat, { stash }), compactContext(chat, { stash })]);
+  const before = jsonBytes(chat);
+  chat[1].content[0].text += ' (edited)';
+  const [x, y] = await both;
+  assert.equal(x.report.bytesBefore, before);
+  assert.deepEqual(x.report, y.report);
+  const edited = await compactContext(chat, { stash });
+  assert.equal(edited.report.bytesBefore, jsonBytes(chat));
+});
