@@ -142,6 +142,9 @@ export interface CompactOptions {
  * `[Picture:history_<md5>]`, after its original is committed to the stash.
  * The newest user message and everything after it are returned untouched.
  * Stash failures never throw: the image stays inline and the report says why.
+ * A message object sent again unchanged (compared leaf by leaf) that
+ * compaction cannot change is not read again from its third send: keep your
+ * message objects, and a long chat costs what is new (see docs/performance.md).
  */
 export function compactContext<M>(messages: readonly M[], options: CompactOptions): Promise<{ messages: M[]; report: CompactReport }>;
 
