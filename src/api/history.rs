@@ -20,6 +20,7 @@ use ctxpack_core::history::{
 use js_sys::{Array, Object, Promise, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const HISTORY_TS: &'static str = r#"
@@ -193,6 +194,28 @@ pub fn compact_context_js(messages: JsValue, options: JsValue, keys: JsValue) ->
         Ok(compaction) => to_promise(Box::pin(compaction.run())),
         Err(e) => to_promise(Box::pin(async move { Err(e) })),
     }
+}
+
+/// `compactContext` awaited from Rust, remembering nothing: `{messages,
+/// report}`, the messages the call did not change the caller's own.
+pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
+    let compaction = Compaction::read(&messages, &options, &JsValue::UNDEFINED)?;
+    let result = compaction.run().await?;
+    let out = array_arg(&messages, "messages")?.slice(0, u32::MAX);
+    let changed = Reflect::get(&result, &"changed".into())
+        .map(|c| c.unchecked_into::<js_sys::Uint32Array>().to_vec())
+        .unwrap_or_default();
+    if let Ok(values) = Reflect::get(&result, &"values".into()) {
+        let values: Array = values.unchecked_into();
+        for (k, i) in changed.into_iter().enumerate() {
+            out.set(i, values.get(k as u32));
+        }
+    }
+    let obj = Object::new();
+    let _ = Reflect::set(&obj, &"messages".into(), &out);
+    let report = Reflect::get(&result, &"report".into()).unwrap_or(JsValue::UNDEFINED);
+    let _ = Reflect::set(&obj, &"report".into(), &report);
+    Ok(obj.into())
 }
 
 /// A compaction whose messages and options are read.
