@@ -52,19 +52,7 @@ pub(super) async fn measure<B: StashBackend>(
     options: CompactOptions,
     payloads: &dyn CompactPayloads,
 ) -> Result<Measured, MessageError> {
-    let mut stand_ins: Vec<Option<Rc<Digest>>> = Vec::with_capacity(inputs.len());
-    let mut values: Vec<Value> = Vec::with_capacity(inputs.len());
-    let mut again: Vec<bool> = Vec::with_capacity(inputs.len());
-    for input in inputs {
-        let (value, digest, seen) = match input {
-            Input::Read(v) => (v, None, false),
-            Input::Again(v) => (v, None, true),
-            Input::Known(d) => (Value::Null, Some(d), false),
-        };
-        values.push(value);
-        stand_ins.push(digest);
-        again.push(seen);
-    }
+    let (mut values, stand_ins, again) = split_inputs(inputs);
     let known: Vec<bool> = stand_ins.iter().map(Option::is_some).collect();
     let format = settled.format;
     let slots: Vec<Vec<Slot>> = if options.sanitize_tool_results {
@@ -127,6 +115,25 @@ pub(super) async fn measure<B: StashBackend>(
         digests,
         known,
     })
+}
+
+/// The values read (`null` for a known message), the digests known
+/// messages came with, and which messages were sent before unchanged.
+fn split_inputs(inputs: Vec<Input>) -> (Vec<Value>, Vec<Option<Rc<Digest>>>, Vec<bool>) {
+    let mut values = Vec::with_capacity(inputs.len());
+    let mut stand_ins = Vec::with_capacity(inputs.len());
+    let mut again = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let (value, digest, seen) = match input {
+            Input::Read(v) => (v, None, false),
+            Input::Again(v) => (v, None, true),
+            Input::Known(d) => (Value::Null, Some(d), false),
+        };
+        values.push(value);
+        stand_ins.push(digest);
+        again.push(seen);
+    }
+    (values, stand_ins, again)
 }
 
 /// What measuring knows of each message when it decodes them.
