@@ -20,7 +20,6 @@ use ctxpack_core::history::{
 use js_sys::{Array, Object, Promise, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const HISTORY_TS: &'static str = r#"
@@ -191,7 +190,7 @@ export function historyImageTexts(id: string): { placeholder: string | null; fou
 #[wasm_bindgen(js_name = __compactContext, skip_typescript)]
 pub fn compact_context_js(messages: JsValue, options: JsValue, keys: JsValue) -> Promise {
     match Compaction::read(&messages, &options, &keys) {
-        Ok(compaction) => to_promise(Box::pin(compaction.run())),
+        Ok(compaction) => to_promise(Box::pin(compaction.run(Answer::Changes))),
         Err(e) => to_promise(Box::pin(async move { Err(e) })),
     }
 }
@@ -199,23 +198,17 @@ pub fn compact_context_js(messages: JsValue, options: JsValue, keys: JsValue) ->
 /// `compactContext` awaited from Rust, remembering nothing: `{messages,
 /// report}`, the messages the call did not change the caller's own.
 pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
+    let array = array_arg(&messages, "messages")?;
     let compaction = Compaction::read(&messages, &options, &JsValue::UNDEFINED)?;
-    let result = compaction.run().await?;
-    let out = array_arg(&messages, "messages")?.slice(0, u32::MAX);
-    let changed = Reflect::get(&result, &"changed".into())
-        .map(|c| c.unchecked_into::<js_sys::Uint32Array>().to_vec())
-        .unwrap_or_default();
-    if let Ok(values) = Reflect::get(&result, &"values".into()) {
-        let values: Array = values.unchecked_into();
-        for (k, i) in changed.into_iter().enumerate() {
-            out.set(i, values.get(k as u32));
-        }
-    }
-    let obj = Object::new();
-    let _ = Reflect::set(&obj, &"messages".into(), &out);
-    let report = Reflect::get(&result, &"report".into()).unwrap_or(JsValue::UNDEFINED);
-    let _ = Reflect::set(&obj, &"report".into(), &report);
-    Ok(obj.into())
+    compaction.run(Answer::Whole(array)).await
+}
+
+/// How a compaction answers.
+enum Answer {
+    /// `{changed, values, report, keys}`, for the JavaScript side's memory.
+    Changes,
+    /// `{messages, report}` over the caller's array.
+    Whole(Array),
 }
 
 /// A compaction whose messages and options are read.
@@ -264,8 +257,8 @@ impl Compaction {
         })
     }
 
-    /// Compacts, and keeps the digests the core gave back.
-    async fn run(self) -> Result<JsValue, CtxpackError> {
+    /// Compacts, keeps the digests the core made, and answers as asked.
+    async fn run(self, answer: Answer) -> Result<JsValue, CtxpackError> {
         let Compaction {
             call,
             inputs,
@@ -291,9 +284,15 @@ impl Compaction {
             .with_progress(&mut progress)
             .run_inputs(inputs, &settled)
             .await?;
-        let result = call.changes(outcome);
-        let _ = Reflect::set(&result, &"keys".into(), &message_memo::keep(&keys, digests));
-        Ok(result)
+        let kept = message_memo::keep(&keys, digests);
+        match answer {
+            Answer::Whole(array) => call.result(&array, outcome),
+            Answer::Changes => {
+                let result = call.changes(outcome);
+                let _ = Reflect::set(&result, &"keys".into(), &kept);
+                Ok(result)
+            }
+        }
     }
 }
 

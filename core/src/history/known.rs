@@ -29,9 +29,8 @@ use std::rc::Rc;
 pub struct Digest {
     /// The format it was decoded in.
     format: Format,
-    /// What it says of its format, for detection (when it was read with
-    /// detection: without, a call that detects reads the message).
-    pub(super) verdict: Option<Verdict>,
+    /// What it says of its format, whole, for a call that detects.
+    pub(super) verdict: Verdict,
     /// Its raw role is the user's (where sanitizing starts).
     pub(super) raw_user: bool,
     /// Its serialized size.
@@ -46,19 +45,18 @@ pub struct Digest {
 /// decoded.
 pub(super) struct RawFacts {
     format: Format,
-    verdict: Option<Verdict>,
+    verdict: Verdict,
     raw_user: bool,
     tool_slots: bool,
 }
 
 impl RawFacts {
-    /// The facts of `raw`, a message of `format` (with `verdict`, when
-    /// detection read it).
+    /// The facts of `raw`, a message of `format` (with its whole
+    /// `verdict`, when detection read it already).
     pub(super) fn of(raw: &Value, format: Format, verdict: Option<Verdict>) -> RawFacts {
         RawFacts {
             format,
-            // Whole: a call that detects folds it as it is.
-            verdict: verdict.or_else(|| Some(verdict_of(raw))),
+            verdict: verdict.unwrap_or_else(|| verdict_of(raw)),
             raw_user: raw_role(format, raw) == Some(Role::User),
             tool_slots: !tool_result_slots(format, raw).is_empty(),
         }
@@ -146,17 +144,10 @@ pub fn settle_inputs<E>(
     let mut detection = Detection::default();
     if format.is_none() {
         // Detection reads every message for what it still needs; the
-        // verdict of a message to remember is read whole, for its digest,
-        // and a known message whose digest has none is read.
-        for (i, input) in inputs.iter_mut().enumerate() {
+        // verdict of a message to remember is read whole, for its digest.
+        for input in inputs.iter() {
             let verdict = match input {
-                Input::Known(d) if d.verdict.is_some() => d.verdict,
-                Input::Known(_) => {
-                    let value = read(i)?;
-                    let verdict = verdict_of(&value);
-                    *input = Input::Again(value);
-                    Some(verdict)
-                }
+                Input::Known(d) => Some(d.verdict),
                 Input::Again(v) => Some(verdict_of(v)),
                 Input::Read(v) => {
                     detection.add(verdict_after(v, &detection));

@@ -159,7 +159,7 @@ proptest! {
         let mut now = 1_000.0;
         for (n, step) in std::iter::once(Vec::new()).chain(edits).enumerate() {
             // Named or detected, call by call: a digest made under a named
-            // format has no verdict for a call that detects.
+            // format serves a call that detects by its verdict.
             let format_opt = givens[n].then_some(format);
             for e in &step {
                 apply(&mut msgs, e);
