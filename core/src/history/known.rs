@@ -21,7 +21,6 @@ use crate::messages::{
 use crate::JsonPath;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 /// What a compaction needs of a message it cannot change.
@@ -169,28 +168,6 @@ pub fn settle_inputs<E>(
     Ok(Settled { format, verdicts })
 }
 
-/// Hashes a key by one multiplication (Fibonacci hashing, which spreads
-/// keys given in sequence over the high bits the table looks at): keys are
-/// the memo's own, never an attacker's choice.
-#[derive(Debug, Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
 /// The digests a host keeps between calls, by key, at most
 /// [`MessageMemo::CAPACITY`]: past it, those least recently used go first.
 /// A call looks up the digests it uses ([`MessageMemo::get`]) and keeps the
@@ -199,7 +176,7 @@ impl Hasher for KeyHasher {
 #[derive(Debug, Default)]
 pub struct MessageMemo {
     /// Each digest with the call that last used it.
-    digests: HashMap<u64, (Rc<Digest>, u64), BuildHasherDefault<KeyHasher>>,
+    digests: HashMap<u64, (Rc<Digest>, u64)>,
     /// The next key to give.
     next_key: u64,
     /// Calls begun so far.
