@@ -19,6 +19,7 @@
 //!   defaulted), and the flow of a call that is more than one job's.
 #![deny(missing_docs)]
 
+pub mod body;
 pub mod budget;
 pub mod calls;
 mod error;

@@ -255,7 +255,10 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         messages: &[Message],
         plan: &Plan<'m>,
         remembered: &[String],
-    ) -> Vec<NewRecord<'m>> {
+    ) -> Vec<NewRecord<'m>>
+    where
+        'a: 'm,
+    {
         let backend = self.stash.backend;
         // Looked up together: the placeholders', the images' and the
         // binaries remembered outcomes name.
@@ -287,7 +290,15 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             now: self.stash.now,
             ttl_ms: self.stash.config.ttl_ms,
         };
-        new_records(plan, templates, listed, written_at)
+        let mut records = new_records(plan, templates, listed, written_at);
+        // A payload that lies in wasm memory behind its reference (a request
+        // body's) is written as its text.
+        for r in &mut records {
+            if let Some(text) = self.payloads.in_memory(r.payload) {
+                r.payload = text;
+            }
+        }
+        records
     }
 
     /// Commit: the records, renewals and sweep in one write. A record the

@@ -228,6 +228,14 @@ pub trait Payloads {
         None
     }
 
+    /// The text `s` stands for when it is in wasm memory behind a
+    /// reference (a request body's payload): what a stash record holds.
+    /// `None` for anything else, `s` itself included.
+    fn in_memory<'s>(&'s self, s: &'s str) -> Option<&'s str> {
+        let _ = s;
+        None
+    }
+
     /// The length in bytes of the text `s` stands for, without reading it.
     fn text_len(&self, s: &str) -> usize {
         s.len()

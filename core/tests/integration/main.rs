@@ -23,6 +23,7 @@ mod markdown_spec;
 mod media_fixtures;
 pub(crate) mod properties;
 mod refusals;
+mod request_body;
 mod resent;
 mod route_properties;
 mod shapes;

@@ -1,0 +1,128 @@
+//! What compaction changed, as edits of the body's text: each changed
+//! message written by `serde_json` (its references into the body expanded
+//! again) in place of the text it was read from.
+
+use super::locate::RequestBody;
+use super::text::BodyText;
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::Value;
+use std::fmt;
+
+/// One edit of the body's text: code units `start..end`, counted in UTF-16
+/// as JavaScript strings count them, become `text`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyEdit {
+    /// Where the replaced text begins, in UTF-16 code units.
+    pub start: usize,
+    /// Where it ends, in UTF-16 code units.
+    pub end: usize,
+    /// The message's new text.
+    pub text: String,
+}
+
+/// The edits that make `body` hold `messages` (the outcome of an operation
+/// on its messages, in order) where `changed` says a message changed.
+pub fn body_edits(body: &RequestBody, messages: &[Value], changed: &[bool]) -> Vec<BodyEdit> {
+    let text = body.text.text();
+    let mut units = Utf16Offsets::new(text);
+    let mut edits = Vec::new();
+    for (i, &(start, end)) in body.spans.iter().enumerate() {
+        if !changed.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        let Some(message) = messages.get(i) else {
+            continue;
+        };
+        let written = serde_json::to_string(&Expanded {
+            value: message,
+            body: &body.text,
+        });
+        // Writing a value with string keys cannot fail; a message that did
+        // would stay as it was sent.
+        let Ok(written) = written else {
+            continue;
+        };
+        edits.push(BodyEdit {
+            start: units.at(start),
+            end: units.at(end),
+            text: written,
+        });
+    }
+    edits
+}
+
+/// Byte offsets of a text turned into UTF-16 offsets, in increasing order.
+struct Utf16Offsets<'t> {
+    text: &'t str,
+    ascii: bool,
+    byte: usize,
+    unit: usize,
+}
+
+impl<'t> Utf16Offsets<'t> {
+    fn new(text: &'t str) -> Self {
+        Utf16Offsets {
+            text,
+            ascii: text.is_ascii(),
+            byte: 0,
+            unit: 0,
+        }
+    }
+
+    /// The UTF-16 offset of byte `at` (a char boundary, at or after the
+    /// previous one asked).
+    fn at(&mut self, at: usize) -> usize {
+        if self.ascii {
+            return at;
+        }
+        if let Some(between) = self.text.get(self.byte..at) {
+            self.unit += between.encode_utf16().count();
+            self.byte = at;
+        }
+        self.unit
+    }
+}
+
+/// A value written with each reference into the body replaced by the
+/// text it stands for.
+struct Expanded<'a> {
+    value: &'a Value,
+    body: &'a BodyText,
+}
+
+impl Serialize for Expanded<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let body = self.body;
+        match self.value {
+            Value::String(s) => match body.resolve(s) {
+                Some((before, text)) => serializer.collect_str(&Joined(before, text)),
+                None => serializer.serialize_str(s),
+            },
+            Value::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for value in items {
+                    seq.serialize_element(&Expanded { value, body })?;
+                }
+                seq.end()
+            }
+            Value::Object(object) => {
+                let mut map = serializer.serialize_map(Some(object.len()))?;
+                for (key, value) in object {
+                    map.serialize_entry(key, &Expanded { value, body })?;
+                }
+                map.end()
+            }
+            other => other.serialize(serializer),
+        }
+    }
+}
+
+/// Two texts written one after the other.
+struct Joined<'a>(&'a str, &'a str);
+
+impl fmt::Display for Joined<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)?;
+        f.write_str(self.1)
+    }
+}

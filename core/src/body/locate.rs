@@ -1,0 +1,269 @@
+//! Where a body keeps its messages, and each message read where it lies.
+
+use super::error::BodyError;
+use super::text::BodyText;
+use super::value_seed::{Refs, ValueSeed};
+use crate::messages::Format;
+use serde::de::{
+    Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
+use serde_json::value::RawValue;
+use serde_json::Value;
+use std::fmt;
+
+/// What the body argument is called in paths.
+const BODY: &str = "body";
+
+/// The keys that hold a body's messages, in the order they are looked for
+/// when the call names no format.
+const MESSAGE_KEYS: [&str; 3] = ["messages", "contents", "input"];
+
+/// A request body read: its text, its messages' values and where each lies.
+pub struct RequestBody {
+    /// The text and what the values reference in it.
+    pub text: BodyText,
+    /// Each message, read.
+    pub messages: Vec<Value>,
+    /// Where each message lies in the text, in bytes.
+    pub(super) spans: Vec<(usize, usize)>,
+    /// The key holding the messages (`None`: the body is their array).
+    pub key: Option<&'static str>,
+}
+
+/// The key of `format`'s requests that holds their messages.
+fn key_of(format: Format) -> &'static str {
+    match format {
+        Format::OpenAiResponses | Format::GeminiInteractions => "input",
+        Format::Gemini => "contents",
+        _ => "messages",
+    }
+}
+
+/// Reads `text`, a request body of `format` (looked for under each key
+/// that may hold messages when `None`): the messages of an object's
+/// `messages`, `contents` or `input` key, or of a body that is an array.
+/// A body whose `input` is a string (an OpenAI Responses request of one
+/// prompt) holds no message.
+pub fn read_body(text: String, format: Option<Format>) -> Result<RequestBody, BodyError> {
+    let read = read_messages(&text, format)?;
+    Ok(RequestBody {
+        text: BodyText::new(text, read.refs.entries),
+        messages: read.messages,
+        spans: read.spans,
+        key: read.key,
+    })
+}
+
+/// What reading found, before the text is kept.
+struct Read {
+    refs: Refs,
+    messages: Vec<Value>,
+    spans: Vec<(usize, usize)>,
+    key: Option<&'static str>,
+}
+
+fn read_messages(text: &str, format: Option<Format>) -> Result<Read, BodyError> {
+    let not_json = |path: String, e: serde_json::Error| BodyError::NotJson {
+        path,
+        reason: e.to_string(),
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    let top = Top::deserialize(&mut de).map_err(|e| not_json(BODY.into(), e))?;
+    de.end().map_err(|e| not_json(BODY.into(), e))?;
+    let (key, items) = match top {
+        Top::Array(items) => (None, items),
+        Top::Object(slots) => choose(slots, format)?,
+        Top::Other => {
+            return Err(BodyError::NoMessages {
+                path: BODY.into(),
+                reason: "a request body is an object or an array of messages".into(),
+            })
+        }
+    };
+    let mut refs = Refs::new(text);
+    let mut messages = Vec::with_capacity(items.len());
+    let mut spans = Vec::with_capacity(items.len());
+    for (i, raw) in items.into_iter().enumerate() {
+        let path = match key {
+            Some(k) => format!("{BODY}.{k}[{i}]"),
+            None => format!("{BODY}[{i}]"),
+        };
+        let raw = raw.get();
+        let start = raw.as_ptr() as usize - text.as_ptr() as usize;
+        let mut de = serde_json::Deserializer::from_str(raw);
+        let seed = ValueSeed {
+            refs: &mut refs,
+            key: None,
+        };
+        let value = seed.deserialize(&mut de).map_err(|e| not_json(path, e))?;
+        messages.push(value);
+        spans.push((start, start + raw.len()));
+    }
+    Ok(Read {
+        refs,
+        messages,
+        spans,
+        key,
+    })
+}
+
+/// The messages under the key `format` keeps them in (or the first key
+/// that holds any), from the keys the body holds.
+fn choose<'a>(
+    mut slots: Vec<(&'static str, Slot<'a>)>,
+    format: Option<Format>,
+) -> Result<(Option<&'static str>, Vec<&'a RawValue>), BodyError> {
+    let wanted: Vec<&'static str> = match format {
+        Some(f) => vec![key_of(f)],
+        None => MESSAGE_KEYS.to_vec(),
+    };
+    for key in &wanted {
+        let Some(at) = slots.iter().rposition(|(k, _)| k == key) else {
+            continue;
+        };
+        return match slots.swap_remove(at).1 {
+            Slot::Array(items) => Ok((Some(key), items)),
+            Slot::Text if *key == "input" => Ok((Some(key), Vec::new())),
+            Slot::Text | Slot::Other => Err(BodyError::NoMessages {
+                path: format!("{BODY}.{key}"),
+                reason: "holds no array of messages".into(),
+            }),
+        };
+    }
+    Err(BodyError::NoMessages {
+        path: BODY.into(),
+        reason: format!(
+            "has no {} key holding messages",
+            wanted
+                .iter()
+                .map(|k| crate::quoted(k))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
+    })
+}
+
+/// The body, read only as far as finding its messages needs.
+enum Top<'a> {
+    /// An array: the messages themselves.
+    Array(Vec<&'a RawValue>),
+    /// An object: each key that may hold messages, with what it holds.
+    Object(Vec<(&'static str, Slot<'a>)>),
+    /// Anything else.
+    Other,
+}
+
+/// What a key that may hold messages holds.
+enum Slot<'a> {
+    /// An array: its items, unread.
+    Array(Vec<&'a RawValue>),
+    /// A string.
+    Text,
+    /// Anything else.
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Top<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(TopVisitor)
+    }
+}
+
+struct TopVisitor;
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = Top<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a request body")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Top<'de>, A::Error> {
+        items(seq).map(Top::Array)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top<'de>, A::Error> {
+        let mut slots = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            match MESSAGE_KEYS.iter().find(|k| **k == key.as_str()) {
+                Some(k) => slots.push((*k, map.next_value::<Slot<'de>>()?)),
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Top::Object(slots))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Top<'de>, E> {
+        Ok(Top::Other)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Top<'de>, E> {
+        Ok(Top::Other)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Top<'de>, E> {
+        Ok(Top::Other)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Top<'de>, E> {
+        Ok(Top::Other)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Top<'de>, E> {
+        Ok(Top::Other)
+    }
+    fn visit_unit<E>(self) -> Result<Top<'de>, E> {
+        Ok(Top::Other)
+    }
+}
+
+/// The items of an array, unread.
+fn items<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Vec<&'de RawValue>, A::Error> {
+    let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+    while let Some(item) = seq.next_element::<&'de RawValue>()? {
+        items.push(item);
+    }
+    Ok(items)
+}
+
+impl<'de> Deserialize<'de> for Slot<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(SlotVisitor)
+    }
+}
+
+struct SlotVisitor;
+
+impl<'de> Visitor<'de> for SlotVisitor {
+    type Value = Slot<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of messages")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Slot<'de>, A::Error> {
+        items(seq).map(Slot::Array)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Slot<'de>, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Slot::Other)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Slot<'de>, E> {
+        Ok(Slot::Text)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Slot<'de>, E> {
+        Ok(Slot::Other)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Slot<'de>, E> {
+        Ok(Slot::Other)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Slot<'de>, E> {
+        Ok(Slot::Other)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Slot<'de>, E> {
+        Ok(Slot::Other)
+    }
+    fn visit_unit<E>(self) -> Result<Slot<'de>, E> {
+        Ok(Slot::Other)
+    }
+}

@@ -1,0 +1,24 @@
+//! A request body read as text, for servers: the whole JSON body a client
+//! sent (`{model, messages, …}`, `{input, …}`, `{contents, …}` or a bare
+//! array) is parsed once by `serde_json` where it lies, each message becomes
+//! a value for the flows, and what compaction changed is written back as
+//! text edits of the body, so that the host splices the few changed
+//! messages into the text it holds and nothing else is copied out.
+//!
+//! Long image payloads are not copied out of the body: a message's value
+//! carries a reference to where the payload lies in the text
+//! ([`BodyText`]), read through [`BodyText`]'s [`Payloads`] when it is
+//! hashed, and expanded again when a changed message is written.
+//!
+//! [`Payloads`]: crate::media::Payloads
+
+mod edits;
+mod error;
+mod locate;
+mod text;
+mod value_seed;
+
+pub use edits::{body_edits, BodyEdit};
+pub use error::BodyError;
+pub use locate::{read_body, RequestBody};
+pub use text::{BodyText, BODY_TABLE};

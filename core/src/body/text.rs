@@ -1,0 +1,90 @@
+//! The body's text, kept for the length of one call, and the payloads that
+//! messages' values reference in it.
+
+use crate::event_loop::EventLoop;
+use crate::media::{find_external_ref, Payloads};
+use crate::tool_results::SanitizeMemo;
+
+/// The table number of references into a body: tables of kept host values
+/// count from 1, so no reference of theirs can stand for a body's text.
+pub const BODY_TABLE: u32 = 0;
+
+/// What a reference into the body stands for.
+#[derive(Debug)]
+pub(super) enum Entry {
+    /// Bytes `start..end` of the text: a string with no escape, as it lies.
+    Span(usize, usize),
+    /// A string unescaped by the parser: one that holds U+0000 (the
+    /// character references begin with, so no text of the caller's can
+    /// pass for one), or a long payload with escapes in it.
+    Owned(String),
+}
+
+/// A request body's text and the strings its messages' values reference.
+pub struct BodyText {
+    text: String,
+    entries: Vec<Entry>,
+    event_loop: Option<&'static dyn EventLoop>,
+}
+
+impl BodyText {
+    /// `text`, with `entries` the references made of it while reading.
+    pub(super) fn new(text: String, entries: Vec<Entry>) -> BodyText {
+        BodyText {
+            text,
+            entries,
+            event_loop: None,
+        }
+    }
+
+    /// The body's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The same body, its payloads read by flows that stop between images
+    /// to let `event_loop` run.
+    pub fn with_event_loop(mut self, event_loop: &'static dyn EventLoop) -> BodyText {
+        self.event_loop = Some(event_loop);
+        self
+    }
+
+    /// When `s` ends in a reference into this body: the text before the
+    /// reference, and the text the reference stands for.
+    pub fn resolve<'s>(&'s self, s: &'s str) -> Option<(&'s str, &'s str)> {
+        let (before, table, index) = find_external_ref(s)?;
+        if table != BODY_TABLE {
+            return None;
+        }
+        let text = match self.entries.get(index as usize)? {
+            Entry::Span(start, end) => self.text.get(*start..*end)?,
+            Entry::Owned(s) => s.as_str(),
+        };
+        Some((before, text))
+    }
+}
+
+impl Payloads for BodyText {
+    /// The payload a reference stands for, read where it lies in the body.
+    fn with_full(&self, s: &str, f: &mut dyn FnMut(&str)) {
+        match self.resolve(s) {
+            Some((_, text)) => f(text),
+            None => f(s),
+        }
+    }
+
+    fn in_memory<'s>(&'s self, s: &'s str) -> Option<&'s str> {
+        self.resolve(s).map(|(_, text)| text)
+    }
+
+    fn text_len(&self, s: &str) -> usize {
+        self.resolve(s).map_or(s.len(), |(_, text)| text.len())
+    }
+
+    fn event_loop(&self) -> Option<&dyn EventLoop> {
+        self.event_loop
+    }
+}
+
+/// A body remembers no sanitized text between calls.
+impl SanitizeMemo for BodyText {}

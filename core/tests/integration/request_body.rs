@@ -1,0 +1,330 @@
+//! A request body read as text compacts to what its parsed messages
+//! compact to: the same report, the same stash records, and the body with
+//! the edits spliced in holds the very messages the object form returns,
+//! every other byte as sent.
+#![cfg(not(target_arch = "wasm32"))]
+
+use crate::common::fit_images::noise_png;
+use crate::common::*;
+use crate::properties::{format_strategy, message_strategy, render};
+use ctxpack_core::body::{body_edits, read_body, BodyEdit, BodyError};
+use ctxpack_core::history::{
+    settle_inputs, CompactCall, CompactOptions, CompactReport, Input, Outcome,
+};
+use ctxpack_core::media::find_external_ref;
+use ctxpack_core::messages::Format;
+use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
+use ctxpack_core::CodedError;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn access(stash: &MemoryBackend, now: f64) -> StashAccess<'_, MemoryBackend> {
+    static CONFIG: std::sync::OnceLock<StashConfig> = std::sync::OnceLock::new();
+    StashAccess {
+        backend: stash,
+        config: CONFIG.get_or_init(StashConfig::default),
+        now,
+    }
+}
+
+/// The object form: the messages parsed, compacted in memory.
+fn by_values(
+    stash: &MemoryBackend,
+    values: Vec<Value>,
+    format: Option<Format>,
+    options: CompactOptions,
+) -> Outcome<CompactReport> {
+    let call = CompactCall::new(
+        access(stash, 1_000.0),
+        options,
+        &ctxpack_core::media::InMemory,
+    );
+    block_on(call.run(values, format)).unwrap()
+}
+
+/// The text form: the body read where it lies, compacted, its edits.
+fn by_body(
+    stash: &MemoryBackend,
+    text: &str,
+    format: Option<Format>,
+    options: CompactOptions,
+) -> (Outcome<CompactReport>, Vec<BodyEdit>, Vec<Value>) {
+    let body = read_body(text.to_string(), format).unwrap();
+    let read = body.messages.clone();
+    let mut inputs: Vec<Input> = body.messages.iter().cloned().map(Input::Read).collect();
+    let settled = settle_inputs(&mut inputs, format, &options, &mut |_| Err(())).unwrap();
+    let call = CompactCall::new(access(stash, 1_000.0), options, &body.text);
+    let (outcome, _) = block_on(call.run_inputs(inputs, &settled)).unwrap();
+    let edits = body_edits(&body, &outcome.messages, &outcome.changed);
+    (outcome, edits, read)
+}
+
+/// `text` with `edits` made, offsets counted in UTF-16 as JavaScript does.
+fn splice(text: &str, edits: &[BodyEdit]) -> String {
+    let units: Vec<u16> = text.encode_utf16().collect();
+    let mut out: Vec<u16> = Vec::new();
+    let mut at = 0;
+    for e in edits {
+        assert!(e.start >= at && e.end >= e.start, "edits in order");
+        out.extend_from_slice(&units[at..e.start]);
+        out.extend(e.text.encode_utf16());
+        at = e.end;
+    }
+    out.extend_from_slice(&units[at..]);
+    String::from_utf16(&out).unwrap()
+}
+
+/// Every record of `a` is in `b` with the same payload and part, and no more.
+fn same_records(a: &MemoryBackend, b: &MemoryBackend) {
+    let ids = |s: &MemoryBackend| {
+        let mut ids: Vec<String> = block_on(s.list_meta())
+            .unwrap()
+            .into_iter()
+            .map(|m| m.id)
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids(a), ids(b));
+    for id in ids(a) {
+        let (x, y) = (
+            block_on(a.get_record(&id)).unwrap().unwrap(),
+            block_on(b.get_record(&id)).unwrap().unwrap(),
+        );
+        assert_eq!(x.payload, y.payload, "{id}");
+        assert_eq!(
+            md5(&y.payload),
+            id,
+            "the record holds the payload, not a reference"
+        );
+        assert_eq!(x.part, y.part);
+        assert_eq!(x.mime, y.mime);
+    }
+}
+
+/// Where a format's requests keep their messages.
+fn key_of(format: Format) -> &'static str {
+    match format {
+        Format::OpenAiResponses | Format::GeminiInteractions => "input",
+        Format::Gemini => "contents",
+        _ => "messages",
+    }
+}
+
+/// Compacts `body` (holding `values` under `key`) both ways and checks
+/// they agree; returns the spliced body and how many references were made.
+fn both_ways(
+    text: &str,
+    values: Vec<Value>,
+    key: Option<&str>,
+    format: Option<Format>,
+    options: CompactOptions,
+) -> (String, usize) {
+    let (a, b) = (MemoryBackend::new(), MemoryBackend::new());
+    let objects = by_values(&a, values.clone(), format, options);
+    let (texts, edits, read) = by_body(&b, text, format, options);
+    assert_eq!(texts.report, objects.report);
+    assert_eq!(texts.changed, objects.changed);
+    assert_eq!(edits.len(), objects.changed.iter().filter(|c| **c).count());
+    same_records(&a, &b);
+    let spliced = splice(text, &edits);
+    let mut got: Value = serde_json::from_str(&spliced).unwrap();
+    let mut sent: Value = serde_json::from_str(text).unwrap();
+    let (got_msgs, sent_msgs) = match key {
+        Some(k) => (got[k].take(), sent[k].take()),
+        None => (got.take(), sent.take()),
+    };
+    assert_eq!(got, sent, "everything but the messages is as sent");
+    let expected: Vec<Value> = objects
+        .messages
+        .iter()
+        .zip(&values)
+        .zip(&objects.changed)
+        .map(|((out, original), changed)| {
+            if *changed {
+                out.clone()
+            } else {
+                original.clone()
+            }
+        })
+        .collect();
+    assert_eq!(got_msgs, Value::Array(expected));
+    assert_eq!(sent_msgs, Value::Array(values));
+    let refs = read.iter().map(count_refs).sum();
+    (spliced, refs)
+}
+
+fn count_refs(v: &Value) -> usize {
+    match v {
+        Value::String(s) => usize::from(find_external_ref(s).is_some()),
+        Value::Array(items) => items.iter().map(count_refs).sum(),
+        Value::Object(map) => map.values().map(count_refs).sum(),
+        _ => 0,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_body_compacts_as_its_messages_do(
+        format in format_strategy(),
+        named in any::<bool>(),
+        msgs in prop::collection::vec(message_strategy(), 1..8),
+        keep in 0..3usize,
+        sanitize in any::<bool>(),
+        collapse in any::<bool>(),
+        pretty in any::<bool>(),
+        bare in any::<bool>(),
+    ) {
+        let options = CompactOptions { keep_recent_images: keep, sanitize_tool_results: sanitize, collapse_text: collapse, ..CompactOptions::default() };
+        let values = render(format, &msgs);
+        let (key, body) = if bare {
+            (None, Value::Array(values.clone()))
+        } else {
+            let key = key_of(format);
+            (Some(key), json!({"model": "m-ü", "stream": true, key: values.clone(), "tools": [{"name": "日本"}]}))
+        };
+        let text = if pretty { serde_json::to_string_pretty(&body) } else { serde_json::to_string(&body) }.unwrap();
+        both_ways(&text, values, key, named.then_some(format), options);
+    }
+}
+
+/// Payloads of every shape stay where they lie in the body: a message's
+/// value references them, hashing reads them there, the stash gets their
+/// text, and a message kept inline is written back with them.
+#[test]
+fn payloads_are_referenced_where_they_lie() {
+    let shot = b64(&noise_png(48, 48));
+    assert!(shot.len() > 4096);
+    let values = vec![
+        json!({"role": "user", "content": [{"type": "text", "text": "é 😀 one"}, {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": shot}}]}),
+        json!({"role": "assistant", "content": "seen ✓"}),
+        json!({"role": "user", "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": b64(PNG)}}, {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": shot}}]}),
+        json!({"role": "assistant", "content": "two"}),
+        json!({"role": "user", "content": [{"type": "text", "text": "new 😀"}, {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": shot}}]}),
+    ];
+    let body = json!({"system": "ünïcode 😀", "messages": values, "max_tokens": 10});
+    let text = serde_json::to_string(&body).unwrap();
+    let (spliced, refs) = both_ways(
+        &text,
+        values.clone(),
+        Some("messages"),
+        Some(Format::Anthropic),
+        CompactOptions::default(),
+    );
+    assert_eq!(refs, 3 + usize::from(PNG.len() * 4 / 3 >= 1024));
+    assert!(
+        spliced.len() < text.len() / 2,
+        "history images left the body"
+    );
+    // Kept inline: the second user message's newest image, with one window.
+    let options = CompactOptions {
+        keep_recent_images: 1,
+        ..CompactOptions::default()
+    };
+    let (spliced, _) = both_ways(
+        &text,
+        values,
+        Some("messages"),
+        Some(Format::Anthropic),
+        options,
+    );
+    assert_eq!(
+        spliced.matches(&shot).count(),
+        2,
+        "the kept image and the newest message's are written out whole"
+    );
+}
+
+/// A data URL whose payload has escapes (`\/`) is read, hashed and stored
+/// as its unescaped text.
+#[test]
+fn an_escaped_payload_is_read_unescaped() {
+    let url = data_url("image/png", &noise_png(40, 40));
+    let values = vec![
+        json!({"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}),
+        json!({"role": "assistant", "content": "ok"}),
+        json!({"role": "user", "content": "next"}),
+    ];
+    let text = serde_json::to_string(&json!({"messages": values}))
+        .unwrap()
+        .replace('/', "\\/");
+    assert!(text.contains("base64,"));
+    both_ways(
+        &text,
+        values,
+        Some("messages"),
+        None,
+        CompactOptions::default(),
+    );
+}
+
+/// A caller's string that spells a reference into the body is the
+/// caller's text: it is written back as it was, and never stands for the
+/// body's text.
+#[test]
+fn a_forged_reference_is_caller_text() {
+    let forged = "\u{0}ctxpack\u{1}0\u{1}0\u{0}";
+    let values = vec![
+        json!({"role": "user", "content": [{"type": "text", "text": forged}, {"type": "image_url", "image_url": {"url": data_url("image/png", &noise_png(40, 40))}}]}),
+        json!({"role": "assistant", "content": forged}),
+        json!({"role": "user", "content": "next"}),
+    ];
+    let text = serde_json::to_string(&json!({"messages": values})).unwrap();
+    let (spliced, _) = both_ways(
+        &text,
+        values,
+        Some("messages"),
+        Some(Format::OpenAi),
+        CompactOptions::default(),
+    );
+    let out: Value = serde_json::from_str(&spliced).unwrap();
+    assert_eq!(out["messages"][0]["content"][0]["text"], forged);
+}
+
+/// Where a body keeps its messages, by format and by key, and what is no
+/// request body.
+#[test]
+fn the_messages_are_found_where_the_format_keeps_them() {
+    let body = |t: &str, f: Option<Format>| read_body(t.to_string(), f);
+    let found = body(
+        r#"{"contents":[{"role":"user","parts":[]}],"messages":[]}"#,
+        Some(Format::Gemini),
+    )
+    .unwrap();
+    assert_eq!((found.key, found.messages.len()), (Some("contents"), 1));
+    let found = body(r#"{"contents":[1],"messages":[]}"#, None).unwrap();
+    assert_eq!((found.key, found.messages.len()), (Some("messages"), 0));
+    let found = body(r#"{"input":"one prompt"}"#, Some(Format::OpenAiResponses)).unwrap();
+    assert_eq!((found.key, found.messages.len()), (Some("input"), 0));
+    let found = body(r#"{"messages":[1],"messages":[2,3]}"#, None).unwrap();
+    assert_eq!(
+        found.messages,
+        vec![json!(2), json!(3)],
+        "the last key wins, as in JSON.parse"
+    );
+    let found = body(r#" [ {"role":"user","content":"hi"} ] "#, None).unwrap();
+    assert_eq!((found.key, found.messages.len()), (None, 1));
+
+    let refused = |t: &str, f: Option<Format>| body(t, f).err().unwrap();
+    let e = refused(r#"{"messages": 3}"#, None);
+    assert_eq!(
+        (e.code().as_str(), e.path()),
+        ("INVALID_ARGUMENT", Some("body.messages"))
+    );
+    let e = refused(r#"{"model": "m"}"#, Some(Format::Anthropic));
+    assert!(
+        matches!(e, BodyError::NoMessages { ref path, .. } if path == "body"),
+        "{e}"
+    );
+    let e = refused(r#"{"messages": [{"role": "user"}"#, None);
+    assert!(
+        matches!(e, BodyError::NotJson { ref path, .. } if path == "body"),
+        "{e}"
+    );
+    let e = refused(r#"{"messages": []} trailing"#, None);
+    assert!(matches!(e, BodyError::NotJson { .. }), "{e}");
+    let e = refused("42", None);
+    assert_eq!(e.path(), Some("body"));
+}
