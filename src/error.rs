@@ -120,6 +120,17 @@ impl From<ctxpack_core::messages::MessageError> for CtxpackError {
     }
 }
 
+impl From<ctxpack_core::body::BodyError> for CtxpackError {
+    fn from(e: ctxpack_core::body::BodyError) -> Self {
+        CtxpackError {
+            code: e.code(),
+            message: e.to_string(),
+            path: e.path().map(str::to_owned),
+            cause: None,
+        }
+    }
+}
+
 impl From<ctxpack_core::OptionError> for CtxpackError {
     fn from(e: ctxpack_core::OptionError) -> Self {
         CtxpackError::invalid_option(e.path, e.message)

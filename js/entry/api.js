@@ -145,6 +145,27 @@ function rememberingCompaction(main) {
   };
 }
 
+/**
+ * compactRequestBody over the main module: the body text crosses in once;
+ * what comes back is each changed message's text and the UTF-16 range it
+ * replaces, spliced here into the caller's string (the same string when
+ * nothing changed).
+ */
+function requestBodyCompaction(main) {
+  return function compactRequestBody(body, options) {
+    return main.__compactRequestBody(body, options).then(({ ranges, texts, report }) => {
+      if (texts.length === 0) return { body, report };
+      let out = '';
+      let at = 0;
+      for (let k = 0; k < texts.length; k++) {
+        out += body.slice(at, ranges[2 * k]) + texts[k];
+        at = ranges[2 * k + 1];
+      }
+      return { body: out + body.slice(at), report };
+    });
+  };
+}
+
 function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
   const ready = markdownReady ?? (() => undefined);
 
@@ -191,6 +212,8 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
   return {
     /** Replaces history images with placeholders (see the declaration); messages it cannot change are remembered between calls. */
     compactContext: rememberingCompaction(main),
+    /** compactContext for a request body as JSON text (see the declaration). */
+    compactRequestBody: requestBodyCompaction(main),
     /** Finds the images in markdown `text`. */
     parseMarkdownImages: (text) => main.__parseMarkdownImages(text, parse),
     /** Turns user text with markdown images into ordered content parts. */

@@ -13,7 +13,7 @@ export { canvasResize };
 
 export const {
   parseMarkdownImages, toMultimodal, hasMultimedia, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError,
-  codecResize, fitContext, repairContext, compactContext,
+  codecResize, fitContext, repairContext, compactContext, compactRequestBody,
 } = bindApi({
   main,
   markdown: () => markdown,

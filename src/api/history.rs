@@ -4,8 +4,7 @@
 //! values; the caller's objects are never mutated.
 
 use crate::api::call::{Call, CallStash};
-use crate::api::slack::slack_option;
-use crate::api::target::target_options;
+use crate::api::compact_settings::{progress_of, CompactSettings};
 use crate::convert::array_arg;
 use crate::convert::message_memo::{self, keys_of, Seen};
 use crate::convert::to_js_kept;
@@ -13,11 +12,11 @@ use crate::promise::to_promise;
 use crate::stash::stash_from_js;
 use crate::stash::StashInner;
 use crate::CtxpackError;
-use ctxpack_core::calls::{compact_options, history_image_dialect, CompactInput};
+use ctxpack_core::calls::history_image_dialect;
 use ctxpack_core::history::{
     expand_history, history_image, settle_inputs, CompactCall, CompactOptions, Input, Settled,
 };
-use js_sys::{Array, Object, Promise, Reflect};
+use js_sys::{Array, Promise, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -229,18 +228,11 @@ impl Compaction {
         keys: &JsValue,
     ) -> Result<Compaction, CtxpackError> {
         let call = Call::new(Some(options))?;
-        let opts = &call.opts;
-        let stash = call.stash()?;
-        let format = opts.format()?;
-        let input = CompactInput {
-            keep_recent_images: opts.number("keepRecentImages")?,
-            collapse_text: opts.bool("collapseText")?,
-            sanitize_tool_results: opts.bool("sanitizeToolResults")?,
-            target: target_options(opts)?,
-            slack: slack_option(opts)?,
-            cache_breakpoint: opts.bool("cacheBreakpoint")?,
-        };
-        let options = compact_options(&input, &call.options_path())?;
+        let CompactSettings {
+            format,
+            options,
+            stash,
+        } = CompactSettings::read(&call)?;
         let array = array_arg(messages, "messages")?;
         let keys = keys_of(keys, array.length());
         let loose = options.sanitize_tool_results;
@@ -267,17 +259,7 @@ impl Compaction {
             options,
             stash,
         } = self;
-        let on_progress = call.opts.function("onProgress")?;
-        let mut progress = |done: usize, total: usize, bytes: u64| {
-            if let Some(f) = &on_progress {
-                let p = Object::new();
-                let _ = Reflect::set(&p, &"done".into(), &JsValue::from(done as f64));
-                let _ = Reflect::set(&p, &"total".into(), &JsValue::from(total as f64));
-                let _ = Reflect::set(&p, &"bytes".into(), &JsValue::from(bytes as f64));
-                // A throwing progress callback must not stop the compaction.
-                let _ = f.call1(&JsValue::UNDEFINED, &p);
-            }
-        };
+        let mut progress = progress_of(&call)?;
         let store = CallStash::new(&stash, &call);
         let payloads = call.payloads();
         let (outcome, digests) = CompactCall::new(store.access(), options, &payloads)

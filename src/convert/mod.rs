@@ -13,6 +13,7 @@ mod node_host;
 pub(crate) mod payload_memo;
 mod string_memo;
 mod text;
+pub(crate) use text::whole_text;
 mod text_memo;
 pub mod text_payloads;
 

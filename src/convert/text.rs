@@ -56,6 +56,73 @@ pub(super) fn ascii_text(text: &JsString) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// The string argument at `path` copied into wasm memory once, as UTF-8
+/// (see [`utf8_text`]). A value that is no string, or a string holding a
+/// lone surrogate (which has no UTF-8 form), is refused.
+pub(crate) fn whole_text(value: &JsValue, path: &str) -> Result<String, crate::CtxpackError> {
+    let Some(js) = value.dyn_ref::<JsString>() else {
+        return Err(crate::CtxpackError::invalid_argument(
+            path,
+            "must be a string",
+        ));
+    };
+    if !well_formed(js) {
+        return Err(crate::CtxpackError::invalid_argument(
+            path,
+            "holds a lone surrogate, which has no UTF-8 form",
+        ));
+    }
+    // Where the host has no `encodeInto`, the generic copy.
+    Ok(utf8_text(js).unwrap_or_else(|| String::from(js)))
+}
+
+/// A copy of a well-formed JavaScript string in wasm memory as UTF-8,
+/// written by the engine's native `TextEncoder.encodeInto`: one byte per
+/// character while the text is ASCII, and, from the first character that
+/// is not, room for three bytes per UTF-16 unit left. `None` where the host
+/// has no `encodeInto`.
+pub(crate) fn utf8_text(text: &JsString) -> Option<String> {
+    let (encoder, encode_into) = ENCODE_INTO.with(Clone::clone)?;
+    let len = text.length() as usize;
+    let mut bytes = vec![0u8; len];
+    let (read, written) = encode_at(&encoder, &encode_into, text, &mut bytes, 0)?;
+    let written = if read == len {
+        written
+    } else {
+        let rest = text.slice(read as u32, len as u32);
+        bytes.resize(written + (len - read) * 3, 0);
+        let (_, more) = encode_at(&encoder, &encode_into, &rest, &mut bytes, written)?;
+        written + more
+    };
+    bytes.truncate(written);
+    String::from_utf8(bytes).ok()
+}
+
+/// `encodeInto` of `text` into `bytes[at..]`: the UTF-16 units read and
+/// the bytes written.
+fn encode_at(
+    encoder: &JsValue,
+    encode_into: &Function,
+    text: &JsString,
+    bytes: &mut [u8],
+    at: usize,
+) -> Option<(usize, usize)> {
+    let memory = wasm_bindgen::memory()
+        .dyn_into::<js_sys::WebAssembly::Memory>()
+        .ok()?;
+    let room = bytes.len().checked_sub(at)?;
+    // Nothing allocates in wasm between taking the view and filling it, so
+    // the view's buffer cannot be detached by memory growth in between.
+    let view = js_sys::Uint8Array::new_with_byte_offset_and_length(
+        &memory.buffer(),
+        bytes.as_mut_ptr() as u32 + at as u32,
+        room as u32,
+    );
+    let done = encode_into.call2(encoder, text, &view).ok()?;
+    let count = |key: &str| Reflect::get(&done, &key.into()).ok()?.as_f64();
+    Some((count("read")? as usize, count("written")? as usize))
+}
+
 /// A `TextEncoder` and its `encodeInto`, where the host has them.
 fn find_encode_into() -> Option<(JsValue, Function)> {
     let class: Function = Reflect::get(&js_sys::global(), &"TextEncoder".into())

@@ -42,11 +42,10 @@ impl BodyText {
         &self.text
     }
 
-    /// The same body, its payloads read by flows that stop between images
-    /// to let `event_loop` run.
-    pub fn with_event_loop(mut self, event_loop: &'static dyn EventLoop) -> BodyText {
+    /// Has the flows reading its payloads stop between images to let
+    /// `event_loop` run.
+    pub fn set_event_loop(&mut self, event_loop: &'static dyn EventLoop) {
         self.event_loop = Some(event_loop);
-        self
     }
 
     /// When `s` ends in a reference into this body: the text before the
