@@ -315,6 +315,7 @@ if (!nodeOnly) {
     const plains = [];
     const served = [];
     const parses = [];
+    const texts = [];
     for (let r = 0; r < 10 * runs + 1; r++) {
       chat.splice(-1, 0, { role: 'assistant', content: `reply ${r}` }, { role: 'user', content: `question ${r}` });
       let t0 = performance.now();
@@ -333,13 +334,17 @@ if (!nodeOnly) {
       t0 = performance.now();
       await ctx.compactContext(JSON.parse(body).messages, { stash: chatStash });
       served.push(performance.now() - t0);
+      t0 = performance.now();
+      await ctx.compactRequestBody(body, { stash: chatStash });
+      texts.push(performance.now() - t0);
     }
-    const [longTurn, longEstimate, longPlain, longServed, longParse] = [turns, estimates, plains, served, parses].map(median);
+    const [longTurn, longEstimate, longPlain, longServed, longParse, longText] = [turns, estimates, plains, served, parses, texts].map(median);
     chatStash.free();
-    result.node.longChat = { messages: chat.length, turn: longTurn, estimate: longEstimate, plain: longPlain, served: longServed, parse: longParse };
+    result.node.longChat = { messages: chat.length, turn: longTurn, estimate: longEstimate, plain: longPlain, served: longServed, parse: longParse, text: longText };
     console.log(`Node, a ${chat.length}-message agent chat the app keeps, 2 new messages a turn: compactContext ${longTurn.toFixed(2)} ms (${((1000 * longTurn) / chat.length).toFixed(2)} µs a message); plain JavaScript's walk ${longPlain.toFixed(2)} ms; ctxpack ${(longTurn / longPlain).toFixed(2)}× the walk (goal ≤ 3×)`);
     console.log(`  estimate of it ${longEstimate.toFixed(2)} ms (${(longEstimate / longPlain).toFixed(1)}× the walk: estimate remembers no message yet)`);
     console.log(`  as a server receives it, parsed from the body each turn: JSON.parse + compactContext ${longServed.toFixed(2)} ms; JSON.parse alone ${longParse.toFixed(2)} ms (${(longServed / longParse).toFixed(1)}×: new objects each turn, nothing remembered)`);
+    console.log(`  the body as text: compactRequestBody ${longText.toFixed(2)} ms; JSON.parse alone ${longParse.toFixed(2)} ms; ctxpack ${(longText / longParse).toFixed(2)}× JSON.parse (goal ≤ 1.0×)`);
   }
   // A tool result holding a screenshot under a known binary field,
   // sanitized before each request: the first time for its payload, then the

@@ -1,14 +1,16 @@
 //! `compactRequestBody`: a request body as text, copied into wasm once,
-//! read where it lies, compacted, and answered as edits of the text, so
-//! that only the changed messages' text comes out.
+//! read where it lies (a message received before that compaction cannot
+//! change is known by its text and not read: see `convert::body_memo`),
+//! compacted, and answered as edits of the text, so that only the changed
+//! messages' text comes out.
 
 use crate::api::call::{Call, CallStash};
 use crate::api::compact_settings::{progress_of, CompactSettings};
-use crate::convert::{to_js, whole_text};
+use crate::convert::{body_memo, to_js, whole_text};
 use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::body::{body_edits, read_body};
-use ctxpack_core::history::{settle_inputs, CompactCall, Input};
+use ctxpack_core::history::{settle_inputs, CompactCall};
 use js_sys::{Array, Float64Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -48,25 +50,18 @@ pub async fn compact_request_body(
         options,
         stash,
     } = CompactSettings::read(&call)?;
-    let mut body = read_body(whole_text(&body, "body")?, format)?;
+    body_memo::begin_call();
+    let mut body = read_body(whole_text(&body, "body")?, format, &mut body_memo::known)?;
     body.text.set_event_loop(&crate::event_loop::HOST_LOOP);
-    let mut inputs: Vec<Input> = std::mem::take(&mut body.messages)
-        .into_iter()
-        .map(Input::Read)
-        .collect();
-    // Every message is read already: settling reads none again.
-    let settled = settle_inputs(&mut inputs, format, &options, &mut |i| {
-        Err(CtxpackError::invalid_argument(
-            format!("body[{i}]"),
-            "read twice",
-        ))
-    })?;
+    let mut inputs = std::mem::take(&mut body.inputs);
+    let settled = settle_inputs(&mut inputs, format, &options, &mut |i| body.read_message(i))?;
     let mut progress = progress_of(&call)?;
     let store = CallStash::new(&stash, &call);
-    let (outcome, _) = CompactCall::new(store.access(), options, &body.text)
+    let (outcome, digests) = CompactCall::new(store.access(), options, &body.text)
         .with_progress(&mut progress)
         .run_inputs(inputs, &settled)
         .await?;
+    body_memo::keep(&body, digests);
     let edits = body_edits(&body, &outcome.messages, &outcome.changed);
     let ranges: Vec<f64> = edits
         .iter()

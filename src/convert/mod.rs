@@ -4,6 +4,7 @@
 //! Reading is bounded in depth; writing never lets a `__proto__` key touch a
 //! prototype.
 
+pub(crate) mod body_memo;
 pub(crate) mod bytes;
 mod caller_strings;
 pub mod external;

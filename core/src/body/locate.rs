@@ -2,14 +2,13 @@
 
 use super::error::BodyError;
 use super::text::BodyText;
-use super::value_seed::{Refs, ValueSeed};
+use crate::history::{Digest, Input};
 use crate::messages::Format;
-use serde::de::{
-    Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
-};
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::fmt;
+use std::rc::Rc;
 
 /// What the body argument is called in paths.
 const BODY: &str = "body";
@@ -18,16 +17,41 @@ const BODY: &str = "body";
 /// when the call names no format.
 const MESSAGE_KEYS: [&str; 3] = ["messages", "contents", "input"];
 
-/// A request body read: its text, its messages' values and where each lies.
+/// A request body read: its text, its messages as inputs of a compaction
+/// and where each lies.
 pub struct RequestBody {
     /// The text and what the values reference in it.
     pub text: BodyText,
-    /// Each message, read.
-    pub messages: Vec<Value>,
+    /// Each message: known by its digest, or read.
+    pub inputs: Vec<Input>,
     /// Where each message lies in the text, in bytes.
     pub(super) spans: Vec<(usize, usize)>,
     /// The key holding the messages (`None`: the body is their array).
     pub key: Option<&'static str>,
+}
+
+impl RequestBody {
+    /// Message `i`'s text as it lies in the body.
+    pub fn raw(&self, i: usize) -> &str {
+        let (start, end) = self.spans.get(i).copied().unwrap_or_default();
+        self.text.text().get(start..end).unwrap_or_default()
+    }
+
+    /// Reads message `i` (one that was known by its digest, when the digest
+    /// cannot serve the call).
+    pub fn read_message(&mut self, i: usize) -> Result<Value, BodyError> {
+        let span = self.spans.get(i).copied().unwrap_or_default();
+        let key = self.key;
+        self.text.read_value(span, || path_of(key, i))
+    }
+}
+
+/// The JSON path of message `i` under `key`.
+fn path_of(key: Option<&str>, i: usize) -> String {
+    match key {
+        Some(k) => format!("{BODY}.{k}[{i}]"),
+        None => format!("{BODY}[{i}]"),
+    }
 }
 
 /// The key of `format`'s requests that holds their messages.
@@ -43,33 +67,44 @@ fn key_of(format: Format) -> &'static str {
 /// that may hold messages when `None`): the messages of an object's
 /// `messages`, `contents` or `input` key, or of a body that is an array.
 /// A body whose `input` is a string (an OpenAI Responses request of one
-/// prompt) holds no message.
-pub fn read_body(text: String, format: Option<Format>) -> Result<RequestBody, BodyError> {
-    let read = read_messages(&text, format)?;
-    Ok(RequestBody {
-        text: BodyText::new(text, read.refs.entries),
-        messages: read.messages,
-        spans: read.spans,
-        key: read.key,
-    })
+/// prompt) holds no message. A message whose text `known` gives a digest
+/// of is not read: it is that digest; every other one is read, to be
+/// remembered ([`Input::Again`]), for a message a server receives is sent
+/// again with the next request.
+pub fn read_body(
+    text: String,
+    format: Option<Format>,
+    known: &mut dyn FnMut(&str) -> Option<Rc<Digest>>,
+) -> Result<RequestBody, BodyError> {
+    let (key, spans) = locate(&text, format)?;
+    let mut body = RequestBody {
+        text: BodyText::new(text),
+        inputs: Vec::with_capacity(spans.len()),
+        spans,
+        key,
+    };
+    for i in 0..body.spans.len() {
+        let input = match known(body.raw(i)) {
+            Some(digest) => Input::Known(digest),
+            None => Input::Again(body.read_message(i)?),
+        };
+        body.inputs.push(input);
+    }
+    Ok(body)
 }
 
-/// What reading found, before the text is kept.
-struct Read {
-    refs: Refs,
-    messages: Vec<Value>,
-    spans: Vec<(usize, usize)>,
-    key: Option<&'static str>,
-}
-
-fn read_messages(text: &str, format: Option<Format>) -> Result<Read, BodyError> {
-    let not_json = |path: String, e: serde_json::Error| BodyError::NotJson {
-        path,
+/// Where the messages lie in `text`: their key and each one's bytes.
+fn locate(
+    text: &str,
+    format: Option<Format>,
+) -> Result<(Option<&'static str>, Vec<(usize, usize)>), BodyError> {
+    let not_json = |e: serde_json::Error| BodyError::NotJson {
+        path: BODY.into(),
         reason: e.to_string(),
     };
     let mut de = serde_json::Deserializer::from_str(text);
-    let top = Top::deserialize(&mut de).map_err(|e| not_json(BODY.into(), e))?;
-    de.end().map_err(|e| not_json(BODY.into(), e))?;
+    let top = Top::deserialize(&mut de).map_err(not_json)?;
+    de.end().map_err(not_json)?;
     let (key, items) = match top {
         Top::Array(items) => (None, items),
         Top::Object(slots) => choose(slots, format)?,
@@ -80,31 +115,15 @@ fn read_messages(text: &str, format: Option<Format>) -> Result<Read, BodyError> 
             })
         }
     };
-    let mut refs = Refs::new(text);
-    let mut messages = Vec::with_capacity(items.len());
-    let mut spans = Vec::with_capacity(items.len());
-    for (i, raw) in items.into_iter().enumerate() {
-        let path = match key {
-            Some(k) => format!("{BODY}.{k}[{i}]"),
-            None => format!("{BODY}[{i}]"),
-        };
-        let raw = raw.get();
-        let start = raw.as_ptr() as usize - text.as_ptr() as usize;
-        let mut de = serde_json::Deserializer::from_str(raw);
-        let seed = ValueSeed {
-            refs: &mut refs,
-            key: None,
-        };
-        let value = seed.deserialize(&mut de).map_err(|e| not_json(path, e))?;
-        messages.push(value);
-        spans.push((start, start + raw.len()));
-    }
-    Ok(Read {
-        refs,
-        messages,
-        spans,
-        key,
-    })
+    let base = text.as_ptr() as usize;
+    let spans = items
+        .iter()
+        .map(|raw| {
+            let start = raw.get().as_ptr() as usize - base;
+            (start, start + raw.get().len())
+        })
+        .collect();
+    Ok((key, spans))
 }
 
 /// The messages under the key `format` keeps them in (or the first key

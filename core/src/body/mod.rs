@@ -10,15 +10,21 @@
 //! ([`BodyText`]), read through [`BodyText`]'s [`Payloads`] when it is
 //! hashed, and expanded again when a changed message is written.
 //!
+//! A message compaction can never change is remembered by its text
+//! ([`BodyMemo`]): sent again in the next request, it is neither parsed
+//! nor decoded again.
+//!
 //! [`Payloads`]: crate::media::Payloads
 
 mod edits;
 mod error;
 mod locate;
+mod memo;
 mod text;
 mod value_seed;
 
 pub use edits::{body_edits, BodyEdit};
 pub use error::BodyError;
 pub use locate::{read_body, RequestBody};
+pub use memo::BodyMemo;
 pub use text::{BodyText, BODY_TABLE};

@@ -1,9 +1,13 @@
 //! The body's text, kept for the length of one call, and the payloads that
 //! messages' values reference in it.
 
+use super::error::BodyError;
+use super::value_seed::{Refs, ValueSeed};
 use crate::event_loop::EventLoop;
 use crate::media::{find_external_ref, Payloads};
 use crate::tool_results::SanitizeMemo;
+use serde::de::DeserializeSeed;
+use serde_json::Value;
 
 /// The table number of references into a body: tables of kept host values
 /// count from 1, so no reference of theirs can stand for a body's text.
@@ -28,13 +32,36 @@ pub struct BodyText {
 }
 
 impl BodyText {
-    /// `text`, with `entries` the references made of it while reading.
-    pub(super) fn new(text: String, entries: Vec<Entry>) -> BodyText {
+    /// `text`, no reference made into it yet.
+    pub(super) fn new(text: String) -> BodyText {
         BodyText {
             text,
-            entries,
+            entries: Vec::new(),
             event_loop: None,
         }
+    }
+
+    /// Reads the JSON value at bytes `span` of the text (which the body's
+    /// reading found to be one), referencing its long payloads; `path`
+    /// names it in an error.
+    pub(super) fn read_value(
+        &mut self,
+        (start, end): (usize, usize),
+        path: impl FnOnce() -> String,
+    ) -> Result<Value, BodyError> {
+        let mut refs = Refs::new(&self.text, &mut self.entries);
+        let raw = self.text.get(start..end).unwrap_or_default();
+        let mut de = serde_json::Deserializer::from_str(raw);
+        let seed = ValueSeed {
+            refs: &mut refs,
+            key: None,
+        };
+        seed.deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v))
+            .map_err(|e| BodyError::NotJson {
+                path: path(),
+                reason: e.to_string(),
+            })
     }
 
     /// The body's text.

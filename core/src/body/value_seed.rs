@@ -21,19 +21,19 @@ const HEADER_MAX: usize = 256;
 /// The references made while reading a body: where its text begins in
 /// memory (a string the parser borrows lies in it), and what each stands
 /// for.
-pub(super) struct Refs {
+pub(super) struct Refs<'e> {
     base: usize,
     len: usize,
-    pub(super) entries: Vec<Entry>,
+    entries: &'e mut Vec<Entry>,
 }
 
-impl Refs {
-    /// References into `text`.
-    pub(super) fn new(text: &str) -> Refs {
+impl<'e> Refs<'e> {
+    /// References into `text`, added to `entries`.
+    pub(super) fn new(text: &str, entries: &'e mut Vec<Entry>) -> Refs<'e> {
         Refs {
             base: text.as_ptr() as usize,
             len: text.len(),
-            entries: Vec::new(),
+            entries,
         }
     }
 
@@ -102,12 +102,12 @@ fn is_base64_head(s: &str) -> bool {
 }
 
 /// Reads one JSON value, making references through `refs`.
-pub(super) struct ValueSeed<'r, 'k> {
-    pub(super) refs: &'r mut Refs,
+pub(super) struct ValueSeed<'r, 'e, 'k> {
+    pub(super) refs: &'r mut Refs<'e>,
     pub(super) key: Option<&'k str>,
 }
 
-impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_> {
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_, '_> {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
@@ -115,7 +115,7 @@ impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_> {
     }
 }
 
-impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
+impl<'de> Visitor<'de> for ValueSeed<'_, '_, '_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -252,15 +252,21 @@ impl MessageMemo {
     }
 }
 
+/// The digest of an OpenAI user message of `text`, for tests.
+#[cfg(test)]
+pub(crate) fn digest_of_text(text: &str) -> Digest {
+    let raw = serde_json::json!({"role": "user", "content": text});
+    let message = Message::decode(Format::OpenAi, raw.clone(), &JsonPath::root("m")).unwrap();
+    Digest::of(RawFacts::of(&raw, Format::OpenAi, None), &message, 10).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
     fn digest(text: &str) -> Digest {
-        let raw = json!({"role": "user", "content": text});
-        let message = Message::decode(Format::OpenAi, raw.clone(), &JsonPath::root("m")).unwrap();
-        Digest::of(RawFacts::of(&raw, Format::OpenAi, None), &message, 10).unwrap()
+        digest_of_text(text)
     }
 
     #[test]

@@ -104,7 +104,7 @@ fn forgetting(
 
 /// An edit between two calls.
 #[derive(Debug, Clone)]
-enum Edit {
+pub(crate) enum Edit {
     Append(GenMessage),
     Retext(usize, String),
     Remove(usize),
@@ -112,7 +112,7 @@ enum Edit {
     Placeholder(usize, usize),
 }
 
-fn edit_strategy() -> impl Strategy<Value = Edit> {
+pub(crate) fn edit_strategy() -> impl Strategy<Value = Edit> {
     prop_oneof![
         message_strategy().prop_map(Edit::Append),
         (0..16usize, "[a-z ]{0,6}").prop_map(|(i, t)| Edit::Retext(i, t)),
@@ -122,7 +122,7 @@ fn edit_strategy() -> impl Strategy<Value = Edit> {
     ]
 }
 
-fn apply(msgs: &mut Vec<GenMessage>, edit: &Edit) {
+pub(crate) fn apply(msgs: &mut Vec<GenMessage>, edit: &Edit) {
     let n = msgs.len();
     match edit.clone() {
         Edit::Append(m) => msgs.push(m),

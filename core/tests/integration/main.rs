@@ -17,7 +17,7 @@ mod fuzz_regressions;
 mod held_tool_texts;
 mod history;
 mod history_stash;
-mod known_messages;
+pub(crate) mod known_messages;
 mod markdown_properties;
 mod markdown_spec;
 mod media_fixtures;

@@ -6,8 +6,9 @@
 
 use crate::common::fit_images::noise_png;
 use crate::common::*;
+use crate::known_messages::{apply, edit_strategy};
 use crate::properties::{format_strategy, message_strategy, render};
-use ctxpack_core::body::{body_edits, read_body, BodyEdit, BodyError};
+use ctxpack_core::body::{body_edits, read_body, BodyEdit, BodyError, BodyMemo};
 use ctxpack_core::history::{
     settle_inputs, CompactCall, CompactOptions, CompactReport, Input, Outcome,
 };
@@ -42,21 +43,41 @@ fn by_values(
     block_on(call.run(values, format)).unwrap()
 }
 
-/// The text form: the body read where it lies, compacted, its edits.
+/// The text form: the body read where it lies (the messages `memo` knows
+/// by their text not read), compacted, its edits; also the values read,
+/// and how many messages were known.
 fn by_body(
     stash: &MemoryBackend,
     text: &str,
     format: Option<Format>,
     options: CompactOptions,
-) -> (Outcome<CompactReport>, Vec<BodyEdit>, Vec<Value>) {
-    let body = read_body(text.to_string(), format).unwrap();
-    let read = body.messages.clone();
-    let mut inputs: Vec<Input> = body.messages.iter().cloned().map(Input::Read).collect();
-    let settled = settle_inputs(&mut inputs, format, &options, &mut |_| Err(())).unwrap();
+    memo: &mut BodyMemo,
+) -> (Outcome<CompactReport>, Vec<BodyEdit>, Vec<Value>, usize) {
+    memo.begin_call();
+    let mut body = read_body(text.to_string(), format, &mut |raw| memo.known(raw)).unwrap();
+    let mut inputs = std::mem::take(&mut body.inputs);
+    let known = inputs
+        .iter()
+        .filter(|i| matches!(i, Input::Known(_)))
+        .count();
+    let settled =
+        settle_inputs(&mut inputs, format, &options, &mut |i| body.read_message(i)).unwrap();
+    let read = inputs
+        .iter()
+        .filter_map(|i| match i {
+            Input::Read(v) | Input::Again(v) => Some(v.clone()),
+            Input::Known(_) => None,
+        })
+        .collect();
     let call = CompactCall::new(access(stash, 1_000.0), options, &body.text);
-    let (outcome, _) = block_on(call.run_inputs(inputs, &settled)).unwrap();
+    let (outcome, digests) = block_on(call.run_inputs(inputs, &settled)).unwrap();
+    for (i, digest) in digests.into_iter().enumerate() {
+        if let Some(d) = digest {
+            memo.keep(body.raw(i), d);
+        }
+    }
     let edits = body_edits(&body, &outcome.messages, &outcome.changed);
-    (outcome, edits, read)
+    (outcome, edits, read, known)
 }
 
 /// `text` with `edits` made, offsets counted in UTF-16 as JavaScript does.
@@ -111,22 +132,38 @@ fn key_of(format: Format) -> &'static str {
     }
 }
 
+/// The two stashes of a comparison, and the text form's memory.
+#[derive(Default)]
+struct Both {
+    objects: MemoryBackend,
+    texts: MemoryBackend,
+    memo: BodyMemo,
+}
+
+/// What a comparison found: the spliced body, how many references the
+/// text form made, and how many messages it knew.
+struct Compared {
+    spliced: String,
+    refs: usize,
+    known: usize,
+}
+
 /// Compacts `body` (holding `values` under `key`) both ways and checks
-/// they agree; returns the spliced body and how many references were made.
+/// they agree.
 fn both_ways(
+    both: &mut Both,
     text: &str,
     values: Vec<Value>,
     key: Option<&str>,
     format: Option<Format>,
     options: CompactOptions,
-) -> (String, usize) {
-    let (a, b) = (MemoryBackend::new(), MemoryBackend::new());
-    let objects = by_values(&a, values.clone(), format, options);
-    let (texts, edits, read) = by_body(&b, text, format, options);
+) -> Compared {
+    let objects = by_values(&both.objects, values.clone(), format, options);
+    let (texts, edits, read, known) = by_body(&both.texts, text, format, options, &mut both.memo);
     assert_eq!(texts.report, objects.report);
     assert_eq!(texts.changed, objects.changed);
     assert_eq!(edits.len(), objects.changed.iter().filter(|c| **c).count());
-    same_records(&a, &b);
+    same_records(&both.objects, &both.texts);
     let spliced = splice(text, &edits);
     let mut got: Value = serde_json::from_str(&spliced).unwrap();
     let mut sent: Value = serde_json::from_str(text).unwrap();
@@ -151,7 +188,22 @@ fn both_ways(
     assert_eq!(got_msgs, Value::Array(expected));
     assert_eq!(sent_msgs, Value::Array(values));
     let refs = read.iter().map(count_refs).sum();
-    (spliced, refs)
+    Compared {
+        spliced,
+        refs,
+        known,
+    }
+}
+
+/// [`both_ways`] once, on fresh stashes and memory.
+fn once(
+    text: &str,
+    values: Vec<Value>,
+    key: Option<&str>,
+    format: Option<Format>,
+    options: CompactOptions,
+) -> Compared {
+    both_ways(&mut Both::default(), text, values, key, format, options)
 }
 
 fn count_refs(v: &Value) -> usize {
@@ -186,8 +238,98 @@ proptest! {
             (Some(key), json!({"model": "m-ü", "stream": true, key: values.clone(), "tools": [{"name": "日本"}]}))
         };
         let text = if pretty { serde_json::to_string_pretty(&body) } else { serde_json::to_string(&body) }.unwrap();
-        both_ways(&text, values, key, named.then_some(format), options);
+        once(&text, values, key, named.then_some(format), options);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// A server's bodies, one a turn, the history edited between them: the
+    /// messages remembered by their text give what reading them gives.
+    #[test]
+    fn remembered_texts_give_what_reading_gives(
+        format in format_strategy(),
+        givens in prop::collection::vec(any::<bool>(), 4),
+        start in prop::collection::vec(message_strategy(), 1..8),
+        edits in prop::collection::vec(prop::collection::vec(edit_strategy(), 0..4), 1..4),
+        keep in 0..3usize,
+        sanitize in any::<bool>(),
+    ) {
+        let options = CompactOptions { keep_recent_images: keep, sanitize_tool_results: sanitize, ..CompactOptions::default() };
+        let mut both = Both::default();
+        let mut msgs = start;
+        let key = key_of(format);
+        for (n, step) in std::iter::once(Vec::new()).chain(edits).enumerate() {
+            for e in &step {
+                apply(&mut msgs, e);
+            }
+            let values = render(format, &msgs);
+            let text = serde_json::to_string(&json!({"model": "m", key: values.clone()})).unwrap();
+            // Named or detected, body by body.
+            both_ways(&mut both, &text, values, Some(key), givens[n].then_some(format), options);
+        }
+    }
+}
+
+/// A long chat's body sent again with two new messages: every message
+/// sent before that compaction cannot change is known by its text.
+#[test]
+fn a_body_sent_again_reads_only_its_new_messages() {
+    let mut both = Both::default();
+    let id = md5(&b64(PNG));
+    let mut chat: Vec<Value> = (0..40)
+        .map(|i| {
+            if i % 2 == 0 {
+                json!({"role": "user", "content": [{"type": "text", "text": format!("q{i} [Picture:history_{id}]")}]})
+            } else {
+                json!({"role": "assistant", "content": format!("a{i}")})
+            }
+        })
+        .collect();
+    chat[2] = json!({"role": "user", "content": [{"type": "image_url", "image_url": {"url": data_url("image/png", PNG)}}]});
+    let text = |chat: &[Value]| serde_json::to_string(&json!({"messages": chat})).unwrap();
+    let first = both_ways(
+        &mut both,
+        &text(&chat),
+        chat.clone(),
+        Some("messages"),
+        None,
+        CompactOptions::default(),
+    );
+    assert_eq!(first.known, 0);
+    chat.push(json!({"role": "assistant", "content": "new"}));
+    chat.push(json!({"role": "user", "content": "newer"}));
+    let second = both_ways(
+        &mut both,
+        &text(&chat),
+        chat.clone(),
+        Some("messages"),
+        None,
+        CompactOptions::default(),
+    );
+    assert_eq!(second.known, 39, "all but the one with an inline image");
+    // The same chat pretty-printed is other text: read again, same result.
+    let pretty = serde_json::to_string_pretty(&json!({"messages": chat})).unwrap();
+    let third = both_ways(
+        &mut both,
+        &pretty,
+        chat.clone(),
+        Some("messages"),
+        None,
+        CompactOptions::default(),
+    );
+    assert_eq!(third.known, 0);
+    // Another format named: known texts are read again in it.
+    let fourth = both_ways(
+        &mut both,
+        &text(&chat),
+        chat.clone(),
+        Some("messages"),
+        Some(Format::OpenAi),
+        CompactOptions::default(),
+    );
+    assert_eq!(fourth.known, 41);
 }
 
 /// Payloads of every shape stay where they lie in the body: a message's
@@ -206,7 +348,7 @@ fn payloads_are_referenced_where_they_lie() {
     ];
     let body = json!({"system": "ünïcode 😀", "messages": values, "max_tokens": 10});
     let text = serde_json::to_string(&body).unwrap();
-    let (spliced, refs) = both_ways(
+    let Compared { spliced, refs, .. } = once(
         &text,
         values.clone(),
         Some("messages"),
@@ -223,7 +365,7 @@ fn payloads_are_referenced_where_they_lie() {
         keep_recent_images: 1,
         ..CompactOptions::default()
     };
-    let (spliced, _) = both_ways(
+    let Compared { spliced, .. } = once(
         &text,
         values,
         Some("messages"),
@@ -251,7 +393,7 @@ fn an_escaped_payload_is_read_unescaped() {
         .unwrap()
         .replace('/', "\\/");
     assert!(text.contains("base64,"));
-    both_ways(
+    once(
         &text,
         values,
         Some("messages"),
@@ -272,7 +414,7 @@ fn a_forged_reference_is_caller_text() {
         json!({"role": "user", "content": "next"}),
     ];
     let text = serde_json::to_string(&json!({"messages": values})).unwrap();
-    let (spliced, _) = both_ways(
+    let Compared { spliced, .. } = once(
         &text,
         values,
         Some("messages"),
@@ -287,25 +429,28 @@ fn a_forged_reference_is_caller_text() {
 /// request body.
 #[test]
 fn the_messages_are_found_where_the_format_keeps_them() {
-    let body = |t: &str, f: Option<Format>| read_body(t.to_string(), f);
+    let body = |t: &str, f: Option<Format>| read_body(t.to_string(), f, &mut |_| None);
     let found = body(
         r#"{"contents":[{"role":"user","parts":[]}],"messages":[]}"#,
         Some(Format::Gemini),
     )
     .unwrap();
-    assert_eq!((found.key, found.messages.len()), (Some("contents"), 1));
+    assert_eq!((found.key, found.inputs.len()), (Some("contents"), 1));
     let found = body(r#"{"contents":[1],"messages":[]}"#, None).unwrap();
-    assert_eq!((found.key, found.messages.len()), (Some("messages"), 0));
+    assert_eq!((found.key, found.inputs.len()), (Some("messages"), 0));
     let found = body(r#"{"input":"one prompt"}"#, Some(Format::OpenAiResponses)).unwrap();
-    assert_eq!((found.key, found.messages.len()), (Some("input"), 0));
+    assert_eq!((found.key, found.inputs.len()), (Some("input"), 0));
     let found = body(r#"{"messages":[1],"messages":[2,3]}"#, None).unwrap();
     assert_eq!(
-        found.messages,
-        vec![json!(2), json!(3)],
+        (found.raw(0), found.raw(1), found.inputs.len()),
+        ("2", "3", 2),
         "the last key wins, as in JSON.parse"
     );
     let found = body(r#" [ {"role":"user","content":"hi"} ] "#, None).unwrap();
-    assert_eq!((found.key, found.messages.len()), (None, 1));
+    assert_eq!(
+        (found.key, found.raw(0)),
+        (None, r#"{"role":"user","content":"hi"}"#)
+    );
 
     let refused = |t: &str, f: Option<Format>| body(t, f).err().unwrap();
     let e = refused(r#"{"messages": 3}"#, None);
