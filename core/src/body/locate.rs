@@ -93,11 +93,11 @@ pub fn read_body(
     Ok(body)
 }
 
-/// Where the messages lie in `text`: their key and each one's bytes.
-fn locate(
-    text: &str,
-    format: Option<Format>,
-) -> Result<(Option<&'static str>, Vec<(usize, usize)>), BodyError> {
+/// Where a body's messages lie: the key holding them, and each one's bytes.
+type Located = (Option<&'static str>, Vec<(usize, usize)>);
+
+/// Where the messages lie in `text`.
+fn locate(text: &str, format: Option<Format>) -> Result<Located, BodyError> {
     let not_json = |e: serde_json::Error| BodyError::NotJson {
         path: BODY.into(),
         reason: e.to_string(),
