@@ -70,7 +70,7 @@ const COMMANDS = {
   compact: {
     input: '<in.json|->',
     summary: 'history images → [Picture:history_<md5>] placeholders, originals to the stash',
-    fn: 'compactContext',
+    fn: 'compactRequestBody',
     options: ['output', ...STASH, 'format', 'keepRecentImages', 'slack', 'noSlack', 'collapseText', 'sanitizeToolResults',
       ['model', 'stash further history images, oldest first, until the model’s limits are met (see modelProfile)'], 'profile', 'limits',
       ['provider', 'the same with a provider’s limits'], 'maxImages', 'maxRequestBytes', 'report'],
@@ -295,7 +295,10 @@ function readMessages(file) {
 }
 
 function writeJson(file, value) {
-  const text = `${JSON.stringify(value, null, 2)}\n`;
+  writeText(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+function writeText(file, text) {
   if (!file || file === '-') process.stdout.write(text);
   else fs.writeFileSync(file, text);
 }
@@ -336,10 +339,14 @@ function slackOption(opts) {
   return opts.noSlack ? false : jsonOption('--slack', opts.slack);
 }
 
+/**
+ * The file is compacted as text (compactRequestBody): read once, every byte
+ * written back as it was but the messages compaction changed.
+ */
 async function compact(opts, stash) {
-  const input = readMessages(opts.input);
+  const text = readText(opts.input);
   const model = opts.provider ? { provider: opts.provider, maxImages: opts.maxImages, maxRequestBytes: opts.maxRequestBytes } : opts.model;
-  const { messages, report } = await ctxpack.compactContext(input.messages, {
+  const { body, report } = await ctxpack.compactRequestBody(text, {
     stash,
     format: opts.format,
     keepRecentImages: opts.keepRecentImages ?? 0,
@@ -351,7 +358,7 @@ async function compact(opts, stash) {
     limits: jsonOption('--limits', opts.limits),
     onProgress: progressPrinter(),
   });
-  writeJson(opts.output, input.wrap(messages));
+  writeText(opts.output, body);
   if (opts.report) writeJson(opts.report, report);
   say(`${report.stashed} images stashed, ${report.kept} kept, ${report.failed} failed; ${size(report.bytesBefore)} → ${size(report.bytesAfter)}`);
   for (const f of report.failures) say(`${f.path || 'stash'}: ${f.code}: ${f.reason}`);

@@ -10,7 +10,7 @@ use crate::convert::{body_memo, to_js, whole_text};
 use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::body::{body_edits, read_body};
-use ctxpack_core::history::{settle_inputs, CompactCall};
+use ctxpack_core::history::{settle_inputs, CompactCall, Input};
 use js_sys::{Array, Float64Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -30,16 +30,17 @@ const REQUEST_BODY_TS: &'static str = r#"
 export function compactRequestBody(body: string, options: CompactOptions): Promise<{ body: string; report: CompactReport }>;
 "#;
 
-/// `compactRequestBody`: resolves to `{ranges, texts, report}`, `ranges`
-/// a `Float64Array` of each edit's start and end in UTF-16 units and
-/// `texts` what each range becomes, for the JavaScript side to splice into
-/// the body it holds.
+/// `compactRequestBody`: resolves to `{ranges, texts, report, known}`,
+/// `ranges` a `Float64Array` of each edit's start and end in UTF-16 units
+/// and `texts` what each range becomes, for the JavaScript side to splice
+/// into the body it holds; `known` counts the messages planned with a
+/// digest, unread.
 #[wasm_bindgen(js_name = __compactRequestBody, skip_typescript)]
 pub fn compact_request_body_js(body: JsValue, options: JsValue) -> Promise {
     to_promise(Box::pin(compact_request_body(body, options)))
 }
 
-/// `compactRequestBody`, awaited from Rust: `{ranges, texts, report}`.
+/// `compactRequestBody`, awaited from Rust: `{ranges, texts, report, known}`.
 pub async fn compact_request_body(
     body: JsValue,
     options: JsValue,
@@ -55,6 +56,10 @@ pub async fn compact_request_body(
     body.text.set_event_loop(&crate::event_loop::HOST_LOOP);
     let mut inputs = std::mem::take(&mut body.inputs);
     let settled = settle_inputs(&mut inputs, format, &options, &mut |i| body.read_message(i))?;
+    let known = inputs
+        .iter()
+        .filter(|i| matches!(i, Input::Known(_)))
+        .count();
     let mut progress = progress_of(&call)?;
     let store = CallStash::new(&stash, &call);
     let (outcome, digests) = CompactCall::new(store.access(), options, &body.text)
@@ -72,5 +77,6 @@ pub async fn compact_request_body(
     let _ = Reflect::set(&answer, &"ranges".into(), &Float64Array::from(&ranges[..]));
     let _ = Reflect::set(&answer, &"texts".into(), &texts);
     let _ = Reflect::set(&answer, &"report".into(), &to_js(&outcome.report));
+    let _ = Reflect::set(&answer, &"known".into(), &JsValue::from(known as f64));
     Ok(answer.into())
 }

@@ -47,6 +47,31 @@ test('compact then expand round-trips through the file stash', async () => {
   }
 });
 
+test('compact writes the file back byte for byte but the messages it changed', async () => {
+  const { dir, messages } = await workspace(2);
+  try {
+    const input = `${JSON.stringify({ model: 'gpt-x', note: 'ü 😀', messages }, null, 4)}\n`;
+    writeFileSync(path.join(dir, 'in.json'), input);
+    const c = run(['compact', 'in.json', '-o', 'out.json', '--stash-dir', 'stash'], dir);
+    assert.equal(c.status, 0, c.stderr);
+    const out = readFileSync(path.join(dir, 'out.json'), 'utf8');
+    // The text before the first message, and every message after the
+    // images' (4 spaces, as written), are the input's own.
+    const first = input.indexOf('{', input.indexOf('"messages"'));
+    assert.equal(out.slice(0, first), input.slice(0, first));
+    const from = (text) => input.lastIndexOf('{', input.indexOf(text));
+    assert.ok(out.endsWith(input.slice(from('"seen 1"'))), 'the messages after the last image and the end as written');
+    const seen0 = input.slice(from('"seen 0"'), input.indexOf('}', input.indexOf('"seen 0"')) + 1);
+    assert.ok(seen0.includes('\n            "content"') && out.includes(seen0), 'a message between images as written');
+    const parsed = JSON.parse(out);
+    assert.equal(parsed.note, 'ü 😀');
+    assert.match(parsed.messages[0].content[0].text, /^\[Picture:history_[0-9a-f]{32}\]$/);
+    assert.deepEqual(parsed.messages.slice(1).filter((m, i) => i % 2 === 0), messages.slice(1).filter((m, i) => i % 2 === 0));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('stats accounts per provider and exits 4 when a limit is exceeded', async () => {
   const { dir } = await workspace(21);
   try {

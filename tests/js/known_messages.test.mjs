@@ -8,32 +8,10 @@
 // byte counts equal to an independent measure of the messages.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
 import { makeImage } from '../fixtures/make.mjs';
+import { copiedBy, countedPackage } from './support/counted_package.mjs';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const require = createRequire(import.meta.url);
-
-// A copy of the Node package whose wasm-bindgen glue counts every string it
-// copies into wasm memory (`passStringToWasm0`: the generic copy every
-// `as_string()` goes through) besides the library's own `encodeInto`
-// copies: a message read again cannot hide in either.
-const copyDir = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-copies-'));
-cpSync(path.join(root, 'dist'), path.join(copyDir, 'dist'), { recursive: true });
-const glue = path.join(copyDir, 'dist/node/ctxpack.js');
-const source = readFileSync(glue, 'utf8');
-const head = 'function passStringToWasm0(arg, malloc, realloc) {';
-assert.ok(source.includes(head), 'the glue copies strings with passStringToWasm0');
-writeFileSync(glue, source.replace(head, `${head}\n    globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg.length;`));
-const realEncodeInto = TextEncoder.prototype.encodeInto;
-TextEncoder.prototype.encodeInto = function (text, into) {
-  if (!new Error().stack.includes('passStringToWasm0')) globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + text.length;
-  return realEncodeInto.call(this, text, into);
-};
-const { Stash, compactContext } = require(path.join(copyDir, 'dist/node/index.js'));
+const { Stash, compactContext } = countedPackage();
 
 const memory = () => Stash.open({ backend: 'memory' });
 const b64Of = async (seed) => (await makeImage('png', 96, 64, seed)).toString('base64');
@@ -73,13 +51,6 @@ async function twins() {
     }
     return remembered;
   };
-}
-
-/** Characters copied into wasm memory while `fn` runs. */
-async function copiedBy(fn) {
-  const before = globalThis.__ctxpackCopied ?? 0;
-  const value = await fn();
-  return { value, copied: (globalThis.__ctxpackCopied ?? 0) - before };
 }
 
 /** The ids of images stashed into `stash` by compacting `n` new ones. */

@@ -14,6 +14,7 @@ import {
   CtxpackError,
   Stash,
   compactContext,
+  compactRequestBody,
   expandContext,
   getHistoryImage,
   historyImageTool,
@@ -208,6 +209,8 @@ export async function binary(stash: Stash, messages: OpenAiMessage[]): Promise<v
   const byId = await compactContext(messages, { stash, model: 'claude-sonnet-4-5', profile: { maxImages: 50 }, limits: { maxRequestBytes: 1 << 20 } });
   void byId;
   if (!compacted.report.fits) void compacted.report.limitProblem;
+  const served: { body: string; report: CompactReport } = await compactRequestBody('{"messages":[]}', { stash, format: 'anthropic', keepRecentImages: 2 });
+  void served.body.length;
 }
 
 export const placeholderId: string = `history_${md5Hex('iVBORw0KGgo=')}`;

@@ -1,6 +1,6 @@
 // Each line below must fail to type-check: the tests assert that tsc reports
 // an error on exactly these lines, proving the .d.ts is specific, not `any`.
-import { Stash, answerHistoryImageCall, fitContext, compactContext, detectFormat, estimate, historyImageTool, historyImageTexts, modelProfile, registerModelProfile, parseMarkdownImages, routeArtifact, toMultimodal } from 'ctxpack';
+import { Stash, answerHistoryImageCall, fitContext, compactContext, compactRequestBody, detectFormat, estimate, historyImageTool, historyImageTexts, modelProfile, registerModelProfile, parseMarkdownImages, routeArtifact, toMultimodal } from 'ctxpack';
 
 declare const stash: Stash;
 
@@ -14,6 +14,8 @@ historyImageTool('gemini'); // @expect-error
 historyImageTexts(42); // @expect-error
 compactContext([], { format: 'openai' }); // @expect-error
 compactContext([], { stash: null as unknown as Stash, model: 42 }); // @expect-error
+compactRequestBody({ messages: [] }, { stash }); // @expect-error
+compactRequestBody('{}', { format: 'openai' }); // @expect-error
 Stash.open({ backend: 'redis' }); // @expect-error
 estimate([], { provider: 'acme' }); // @expect-error
 routeArtifact({ filename: 'x.pdf' }, {}); // @expect-error

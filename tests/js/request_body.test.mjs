@@ -1,0 +1,187 @@
+// compactRequestBody: a request body as a server receives it, compacted as
+// text. Every test checks the body against compactContext on the parsed
+// messages (a second stash), and byte counts against
+// Buffer.byteLength(JSON.stringify(…)); every byte outside the changed
+// messages must come back as sent. The package is a copy whose glue counts
+// every string copied into wasm memory, so the body is seen to cross once.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { makeImage } from '../fixtures/make.mjs';
+import { copiedBy, countedPackage } from './support/counted_package.mjs';
+
+const ctx = countedPackage();
+const { Stash, CtxpackError, compactContext, compactRequestBody } = ctx;
+
+const memory = () => Stash.open({ backend: 'memory' });
+const b64Of = async (seed, format = 'png') => (await makeImage(format, 96, 64, seed)).toString('base64');
+const jsonBytes = (messages) => messages.reduce((n, m) => n + Buffer.byteLength(JSON.stringify(m)), 0);
+
+/** Where a format's requests keep their messages. */
+const keyOf = (format) => ({ 'openai-responses': 'input', 'gemini-interactions': 'input', gemini: 'contents' })[format] ?? 'messages';
+
+/**
+ * Compacts `body` as text (into stash `a`) and its parsed messages as
+ * objects (into stash `b`), asserts they agree, and returns the text form's
+ * answer.
+ */
+async function agree(body, options, a, b, key = keyOf(options.format)) {
+  const parsed = JSON.parse(body);
+  const messages = key ? parsed[key] : parsed;
+  const objects = await compactContext(messages, { ...options, stash: b });
+  const text = await compactRequestBody(body, { ...options, stash: a });
+  assert.deepEqual(text.report, objects.report);
+  assert.equal(text.report.bytesBefore, jsonBytes(messages));
+  assert.equal(text.report.bytesAfter, jsonBytes(objects.messages));
+  const out = JSON.parse(text.body);
+  assert.deepEqual(key ? out[key] : out, JSON.parse(JSON.stringify(objects.messages)));
+  if (key) assert.deepEqual({ ...out, [key]: null }, { ...parsed, [key]: null }, 'the rest of the body as sent');
+  // Byte for byte outside the changed messages: the edits (asked of a
+  // fresh stash, whose report is the same) replace exactly the changed
+  // messages' text as sent.
+  const fresh = await Stash.open({ backend: 'memory' });
+  const { ranges, texts } = await ctx.__compactRequestBody(body, { ...options, stash: fresh });
+  fresh.free();
+  const changed = objects.messages.flatMap((m, i) => (m === messages[i] ? [] : [i]));
+  assert.equal(texts.length, changed.length);
+  let spliced = '';
+  let at = 0;
+  changed.forEach((i, k) => {
+    assert.deepEqual(JSON.parse(body.slice(ranges[2 * k], ranges[2 * k + 1])), messages[i], `edit ${k} replaces message ${i}`);
+    spliced += body.slice(at, ranges[2 * k]) + texts[k];
+    at = ranges[2 * k + 1];
+  });
+  assert.equal(text.body, spliced + body.slice(at));
+  return text;
+}
+
+test('a body compacts as its parsed messages do, in every format, every other byte as sent', async () => {
+  const [png, jpeg] = [await b64Of(1), await b64Of(2, 'jpeg')];
+  const bodies = {
+    openai: [{ role: 'user', content: [{ type: 'text', text: 'é 😀 看' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }] }, { role: 'assistant', content: 'seen ✓' }, { role: 'user', content: 'next 😀' }],
+    anthropic: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: jpeg } }, { type: 'text', text: 'ü' }] }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'again' }],
+    gemini: [{ role: 'user', parts: [{ text: '图' }, { inlineData: { mimeType: 'image/png', data: png } }] }, { role: 'model', parts: [{ text: 'ok' }] }, { role: 'user', parts: [{ text: 'more' }] }],
+    'openai-responses': [{ role: 'user', content: [{ type: 'input_image', image_url: `data:image/png;base64,${png}`, detail: 'auto' }] }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'more' }],
+  };
+  for (const [format, messages] of Object.entries(bodies)) {
+    const [a, b] = [await memory(), await memory()];
+    const key = keyOf(format);
+    // Pretty-printed, other keys around the messages, non-ASCII before them.
+    const body = JSON.stringify({ model: 'm-ü😀', [key]: messages, stream: true, tools: [{ name: '工具' }] }, null, 2);
+    for (const named of [format, undefined]) {
+      const { report, body: out } = await agree(body, { format: named }, a, b, key);
+      assert.equal(report.format, format);
+      assert.equal(report.stashed + report.deduplicated, 1, format);
+      assert.ok(!out.includes(format === 'anthropic' ? jpeg : png), `${format}: the payload left the body`);
+      assert.ok(out.startsWith('{\n  "model": "m-ü😀",\n'), 'the text before the messages as sent');
+    }
+    a.free();
+    b.free();
+  }
+  // A bare array of messages.
+  const [a, b] = [await memory(), await memory()];
+  await agree(JSON.stringify(bodies.openai), {}, a, b, null);
+});
+
+test('a body with nothing to change comes back as the very string sent', async () => {
+  const stash = await memory();
+  const body = JSON.stringify({ messages: [{ role: 'user', content: 'hi 😀' }], model: 'm' });
+  const { body: out, report } = await compactRequestBody(body, { stash });
+  assert.equal(out, body);
+  assert.equal(report.stashed, 0);
+  assert.equal(report.bytesBefore, Buffer.byteLength(JSON.stringify({ role: 'user', content: 'hi 😀' })));
+});
+
+test('the body crosses into wasm once; a message received before that compaction cannot change is not read again', async () => {
+  const stash = await memory();
+  const shot = await b64Of(7);
+  const chat = [{ role: 'system', content: 'You are an agent.' }];
+  for (let i = 0; i < 120; i++) {
+    chat.push({ role: 'user', content: [{ type: 'text', text: `task ${i} ✓` }] });
+    chat.push({ role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'read', arguments: `{"i":${i}}` } }] });
+    chat.push({ role: 'tool', tool_call_id: `c${i}`, content: JSON.stringify({ ok: true, i }) });
+  }
+  chat.splice(5, 0, { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${shot}` } }] });
+  chat.push({ role: 'user', content: 'now?' });
+  const send = (messages) => JSON.stringify({ model: 'm', messages });
+  const internal = (body) => ctx.__compactRequestBody(body, { stash });
+  let body = send(chat);
+  const twin = await memory();
+  await compactContext(JSON.parse(body).messages, { stash: twin });
+  const first = await copiedBy(() => internal(body));
+  assert.ok(first.copied <= body.length + 64, `the body crossed once: ${first.copied} for ${body.length}`);
+  assert.equal(first.value.known, 0);
+  chat.push({ role: 'assistant', content: 'done' }, { role: 'user', content: 'next ✓' });
+  body = send(chat);
+  const second = await copiedBy(() => internal(body));
+  assert.ok(second.copied <= body.length + 64, `again once: ${second.copied} for ${body.length}`);
+  // Every message sent before but the one with an inline image.
+  assert.equal(second.value.known, chat.length - 3);
+  // And the answer is what reading every message gives.
+  const objects = await compactContext(JSON.parse(body).messages, { stash: twin });
+  const [ranges, texts] = [second.value.ranges, second.value.texts];
+  assert.equal(texts.length, 1);
+  assert.deepEqual(JSON.parse(texts[0]), objects.messages[5]);
+  assert.equal(body.slice(ranges[0], ranges[1]), JSON.stringify(chat[5]));
+  assert.deepEqual(second.value.report, objects.report);
+});
+
+test('edits in place between bodies: a message changed is read again, one removed or moved is found by its text', async () => {
+  const [a, b] = [await memory(), await memory()];
+  const placeholder = `[Picture:history_${'0'.repeat(32)}]`;
+  const chat = [
+    { role: 'user', content: [{ type: 'text', text: `see ${placeholder}` }] },
+    { role: 'assistant', content: 'one' },
+    { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${await b64Of(11)}` } }] },
+    { role: 'assistant', content: 'two' },
+    { role: 'user', content: 'three' },
+  ];
+  const send = () => JSON.stringify({ messages: chat });
+  await agree(send(), { keepRecentImages: 0 }, a, b);
+  // Text appended to the last message, a part replaced, a message removed
+  // from the middle, the order changed: each body agrees with reading it.
+  chat[4].content += ' more';
+  await agree(send(), {}, a, b);
+  chat[0].content[0] = { type: 'text', text: 'no picture now' };
+  await agree(send(), {}, a, b);
+  chat.splice(1, 1);
+  await agree(send(), {}, a, b);
+  chat.reverse();
+  await agree(send(), {}, a, b);
+  // Another format over the same texts, and a cleared stash.
+  await agree(send(), { format: 'openai' }, a, b);
+  await a.clear();
+  await b.clear();
+  await agree(send(), {}, a, b);
+});
+
+test('two bodies compacted at once agree with each other and with the objects', async () => {
+  const [a, b] = [await memory(), await memory()];
+  const body = JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${await b64Of(21)}` } }] }, { role: 'user', content: 'go' }] });
+  const [x, y] = await Promise.all([compactRequestBody(body, { stash: a }), compactRequestBody(body, { stash: a })]);
+  assert.equal(x.body, y.body);
+  const objects = await compactContext(JSON.parse(body).messages, { stash: b });
+  assert.deepEqual(JSON.parse(x.body).messages, JSON.parse(JSON.stringify(objects.messages)));
+});
+
+test('what is no request body is refused with a CtxpackError and its path', async () => {
+  const stash = await memory();
+  const refused = async (body, code, path, options = {}) => {
+    const e = await compactRequestBody(body, { stash, ...options }).then(() => null, (e) => e);
+    assert.ok(e instanceof CtxpackError, `${body}: ${e}`);
+    assert.equal(e.code, code);
+    assert.equal(e.path, path);
+    return e;
+  };
+  await refused({ messages: [] }, 'INVALID_ARGUMENT', 'body');
+  await refused('{"messages": [', 'INVALID_ARGUMENT', 'body');
+  await refused('{"messages": 3}', 'INVALID_ARGUMENT', 'body.messages');
+  await refused('{"model": "m"}', 'INVALID_ARGUMENT', 'body');
+  await refused('{"contents": []}', 'INVALID_ARGUMENT', 'body', { format: 'openai' });
+  await refused('"text"', 'INVALID_ARGUMENT', 'body');
+  await refused('{"messages": []}\ud800', 'INVALID_ARGUMENT', 'body');
+  await refused('{"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": 5}}]}]}', 'INVALID_MESSAGE', 'messages[0].content[0].image_url.url');
+  await refused('{"messages": []}', 'INVALID_OPTION', 'options.format', { format: 'nope' });
+  // A Responses body of one prompt holds no message.
+  const one = '{"input": "hello", "model": "m"}';
+  assert.equal((await compactRequestBody(one, { stash })).body, one);
+});

@@ -1,0 +1,39 @@
+// A copy of the Node package whose wasm-bindgen glue counts every string it
+// copies into wasm memory (`passStringToWasm0`: the generic copy every
+// `as_string()` goes through) besides the library's own `encodeInto`
+// copies: text read again cannot hide in either. Load it before any other
+// copy of the package in the process (the counter patches TextEncoder).
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const require = createRequire(import.meta.url);
+
+/** The counted copy's exports (the Node entry, as `require` gives it). */
+export function countedPackage() {
+  const copyDir = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-copies-'));
+  cpSync(path.join(root, 'dist'), path.join(copyDir, 'dist'), { recursive: true });
+  const glue = path.join(copyDir, 'dist/node/ctxpack.js');
+  const source = readFileSync(glue, 'utf8');
+  const head = 'function passStringToWasm0(arg, malloc, realloc) {';
+  assert.ok(source.includes(head), 'the glue copies strings with passStringToWasm0');
+  writeFileSync(glue, source.replace(head, `${head}\n    globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg.length;`));
+  const realEncodeInto = TextEncoder.prototype.encodeInto;
+  TextEncoder.prototype.encodeInto = function (text, into) {
+    const done = realEncodeInto.call(this, text, into);
+    // What was read (a copy into a buffer too small stops short).
+    if (!new Error().stack.includes('passStringToWasm0')) globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + done.read;
+    return done;
+  };
+  return require(path.join(copyDir, 'dist/node/index.js'));
+}
+
+/** What `fn` resolves to, and the UTF-16 units copied into wasm memory meanwhile. */
+export async function copiedBy(fn) {
+  const before = globalThis.__ctxpackCopied ?? 0;
+  const value = await fn();
+  return { value, copied: (globalThis.__ctxpackCopied ?? 0) - before };
+}
