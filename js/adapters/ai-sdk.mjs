@@ -2,6 +2,7 @@
 // peer dependency): a language-model middleware that compacts every prompt,
 // the `get_history_image` tool, and compaction of `useChat`'s UIMessages.
 import { jsonSchema, tool } from 'ai';
+import { compactPrompt } from './plain-prompt.mjs';
 import { compactContext, getHistoryImage, historyImageTexts, historyImageTool as toolDefinition } from 'ctxpack';
 
 /** The tool's name, as placeholders and the model know it: the package's tool definition's. */
@@ -121,7 +122,7 @@ export function ctxpackMiddleware(options) {
   return {
     specificationVersion: 'v4',
     async transformParams({ params, model }) {
-      const { messages, report } = await compactContext(params.prompt, { ...rest, stash, format: 'ai-sdk' });
+      const { messages, report } = await compactPrompt(params.prompt, { ...rest, stash, format: 'ai-sdk' });
       onReport?.(report);
       return { ...params, prompt: placeToolResultFiles(messages, model?.provider) };
     },

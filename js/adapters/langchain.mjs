@@ -4,7 +4,8 @@
 import { createMiddleware } from 'langchain';
 import { HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
-import { compactContext, getHistoryImage, historyImageTexts, historyImageTool as toolDefinition } from 'ctxpack';
+import { getHistoryImage, historyImageTexts, historyImageTool as toolDefinition } from 'ctxpack';
+import { compactPrompt } from './plain-prompt.mjs';
 
 /** The role each LangChain message type has on the wire. */
 const ROLES = { human: 'user', ai: 'assistant', system: 'system', tool: 'tool', developer: 'system' };
@@ -34,7 +35,7 @@ export async function compactMessages(messages, options) {
   const { stash, ...rest } = options ?? {};
   if (!stash) throw new TypeError('compactMessages needs { stash }');
   const wire = messages.map((m) => ({ role: ROLES[m.type ?? m.getType?.()] ?? m.type, content: m.content }));
-  const { messages: compacted, report } = await compactContext(wire, { ...rest, stash, format: 'langchain' });
+  const { messages: compacted, report } = await compactPrompt(wire, { ...rest, stash, format: 'langchain' });
   return {
     messages: compacted.map((c, i) => (c === wire[i] ? messages[i] : withContent(messages[i], c.content))),
     report,

@@ -246,3 +246,39 @@ test('langchain: compactMessages keeps unchanged messages and rebuilds changed o
   assert.equal(out[2].name, 'screenshot');
   assert.deepEqual(out[2].content, [{ type: 'text', text: `[Picture:history_${md5(old)}]` }]);
 });
+
+// ---- the adapters' prompts as JSON text ----
+
+test('a prompt of plain JSON without inline payloads is compacted as text, agreeing with compactContext; any other as objects', async () => {
+  const { compactPrompt } = await import('../../dist/adapters/plain-prompt.mjs');
+  const png = (await makeImage('png', 40, 30, 91)).toString('base64');
+  const placeholder = `[Picture:history_${createHash('md5').update(png).digest('hex')}]`;
+  const chat = [{ role: 'system', content: 'You are an agent.' }];
+  for (let i = 0; i < 30; i++) {
+    chat.push({ role: 'user', content: [{ type: 'text', text: `task ${i} ${i % 5 ? '' : placeholder}` }] });
+    chat.push({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: `c${i}`, toolName: 'read', input: { i, path: `src/${i}.rs` } }] });
+    chat.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId: `c${i}`, toolName: 'read', output: { type: 'json', value: { ok: true, n: i / 3 } } }] });
+  }
+  chat.push({ role: 'user', content: [{ type: 'text', text: 'and now?' }] });
+  const cases = [
+    ['plain', chat, {}, true],
+    ['plain, a cache breakpoint changing one message', chat, { cacheBreakpoint: true }, true],
+    ['an image as base64', [{ role: 'user', content: [{ type: 'file', mediaType: 'image/png', data: png }] }, ...chat], {}, false],
+    ['an image as a data URL', [{ role: 'user', content: [{ type: 'image', image: `data:image/png;base64,${png}` }] }, ...chat], {}, false],
+    ['an image as bytes', [{ role: 'user', content: [{ type: 'file', mediaType: 'image/png', data: Buffer.from(png, 'base64') }] }, ...chat], {}, false],
+    ['a URL object', [{ role: 'user', content: [{ type: 'image', image: new URL('https://x.test/a.png') }] }, ...chat], {}, false],
+  ];
+  for (const [name, messages, options, asText] of cases) {
+    const [a, b] = [await Stash.open({ backend: 'memory' }), await Stash.open({ backend: 'memory' })];
+    for (let send = 0; send < 2; send++) {
+      const prompt = structuredClone(messages).map((m, i) => (messages[i].content[0].data instanceof Uint8Array || messages[i].content[0].image instanceof URL ? messages[i] : m));
+      const got = await compactPrompt(prompt, { ...options, stash: a, format: 'ai-sdk' });
+      const objects = await compactContext(prompt, { ...options, stash: b, format: 'ai-sdk' });
+      assert.equal(got.asText, asText, name);
+      assert.deepEqual(got.report, objects.report, name);
+      assert.deepEqual(JSON.parse(JSON.stringify(got.messages)), JSON.parse(JSON.stringify(objects.messages)), name);
+      // A message that did not change is the caller's own.
+      got.messages.forEach((m, i) => assert.equal(m === prompt[i], objects.messages[i] === prompt[i], `${name}: message ${i}`));
+    }
+  }
+});
