@@ -345,6 +345,32 @@ if (!nodeOnly) {
     console.log(`  estimate of it ${longEstimate.toFixed(2)} ms (${(longEstimate / longPlain).toFixed(1)}× the walk: estimate remembers no message yet)`);
     console.log(`  as a server receives it, parsed from the body each turn: JSON.parse + compactContext ${longServed.toFixed(2)} ms; JSON.parse alone ${longParse.toFixed(2)} ms (${(longServed / longParse).toFixed(1)}×: new objects each turn, nothing remembered)`);
     console.log(`  the body as text: compactRequestBody ${longText.toFixed(2)} ms; JSON.parse alone ${longParse.toFixed(2)} ms; ctxpack ${(longText / longParse).toFixed(2)}× JSON.parse (goal ≤ 1.0×)`);
+    // The same chat as the AI SDK hands it to a middleware: a new prompt
+    // (LanguageModel messages) for every call. compactContext on it, and
+    // what the adapters run (compactPrompt: as text when it is plain JSON).
+    const { compactPrompt } = await import(path.join(root, 'dist/adapters/plain-prompt.mjs'));
+    const prompt = chat.map((m) => {
+      if (m.role === 'tool') return { role: 'tool', content: [{ type: 'tool-result', toolCallId: m.tool_call_id, toolName: 'read_file', output: { type: 'json', value: JSON.parse(m.content) } }] };
+      if (m.tool_calls) return { role: 'assistant', content: m.tool_calls.map((c) => ({ type: 'tool-call', toolCallId: c.id, toolName: c.function.name, input: JSON.parse(c.function.arguments) })) };
+      if (m.role === 'system') return m;
+      return { role: m.role, content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content };
+    });
+    const promptStash = await ctx.Stash.open({ backend: 'memory' });
+    const [asObjects, asText] = [[], []];
+    for (let r = 0; r < 5 * runs + 1; r++) {
+      let fresh = structuredClone(prompt);
+      let t0 = performance.now();
+      await ctx.compactContext(fresh, { stash: promptStash, format: 'ai-sdk' });
+      if (r > 0) asObjects.push(performance.now() - t0);
+      fresh = structuredClone(prompt);
+      t0 = performance.now();
+      await compactPrompt(fresh, { stash: promptStash, format: 'ai-sdk' });
+      if (r > 0) asText.push(performance.now() - t0);
+    }
+    promptStash.free();
+    const [promptObjects, promptText] = [asObjects, asText].map(median);
+    result.node.longChat.aiSdkPrompt = { objects: promptObjects, adapter: promptText };
+    console.log(`  as the AI SDK hands it to the middleware, a new prompt each call: compactContext ${promptObjects.toFixed(2)} ms; the adapters' route (as text) ${promptText.toFixed(2)} ms (${(promptObjects / promptText).toFixed(1)}× faster)`);
   }
   // A tool result holding a screenshot under a known binary field,
   // sanitized before each request: the first time for its payload, then the
