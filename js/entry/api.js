@@ -100,48 +100,75 @@ function matches(value, flat, at) {
 const MET = {};
 
 /**
- * compactContext over the main module, remembering messages between calls.
- * Beside each message object the memory notes, the first time it is met,
- * only that it was. The second time, the object is read and remembered
- * (key -1 asks the main module for a digest of it), and the memory keeps
- * what was read of it with the digest's key (0 when the core made none: a
- * message it may change, read on every call). From then on a message
- * that is, leaf by leaf, what was read is handed over by its key and not
- * read; one that changed is read, and remembered again. A message sent once (a
- * server parses new objects from every request) costs one note and nothing
- * in the main module. A WeakMap: a conversation no longer sent is let go
- * with its messages.
+ * What the main module's calls over messages (compactContext, estimate)
+ * remember of message objects between calls. Beside each message object
+ * the memory notes, the first time it is met, only that it was. The second
+ * time, the object is read and remembered (key -1 asks the main module for
+ * a digest of it), and the memory keeps what was read of it with the
+ * digest's key (0 when the core made none: a message compaction may
+ * change, read on every call). From then on a message that is, leaf by
+ * leaf, what was read is handed over by its key and not read; one that
+ * changed is read, and remembered again. A message sent once (a server
+ * parses new objects from every request) costs one note and nothing in the
+ * main module. A WeakMap: a conversation no longer sent is let go with its
+ * messages.
  */
-function rememberingCompaction(main) {
+function messageMemory() {
   const read = new WeakMap();
-  return function compactContext(messages, options) {
-    if (!Array.isArray(messages)) return main.__compactContext(messages, options, undefined);
-    const keys = new Float64Array(messages.length);
-    const snaps = new Array(messages.length);
-    for (let i = 0; i < messages.length; i++) {
-      const m = messages[i];
-      if (typeof m !== 'object' || m === null) continue;
-      const seen = read.get(m);
-      if (seen === undefined) read.set(m, MET);
-      else if (seen !== MET && unchanged(m, seen.snap)) {
-        // Key 0: unchanged, but the core keeps no digest of it.
-        keys[i] = seen.key;
-      } else {
-        snaps[i] = snapshot(m);
-        if (snaps[i] !== null) keys[i] = -1;
+  return {
+    /** The key of each message for the main module, and a snapshot of each to be read and remembered. */
+    look(messages) {
+      const keys = new Float64Array(messages.length);
+      const snaps = new Array(messages.length);
+      for (let i = 0; i < messages.length; i++) {
+        const m = messages[i];
+        if (typeof m !== 'object' || m === null) continue;
+        const seen = read.get(m);
+        if (seen === undefined) read.set(m, MET);
+        else if (seen !== MET && unchanged(m, seen.snap)) {
+          // Key 0: unchanged, but the core keeps no digest of it.
+          keys[i] = seen.key;
+        } else {
+          snaps[i] = snapshot(m);
+          if (snaps[i] !== null) keys[i] = -1;
+        }
       }
-    }
-    return main.__compactContext(messages, options, keys).then(({ changed, values, report, keys: learned }) => {
+      return { keys, snaps };
+    },
+    /** Remembers what was read of each message snapshotted, with the key the main module `learned` for it. */
+    learn(messages, snaps, learned) {
       for (let i = 0; i < messages.length; i++) {
         // A message the core made no digest of (it may change it: an
         // inline image) keeps key 0, and is read on every call.
         if (snaps[i] !== undefined) read.set(messages[i], snaps[i] === null ? MET : { snap: snaps[i], key: learned[i] });
       }
+    },
+  };
+}
+
+/** compactContext over the main module, with `memory` (see messageMemory). */
+function rememberingCompaction(main, memory) {
+  return function compactContext(messages, options) {
+    if (!Array.isArray(messages)) return main.__compactContext(messages, options, undefined);
+    const { keys, snaps } = memory.look(messages);
+    return main.__compactContext(messages, options, keys).then(({ changed, values, report, keys: learned }) => {
+      memory.learn(messages, snaps, learned);
       // Each message the call did not change is the caller's own.
       const out = messages.slice();
       for (let k = 0; k < changed.length; k++) out[changed[k]] = values[k];
       return { messages: out, report };
     });
+  };
+}
+
+/** estimate over the main module, with `memory` (see messageMemory). */
+function rememberingEstimate(main, memory) {
+  return function estimate(messages, options) {
+    if (!Array.isArray(messages)) return main.__estimate(messages, options, undefined).report;
+    const { keys, snaps } = memory.look(messages);
+    const { report, keys: learned } = main.__estimate(messages, options, keys);
+    memory.learn(messages, snaps, learned);
+    return report;
   };
 }
 
@@ -208,10 +235,13 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
   }
 
   const resize = defaultResize ?? codecResize;
+  const memory = messageMemory();
 
   return {
     /** Replaces history images with placeholders (see the declaration); messages it cannot change are remembered between calls. */
-    compactContext: rememberingCompaction(main),
+    compactContext: rememberingCompaction(main, memory),
+    /** Accounts for a request (see the declaration); messages are remembered between calls as compactContext's are. */
+    estimate: rememberingEstimate(main, memory),
     /** compactContext for a request body as JSON text (see the declaration). */
     compactRequestBody: requestBodyCompaction(main),
     /** Finds the images in markdown `text`. */

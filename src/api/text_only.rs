@@ -5,15 +5,17 @@
 use crate::api::call::{Call, CallStash};
 use crate::api::target::target_options;
 use crate::convert::external::Table;
-use crate::convert::{to_js, to_js_kept};
+use crate::convert::message_memo::{self, keys_of};
+use crate::convert::{array_arg, to_js, to_js_kept};
 use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::budget::required_target;
-use ctxpack_core::calls::estimate_request;
+use ctxpack_core::calls::estimate_inputs;
+use ctxpack_core::history::{settle_inputs, CompactOptions};
 use ctxpack_core::messages::decode_messages;
 use ctxpack_core::tool_results::{self as text_only, has_multimedia};
 use ctxpack_core::JsonPath;
-use js_sys::Array;
+use js_sys::{Array, Object, Reflect};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -129,13 +131,30 @@ pub fn has_multimedia_js(
     }
 }
 
-/// See the TypeScript declaration.
-#[wasm_bindgen(js_name = estimate, skip_typescript)]
-pub fn estimate_js(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
+/// `estimate` with what the JavaScript side says of each message (`keys`,
+/// as `__compactContext` takes them; see `convert::message_memo`): a
+/// message known by its digest is counted from it, unread. Answers
+/// `{report, keys}`, `keys` giving each message read the key of the digest
+/// made of it (0: none).
+#[wasm_bindgen(js_name = __estimate, skip_typescript)]
+pub fn estimate_js(
+    messages: JsValue,
+    options: JsValue,
+    keys: JsValue,
+) -> Result<JsValue, CtxpackError> {
     let call = Call::new(Some(&options))?;
     let opts = &call.opts;
     let target = required_target(&target_options(opts)?, &call.options_path())?;
-    let (_, values) = call.messages(&messages)?;
-    let report = estimate_request(values, opts.format()?, &target, &call.payloads())?;
-    Ok(to_js(&report))
+    let format = opts.format()?;
+    let array = array_arg(&messages, "messages")?;
+    let keys = keys_of(&keys, array.length());
+    let mut read = |i: usize| call.message(&array, i, false);
+    let mut inputs = message_memo::inputs(&keys, &mut read)?;
+    // No compaction option: a digest of the format serves.
+    let settled = settle_inputs(&mut inputs, format, &CompactOptions::default(), &mut read)?;
+    let (report, digests) = estimate_inputs(inputs, &settled, &target, &call.payloads())?;
+    let answer = Object::new();
+    let _ = Reflect::set(&answer, &"report".into(), &to_js(&report));
+    let _ = Reflect::set(&answer, &"keys".into(), &message_memo::keep(&keys, digests));
+    Ok(answer.into())
 }

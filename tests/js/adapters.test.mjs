@@ -267,6 +267,9 @@ test('a prompt of plain JSON without inline payloads is compacted as text, agree
     ['an image as a data URL', [{ role: 'user', content: [{ type: 'image', image: `data:image/png;base64,${png}` }] }, ...chat], {}, false],
     ['an image as bytes', [{ role: 'user', content: [{ type: 'file', mediaType: 'image/png', data: Buffer.from(png, 'base64') }] }, ...chat], {}, false],
     ['a URL object', [{ role: 'user', content: [{ type: 'image', image: new URL('https://x.test/a.png') }] }, ...chat], {}, false],
+    ['a tool text of base64', [...chat.slice(0, 3), { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c0', toolName: 'read', output: { type: 'text', value: png } }] }, ...chat.slice(3)], {}, false],
+    ['a long JSON tool text, sanitized', [...chat.slice(0, 3), { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c0', toolName: 'read', output: { type: 'text', value: JSON.stringify({ text: 'x'.repeat(2000) }) } }] }, ...chat.slice(3)], { sanitizeToolResults: true }, false],
+    ['a long JSON tool text, not sanitized', [...chat.slice(0, 3), { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c0', toolName: 'read', output: { type: 'text', value: JSON.stringify({ text: 'x'.repeat(2000) }) } }] }, ...chat.slice(3)], {}, true],
   ];
   for (const [name, messages, options, asText] of cases) {
     const [a, b] = [await Stash.open({ backend: 'memory' }), await Stash.open({ backend: 'memory' })];

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { makeImage } from '../fixtures/make.mjs';
 import { copiedBy, countedPackage } from './support/counted_package.mjs';
 
-const { Stash, compactContext } = countedPackage();
+const { Stash, compactContext, estimate } = countedPackage();
 
 const memory = () => Stash.open({ backend: 'memory' });
 const b64Of = async (seed) => (await makeImage('png', 96, 64, seed)).toString('base64');
@@ -83,6 +83,36 @@ test('a chat sent again copies into wasm only what its new messages hold', async
   assert.deepEqual(again.value.report, fresh.report);
   // The caller's own objects come back.
   assert.ok(again.value.messages.slice(0, 200).every((m, i) => m === next[i]));
+});
+
+test('estimate remembers as compactContext does: a chat sent again copies only its new messages, and an edit in place is read', async () => {
+  const stash = await memory();
+  const urls = { role: 'user', content: [{ type: 'text', text: 'this one' }, { type: 'image_url', image_url: { url: 'https://x.test/a.png', detail: 'low' } }] };
+  const chat = agentChat(60, await stashedIds(stash, 4, 720));
+  chat.splice(3, 0, urls);
+  const options = { model: 'gpt-4o' };
+  const twin = (messages) => estimate(structuredClone(messages), options);
+  assert.deepEqual(estimate(chat, options), twin(chat));
+  // Sent again: read and remembered; then a compaction of the same objects
+  // finds the digests the estimate made, and the estimate those.
+  assert.deepEqual(estimate(chat, options), twin(chat));
+  const next = [...chat.slice(0, -1), { role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Now the tests.' }];
+  const again = await copiedBy(async () => estimate(next, options));
+  assert.ok(again.copied <= JSON.stringify(next.slice(-2)).length + 64, `sent again, copied ${again.copied}`);
+  const report = twin(next);
+  assert.deepEqual(again.value, report);
+  assert.equal(report.requestBytes, jsonBytes(next) + next.length + 1);
+  assert.deepEqual(report.images.map((i) => i.path), ['messages[3].content[1]']);
+  // Changed in place: read again, counted anew.
+  urls.content[1].image_url.detail = 'high';
+  next[5].content = `${next[5].content} (more)`;
+  const edited = await copiedBy(async () => estimate(next, options));
+  assert.ok(edited.copied > JSON.stringify(next[5]).length, 'the edited messages are read');
+  assert.deepEqual(edited.value, twin(next));
+  assert.notEqual(edited.value.imageTokens, report.imageTokens);
+  // Another model's rules, and a compaction in between: the same answers.
+  await compactContext(next, { stash });
+  assert.deepEqual(estimate(next, { model: 'claude-sonnet-4-5' }), estimate(structuredClone(next), { model: 'claude-sonnet-4-5' }));
 });
 
 test('text appended in place is read again', async () => {

@@ -136,29 +136,100 @@ pub fn estimate(
     limits: Option<RequestLimits>,
     payloads: &dyn crate::media::payload::Payloads,
 ) -> EstimateReport {
-    let root = JsonPath::root("messages");
-    let mut images = Vec::new();
-    let mut text = 0u64;
+    let mut tally = Tally::new(profile, payloads);
     for (i, m) in messages.iter().enumerate() {
-        text += 4;
-        for_each_text_without_paths(m, &mut |t| text += text_tokens(t));
-        for_each_image(m, &root.index(i), &mut |_, path, img| {
-            images.push(image_estimate(img, path, profile, payloads));
+        tally.message(i, m);
+    }
+    tally.finish(request_bytes, limits)
+}
+
+/// The tokens of message `m`'s text as an estimate counts them: 4, plus
+/// each text's.
+pub fn message_text_tokens(m: &Message) -> u64 {
+    let mut text = 4u64;
+    for_each_text_without_paths(m, &mut |t| text += text_tokens(t));
+    text
+}
+
+/// An estimate's account, message by message: a message read, or one a
+/// digest stands for.
+pub struct Tally<'p> {
+    profile: &'p ModelProfile,
+    payloads: &'p dyn crate::media::payload::Payloads,
+    images: Vec<ImageEstimate>,
+    text: u64,
+}
+
+impl<'p> Tally<'p> {
+    /// An empty account under `profile`, payloads read through `payloads`.
+    pub fn new(
+        profile: &'p ModelProfile,
+        payloads: &'p dyn crate::media::payload::Payloads,
+    ) -> Tally<'p> {
+        Tally {
+            profile,
+            payloads,
+            images: Vec::new(),
+            text: 0,
+        }
+    }
+
+    /// Counts message `i`, read as `m`.
+    pub fn message(&mut self, i: usize, m: &Message) {
+        self.text += message_text_tokens(m);
+        let (profile, payloads, images) = (self.profile, self.payloads, &mut self.images);
+        for_each_image(
+            m,
+            &JsonPath::root("messages").index(i),
+            &mut |_, path, img| {
+                images.push(image_estimate(img, path, profile, payloads));
+            },
+        );
+    }
+
+    /// Counts message `i` from what a digest kept of it: its text's
+    /// tokens, and the images of its stand-in at their paths in the
+    /// message (`image_paths`, suffixes of the message's path).
+    pub(crate) fn known(
+        &mut self,
+        i: usize,
+        stand_in: &Message,
+        text_tokens: u64,
+        image_paths: &[String],
+    ) {
+        self.text += text_tokens;
+        let (profile, payloads, images) = (self.profile, self.payloads, &mut self.images);
+        let at = JsonPath::root("messages").index(i);
+        let mut k = 0;
+        for_each_image(stand_in, &at, &mut |_, own, img| {
+            let path = match image_paths.get(k) {
+                Some(suffix) => JsonPath::root(&format!("{at}{suffix}")),
+                None => own.clone(),
+            };
+            k += 1;
+            images.push(image_estimate(img, &path, profile, payloads));
         });
     }
-    let limits = limits.unwrap_or_else(|| profile.limits());
-    let exceeded = exceeded_limits(&images, profile, &limits, request_bytes);
-    let image_tokens: u64 = images.iter().map(|i| i.tokens).sum();
-    EstimateReport {
-        provider: profile.provider,
-        image_count: images.len(),
-        image_tokens,
-        text_tokens: text,
-        total_tokens: image_tokens + text,
-        request_bytes,
-        images,
-        limits,
-        exceeded,
+
+    /// The report for a request of `request_bytes` under `limits` (the
+    /// profile's when `None`).
+    pub fn finish(self, request_bytes: u64, limits: Option<RequestLimits>) -> EstimateReport {
+        let profile = self.profile;
+        let images = self.images;
+        let limits = limits.unwrap_or_else(|| profile.limits());
+        let exceeded = exceeded_limits(&images, profile, &limits, request_bytes);
+        let image_tokens: u64 = images.iter().map(|i| i.tokens).sum();
+        EstimateReport {
+            provider: profile.provider,
+            image_count: images.len(),
+            image_tokens,
+            text_tokens: self.text,
+            total_tokens: image_tokens + self.text,
+            request_bytes,
+            images,
+            limits,
+            exceeded,
+        }
     }
 }
 

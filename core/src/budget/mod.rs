@@ -15,7 +15,9 @@ mod slack;
 mod target;
 
 pub use context_error::{parse_context_length_error, ContextLengthError};
-pub use estimate::{estimate, image_tokens, text_tokens, EstimateReport, ImageEstimate};
+pub use estimate::{
+    estimate, image_tokens, message_text_tokens, text_tokens, EstimateReport, ImageEstimate, Tally,
+};
 pub use json_size::{json_len, json_len_with};
 pub use limits::{limits_of, Provider, RequestLimits};
 pub use profiles::{

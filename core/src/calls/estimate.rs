@@ -1,7 +1,9 @@
 //! `estimate`'s flow: the request's bytes, its messages read, and the
 //! account of both against the target.
 
-use crate::budget::{estimate, request_bytes, EstimateReport, ModelProfile};
+use crate::budget::{estimate, json_len_with, request_bytes, EstimateReport, ModelProfile, Tally};
+use crate::history::known::decode_with_digest;
+use crate::history::{Digest, Input, Settled};
 use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
 use crate::messages::{decode_messages, Format, MessageError};
@@ -24,6 +26,42 @@ pub fn estimate_request(
         Some(target.limits()),
         payloads,
     ))
+}
+
+/// [`estimate_request`] over inputs a host remembers (see
+/// [`crate::history::settle_inputs`], settled with default compaction
+/// options: a digest of the same format serves): a known message is counted
+/// from its digest (its size, its text's tokens, its images by URL) and
+/// not read; of each message sent again unchanged a digest is made.
+/// Also returns those digests, one per message (`None` where none was made).
+pub fn estimate_inputs(
+    inputs: Vec<Input>,
+    settled: &Settled,
+    target: &ModelProfile,
+    payloads: &dyn Payloads,
+) -> Result<(EstimateReport, Vec<Option<Digest>>), MessageError> {
+    let mut tally = Tally::new(target, payloads);
+    let mut digests = vec![None; inputs.len()];
+    let mut items = 0u64;
+    let count = inputs.len() as u64;
+    for (i, input) in inputs.into_iter().enumerate() {
+        let (value, again) = match input {
+            Input::Known(d) => {
+                items += d.size;
+                d.tally(&mut tally, i);
+                continue;
+            }
+            Input::Read(v) => (v, false),
+            Input::Again(v) => (v, true),
+        };
+        let size = json_len_with(&value, payloads);
+        items += size;
+        let (message, digest) = decode_with_digest(value, settled, i, again, size)?;
+        tally.message(i, &message);
+        digests[i] = digest;
+    }
+    let bytes = items + count.saturating_sub(1) + 2;
+    Ok((tally.finish(bytes, Some(target.limits())), digests))
 }
 
 #[cfg(test)]

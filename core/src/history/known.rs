@@ -11,6 +11,7 @@
 //! and when a digest may stand for its message ([`Digest::serves`]), and
 //! bounds the memory ([`MessageMemo`]).
 
+use crate::budget::{message_text_tokens, Tally};
 use crate::history::compact::CompactOptions;
 use crate::messages::placeholder::placeholder_ids;
 use crate::messages::walk::for_each_image;
@@ -33,11 +34,16 @@ pub struct Digest {
     /// Its raw role is the user's (where sanitizing starts).
     pub(super) raw_user: bool,
     /// Its serialized size.
-    pub(super) size: u64,
+    pub(crate) size: u64,
     /// It holds tool results sanitizing would search.
     tool_slots: bool,
     /// Its role, placeholders and image URLs, in order.
     pub(super) stand_in: Message,
+    /// Its text's tokens as an estimate counts them.
+    text_tokens: u64,
+    /// The path of each of its images (all by URL) in the message, in the
+    /// stand-in's order, as a suffix of the message's own path.
+    image_paths: Vec<String>,
 }
 
 /// What a digest keeps of a message's value as read, before it is
@@ -68,8 +74,10 @@ impl Digest {
     /// by URL. `None` otherwise.
     pub(super) fn of(raw: RawFacts, message: &Message, size: u64) -> Option<Digest> {
         let mut inline = false;
-        for_each_image(message, &JsonPath::root(""), &mut |_, _, img| {
+        let mut image_paths = Vec::new();
+        for_each_image(message, &JsonPath::root(""), &mut |_, path, img| {
             inline |= !matches!(img.source(), ImageSource::Url(_));
+            image_paths.push(path.to_string());
         });
         if inline {
             return None;
@@ -82,7 +90,15 @@ impl Digest {
             size,
             tool_slots: raw.tool_slots,
             stand_in: message.stand_in(&placeholders),
+            text_tokens: message_text_tokens(message),
+            image_paths,
         })
+    }
+
+    /// Counts the message into an estimate as message `i`: its text's
+    /// tokens, and its images at their own paths.
+    pub(crate) fn tally(&self, tally: &mut Tally<'_>, i: usize) {
+        tally.known(i, &self.stand_in, self.text_tokens, &self.image_paths);
     }
 
     /// Whether this digest may stand for its message in a compaction of
@@ -166,6 +182,24 @@ pub fn settle_inputs<E>(
         }
     }
     Ok(Settled { format, verdicts })
+}
+
+/// Message `i` decoded from `value` (`size` bytes) in the settled format;
+/// when it was sent before unchanged (`again`), also its digest, if
+/// compaction can never change it.
+pub(crate) fn decode_with_digest(
+    value: Value,
+    settled: &Settled,
+    i: usize,
+    again: bool,
+    size: u64,
+) -> Result<(Message, Option<Digest>), crate::messages::MessageError> {
+    let format = settled.format;
+    let verdict = settled.verdicts.get(i).copied().flatten();
+    let raw = again.then(|| RawFacts::of(&value, format, verdict));
+    let message = Message::decode(format, value, &JsonPath::root("messages").index(i))?;
+    let digest = raw.and_then(|raw| Digest::of(raw, &message, size));
+    Ok((message, digest))
 }
 
 /// The digests a host keeps between calls, by key, at most

@@ -3,12 +3,11 @@
 
 use crate::budget::json_len_with;
 use crate::history::compact::{CompactOptions, CompactReport};
-use crate::history::known::{Digest, Input, RawFacts, Settled};
+use crate::history::known::{decode_with_digest, Digest, Input, Settled};
 use crate::history::listing::Listing;
 use crate::history::loose::put_back_loose;
 use crate::history::payloads::CompactPayloads;
 use crate::history::tool_results::{sanitize_tool_results, Sanitized};
-use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
 use crate::messages::{Format, Message, MessageError, Role};
 use crate::stash::{StashAccess, StashBackend};
@@ -166,8 +165,6 @@ fn decode_or_stand_in(
         sanitized,
         sizes,
     } = each;
-    let format = settled.format;
-    let root = JsonPath::root("messages");
     let mut messages = Vec::with_capacity(values.len());
     let mut digests = vec![None; values.len()];
     for (i, value) in values.into_iter().enumerate() {
@@ -177,10 +174,8 @@ fn decode_or_stand_in(
         }
         let searched = slots.get(i).is_some_and(|s| !s.is_empty()) || sanitized[i];
         let remember = again[i] && !searched;
-        let verdict = settled.verdicts.get(i).copied().flatten();
-        let raw = remember.then(|| RawFacts::of(&value, format, verdict));
-        let message = Message::decode(format, value, &root.index(i))?;
-        digests[i] = raw.and_then(|raw| Digest::of(raw, &message, sizes[i]));
+        let (message, digest) = decode_with_digest(value, settled, i, remember, sizes[i])?;
+        digests[i] = digest;
         messages.push(message);
     }
     Ok((messages, digests))

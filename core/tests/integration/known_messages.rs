@@ -7,8 +7,10 @@
 
 use crate::common::*;
 use crate::properties::{format_strategy, message_strategy, render, GenMessage, GenPart, IMAGES};
+use ctxpack_core::budget::model_profile;
+use ctxpack_core::calls::{estimate_inputs, estimate_request};
 use ctxpack_core::history::{
-    settle_inputs, CompactCall, CompactOptions, CompactReport, Input, MessageMemo, Outcome,
+    settle_inputs, CompactCall, CompactOptions, CompactReport, Digest, Input, MessageMemo, Outcome,
 };
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
@@ -22,6 +24,43 @@ struct Host {
     memo: MessageMemo,
     read: Vec<(Value, u64)>,
     seen: Vec<Value>,
+}
+
+impl Host {
+    /// Each message known by its digest, or read (as sent again when seen
+    /// before); and the key each had.
+    fn inputs(&mut self, msgs: &[Value]) -> (Vec<Input>, Vec<Option<u64>>) {
+        self.memo.begin_call();
+        let mut keys = Vec::new();
+        let inputs = msgs
+            .iter()
+            .map(|m| {
+                let key = self.read.iter().find(|(v, _)| v == m).map(|(_, k)| *k);
+                keys.push(key);
+                match key.and_then(|k| self.memo.get(k)) {
+                    Some(d) => Input::Known(d),
+                    None if key.is_some() || self.seen.contains(m) => Input::Again(m.clone()),
+                    None => {
+                        self.seen.push(m.clone());
+                        Input::Read(m.clone())
+                    }
+                }
+            })
+            .collect();
+        (inputs, keys)
+    }
+
+    /// Keeps the digests a call made.
+    fn keep(&mut self, keys: &[Option<u64>], digests: Vec<Option<Digest>>, msgs: &[Value]) {
+        for (i, digest) in digests.into_iter().enumerate() {
+            if let Some(d) = digest {
+                let key = self.memo.keep(keys[i], d);
+                if keys[i].is_none() {
+                    self.read.push((msgs[i].clone(), key));
+                }
+            }
+        }
+    }
 }
 
 fn call<'a, B: StashBackend>(
@@ -51,23 +90,7 @@ fn remembering(
     options: CompactOptions,
     now: f64,
 ) -> (Outcome<CompactReport>, usize) {
-    host.memo.begin_call();
-    let mut keys = Vec::new();
-    let mut inputs: Vec<Input> = msgs
-        .iter()
-        .map(|m| {
-            let key = host.read.iter().find(|(v, _)| v == m).map(|(_, k)| *k);
-            keys.push(key);
-            match key.and_then(|k| host.memo.get(k)) {
-                Some(d) => Input::Known(d),
-                None if key.is_some() || host.seen.contains(m) => Input::Again(m.clone()),
-                None => {
-                    host.seen.push(m.clone());
-                    Input::Read(m.clone())
-                }
-            }
-        })
-        .collect();
+    let (mut inputs, keys) = host.inputs(msgs);
     let format = settle_inputs(&mut inputs, format, &options, &mut |i| {
         Ok::<_, ()>(msgs[i].clone())
     })
@@ -78,15 +101,10 @@ fn remembering(
         .count();
     let (mut outcome, digests) =
         block_on(call(stash, options, now).run_inputs(inputs, &format)).unwrap();
-    for (i, digest) in digests.into_iter().enumerate() {
-        if let Some(d) = digest {
-            let key = host.memo.keep(keys[i], d);
-            if keys[i].is_none() {
-                host.read.push((msgs[i].clone(), key));
-            }
-        }
+    host.keep(&keys, digests, msgs);
+    for (i, value) in msgs.iter().enumerate() {
         if outcome.messages[i].is_null() && !outcome.changed[i] {
-            outcome.messages[i] = msgs[i].clone();
+            outcome.messages[i] = value.clone();
         }
     }
     (outcome, known)
@@ -176,6 +194,63 @@ proptest! {
             }
             now += 1_000.0;
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// An estimate that remembers, interleaved with compactions that
+    /// remember (their digests serve it), gives what reading every message
+    /// gives: the same report, image paths included.
+    #[test]
+    fn remembered_estimates_give_what_reading_gives(
+        format in format_strategy(),
+        givens in prop::collection::vec(any::<bool>(), 4),
+        start in prop::collection::vec(message_strategy(), 1..8),
+        edits in prop::collection::vec(prop::collection::vec(edit_strategy(), 0..4), 1..4),
+        url_images in any::<bool>(),
+    ) {
+        let target = model_profile("claude-sonnet-4-5");
+        let stash = MemoryBackend::new();
+        let mut host = Host::default();
+        let mut msgs = start;
+        for (n, step) in std::iter::once(Vec::new()).chain(edits).enumerate() {
+            let format_opt = givens[n].then_some(format);
+            for e in &step {
+                apply(&mut msgs, e);
+            }
+            let mut values = render(format, &msgs);
+            if url_images {
+                // Images by URL, which digests keep in their stand-ins.
+                for v in &mut values {
+                    with_urls(v);
+                }
+            }
+            for _ in 0..2 {
+                let (mut inputs, keys) = host.inputs(&values);
+                let options = CompactOptions::default();
+                let settled = settle_inputs(&mut inputs, format_opt, &options, &mut |i| Ok::<_, ()>(values[i].clone())).unwrap();
+                let (report, digests) = estimate_inputs(inputs, &settled, &target, &ctxpack_core::media::InMemory).unwrap();
+                host.keep(&keys, digests, &values);
+                let read = estimate_request(values.clone(), format_opt, &target, &ctxpack_core::media::InMemory).unwrap();
+                prop_assert_eq!(serde_json::to_value(&report).unwrap(), serde_json::to_value(&read).unwrap());
+            }
+            // A compaction's digests serve the next estimate too.
+            remembering(&mut host, &stash, &values, format_opt, CompactOptions::default(), 1_000.0 + n as f64);
+        }
+    }
+}
+
+/// `v` with every data URL of an image made an https URL.
+fn with_urls(v: &mut Value) {
+    match v {
+        Value::String(s) if s.starts_with("data:") => {
+            *s = format!("https://x.test/{}.png", s.len())
+        }
+        Value::Array(items) => items.iter_mut().for_each(with_urls),
+        Value::Object(map) => map.values_mut().for_each(with_urls),
+        _ => {}
     }
 }
 
