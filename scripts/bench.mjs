@@ -342,7 +342,7 @@ if (!nodeOnly) {
     chatStash.free();
     result.node.longChat = { messages: chat.length, turn: longTurn, estimate: longEstimate, plain: longPlain, served: longServed, parse: longParse, text: longText };
     console.log(`Node, a ${chat.length}-message agent chat the app keeps, 2 new messages a turn: compactContext ${longTurn.toFixed(2)} ms (${((1000 * longTurn) / chat.length).toFixed(2)} µs a message); plain JavaScript's walk ${longPlain.toFixed(2)} ms; ctxpack ${(longTurn / longPlain).toFixed(2)}× the walk (goal ≤ 3×)`);
-    console.log(`  estimate of it ${longEstimate.toFixed(2)} ms (${(longEstimate / longPlain).toFixed(1)}× the walk: estimate remembers no message yet)`);
+    console.log(`  estimate of it ${longEstimate.toFixed(2)} ms (${(longEstimate / longPlain).toFixed(1)}× the walk; it remembers messages as compactContext does)`);
     console.log(`  as a server receives it, parsed from the body each turn: JSON.parse + compactContext ${longServed.toFixed(2)} ms; JSON.parse alone ${longParse.toFixed(2)} ms (${(longServed / longParse).toFixed(1)}×: new objects each turn, nothing remembered)`);
     console.log(`  the body as text: compactRequestBody ${longText.toFixed(2)} ms; JSON.parse alone ${longParse.toFixed(2)} ms; ctxpack ${(longText / longParse).toFixed(2)}× JSON.parse (goal ≤ 1.0×)`);
     // The same chat as the AI SDK hands it to a middleware: a new prompt
