@@ -65,7 +65,9 @@ export interface EstimateReport {
  * whole profile; `limits` replaces its limits), text tokens, and the limits
  * it breaks — images, bytes per image and per request, the largest side and
  * the many-image rule. Older, still accepted: `provider` instead of
- * `model`, the provider's rules in general.
+ * `model`, the provider's rules in general. Message objects sent again
+ * unchanged are remembered as {@link compactContext} remembers them (one
+ * memory for both): a long chat's estimate costs what is new.
  */
 export function estimate(messages: readonly unknown[], options: ({ model: string; provider?: undefined; profile?: ProfileOverrides } | { provider: Provider; model?: undefined }) & { format?: Format; limits?: RequestLimits }): EstimateReport;
 
