@@ -110,7 +110,9 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             self.payloads,
         )
         .await?;
-        let request_bytes = sizes.iter().sum();
+        // The request as JSON text: its messages, the commas between them
+        // and the array's brackets (as `budget::request_bytes` counts it).
+        let request_bytes = sizes.iter().sum::<u64>() + (sizes.len() as u64).saturating_sub(1) + 2;
         let plan = self.plan(&messages, request_bytes).await;
         report_plan(&mut report, &plan);
         let breakpoint_at = self

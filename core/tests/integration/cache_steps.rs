@@ -204,3 +204,39 @@ fn sanitized_tool_results_and_collapsed_text_change_a_message_the_same_way_every
     }
     assert_eq!(turns_changing_the_prefix(&outcomes), 0);
 }
+
+/// A byte limit counts the request as JSON text, the commas between its
+/// messages and its brackets included: a session whose messages alone
+/// would fill the limit exactly is compacted below it (found by the
+/// property above).
+#[test]
+fn a_byte_limit_counts_the_commas_and_brackets() {
+    let sizes = [
+        394, 262, 334, 247, 130, 160, 340, 82, 142, 268, 391, 106, 532, 295,
+    ];
+    let limits = RequestLimits {
+        max_images: Some(14),
+        max_image_bytes: None,
+        max_request_bytes: Some(7212),
+    };
+    let options = CompactOptions {
+        keep_recent_images: 1000,
+        limits: Some(limits),
+        slack: Slack {
+            images: 4,
+            headroom_permille: 1,
+        },
+        ..CompactOptions::default()
+    };
+    let last = session(&sizes, options).pop().unwrap();
+    let bytes: u64 = last
+        .messages
+        .iter()
+        .map(|m| m.to_string().len() as u64)
+        .sum::<u64>()
+        + last.messages.len() as u64
+        + 1;
+    assert!(last.report.fits);
+    assert!(last.report.stashed > 0, "an image had to go");
+    assert!(bytes <= 7212, "{bytes} > 7212");
+}
