@@ -27,18 +27,31 @@ const { estimate } = await import('ctxpack');
 const message = (b64, mime) => ({ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:${mime};base64,${b64}` } }] });
 const measured = (messages) => estimate(messages, { provider: 'openai' }).images.map(({ width, height, measured: m, bytes }) => ({ width, height, measured: m, bytes }));
 
-/** What `estimate` measures of `messages` in a Node without `process.getBuiltinModule`: the core decodes every head. */
+/**
+ * What `estimate` measures of `messages` in a Node without
+ * `process.getBuiltinModule`: the core decodes every head. The child counts
+ * Buffer's base64 decodes of a head as this process does, and none may
+ * happen there: the core's decoder is the one measured.
+ */
 function measuredWithoutNode(messages) {
   const script = `
     delete process.getBuiltinModule;
+    const realWrite = Buffer.prototype.write;
+    let headDecodes = 0;
+    Buffer.prototype.write = function (string, ...rest) {
+      if (typeof string === 'string' && string.length === ${HEAD_CHARS} && rest.includes('base64')) headDecodes++;
+      return realWrite.call(this, string, ...rest);
+    };
     const { estimate } = await import('ctxpack');
     let input = '';
     for await (const chunk of process.stdin) input += chunk;
     const images = estimate(JSON.parse(input), { provider: 'openai' }).images;
-    process.stdout.write(JSON.stringify(images.map(({ width, height, measured, bytes }) => ({ width, height, measured, bytes }))));
+    process.stdout.write(JSON.stringify({ headDecodes, images: images.map(({ width, height, measured, bytes }) => ({ width, height, measured, bytes })) }));
   `;
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, input: JSON.stringify(messages), maxBuffer: 64 << 20 });
-  return JSON.parse(out.toString());
+  const { headDecodes: decodes, images } = JSON.parse(out.toString());
+  assert.equal(decodes, 0, 'no head decoded by Buffer without Node');
+  return images;
 }
 
 test('a long payload\'s head is decoded where it is, and an upright phone photo is measured as shown', async () => {
