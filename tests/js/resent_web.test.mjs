@@ -115,6 +115,12 @@ test('a payload of many megabytes is hashed a piece at a time, the page running 
   const res = await page.evaluate(async ({ small, dbName, repeat }) => {
     const { Stash, compactContext, expandContext, toMultimodal, sanitizeToolResult } = window.ctxpack;
     const big = 'iVBORw0K' + 'QUJD'.repeat(repeat);
+    // The library's clock is moved by hand, 3 ms a reading, so the pauses
+    // counted below depend on how often it looks at the clock, never on the
+    // machine's speed.
+    const realDateNow = Date.now;
+    let clock = realDateNow();
+    Date.now = () => (clock += 3);
     // Every pause the library makes goes through scheduler.yield (wrapped
     // here to count them); onProgress marks the big image's turn.
     const original = globalThis.scheduler?.yield?.bind(globalThis.scheduler);
@@ -179,6 +185,7 @@ test('a payload of many megabytes is hashed a piece at a time, the page running 
     } finally {
       stash.close();
       if (original) globalThis.scheduler.yield = original;
+      Date.now = realDateNow;
     }
   }, { small, dbName, repeat: 6 * 1024 * 1024 - 2 });
   assert.equal(res.stashed, 2);
