@@ -4,8 +4,9 @@
 // image. Measured against the floor of that turn (hash the new image with
 // hash-wasm, one IndexedDB transaction), with the longest main-thread task
 // of each call (PerformanceObserver 'longtask': tasks over 50 ms).
-import init, { Stash, compactContext, expandContext, fitContext, sanitizeToolResult, toMultimodal } from '/dist/web/index.js';
+import init, { Stash, compactContext, estimate, expandContext, fitContext, sanitizeToolResult, toMultimodal } from '/dist/web/index.js';
 import { variant, variantMessages } from '/bench/variants.js';
+import { agentChat, plainResent } from '/bench/agent-chat.js';
 
 await init();
 
@@ -123,6 +124,52 @@ window.runLongTask = async ({ workload, model, job }) => {
   stash.close();
   delete out.value;
   return out;
+};
+
+/** The page's own MD5 (spark-md5) and base64 check, for plain JavaScript's walk. */
+const pageHost = {
+  md5: (b64) => SparkMD5.hash(b64),
+  validBase64: (b64) => {
+    try {
+      atob(b64);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+};
+
+/**
+ * An agent's chat of 2,000 messages kept by the page: each turn adds two
+ * messages and hands the whole chat to compactContext (and estimate),
+ * against plain JavaScript's walk of it.
+ */
+window.runLongChat = async ({ fresh, runs }) => {
+  const image = await (await fetch(fresh)).json();
+  const name = freshName('long-chat');
+  const stash = await Stash.open({ name });
+  const shots = Array.from({ length: 8 }, (_, i) => ({ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:${image.mime};base64,${variant(image.b64, 5000 + i)}` } }] }));
+  const { messages: stashed } = await compactContext([...shots, { role: 'user', content: 'ok' }], { stash });
+  const chat = agentChat(2000, stashed.slice(0, 8).map((m) => m.content[0].text));
+  // Noted, then read and remembered: the turns below are the app's steady state.
+  await compactContext(chat, { stash });
+  await compactContext(chat, { stash });
+  const [turns, plains, estimates] = [[], [], []];
+  let longest = 0;
+  for (let r = 0; r <= 10 * runs; r++) {
+    chat.splice(-1, 0, { role: 'assistant', content: `reply ${r}` }, { role: 'user', content: `question ${r}` });
+    const turn = await withLongTasks(() => compactContext(chat, { stash }));
+    let t0 = performance.now();
+    estimate(chat, { model: 'gpt-4o' });
+    const e = performance.now() - t0;
+    t0 = performance.now();
+    plainResent(chat, new Map(), new Map(), pageHost);
+    const p = performance.now() - t0;
+    if (r > 0) { turns.push(turn.ms); plains.push(p); estimates.push(e); longest = Math.max(longest, turn.longest); }
+  }
+  stash.close();
+  await deleteDb(name);
+  return { messages: chat.length, turn: median(turns), plain: median(plains), estimate: median(estimates), longest };
 };
 
 window.resentReady = true;

@@ -41,6 +41,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { agentChat, plainResent } from '../bench/agent-chat.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.env.BENCH_RUNS || 5);
@@ -106,6 +107,11 @@ try {
   console.log(`  first send                     ${resent.first.ms.toFixed(1).padStart(9)} ms   longest task ${resent.first.longest ? `${resent.first.longest.toFixed(0)} ms` : 'under 50 ms'}`);
   console.log(`  a turn (history + 1 new)       ${resent.turn.toFixed(1).padStart(9)} ms   longest task ${resent.longest ? `${resent.longest.toFixed(0)} ms` : 'under 50 ms'}`);
   console.log(`  floor (hash-wasm + 1 transaction) ${resent.floor.toFixed(1).padStart(6)} ms   ctxpack is ${(resent.turn / resent.floor).toFixed(2)}× the floor`);
+  const chatPage = await freshPage('resent.html', () => window.resentReady === true);
+  const longChat = await chatPage.evaluate((args) => window.runLongChat(args), { fresh: '/bench/steady-image.json', runs });
+  await chatPage.close();
+  result.browser.longChat = longChat;
+  console.log(`  a ${longChat.messages}-message agent chat kept by the page, 2 new messages a turn: compactContext ${longChat.turn.toFixed(2)} ms; plain JavaScript's walk ${longChat.plain.toFixed(2)} ms; ctxpack ${(longChat.turn / longChat.plain).toFixed(2)}× the walk (goal ≤ 3×); longest task ${longChat.longest ? `${longChat.longest.toFixed(0)} ms` : 'under 50 ms'}; estimate ${longChat.estimate.toFixed(2)} ms`);
   const long = {};
   for (const job of ['compactContext', 'expandContext', 'fitContext', 'sanitizeToolResult', 'toMultimodal']) {
     const longPage = await freshPage('resent.html', () => window.resentReady === true);
@@ -180,55 +186,15 @@ function nodeBaseline(map) {
 }
 
 /** An agent's chat of about `count` messages: tasks, tool calls with JSON results, answers; every third task names a placeholder. */
-function agentChat(count, placeholders) {
-  const chat = [{ role: 'system', content: 'You are a coding agent.' }];
-  for (let i = 0; chat.length < count; i++) {
-    const text = [{ type: 'text', text: `task ${i}: look at src/x${i}.rs and fix the failing test` }];
-    if (i % 3 === 0) text.push({ type: 'text', text: placeholders[(i / 3) % placeholders.length] });
-    chat.push({ role: 'user', content: text });
-    chat.push({ role: 'assistant', content: null, tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `src/x${i}.rs`, lines: [1, 80] }) } }] });
-    chat.push({ role: 'tool', tool_call_id: `call_${i}`, content: JSON.stringify({ ok: true, path: `src/x${i}.rs`, text: 'fn main() {\n    println!("hello");\n}\n'.repeat(4), size: 123 + i }) });
-    chat.push({ role: 'assistant', content: `I read src/x${i}.rs: it prints hello. Next, the tests.` });
-  }
-  chat.push({ role: 'user', content: 'and now?' });
-  return chat;
-}
-
-/**
- * A re-sent turn as plain JavaScript: the OpenAI-format history with every
- * data-URL image before the newest user message replaced by its
- * placeholder; an id from `memo` (keyed by the caller's string, as ctxpack's
- * memo is), else node:crypto's MD5 and a base64 check (Node's decoder, as
- * ctxpack's Node build checks), the record written to `records`.
- */
+/** Node's own MD5 and base64 check, for plain JavaScript's walk. */
 const scratch = Buffer.allocUnsafe(2 << 20);
-function plainResent(history, memo, records) {
-  let newest = history.length - 1;
-  while (newest >= 0 && history[newest].role !== 'user') newest--;
-  let written = 0;
-  const messages = history.map((m, i) => {
-    if (i >= newest || !Array.isArray(m.content)) return m;
-    return { ...m, content: m.content.map((p) => {
-      const url = p.type === 'image_url' && p.image_url.url;
-      if (!url || !url.startsWith('data:')) return p;
-      let id = memo.get(url);
-      if (id === undefined) {
-        const comma = url.indexOf(',');
-        const b64 = url.slice(comma + 1);
-        const expected = (b64.length / 4) * 3 - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
-        if (b64.length % 4 !== 0 || scratch.write(b64, 0, 'base64') !== expected) return p;
-        id = createHash('md5').update(b64).digest('hex');
-        memo.set(url, id);
-        if (!records.has(id)) {
-          records.set(id, { id, mime: url.slice(5, url.indexOf(';')), data: b64 });
-          written++;
-        }
-      }
-      return { type: 'text', text: `[Picture:history_${id}]` };
-    }) };
-  });
-  return { messages, written };
-}
+const nodeHost = {
+  md5: (b64) => createHash('md5').update(b64).digest('hex'),
+  validBase64: (b64) => {
+    const expected = (b64.length / 4) * 3 - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
+    return b64.length % 4 === 0 && scratch.write(b64, 0, 'base64') === expected;
+  },
+};
 
 if (!nodeOnly) {
 // Re-sent in Node: the memory stash; each turn one new image (a variant of
@@ -245,7 +211,7 @@ if (!nodeOnly) {
   const estimatesAgain = [];
   const jsMemo = new Map();
   const jsRecords = new Map();
-  plainResent(messages, jsMemo, jsRecords);
+  plainResent(messages, jsMemo, jsRecords, nodeHost);
   for (let r = 0; r <= runs; r++) {
     const b64 = variant(image.b64, r + 1);
     const history = [...messages.slice(0, -1),
@@ -265,7 +231,7 @@ if (!nodeOnly) {
     // new image, so both hash one): what an app would write by hand.
     const jsHistory = [...history.slice(0, -3), { ...history.at(-3), content: [history.at(-3).content[0], { type: 'image_url', image_url: { url: `data:${image.mime};base64,${variant(image.b64, 2000 + r)}` } }] }, ...history.slice(-2)];
     t0 = performance.now();
-    const out = plainResent(jsHistory, jsMemo, jsRecords);
+    const out = plainResent(jsHistory, jsMemo, jsRecords, nodeHost);
     const j = performance.now() - t0;
     if (out.written !== 1) throw new Error(`plain re-sent turn wrote ${out.written}`);
     // estimate of the same history: the first time for these payloads
@@ -325,7 +291,7 @@ if (!nodeOnly) {
       ctx.estimate(chat, { provider: 'openai' });
       estimates.push(performance.now() - t0);
       t0 = performance.now();
-      plainResent(chat, new Map(), new Map());
+      plainResent(chat, new Map(), new Map(), nodeHost);
       plains.push(performance.now() - t0);
       const body = JSON.stringify({ messages: chat });
       t0 = performance.now();
