@@ -100,7 +100,8 @@ function matches(value, flat, at) {
 const MET = {};
 
 /**
- * What the main module's calls over messages (compactContext, estimate)
+ * What the main module's calls over messages (compactContext, estimate,
+ * expandContext)
  * remember of message objects between calls. Beside each message object
  * the memory notes, the first time it is met, only that it was. The second
  * time, the object is read and remembered (key -1 asks the main module for
@@ -152,6 +153,21 @@ function rememberingCompaction(main, memory) {
     if (!Array.isArray(messages)) return main.__compactContext(messages, options, undefined);
     const { keys, snaps } = memory.look(messages);
     return main.__compactContext(messages, options, keys).then(({ changed, values, report, keys: learned }) => {
+      memory.learn(messages, snaps, learned);
+      // Each message the call did not change is the caller's own.
+      const out = messages.slice();
+      for (let k = 0; k < changed.length; k++) out[changed[k]] = values[k];
+      return { messages: out, report };
+    });
+  };
+}
+
+/** expandContext over the main module, with `memory` (see messageMemory). */
+function rememberingExpansion(main, memory) {
+  return function expandContext(messages, options) {
+    if (!Array.isArray(messages)) return main.__expandContext(messages, options, undefined);
+    const { keys, snaps } = memory.look(messages);
+    return main.__expandContext(messages, options, keys).then(({ changed, values, report, keys: learned }) => {
       memory.learn(messages, snaps, learned);
       // Each message the call did not change is the caller's own.
       const out = messages.slice();
@@ -240,6 +256,8 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
   return {
     /** Replaces history images with placeholders (see the declaration); messages it cannot change are remembered between calls. */
     compactContext: rememberingCompaction(main, memory),
+    /** Puts originals back for placeholders (see the declaration); messages are remembered between calls as compactContext's are. */
+    expandContext: rememberingExpansion(main, memory),
     /** Accounts for a request (see the declaration); messages are remembered between calls as compactContext's are. */
     estimate: rememberingEstimate(main, memory),
     /** compactContext for a request body as JSON text (see the declaration). */

@@ -13,7 +13,7 @@ export { canvasResize };
 
 export const {
   parseMarkdownImages, toMultimodal, hasMultimedia, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError,
-  codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate,
+  codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate, expandContext,
 } = bindApi({
   main,
   markdown: () => markdown,

@@ -63,5 +63,5 @@ export function initCodecModule(input) {
 
 export const {
   parseMarkdownImages, toMultimodal, hasMultimedia, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError,
-  codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate,
+  codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate, expandContext,
 } = api;

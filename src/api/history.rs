@@ -14,7 +14,8 @@ use crate::stash::StashInner;
 use crate::CtxpackError;
 use ctxpack_core::calls::history_image_dialect;
 use ctxpack_core::history::{
-    expand_history, history_image, settle_inputs, CompactCall, CompactOptions, Input, Settled,
+    expand_inputs, history_image, settle_inputs, settle_inputs_for_expansion, CompactCall,
+    CompactOptions, Input, Settled,
 };
 use js_sys::{Array, Promise, Reflect};
 use std::rc::Rc;
@@ -147,7 +148,12 @@ export interface CompactOptions {
  */
 export function compactContext<M>(messages: readonly M[], options: CompactOptions): Promise<{ messages: M[]; report: CompactReport }>;
 
-/** Puts the originals back for every placeholder the stash still holds; the rest are listed as missing. */
+/**
+ * Puts the originals back for every placeholder the stash still holds; the
+ * rest are listed as missing. Message objects sent again unchanged that
+ * name no placeholder are not read again (one memory with
+ * {@link compactContext}).
+ */
 export function expandContext<M>(messages: readonly M[], options: { stash: Stash; format?: Format }): Promise<{ messages: M[]; report: ExpandReport }>;
 
 /**
@@ -278,21 +284,82 @@ impl Compaction {
     }
 }
 
-/// See the TypeScript declaration.
-#[wasm_bindgen(js_name = expandContext, skip_typescript)]
-pub fn expand_context_js(messages: JsValue, options: JsValue) -> Promise {
-    to_promise(Box::pin(expand_context(messages, options)))
+/// `expandContext` with what the JavaScript side says of each message
+/// (`keys`, as `__compactContext` takes them): the messages are read now,
+/// before the promise is made; a message known by a digest that names no
+/// placeholder is not read (expansion leaves it as it is). The promise
+/// resolves to `{changed, values, report, keys}`.
+#[wasm_bindgen(js_name = __expandContext, skip_typescript)]
+pub fn expand_context_js(messages: JsValue, options: JsValue, keys: JsValue) -> Promise {
+    match Expansion::read(&messages, &options, &keys) {
+        Ok(expansion) => to_promise(Box::pin(expansion.run(Answer::Changes))),
+        Err(e) => to_promise(Box::pin(async move { Err(e) })),
+    }
 }
 
-/// `expandContext`, awaited from Rust.
+/// `expandContext` awaited from Rust, remembering nothing: `{messages,
+/// report}`, the messages the call did not change the caller's own.
 pub async fn expand_context(messages: JsValue, options: JsValue) -> Result<JsValue, CtxpackError> {
-    let call = Call::new(Some(&options))?;
-    let stash = call.stash()?;
-    let format = call.opts.format()?;
-    let (array, values) = call.messages(&messages)?;
-    let store = CallStash::new(&stash, &call);
-    let outcome = expand_history(store.access(), values, format, &call.payloads()).await?;
-    call.result(&array, outcome)
+    let expansion = Expansion::read(&messages, &options, &JsValue::UNDEFINED)?;
+    let array = array_arg(&messages, "messages")?;
+    expansion.run(Answer::Whole(array)).await
+}
+
+/// An expansion whose messages and options are read.
+struct Expansion {
+    call: Call,
+    inputs: Vec<Input>,
+    keys: Vec<Seen>,
+    settled: Settled,
+    stash: Rc<StashInner>,
+}
+
+impl Expansion {
+    /// Reads the options, and each message not known by its key.
+    fn read(
+        messages: &JsValue,
+        options: &JsValue,
+        keys: &JsValue,
+    ) -> Result<Expansion, CtxpackError> {
+        let call = Call::new(Some(options))?;
+        let stash = call.stash()?;
+        let format = call.opts.format()?;
+        let array = array_arg(messages, "messages")?;
+        let keys = keys_of(keys, array.length());
+        let mut read = |i: usize| call.message(&array, i, false);
+        let mut inputs = message_memo::inputs(&keys, &mut read)?;
+        let settled = settle_inputs_for_expansion(&mut inputs, format, &mut read)?;
+        Ok(Expansion {
+            call,
+            inputs,
+            keys,
+            settled,
+            stash,
+        })
+    }
+
+    /// Expands, keeps the digests the core made, and answers as asked.
+    async fn run(self, answer: Answer) -> Result<JsValue, CtxpackError> {
+        let Expansion {
+            call,
+            inputs,
+            keys,
+            settled,
+            stash,
+        } = self;
+        let store = CallStash::new(&stash, &call);
+        let (outcome, digests) =
+            expand_inputs(store.access(), inputs, &settled, &call.payloads()).await?;
+        let kept = message_memo::keep(&keys, digests);
+        match answer {
+            Answer::Whole(array) => call.result(&array, outcome),
+            Answer::Changes => {
+                let result = call.changes(outcome);
+                let _ = Reflect::set(&result, &"keys".into(), &kept);
+                Ok(result)
+            }
+        }
+    }
 }
 
 /// See the TypeScript declaration.

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { makeImage } from '../fixtures/make.mjs';
 import { copiedBy, countedPackage } from './support/counted_package.mjs';
 
-const { Stash, compactContext, estimate } = countedPackage();
+const { Stash, compactContext, estimate, expandContext } = countedPackage();
 
 const memory = () => Stash.open({ backend: 'memory' });
 const b64Of = async (seed) => (await makeImage('png', 96, 64, seed)).toString('base64');
@@ -113,6 +113,40 @@ test('estimate remembers as compactContext does: a chat sent again copies only i
   // Another model's rules, and a compaction in between: the same answers.
   await compactContext(next, { stash });
   assert.deepEqual(estimate(next, { model: 'claude-sonnet-4-5' }), estimate(structuredClone(next), { model: 'claude-sonnet-4-5' }));
+});
+
+test('expandContext remembers too: a message naming no placeholder is not read again; one naming one always is', async () => {
+  const [a, b] = [await memory(), await memory()];
+  const ids = await stashedIds(a, 3, 740);
+  await stashedIds(b, 3, 740);
+  const chat = agentChat(60, ids);
+  const twin = async (messages) => {
+    const fresh = await expandContext(structuredClone(messages), { stash: b });
+    const { value: remembered, copied } = await copiedBy(() => expandContext(messages, { stash: a }));
+    remembered.copied = copied;
+    assert.deepEqual(JSON.parse(JSON.stringify(remembered.messages)), JSON.parse(JSON.stringify(fresh.messages)));
+    assert.deepEqual(remembered.report, fresh.report);
+    assert.equal(remembered.report.bytesBefore, jsonBytes(messages));
+    assert.equal(remembered.report.bytesAfter, jsonBytes(remembered.messages));
+    return remembered;
+  };
+  await twin(chat);
+  await twin(chat);
+  const next = [...chat.slice(0, -1), { role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Now the tests.' }];
+  const withPlaceholders = next.filter((m) => JSON.stringify(m).includes('[Picture:history_'));
+  const again = await twin(next);
+  // The new messages, those naming a placeholder (expansion changes them)
+  // and the restored records' ids, types and part templates: nothing of
+  // the other messages read before.
+  const bound = JSON.stringify(next.slice(-2)).length + JSON.stringify(withPlaceholders).length + 64 + 100 * ids.length;
+  assert.ok(again.copied <= bound, `sent again, copied ${again.copied} (bound ${bound})`);
+  assert.ok(again.copied < JSON.stringify(next).length / 3, `most of the chat not read: ${again.copied}`);
+  assert.ok(again.report.restored >= 3);
+  assert.ok(again.messages.every((m, i) => (withPlaceholders.includes(next[i]) ? m !== next[i] : m === next[i])));
+  // A placeholder added in place to a message known before: read, expanded.
+  next[6].content = `${typeof next[6].content === 'string' ? next[6].content : ''} [Picture:history_${ids[0]}]`;
+  const edited = await twin(next);
+  assert.notEqual(edited.messages[6], next[6]);
 });
 
 test('text appended in place is read again', async () => {

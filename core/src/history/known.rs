@@ -14,7 +14,7 @@
 use crate::budget::{message_text_tokens, Tally};
 use crate::history::compact::CompactOptions;
 use crate::messages::placeholder::placeholder_ids;
-use crate::messages::walk::for_each_image;
+use crate::messages::walk::{for_each_image, for_each_text_without_paths};
 use crate::messages::{
     raw_role, tool_result_slots, verdict_after, verdict_of, Detection, Format, ImageSource,
     Message, Role, Verdict,
@@ -39,6 +39,8 @@ pub struct Digest {
     tool_slots: bool,
     /// Its role, placeholders and image URLs, in order.
     pub(super) stand_in: Message,
+    /// Some text of it names a placeholder (expansion would change it).
+    names_placeholders: bool,
     /// Its text's tokens as an estimate counts them.
     text_tokens: u64,
     /// The path of each of its images (all by URL) in the message, in the
@@ -83,6 +85,8 @@ impl Digest {
             return None;
         }
         let placeholders = |text: &str| !placeholder_ids(text).is_empty();
+        let mut names_placeholders = false;
+        for_each_text_without_paths(message, &mut |t| names_placeholders |= placeholders(t));
         Some(Digest {
             format: raw.format,
             verdict: raw.verdict,
@@ -90,6 +94,7 @@ impl Digest {
             size,
             tool_slots: raw.tool_slots,
             stand_in: message.stand_in(&placeholders),
+            names_placeholders,
             text_tokens: message_text_tokens(message),
             image_paths,
         })
@@ -109,6 +114,13 @@ impl Digest {
         self.format == format
             && !(options.sanitize_tool_results && self.tool_slots)
             && !options.cache_breakpoint
+    }
+
+    /// Whether this digest may stand for its message in an expansion of
+    /// `format`: the same format, and no placeholder it names (expansion
+    /// changes every message that names one).
+    pub fn serves_expansion(&self, format: Format) -> bool {
+        self.format == format && !self.names_placeholders
     }
 }
 
@@ -155,6 +167,27 @@ pub fn settle_inputs<E>(
     options: &CompactOptions,
     read: &mut dyn FnMut(usize) -> Result<Value, E>,
 ) -> Result<Settled, E> {
+    settle_with(inputs, format, &|d, f| d.serves(f, options), read)
+}
+
+/// [`settle_inputs`] for an expansion: a known message that names a
+/// placeholder, or was read in another format, is read after all.
+pub fn settle_inputs_for_expansion<E>(
+    inputs: &mut [Input],
+    format: Option<Format>,
+    read: &mut dyn FnMut(usize) -> Result<Value, E>,
+) -> Result<Settled, E> {
+    settle_with(inputs, format, &|d, f| d.serves_expansion(f), read)
+}
+
+/// Settles `inputs`: their format, and each known message whose digest
+/// does not `serve` the call in that format read (`read(i)`).
+fn settle_with<E>(
+    inputs: &mut [Input],
+    format: Option<Format>,
+    serves: &dyn Fn(&Digest, Format) -> bool,
+    read: &mut dyn FnMut(usize) -> Result<Value, E>,
+) -> Result<Settled, E> {
     let mut verdicts = Vec::new();
     let mut detection = Detection::default();
     if format.is_none() {
@@ -177,7 +210,7 @@ pub fn settle_inputs<E>(
     }
     let format = format.unwrap_or_else(|| detection.format());
     for (i, input) in inputs.iter_mut().enumerate() {
-        if matches!(input, Input::Known(d) if !d.serves(format, options)) {
+        if matches!(input, Input::Known(d) if !serves(d, format)) {
             *input = Input::Again(read(i)?);
         }
     }

@@ -2,14 +2,16 @@
 //! exact shape it was stashed in, refreshing the records it read.
 
 use super::flow::{decode, encode, refresh, sizes_of, Outcome};
+use crate::budget::json_len_with;
 use crate::event_loop::Slicer;
 use crate::history::expand::{
     apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
     RestoredImages,
 };
+use crate::history::known::{decode_with_digest, Digest, Input, Settled};
 use crate::media::payload::Payloads;
 use crate::messages::image::ImageTemplate;
-use crate::messages::{Format, MessageError};
+use crate::messages::{Format, Message, MessageError};
 use crate::stash::{read_verified, Lookup, StashAccess, StashBackend};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -57,13 +59,67 @@ pub async fn expand_history<B: StashBackend>(
     format: Option<Format>,
     payloads: &dyn Payloads,
 ) -> Result<Outcome<ExpandReport>, MessageError> {
+    let sizes = sizes_of(&values, payloads);
+    let (format, messages) = decode(values, format)?;
+    let known = vec![false; messages.len()];
+    Ok(expand_decoded(access, messages, format, &sizes, &known, payloads).await)
+}
+
+/// [`expand_history`] over inputs a host remembers, settled for expansion
+/// (see [`crate::history::settle_inputs_for_expansion`]: a known message
+/// names no placeholder, so expansion leaves it as it is, and it is not
+/// read; its outcome value is `null`). Of each message sent again unchanged
+/// a digest is made; they are returned too, one per message.
+pub async fn expand_inputs<B: StashBackend>(
+    access: StashAccess<'_, B>,
+    inputs: Vec<Input>,
+    settled: &Settled,
+    payloads: &dyn Payloads,
+) -> Result<(Outcome<ExpandReport>, Vec<Option<Digest>>), MessageError> {
+    let count = inputs.len();
+    let (mut messages, mut sizes, mut known) = (
+        Vec::with_capacity(count),
+        Vec::with_capacity(count),
+        Vec::with_capacity(count),
+    );
+    let mut digests = vec![None; count];
+    for (i, input) in inputs.into_iter().enumerate() {
+        let (value, again) = match input {
+            Input::Known(d) => {
+                sizes.push(d.size);
+                known.push(true);
+                messages.push(d.stand_in.clone());
+                continue;
+            }
+            Input::Read(v) => (v, false),
+            Input::Again(v) => (v, true),
+        };
+        let size = json_len_with(&value, payloads);
+        let (message, digest) = decode_with_digest(value, settled, i, again, size)?;
+        sizes.push(size);
+        known.push(false);
+        messages.push(message);
+        digests[i] = digest;
+    }
+    let outcome = expand_decoded(access, messages, settled.format, &sizes, &known, payloads).await;
+    Ok((outcome, digests))
+}
+
+/// Expands decoded `messages` of `format` (of `sizes` bytes; a `known`
+/// one is a stand-in naming no placeholder, returned as `null`).
+async fn expand_decoded<B: StashBackend>(
+    access: StashAccess<'_, B>,
+    mut messages: Vec<Message>,
+    format: Format,
+    sizes: &[u64],
+    known: &[bool],
+    payloads: &dyn Payloads,
+) -> Outcome<ExpandReport> {
     let StashAccess {
         backend,
         config,
         now,
     } = access;
-    let sizes = sizes_of(&values, payloads);
-    let (format, mut messages) = decode(values, format)?;
     let ids = collect_placeholders(&messages);
     let (restored, corrupted) = restore_all(backend, now, &ids, payloads).await;
     let missing = missing_placeholders(&messages, &restored);
@@ -78,13 +134,13 @@ pub async fn expand_history<B: StashBackend>(
         bytes_after: 0,
     };
     drop(restored);
-    let (values, after) = encode(messages, &changed, &sizes, &[], payloads);
-    Ok(Outcome {
+    let (values, after) = encode(messages, &changed, sizes, known, payloads);
+    Outcome {
         messages: values,
         changed,
         report: ExpandReport {
             bytes_after: after,
             ..report
         },
-    })
+    }
 }

@@ -10,8 +10,10 @@ use crate::properties::{format_strategy, message_strategy, render, GenMessage, G
 use ctxpack_core::budget::model_profile;
 use ctxpack_core::calls::{estimate_inputs, estimate_request};
 use ctxpack_core::history::{
-    settle_inputs, CompactCall, CompactOptions, CompactReport, Digest, Input, MessageMemo, Outcome,
+    expand_history, expand_inputs, settle_inputs, settle_inputs_for_expansion, CompactCall,
+    CompactOptions, CompactReport, Digest, Input, MessageMemo, Outcome,
 };
+use ctxpack_core::media::InMemory;
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
 use proptest::prelude::*;
@@ -60,6 +62,15 @@ impl Host {
                 }
             }
         }
+    }
+}
+
+fn access(stash: &MemoryBackend, now: f64) -> StashAccess<'_, MemoryBackend> {
+    static CONFIG: std::sync::OnceLock<StashConfig> = std::sync::OnceLock::new();
+    StashAccess {
+        backend: stash,
+        config: CONFIG.get_or_init(StashConfig::default),
+        now,
     }
 }
 
@@ -238,6 +249,51 @@ proptest! {
             }
             // A compaction's digests serve the next estimate too.
             remembering(&mut host, &stash, &values, format_opt, CompactOptions::default(), 1_000.0 + n as f64);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// An expansion that remembers, interleaved with compactions that
+    /// remember, gives what reading every message gives: a message naming
+    /// a placeholder is always read, one naming none is known.
+    #[test]
+    fn remembered_expansions_give_what_reading_gives(
+        format in format_strategy(),
+        givens in prop::collection::vec(any::<bool>(), 4),
+        start in prop::collection::vec(message_strategy(), 1..8),
+        edits in prop::collection::vec(prop::collection::vec(edit_strategy(), 0..4), 1..4),
+    ) {
+        let (with, without) = (MemoryBackend::new(), MemoryBackend::new());
+        let mut host = Host::default();
+        let mut msgs = start;
+        for (n, step) in std::iter::once(Vec::new()).chain(edits).enumerate() {
+            let format_opt = givens[n].then_some(format);
+            for e in &step {
+                apply(&mut msgs, e);
+            }
+            let values = render(format, &msgs);
+            let now = 1_000.0 + n as f64;
+            let options = CompactOptions::default();
+            remembering(&mut host, &with, &values, format_opt, options, now);
+            forgetting(&without, &values, format_opt, options, now);
+            for _ in 0..2 {
+                let (mut inputs, keys) = host.inputs(&values);
+                let settled = settle_inputs_for_expansion(&mut inputs, format_opt, &mut |i| Ok::<_, ()>(values[i].clone())).unwrap();
+                let (mut remembered, digests) = block_on(expand_inputs(access(&with, now), inputs, &settled, &InMemory)).unwrap();
+                host.keep(&keys, digests, &values);
+                let read = block_on(expand_history(access(&without, now), values.clone(), format_opt, &InMemory)).unwrap();
+                prop_assert_eq!(&remembered.changed, &read.changed);
+                prop_assert_eq!(serde_json::to_value(&remembered.report).unwrap(), serde_json::to_value(&read.report).unwrap());
+                for (i, value) in values.iter().enumerate() {
+                    if remembered.messages[i].is_null() && !remembered.changed[i] {
+                        remembered.messages[i] = value.clone();
+                    }
+                }
+                prop_assert_eq!(&remembered.messages, &read.messages);
+            }
         }
     }
 }
