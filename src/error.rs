@@ -109,8 +109,9 @@ impl CtxpackError {
     }
 }
 
-impl From<ctxpack_core::messages::MessageError> for CtxpackError {
-    fn from(e: ctxpack_core::messages::MessageError) -> Self {
+impl CtxpackError {
+    /// A core error with its code, text and path.
+    fn coded(e: &(impl CodedError + std::fmt::Display)) -> Self {
         CtxpackError {
             code: e.code(),
             message: e.to_string(),
@@ -120,14 +121,15 @@ impl From<ctxpack_core::messages::MessageError> for CtxpackError {
     }
 }
 
+impl From<ctxpack_core::messages::MessageError> for CtxpackError {
+    fn from(e: ctxpack_core::messages::MessageError) -> Self {
+        CtxpackError::coded(&e)
+    }
+}
+
 impl From<ctxpack_core::body::BodyError> for CtxpackError {
     fn from(e: ctxpack_core::body::BodyError) -> Self {
-        CtxpackError {
-            code: e.code(),
-            message: e.to_string(),
-            path: e.path().map(str::to_owned),
-            cause: None,
-        }
+        CtxpackError::coded(&e)
     }
 }
 

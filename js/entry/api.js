@@ -147,29 +147,18 @@ function messageMemory() {
   };
 }
 
-/** compactContext over the main module, with `memory` (see messageMemory). */
-function rememberingCompaction(main, memory) {
-  return function compactContext(messages, options) {
-    if (!Array.isArray(messages)) return main.__compactContext(messages, options, undefined);
+/**
+ * An asynchronous call of the main module over messages (`call`:
+ * `__compactContext` or `__expandContext`), with `memory` (see
+ * messageMemory): it answers the indices and values of the messages it
+ * changed, and each other message is the caller's own.
+ */
+function rememberingChanges(call, memory) {
+  return function (messages, options) {
+    if (!Array.isArray(messages)) return call(messages, options, undefined);
     const { keys, snaps } = memory.look(messages);
-    return main.__compactContext(messages, options, keys).then(({ changed, values, report, keys: learned }) => {
+    return call(messages, options, keys).then(({ changed, values, report, keys: learned }) => {
       memory.learn(messages, snaps, learned);
-      // Each message the call did not change is the caller's own.
-      const out = messages.slice();
-      for (let k = 0; k < changed.length; k++) out[changed[k]] = values[k];
-      return { messages: out, report };
-    });
-  };
-}
-
-/** expandContext over the main module, with `memory` (see messageMemory). */
-function rememberingExpansion(main, memory) {
-  return function expandContext(messages, options) {
-    if (!Array.isArray(messages)) return main.__expandContext(messages, options, undefined);
-    const { keys, snaps } = memory.look(messages);
-    return main.__expandContext(messages, options, keys).then(({ changed, values, report, keys: learned }) => {
-      memory.learn(messages, snaps, learned);
-      // Each message the call did not change is the caller's own.
       const out = messages.slice();
       for (let k = 0; k < changed.length; k++) out[changed[k]] = values[k];
       return { messages: out, report };
@@ -255,9 +244,9 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
 
   return {
     /** Replaces history images with placeholders (see the declaration); messages it cannot change are remembered between calls. */
-    compactContext: rememberingCompaction(main, memory),
+    compactContext: rememberingChanges(main.__compactContext, memory),
     /** Puts originals back for placeholders (see the declaration); messages are remembered between calls as compactContext's are. */
-    expandContext: rememberingExpansion(main, memory),
+    expandContext: rememberingChanges(main.__expandContext, memory),
     /** Accounts for a request (see the declaration); messages are remembered between calls as compactContext's are. */
     estimate: rememberingEstimate(main, memory),
     /** compactContext for a request body as JSON text (see the declaration). */

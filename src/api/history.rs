@@ -15,7 +15,7 @@ use crate::CtxpackError;
 use ctxpack_core::calls::history_image_dialect;
 use ctxpack_core::history::{
     expand_inputs, history_image, settle_inputs, settle_inputs_for_expansion, CompactCall,
-    CompactOptions, Input, Settled,
+    CompactOptions, Input, Outcome, Settled,
 };
 use js_sys::{Array, Promise, Reflect};
 use std::rc::Rc;
@@ -208,12 +208,32 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
     compaction.run(Answer::Whole(array)).await
 }
 
-/// How a compaction answers.
+/// How a compaction or an expansion answers.
 enum Answer {
     /// `{changed, values, report, keys}`, for the JavaScript side's memory.
     Changes,
     /// `{messages, report}` over the caller's array.
     Whole(Array),
+}
+
+impl Answer {
+    /// `outcome` of `call` as asked, `kept` the key of each message's
+    /// digest (see `message_memo::keep`).
+    fn give<R: serde::Serialize>(
+        self,
+        call: &Call,
+        outcome: Outcome<R>,
+        kept: js_sys::Float64Array,
+    ) -> Result<JsValue, CtxpackError> {
+        match self {
+            Answer::Whole(array) => call.result(&array, outcome),
+            Answer::Changes => {
+                let result = call.changes(outcome);
+                let _ = Reflect::set(&result, &"keys".into(), &kept);
+                Ok(result)
+            }
+        }
+    }
 }
 
 /// A compaction whose messages and options are read.
@@ -272,15 +292,7 @@ impl Compaction {
             .with_progress(&mut progress)
             .run_inputs(inputs, &settled)
             .await?;
-        let kept = message_memo::keep(&keys, digests);
-        match answer {
-            Answer::Whole(array) => call.result(&array, outcome),
-            Answer::Changes => {
-                let result = call.changes(outcome);
-                let _ = Reflect::set(&result, &"keys".into(), &kept);
-                Ok(result)
-            }
-        }
+        answer.give(&call, outcome, message_memo::keep(&keys, digests))
     }
 }
 
@@ -350,15 +362,7 @@ impl Expansion {
         let store = CallStash::new(&stash, &call);
         let (outcome, digests) =
             expand_inputs(store.access(), inputs, &settled, &call.payloads()).await?;
-        let kept = message_memo::keep(&keys, digests);
-        match answer {
-            Answer::Whole(array) => call.result(&array, outcome),
-            Answer::Changes => {
-                let result = call.changes(outcome);
-                let _ = Reflect::set(&result, &"keys".into(), &kept);
-                Ok(result)
-            }
-        }
+        answer.give(&call, outcome, message_memo::keep(&keys, digests))
     }
 }
 

@@ -1,8 +1,8 @@
 //! `estimate`'s flow: the request's bytes, its messages read, and the
 //! account of both against the target.
 
-use crate::budget::{estimate, json_len_with, request_bytes, EstimateReport, ModelProfile, Tally};
-use crate::history::known::decode_with_digest;
+use crate::budget::{estimate, request_bytes, EstimateReport, ModelProfile, Tally};
+use crate::history::known::{decode_inputs, Decoded};
 use crate::history::{Digest, Input, Settled};
 use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
@@ -40,25 +40,16 @@ pub fn estimate_inputs(
     target: &ModelProfile,
     payloads: &dyn Payloads,
 ) -> Result<(EstimateReport, Vec<Option<Digest>>), MessageError> {
-    let mut tally = Tally::new(target, payloads);
-    let mut digests = vec![None; inputs.len()];
-    let mut items = 0u64;
     let count = inputs.len() as u64;
-    for (i, input) in inputs.into_iter().enumerate() {
-        let (value, again) = match input {
-            Input::Known(d) => {
-                items += d.size;
-                d.tally(&mut tally, i);
-                continue;
-            }
-            Input::Read(v) => (v, false),
-            Input::Again(v) => (v, true),
-        };
-        let size = json_len_with(&value, payloads);
+    let (decoded, digests) = decode_inputs(inputs, settled, payloads)?;
+    let mut tally = Tally::new(target, payloads);
+    let mut items = 0u64;
+    for (i, (message, size)) in decoded.iter().enumerate() {
         items += size;
-        let (message, digest) = decode_with_digest(value, settled, i, again, size)?;
-        tally.message(i, &message);
-        digests[i] = digest;
+        match message {
+            Decoded::Known(d) => d.tally(&mut tally, i),
+            Decoded::Read(m) => tally.message(i, m),
+        }
     }
     let bytes = items + count.saturating_sub(1) + 2;
     Ok((tally.finish(bytes, Some(target.limits())), digests))

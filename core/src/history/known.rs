@@ -235,6 +235,47 @@ pub(crate) fn decode_with_digest(
     Ok((message, digest))
 }
 
+/// One input as a call that only reads it finds it: decoded, or known by
+/// its digest.
+pub(crate) enum Decoded {
+    /// Known by its digest, not read.
+    Known(Rc<Digest>),
+    /// Decoded in the settled format.
+    Read(Message),
+}
+
+/// Each input decoded with its size, and the digests made (see
+/// [`decode_inputs`]).
+pub(crate) type DecodedInputs = (Vec<(Decoded, u64)>, Vec<Option<Digest>>);
+
+/// Each of `inputs` decoded in the settled format (a known one as its
+/// digest) with its size; and the digest of each message sent again
+/// unchanged that compaction cannot change, one per message.
+pub(crate) fn decode_inputs(
+    inputs: Vec<Input>,
+    settled: &Settled,
+    payloads: &dyn crate::media::Payloads,
+) -> Result<DecodedInputs, crate::messages::MessageError> {
+    let mut decoded = Vec::with_capacity(inputs.len());
+    let mut digests = vec![None; inputs.len()];
+    for (i, input) in inputs.into_iter().enumerate() {
+        let (value, again) = match input {
+            Input::Known(d) => {
+                let size = d.size;
+                decoded.push((Decoded::Known(d), size));
+                continue;
+            }
+            Input::Read(v) => (v, false),
+            Input::Again(v) => (v, true),
+        };
+        let size = crate::budget::json_len_with(&value, payloads);
+        let (message, digest) = decode_with_digest(value, settled, i, again, size)?;
+        decoded.push((Decoded::Read(message), size));
+        digests[i] = digest;
+    }
+    Ok((decoded, digests))
+}
+
 /// The digests a host keeps between calls, by key, at most
 /// [`MessageMemo::CAPACITY`]: past it, those least recently used go first.
 /// A call looks up the digests it uses ([`MessageMemo::get`]) and keeps the

@@ -2,13 +2,12 @@
 //! exact shape it was stashed in, refreshing the records it read.
 
 use super::flow::{decode, encode, refresh, sizes_of, Outcome};
-use crate::budget::json_len_with;
 use crate::event_loop::Slicer;
 use crate::history::expand::{
     apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
     RestoredImages,
 };
-use crate::history::known::{decode_with_digest, Digest, Input, Settled};
+use crate::history::known::{decode_inputs, Decoded, Digest, Input, Settled};
 use crate::media::payload::Payloads;
 use crate::messages::image::ImageTemplate;
 use crate::messages::{Format, Message, MessageError};
@@ -76,31 +75,18 @@ pub async fn expand_inputs<B: StashBackend>(
     settled: &Settled,
     payloads: &dyn Payloads,
 ) -> Result<(Outcome<ExpandReport>, Vec<Option<Digest>>), MessageError> {
-    let count = inputs.len();
-    let (mut messages, mut sizes, mut known) = (
-        Vec::with_capacity(count),
-        Vec::with_capacity(count),
-        Vec::with_capacity(count),
-    );
-    let mut digests = vec![None; count];
-    for (i, input) in inputs.into_iter().enumerate() {
-        let (value, again) = match input {
-            Input::Known(d) => {
-                sizes.push(d.size);
-                known.push(true);
-                messages.push(d.stand_in.clone());
-                continue;
-            }
-            Input::Read(v) => (v, false),
-            Input::Again(v) => (v, true),
-        };
-        let size = json_len_with(&value, payloads);
-        let (message, digest) = decode_with_digest(value, settled, i, again, size)?;
-        sizes.push(size);
-        known.push(false);
-        messages.push(message);
-        digests[i] = digest;
-    }
+    let (decoded, digests) = decode_inputs(inputs, settled, payloads)?;
+    let known: Vec<bool> = decoded
+        .iter()
+        .map(|(m, _)| matches!(m, Decoded::Known(_)))
+        .collect();
+    let (messages, sizes): (Vec<Message>, Vec<u64>) = decoded
+        .into_iter()
+        .map(|(m, size)| match m {
+            Decoded::Known(d) => (d.stand_in.clone(), size),
+            Decoded::Read(m) => (m, size),
+        })
+        .unzip();
     let outcome = expand_decoded(access, messages, settled.format, &sizes, &known, payloads).await;
     Ok((outcome, digests))
 }
