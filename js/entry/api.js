@@ -101,8 +101,7 @@ const MET = {};
 
 /**
  * What the main module's calls over messages (compactContext, estimate,
- * expandContext)
- * remember of message objects between calls. Beside each message object
+ * expandContext, fitContext) remember of message objects between calls. Beside each message object
  * the memory notes, the first time it is met, only that it was. The second
  * time, the object is read and remembered (key -1 asks the main module for
  * a digest of it), and the memory keeps what was read of it with the
@@ -149,7 +148,7 @@ function messageMemory() {
 
 /**
  * An asynchronous call of the main module over messages (`call`:
- * `__compactContext` or `__expandContext`), with `memory` (see
+ * `__compactContext`, `__expandContext` or `__fitContext`), with `memory` (see
  * messageMemory): it answers the indices and values of the messages it
  * changed, and each other message is the caller's own.
  */
@@ -269,8 +268,8 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
     parseProviderError: (textOrError) => markdown().parseProviderError(textOrError),
     parseContextLengthError: (text) => markdown().parseContextLengthError(text),
     codecResize,
-    /** Fits a request to its model (see the declaration). */
-    fitContext: (messages, options) => main.__fitContext(messages, options, resize),
+    /** Fits a request to its model (see the declaration); messages are remembered between calls as compactContext's are. */
+    fitContext: rememberingChanges((messages, options, keys) => main.__fitContext(messages, options, resize, keys), memory),
     /** Fits a refused request to what the refusal names (see the declaration): the markdown module reads the refusal. */
     repairContext: async (messages, error, options) => {
       await ready();

@@ -13,7 +13,7 @@ use crate::CtxpackError;
 use ctxpack_core::history::Outcome;
 use ctxpack_core::stash::StashAccess;
 use ctxpack_core::JsonPath;
-use js_sys::Array;
+use js_sys::{Array, Reflect};
 use serde::Serialize;
 use serde_json::Value;
 use std::rc::Rc;
@@ -123,6 +123,35 @@ impl<'a> CallStash<'a> {
             backend: &self.backend,
             config: &self.stash.config,
             now: self.now,
+        }
+    }
+}
+
+/// How a call over messages that remembers them (compaction, expansion,
+/// fitting) answers.
+pub(crate) enum Answer {
+    /// `{changed, values, report, keys}`, for the JavaScript side's memory.
+    Changes,
+    /// `{messages, report}` over the caller's array.
+    Whole(Array),
+}
+
+impl Answer {
+    /// `outcome` of `call` as asked, `kept` the key of each message's
+    /// digest (see `message_memo::keep`).
+    pub(crate) fn give<R: serde::Serialize>(
+        self,
+        call: &Call,
+        outcome: Outcome<R>,
+        kept: js_sys::Float64Array,
+    ) -> Result<JsValue, CtxpackError> {
+        match self {
+            Answer::Whole(array) => call.result(&array, outcome),
+            Answer::Changes => {
+                let result = call.changes(outcome);
+                let _ = Reflect::set(&result, &"keys".into(), &kept);
+                Ok(result)
+            }
         }
     }
 }

@@ -3,20 +3,22 @@
 //! the default resize function (a canvas in browsers, the codec module in
 //! Node); a caller's `resize` option replaces it.
 
-use crate::api::call::{Call, CallStash};
+use crate::api::call::{Answer, Call, CallStash};
 use crate::api::slack::slack_option;
 use crate::api::target::target_options;
 use crate::convert::bytes::{from_base64, to_base64};
 use crate::convert::external::Table;
-use crate::convert::options_arg;
+use crate::convert::message_memo::{self, keys_of, Seen};
 use crate::convert::payload_memo;
+use crate::convert::{array_arg, options_arg};
 use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::budget::ProviderRefusal;
 use ctxpack_core::calls::{fit_setup, FitInput, FitSetup};
 use ctxpack_core::fit::{
-    fit_context, repair_context, Attempt, RepairError, RepairOptions, ResizeFailure, Resizer,
+    fit_inputs, repair_context, Attempt, RepairError, RepairOptions, ResizeFailure, Resizer,
 };
+use ctxpack_core::history::{settle_inputs, CompactOptions, Input, Settled};
 use ctxpack_core::media::{BytesKind, Dimensions};
 use ctxpack_core::ErrorCode;
 use js_sys::{Function, JsString, Object, Promise, Reflect};
@@ -150,7 +152,8 @@ export interface FitOptions {
  * or bytes, the oldest history images are stashed. The originals of
  * changed images are stashed first, and an image is replaced only once its
  * original committed. The only function that may change the newest turn's
- * images.
+ * images. Message objects sent again unchanged that hold no inline image
+ * are not read again (one memory with {@link compactContext}).
  */
 export function fitContext<M>(messages: readonly M[], options: FitOptions): Promise<{ messages: M[]; report: FitReport }>;
 
@@ -313,14 +316,80 @@ fn prepare(call: &Call, default_resize: &JsValue) -> Result<Prepared, CtxpackErr
     })
 }
 
-/// Fits `messages`, to the model's limits or, given a `refusal` (with the
-/// error it was read from, and its JavaScript form for the result), to the
-/// limits it names.
-async fn fit_or_repair(
+/// A fitting whose options are read, and each message not known by its
+/// key (see `convert::message_memo`).
+struct Fitting {
+    call: Call,
+    prepared: Prepared,
+    inputs: Vec<Input>,
+    keys: Vec<Seen>,
+    settled: Settled,
+}
+
+impl Fitting {
+    /// Reads the options and the messages now, before the promise is made,
+    /// so what the JavaScript side compared is what is fitted.
+    fn read(
+        messages: &JsValue,
+        options: &JsValue,
+        default_resize: &JsValue,
+        keys: &JsValue,
+    ) -> Result<Fitting, CtxpackError> {
+        let call = Call::new(Some(options))?;
+        let prepared = prepare(&call, default_resize)?;
+        let array = array_arg(messages, "messages")?;
+        let keys = keys_of(keys, array.length());
+        let mut read = |i: usize| call.message(&array, i, false);
+        let mut inputs = message_memo::inputs(&keys, &mut read)?;
+        let defaults = CompactOptions::default();
+        let settled = settle_inputs(&mut inputs, prepared.format, &defaults, &mut read)?;
+        Ok(Fitting {
+            call,
+            prepared,
+            inputs,
+            keys,
+            settled,
+        })
+    }
+
+    /// Fits, keeps the digests the core made, and answers as asked.
+    async fn run(self, answer: Answer) -> Result<JsValue, CtxpackError> {
+        let Fitting {
+            call,
+            prepared: p,
+            inputs,
+            keys,
+            settled,
+        } = self;
+        let resizer = JsResizer {
+            f: p.resize,
+            table: &call.table,
+            remember: p.own_resize,
+        };
+        let store = p.stash.as_deref().map(|s| CallStash::new(s, &call));
+        let access = store.as_ref().map(CallStash::access);
+        let payloads = call.payloads();
+        let (outcome, digests) = fit_inputs(
+            access,
+            &resizer,
+            inputs,
+            &settled,
+            &p.setup.profile,
+            p.setup.options,
+            &payloads,
+        )
+        .await?;
+        answer.give(&call, outcome, message_memo::keep(&keys, digests))
+    }
+}
+
+/// Fits `messages` to the limits `refusal` names (with the error it was
+/// read from, and its JavaScript form for the result).
+async fn repair_to(
     messages: JsValue,
     options: JsValue,
     default_resize: JsValue,
-    refusal: Option<(ProviderRefusal, JsValue, JsValue)>,
+    refusal: (ProviderRefusal, JsValue, JsValue),
 ) -> Result<JsValue, CtxpackError> {
     let call = Call::new(Some(&options))?;
     let p = prepare(&call, &default_resize)?;
@@ -333,55 +402,46 @@ async fn fit_or_repair(
     let store = p.stash.as_deref().map(|s| CallStash::new(s, &call));
     let access = store.as_ref().map(CallStash::access);
     let payloads = call.payloads();
-    let outcome = match &refusal {
-        None => {
-            fit_context(
-                access,
-                &resizer,
-                values,
-                p.format,
-                &p.setup.profile,
-                p.setup.options,
-                &payloads,
-            )
-            .await?
+    let (r, error, written) = &refusal;
+    let outcome = repair_context(
+        access,
+        &resizer,
+        values,
+        p.format,
+        &p.setup.profile,
+        RepairOptions {
+            refusal: r,
+            fit: p.setup.options,
+        },
+        &payloads,
+    )
+    .await
+    .map_err(|e| match e {
+        RepairError::Message(m) => CtxpackError::from(m),
+        e @ RepairError::CannotFit { .. } => {
+            CtxpackError::new(ErrorCode::CannotFit, e.to_string()).caused_by(error.clone())
         }
-        Some((r, error, _)) => repair_context(
-            access,
-            &resizer,
-            values,
-            p.format,
-            &p.setup.profile,
-            RepairOptions {
-                refusal: r,
-                fit: p.setup.options,
-            },
-            &payloads,
-        )
-        .await
-        .map_err(|e| match e {
-            RepairError::Message(m) => CtxpackError::from(m),
-            e @ RepairError::CannotFit { .. } => {
-                CtxpackError::new(ErrorCode::CannotFit, e.to_string()).caused_by(error.clone())
-            }
-        })?,
-    };
+    })?;
     let out = call.result(&array, outcome)?;
-    if let Some((_, _, written)) = &refusal {
-        let _ = Reflect::set(&out, &"refusal".into(), written);
-    }
+    let _ = Reflect::set(&out, &"refusal".into(), written);
     Ok(out)
 }
 
-/// See the TypeScript declaration (the entry passes `default_resize`).
+/// See the TypeScript declaration (the entry passes `default_resize`),
+/// with what the JavaScript side says of each message (`keys`, as
+/// `__compactContext` takes them). The promise resolves to `{changed,
+/// values, report, keys}`.
 #[wasm_bindgen(js_name = __fitContext, skip_typescript)]
-pub fn fit_context_js(messages: JsValue, options: JsValue, default_resize: JsValue) -> Promise {
-    to_promise(Box::pin(fit_or_repair(
-        messages,
-        options,
-        default_resize,
-        None,
-    )))
+pub fn fit_context_js(
+    messages: JsValue,
+    options: JsValue,
+    default_resize: JsValue,
+    keys: JsValue,
+) -> Promise {
+    match Fitting::read(&messages, &options, &default_resize, &keys) {
+        Ok(fitting) => to_promise(Box::pin(fitting.run(Answer::Changes))),
+        Err(e) => to_promise(Box::pin(async move { Err(e) })),
+    }
 }
 
 /// See the TypeScript declaration of `repairContext`, which is this with
@@ -435,11 +495,5 @@ async fn repair(
         .at("error")
         .caused_by(error.clone())
     })?;
-    fit_or_repair(
-        messages,
-        options,
-        default_resize,
-        Some((read, error, refusal)),
-    )
-    .await
+    repair_to(messages, options, default_resize, (read, error, refusal)).await
 }

@@ -3,7 +3,7 @@
 //! Messages the operation did not change are returned as the caller's own
 //! values; the caller's objects are never mutated.
 
-use crate::api::call::{Call, CallStash};
+use crate::api::call::{Answer, Call, CallStash};
 use crate::api::compact_settings::{progress_of, CompactSettings};
 use crate::convert::array_arg;
 use crate::convert::message_memo::{self, keys_of, Seen};
@@ -15,9 +15,9 @@ use crate::CtxpackError;
 use ctxpack_core::calls::history_image_dialect;
 use ctxpack_core::history::{
     expand_inputs, history_image, settle_inputs, settle_inputs_for_expansion, CompactCall,
-    CompactOptions, Input, Outcome, Settled,
+    CompactOptions, Input, Settled,
 };
-use js_sys::{Array, Promise, Reflect};
+use js_sys::{Array, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -206,34 +206,6 @@ pub async fn compact_context(messages: JsValue, options: JsValue) -> Result<JsVa
     let array = array_arg(&messages, "messages")?;
     let compaction = Compaction::read(&messages, &options, &JsValue::UNDEFINED)?;
     compaction.run(Answer::Whole(array)).await
-}
-
-/// How a compaction or an expansion answers.
-enum Answer {
-    /// `{changed, values, report, keys}`, for the JavaScript side's memory.
-    Changes,
-    /// `{messages, report}` over the caller's array.
-    Whole(Array),
-}
-
-impl Answer {
-    /// `outcome` of `call` as asked, `kept` the key of each message's
-    /// digest (see `message_memo::keep`).
-    fn give<R: serde::Serialize>(
-        self,
-        call: &Call,
-        outcome: Outcome<R>,
-        kept: js_sys::Float64Array,
-    ) -> Result<JsValue, CtxpackError> {
-        match self {
-            Answer::Whole(array) => call.result(&array, outcome),
-            Answer::Changes => {
-                let result = call.changes(outcome);
-                let _ = Reflect::set(&result, &"keys".into(), &kept);
-                Ok(result)
-            }
-        }
-    }
 }
 
 /// A compaction whose messages and options are read.

@@ -12,7 +12,8 @@ import { bindApi } from '../../js/entry/api.js';
 const main = {
   __ctxpackError: (code, message, p) => Object.assign(new Error(message), { code, path: p }),
   __repairContext: async (messages, error, refusal, options, resize) => ({ refusal, resize }),
-  __fitContext: async (messages, options, resize) => ({ resize }),
+  // Answered as changes, as the main module answers: none here.
+  __fitContext: async (messages, options, resize) => ({ changed: [], values: [], report: { resize }, keys: new Float64Array(messages.length) }),
 };
 const image = { data: new Uint8Array([1]), mime: 'image/png' };
 const target = { width: 1, height: 1, mime: 'image/png', quality: 80 };
@@ -66,10 +67,10 @@ test('a trap gets the next call a fresh instance; another error keeps the instan
 test('fitContext and repairContext resize with the default given, else with codecResize', async () => {
   const own = async () => 'canvas';
   const withDefault = bindApi({ main, markdown: () => ({ parseProviderError: () => null }), loadCodec: () => codec(() => 'x'), defaultResize: own });
-  assert.equal((await withDefault.fitContext([], {})).resize, own);
+  assert.equal((await withDefault.fitContext([], {})).report.resize, own);
   assert.equal((await withDefault.repairContext([], {}, {})).resize, own);
   const without = bindApi({ main, markdown: () => ({ parseProviderError: () => null }), loadCodec: () => codec(() => 'x') });
-  assert.equal((await without.fitContext([], {})).resize, without.codecResize);
+  assert.equal((await without.fitContext([], {})).report.resize, without.codecResize);
 });
 
 test('repairContext waits for the markdown module, reads the refusal there, and rejects rather than throws', async () => {

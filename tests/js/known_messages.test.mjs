@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { makeImage } from '../fixtures/make.mjs';
 import { copiedBy, countedPackage } from './support/counted_package.mjs';
 
-const { Stash, compactContext, estimate, expandContext } = countedPackage();
+const { Stash, compactContext, estimate, expandContext, fitContext } = countedPackage();
 
 const memory = () => Stash.open({ backend: 'memory' });
 const b64Of = async (seed) => (await makeImage('png', 96, 64, seed)).toString('base64');
@@ -147,6 +147,44 @@ test('expandContext remembers too: a message naming no placeholder is not read a
   next[6].content = `${typeof next[6].content === 'string' ? next[6].content : ''} [Picture:history_${ids[0]}]`;
   const edited = await twin(next);
   assert.notEqual(edited.messages[6], next[6]);
+});
+
+test('fitContext remembers too: a chat sent again copies only its new messages, and fits as reading every message does', async () => {
+  const [a, b] = [await memory(), await memory()];
+  const chat = agentChat(60);
+  // Two history images (read on every call: a fitting may change them) and
+  // one by URL in a message remembered with its path.
+  chat.splice(1, 0, imageMessage(await b64Of(760)), imageMessage(await b64Of(761)));
+  chat.splice(4, 0, { role: 'user', content: [{ type: 'text', text: 'this one' }, { type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] });
+  const options = { model: 'gpt-4o', limits: { maxImages: 2 } };
+  const twin = async (messages) => {
+    const fresh = await fitContext(structuredClone(messages), { ...options, stash: b });
+    const { value: remembered, copied } = await copiedBy(() => fitContext(messages, { ...options, stash: a }));
+    remembered.copied = copied;
+    assert.deepEqual(JSON.parse(JSON.stringify(remembered.messages)), JSON.parse(JSON.stringify(fresh.messages)));
+    assert.deepEqual(remembered.report, fresh.report);
+    assert.equal(remembered.report.bytesBefore, jsonBytes(messages));
+    assert.equal(remembered.report.bytesAfter, jsonBytes(remembered.messages));
+    return remembered;
+  };
+  const first = await twin(chat);
+  assert.equal(first.report.stashed, 1, 'one history image stashed to meet the limit');
+  await twin(chat);
+  const next = [...chat.slice(0, -1), { role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Now the tests.' }];
+  const again = await twin(next);
+  // The new messages, the two image messages without their payloads
+  // (which stay in JavaScript), the options and the stash's record of the
+  // stashed image: nothing of the other messages read before.
+  const imageText = 2 * JSON.stringify(imageMessage('')).length;
+  const bound = JSON.stringify(next.slice(-2)).length + imageText + 400 + 64;
+  assert.ok(again.copied <= bound, `sent again, copied ${again.copied} (bound ${bound})`);
+  assert.ok(again.copied < JSON.stringify(next).length / 20, `most of the chat not read: ${again.copied}`);
+  assert.ok(again.report.images.some((i) => i.path === 'messages[4].content[1]' && i.action === 'kept'));
+  assert.ok(again.messages.every((m, i) => i < 3 || m === next[i]), 'the caller\'s own objects come back');
+  // Edited in place: read again, fitted anew.
+  next[8].content = `${next[8].content} (more)`;
+  const edited = await twin(next);
+  assert.ok(edited.copied > JSON.stringify(next[8]).length, 'the edited message is read');
 });
 
 test('text appended in place is read again', async () => {

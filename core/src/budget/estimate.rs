@@ -187,28 +187,15 @@ impl<'p> Tally<'p> {
         );
     }
 
-    /// Counts message `i` from what a digest kept of it: its text's
-    /// tokens, and the images of its stand-in at their paths in the
-    /// message (`image_paths`, suffixes of the message's path).
-    pub(crate) fn known(
-        &mut self,
-        i: usize,
-        stand_in: &Message,
-        text_tokens: u64,
-        image_paths: &[String],
-    ) {
-        self.text += text_tokens;
-        let (profile, payloads, images) = (self.profile, self.payloads, &mut self.images);
-        let at = JsonPath::root("messages").index(i);
-        let mut k = 0;
-        for_each_image(stand_in, &at, &mut |_, own, img| {
-            let path = match image_paths.get(k) {
-                Some(suffix) => JsonPath::root(&format!("{at}{suffix}")),
-                None => own.clone(),
-            };
-            k += 1;
-            images.push(image_estimate(img, &path, profile, payloads));
-        });
+    /// Counts `tokens` of text (a message a digest stands for).
+    pub(crate) fn text(&mut self, tokens: u64) {
+        self.text += tokens;
+    }
+
+    /// Counts the image `img` at `path`.
+    pub(crate) fn image(&mut self, img: &ImagePart, path: &JsonPath) {
+        self.images
+            .push(image_estimate(img, path, self.profile, self.payloads));
     }
 
     /// The report for a request of `request_bytes` under `limits` (the

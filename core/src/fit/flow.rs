@@ -9,6 +9,7 @@
 
 use super::call::{Before, FitCall, FitOptions, RepairOptions};
 use super::commit::commit;
+use super::inputs::FitMessages;
 use super::measure::{measure, read_heads};
 use super::planning::Plan;
 use super::replace::replace;
@@ -16,33 +17,31 @@ use super::report::FitReport;
 use super::resize::resize;
 use super::resizer::Resizer;
 use super::stash_oldest::stash_oldest;
-use super::summary::{summarize, Tally};
+use super::summary::{summarize, Sent, Tally};
 use crate::budget::{estimate, json_len_with, ModelProfile};
 use crate::event_loop::Slicer;
-use crate::history::CompactPayloads;
+use crate::history::{
+    settle_inputs, CompactOptions, CompactPayloads, Digest, Input, Outcome, Settled,
+};
 use crate::json_path::JsonPath;
-use crate::messages::{decode_messages, detect_format, Format, Message, MessageError};
+use crate::messages::{decode_messages, Format, MessageError};
 use crate::stash::StashAccess;
 use crate::stash::StashBackend;
 use serde_json::Value;
 
 impl<B: StashBackend, R: Resizer> FitCall<'_, B, R> {
-    /// Runs the phases over `values` (in `format`, or the one detected).
-    async fn run(
-        &self,
-        values: Vec<Value>,
-        format: Option<Format>,
-    ) -> Result<crate::history::Outcome<FitReport>, MessageError> {
-        let bytes: u64 = values.iter().map(|v| json_len_with(v, self.payloads)).sum();
-        let format = format.unwrap_or_else(|| detect_format(&values));
-        let (format, mut messages) =
-            decode_messages(values, Some(format), &JsonPath::root("messages"))?;
+    /// Runs the phases over `inputs` (as settled); also returns the digest
+    /// of each message sent again unchanged that a fitting cannot change.
+    async fn run(&self, inputs: Vec<Input>, settled: &Settled) -> Fitted {
+        let format = settled.format;
+        let (read, digests) = FitMessages::read(inputs, settled, self.payloads)?;
+        let bytes: u64 = read.sizes.iter().sum();
         self.slicer.checkpoint().await;
         // Measured first, one image at a time: the estimate then finds each
         // header read (a first sight of a large payload costs the host a
         // pass over its text, too long to make for every image at once).
-        let found = measure(self, &messages).await;
-        let estimate = estimate(&messages, self.profile, bytes, None, self.payloads);
+        let found = measure(self, &read).await;
+        let estimate = read.estimate(self.profile, bytes, self.payloads);
         let before = Before { bytes, estimate };
         self.slicer.checkpoint().await;
         let mut plan = Plan::new(self, &found, &before);
@@ -50,16 +49,17 @@ impl<B: StashBackend, R: Resizer> FitCall<'_, B, R> {
         let mut problems = Vec::new();
         plan.settle(self, &found, &mut outcomes, &mut problems);
         let committed = commit(self, &found, &outcomes, &mut problems).await;
+        let mut read = read;
         let (images, changed) = replace(
             self,
-            &mut messages,
+            &mut read.messages,
             &found,
             &outcomes,
             &plan,
             committed.as_ref(),
         );
         drop(outcomes);
-        let values: Vec<Value> = messages.into_iter().map(Message::into_wire).collect();
+        let (values, known) = read.into_values();
 
         let mut tally = Tally {
             images,
@@ -67,9 +67,30 @@ impl<B: StashBackend, R: Resizer> FitCall<'_, B, R> {
             problems,
             first_changed: plan.first_new,
         };
-        let values = stash_oldest(self, values, format, &plan, &mut tally).await?;
-        summarize(self, values, format, &before, &plan, tally)
+        let values = stash_oldest(self, values, &known, format, &plan, &mut tally).await?;
+        let sent = Sent {
+            values,
+            known: &known,
+            format,
+        };
+        Ok((summarize(self, sent, &before, &plan, tally)?, digests))
     }
+}
+
+/// A fitting's outcome, and the digests it made.
+type Fitted = Result<(Outcome<FitReport>, Vec<Option<Digest>>), MessageError>;
+
+/// `values` (in `format`, detected when `None`) as inputs of a call that
+/// remembers nothing: each read.
+fn read_all(
+    values: Vec<Value>,
+    format: Option<Format>,
+) -> Result<(Vec<Input>, Settled), MessageError> {
+    let mut inputs: Vec<Input> = values.into_iter().map(Input::Read).collect();
+    let settled = settle_inputs(&mut inputs, format, &CompactOptions::default(), &mut |_| {
+        Ok(Value::Null)
+    })?;
+    Ok((inputs, settled))
 }
 
 /// Fits `values` to `profile`: see the module docs. Without `stash`, images
@@ -84,6 +105,28 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
     options: FitOptions,
     payloads: &dyn CompactPayloads,
 ) -> Result<crate::history::Outcome<FitReport>, MessageError> {
+    let (inputs, settled) = read_all(values, format)?;
+    let fitted = fit_inputs(stash, resizer, inputs, &settled, profile, options, payloads);
+    Ok(fitted.await?.0)
+}
+
+/// [`fit_context`] over inputs a host remembers, settled as for a
+/// compaction with default options (see [`crate::history::settle_inputs`]:
+/// a digest of the same format serves). A known message is not read; a
+/// fitting never changes it (it holds no inline image), and its value in
+/// the outcome is `null`, for the caller keeps its own. Also returns the
+/// digest of each message sent again unchanged that a fitting cannot
+/// change, one per message.
+#[allow(clippy::too_many_arguments)]
+pub async fn fit_inputs<B: StashBackend, R: Resizer>(
+    stash: Option<StashAccess<'_, B>>,
+    resizer: &R,
+    inputs: Vec<Input>,
+    settled: &Settled,
+    profile: &ModelProfile,
+    options: FitOptions,
+    payloads: &dyn CompactPayloads,
+) -> Fitted {
     let call = FitCall {
         stash,
         resizer,
@@ -92,7 +135,7 @@ pub async fn fit_context<B: StashBackend, R: Resizer>(
         payloads,
         slicer: Slicer::of(payloads.event_loop()),
     };
-    call.run(values, format).await
+    call.run(inputs, settled).await
 }
 
 /// Fits `values` to the limits that fix `refusal` (see
@@ -130,7 +173,8 @@ pub async fn repair_context<B: StashBackend, R: Resizer>(
         payloads,
         slicer,
     };
-    let out = call.run(values, format).await?;
+    let (inputs, settled) = read_all(values, format)?;
+    let (out, _) = call.run(inputs, &settled).await?;
     if !out.report.fits {
         return Err(super::RepairError::CannotFit {
             kind: super::kind_name(refusal.kind),

@@ -3,6 +3,7 @@
 //! its md5.
 
 use super::call::FitCall;
+use super::inputs::FitMessages;
 use super::one_image::Inline;
 use crate::event_loop::Slicer;
 use crate::json_path::JsonPath;
@@ -80,20 +81,17 @@ fn read_inline(
     })
 }
 
-/// Every image of `messages`. With a stash (the ids of originals are their
+/// Every image of the messages `read`. With a stash (the ids of originals are their
 /// md5s) each payload is read whole, hashed and checked; without, only its
 /// sizes and header are read, and a payload that is not valid base64 fails
 /// in the resizer instead.
-pub(super) async fn measure<B, R>(call: &FitCall<'_, B, R>, messages: &[Message]) -> Vec<Found> {
+pub(super) async fn measure<B, R>(call: &FitCall<'_, B, R>, read: &FitMessages) -> Vec<Found> {
     let hash = call.stash.is_some();
-    let cutoff = crate::history::compact::newest_user_index(messages).unwrap_or(0);
-    let root = JsonPath::root("messages");
+    let cutoff = crate::history::compact::newest_user_index(&read.messages).unwrap_or(0);
     let mut seen = Vec::new();
-    for (i, m) in messages.iter().enumerate() {
-        for_each_image(m, &root.index(i), &mut |ordinal, path, img| {
-            seen.push((i, ordinal, path.to_string(), img));
-        });
-    }
+    read.for_each_image(&mut |i, ordinal, path, img| {
+        seen.push((i, ordinal, path.to_string(), img));
+    });
     // One image at a time, letting the host run between them.
     let mut found = Vec::with_capacity(seen.len());
     for (i, ordinal, path, img) in seen {

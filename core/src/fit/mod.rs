@@ -15,6 +15,7 @@ mod attempt;
 mod call;
 mod commit;
 mod flow;
+mod inputs;
 mod measure;
 mod one_image;
 mod plan;
@@ -35,7 +36,7 @@ pub use attempt::{
     TEXT_QUALITIES,
 };
 pub use call::{FitOptions, RepairOptions};
-pub use flow::{fit_context, repair_context};
+pub use flow::{fit_context, fit_inputs, repair_context};
 pub use plan::{choose_stash, Account, Limits, Rest, StashChoice, PLACEHOLDER_TOKENS};
 pub use repair::{kind_name, repair_profile, Repair, RepairError};
 pub use report::{Action, Figures, FitReport, ImageFit, Scale};

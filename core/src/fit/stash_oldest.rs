@@ -2,19 +2,23 @@
 //! placeholders, as compaction does (their originals go to the stash first).
 
 use super::call::FitCall;
+use super::inputs::as_inputs;
 use super::planning::Plan;
 use super::report::Action;
 use super::summary::Tally;
-use crate::history::{CompactCall, CompactOptions};
+use crate::history::{CompactCall, CompactOptions, Digest, Settled};
 use crate::messages::{Format, MessageError};
 use crate::stash::StashBackend;
 use serde_json::Value;
+use std::rc::Rc;
 
 /// Stashes the first `plan.choice.stash` stashable images of `values`
-/// through compaction, and marks in `tally` those it could not stash.
+/// through compaction (a `known` message by its digest, `null` in
+/// `values` and in the result), and marks in `tally` those it could not stash.
 pub(super) async fn stash_oldest<B: StashBackend, R>(
     call: &FitCall<'_, B, R>,
     values: Vec<Value>,
+    known: &[Option<Rc<Digest>>],
     format: Format,
     plan: &Plan,
     tally: &mut Tally,
@@ -26,8 +30,9 @@ pub(super) async fn stash_oldest<B: StashBackend, R>(
         keep_recent_images: plan.stashable - plan.choice.stash,
         ..CompactOptions::default()
     };
-    let out = CompactCall::new(*s, options, call.payloads)
-        .run(values, Some(format))
+    let inputs = as_inputs(values, known);
+    let (out, _) = CompactCall::new(*s, options, call.payloads)
+        .run_inputs(inputs, &Settled::given(format))
         .await?;
     for failure in &out.report.failures {
         if let Some(img) = tally.images.iter_mut().find(|i| i.path == failure.path) {

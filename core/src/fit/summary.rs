@@ -2,14 +2,15 @@
 //! what is still over its limits.
 
 use super::call::{Before, FitCall};
+use super::inputs::measure_sent;
 use super::planning::Plan;
 use super::report::{Action, FitReport, ImageFit};
 use super::target::Reason;
-use crate::budget::{estimate, json_len_with, EstimateReport};
-use crate::history::Outcome;
-use crate::json_path::JsonPath;
-use crate::messages::{decode_messages, Format, MessageError};
+use crate::budget::EstimateReport;
+use crate::history::{Digest, Outcome};
+use crate::messages::{Format, MessageError};
 use serde_json::Value;
+use std::rc::Rc;
 
 /// What the phases did, gathered for the report.
 pub(super) struct Tally {
@@ -23,11 +24,21 @@ pub(super) struct Tally {
     pub first_changed: Option<usize>,
 }
 
-/// The outcome of a fitting that sends `values`.
+/// The request a fitting sends: its `values` in `format`, a `known`
+/// message `null` there and counted from its digest.
+pub(super) struct Sent<'k> {
+    /// Every message's value.
+    pub values: Vec<Value>,
+    /// The digest of each known message.
+    pub known: &'k [Option<Rc<Digest>>],
+    /// Their format.
+    pub format: Format,
+}
+
+/// The outcome of a fitting that sends `sent`.
 pub(super) fn summarize<B, R>(
     call: &FitCall<'_, B, R>,
-    values: Vec<Value>,
-    format: Format,
+    sent: Sent<'_>,
     before: &Before,
     plan: &Plan,
     tally: Tally,
@@ -38,17 +49,12 @@ pub(super) fn summarize<B, R>(
         mut problems,
         first_changed,
     } = tally;
-    let bytes_after: u64 = values.iter().map(|v| json_len_with(v, call.payloads)).sum();
-    let (_, final_messages) =
-        decode_messages(values.clone(), Some(format), &JsonPath::root("messages"))?;
-    let after = estimate(
-        &final_messages,
-        call.profile,
-        bytes_after,
-        None,
-        call.payloads,
-    );
-    drop(final_messages);
+    let Sent {
+        values,
+        known,
+        format,
+    } = sent;
+    let (bytes_after, after) = measure_sent(&values, known, format, call.profile, call.payloads)?;
     still_over(&mut problems, &images, &after, plan.limits.max_tokens);
     let report = FitReport {
         model: call.profile.matched,

@@ -16,8 +16,8 @@ use crate::history::compact::CompactOptions;
 use crate::messages::placeholder::placeholder_ids;
 use crate::messages::walk::{for_each_image, for_each_text_without_paths};
 use crate::messages::{
-    raw_role, tool_result_slots, verdict_after, verdict_of, Detection, Format, ImageSource,
-    Message, Role, Verdict,
+    raw_role, tool_result_slots, verdict_after, verdict_of, Detection, Format, ImagePart,
+    ImageSource, Message, Role, Verdict,
 };
 use crate::JsonPath;
 use serde_json::Value;
@@ -38,7 +38,7 @@ pub struct Digest {
     /// It holds tool results sanitizing would search.
     tool_slots: bool,
     /// Its role, placeholders and image URLs, in order.
-    pub(super) stand_in: Message,
+    pub(crate) stand_in: Message,
     /// Some text of it names a placeholder (expansion would change it).
     names_placeholders: bool,
     /// Its text's tokens as an estimate counts them.
@@ -103,7 +103,27 @@ impl Digest {
     /// Counts the message into an estimate as message `i`: its text's
     /// tokens, and its images at their own paths.
     pub(crate) fn tally(&self, tally: &mut Tally<'_>, i: usize) {
-        tally.known(i, &self.stand_in, self.text_tokens, &self.image_paths);
+        tally.text(self.text_tokens);
+        self.for_each_image(i, &mut |_, path, img| tally.image(img, path));
+    }
+
+    /// Each image of the message as message `i` (all by URL: the
+    /// stand-in's), in order, with its place among them and its path in
+    /// the message as sent.
+    pub(crate) fn for_each_image<'d>(
+        &'d self,
+        i: usize,
+        f: &mut dyn FnMut(usize, &JsonPath, &'d ImagePart),
+    ) {
+        let at = JsonPath::root("messages").index(i);
+        for_each_image(
+            &self.stand_in,
+            &at,
+            &mut |k, own, img| match self.image_paths.get(k) {
+                Some(suffix) => f(k, &JsonPath::root(&format!("{at}{suffix}")), img),
+                None => f(k, own, img),
+            },
+        );
     }
 
     /// Whether this digest may stand for its message in a compaction of

@@ -7,8 +7,9 @@
 
 use crate::common::*;
 use crate::properties::{format_strategy, message_strategy, render, GenMessage, GenPart, IMAGES};
-use ctxpack_core::budget::model_profile;
+use ctxpack_core::budget::{model_profile, RequestLimits};
 use ctxpack_core::calls::{estimate_inputs, estimate_request};
+use ctxpack_core::fit::{fit_context, fit_inputs, FitOptions, FitReport};
 use ctxpack_core::history::{
     expand_history, expand_inputs, settle_inputs, settle_inputs_for_expansion, CompactCall,
     CompactOptions, CompactReport, Digest, Input, MessageMemo, Outcome,
@@ -353,4 +354,129 @@ fn a_chat_sent_again_reads_only_its_new_messages() {
         4.0,
     );
     assert_eq!(known, 0);
+}
+
+/// Fits `values` over `stash`, with what `host` remembers when given
+/// (interleaving with compactions, whose digests serve a fitting), the
+/// caller's own value put back where the outcome has a known message's
+/// `null`; also returns how many were known.
+fn fitted(
+    host: Option<&mut Host>,
+    stash: &MemoryBackend,
+    values: &[Value],
+    format: Option<Format>,
+    profile: &ctxpack_core::budget::ModelProfile,
+    now: f64,
+) -> (Outcome<FitReport>, usize) {
+    let resizer = crate::common::codec::Codec::default();
+    let options = FitOptions::default();
+    let Some(host) = host else {
+        let out = block_on(fit_context(
+            Some(access(stash, now)),
+            &resizer,
+            values.to_vec(),
+            format,
+            profile,
+            options,
+            &InMemory,
+        ))
+        .unwrap();
+        return (out, 0);
+    };
+    let (mut inputs, keys) = host.inputs(values);
+    let settled = settle_inputs(&mut inputs, format, &CompactOptions::default(), &mut |i| {
+        Ok::<_, ()>(values[i].clone())
+    })
+    .unwrap();
+    let known = inputs
+        .iter()
+        .filter(|i| matches!(i, Input::Known(_)))
+        .count();
+    let (mut out, digests) = block_on(fit_inputs(
+        Some(access(stash, now)),
+        &resizer,
+        inputs,
+        &settled,
+        profile,
+        options,
+        &InMemory,
+    ))
+    .unwrap();
+    host.keep(&keys, digests, values);
+    for (i, value) in values.iter().enumerate() {
+        if out.messages[i].is_null() && !out.changed[i] {
+            out.messages[i] = value.clone();
+        }
+    }
+    (out, known)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// A fitting that remembers, interleaved with compactions that
+    /// remember, gives what reading every message gives: the same
+    /// messages, changes and report (image paths included), with limits
+    /// that make it stash history images.
+    #[test]
+    fn remembered_fittings_give_what_reading_gives(
+        format in format_strategy(),
+        givens in prop::collection::vec(any::<bool>(), 4),
+        start in prop::collection::vec(message_strategy(), 1..8),
+        edits in prop::collection::vec(prop::collection::vec(edit_strategy(), 0..4), 1..4),
+        url_images in any::<bool>(),
+        max_images in 0..4usize,
+    ) {
+        let profile = model_profile("claude-sonnet-4-5").with_limits(RequestLimits {
+            max_images: Some(max_images),
+            max_image_bytes: None,
+            max_request_bytes: None,
+        });
+        let (with, without) = (MemoryBackend::new(), MemoryBackend::new());
+        let mut host = Host::default();
+        let mut msgs = start;
+        for (n, step) in std::iter::once(Vec::new()).chain(edits).enumerate() {
+            let format_opt = givens[n].then_some(format);
+            for e in &step {
+                apply(&mut msgs, e);
+            }
+            let mut values = render(format, &msgs);
+            if url_images {
+                // Images by URL in some messages, which digests keep.
+                for v in values.iter_mut().step_by(2) {
+                    with_urls(v);
+                }
+            }
+            let now = 1_000.0 + n as f64;
+            for _ in 0..2 {
+                let (remembered, _) = fitted(Some(&mut host), &with, &values, format_opt, &profile, now);
+                let (read, _) = fitted(None, &without, &values, format_opt, &profile, now);
+                prop_assert_eq!(&remembered.changed, &read.changed);
+                prop_assert_eq!(serde_json::to_value(&remembered.report).unwrap(), serde_json::to_value(&read.report).unwrap());
+                prop_assert_eq!(&remembered.messages, &read.messages);
+            }
+            remembering(&mut host, &with, &values, format_opt, CompactOptions::default(), now);
+            forgetting(&without, &values, format_opt, CompactOptions::default(), now);
+        }
+    }
+}
+
+/// A fitting of a long chat sent again reads only its new messages, and
+/// counts the known ones as reading them would.
+#[test]
+fn a_fitting_sent_again_reads_only_its_new_messages() {
+    let stash = MemoryBackend::new();
+    let mut host = Host::default();
+    let mut chat: Vec<Value> = (0..30)
+        .map(|i| serde_json::json!({"role": if i % 2 == 0 { "user" } else { "assistant" }, "content": format!("message {i} https://x.test/{i}")}))
+        .collect();
+    let profile = model_profile("gpt-4o");
+    fitted(Some(&mut host), &stash, &chat, None, &profile, 1.0);
+    fitted(Some(&mut host), &stash, &chat, None, &profile, 2.0);
+    chat.push(serde_json::json!({"role": "user", "content": "and now?"}));
+    let (again, known) = fitted(Some(&mut host), &stash, &chat, None, &profile, 3.0);
+    assert_eq!(known, 30);
+    let (read, _) = fitted(None, &stash, &chat, None, &profile, 3.0);
+    assert_eq!(again.report, read.report);
+    assert_eq!(again.report.bytes_before, again.report.bytes_after);
 }
