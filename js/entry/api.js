@@ -148,19 +148,20 @@ function messageMemory() {
 
 /**
  * An asynchronous call of the main module over messages (`call`:
- * `__compactContext`, `__expandContext` or `__fitContext`), with `memory` (see
- * messageMemory): it answers the indices and values of the messages it
- * changed, and each other message is the caller's own.
+ * `__compactContext`, `__expandContext`, `__fitContext` or
+ * `__repairContext`), with `memory` (see messageMemory): it answers the
+ * indices and values of the messages it changed (each other message is the
+ * caller's own), and whatever else the call answers (a repair's refusal).
  */
 function rememberingChanges(call, memory) {
   return function (messages, options) {
     if (!Array.isArray(messages)) return call(messages, options, undefined);
     const { keys, snaps } = memory.look(messages);
-    return call(messages, options, keys).then(({ changed, values, report, keys: learned }) => {
+    return call(messages, options, keys).then(({ changed, values, report, keys: learned, ...rest }) => {
       memory.learn(messages, snaps, learned);
       const out = messages.slice();
       for (let k = 0; k < changed.length; k++) out[changed[k]] = values[k];
-      return { messages: out, report };
+      return { messages: out, report, ...rest };
     });
   };
 }
@@ -270,10 +271,12 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
     codecResize,
     /** Fits a request to its model (see the declaration); messages are remembered between calls as compactContext's are. */
     fitContext: rememberingChanges((messages, options, keys) => main.__fitContext(messages, options, resize, keys), memory),
-    /** Fits a refused request to what the refusal names (see the declaration): the markdown module reads the refusal. */
+    /** Fits a refused request to what the refusal names (see the declaration): the markdown module reads the refusal; messages are remembered as fitContext's are. */
     repairContext: async (messages, error, options) => {
       await ready();
-      return main.__repairContext(messages, error, markdown().parseProviderError(error), options, resize);
+      const refusal = markdown().parseProviderError(error);
+      const repair = (m, o, keys) => main.__repairContext(m, error, refusal, o, resize, keys);
+      return rememberingChanges(repair, memory)(messages, options);
     },
     codecModule,
     codecLoaded: () => codec !== null,

@@ -16,7 +16,7 @@ use crate::CtxpackError;
 use ctxpack_core::budget::ProviderRefusal;
 use ctxpack_core::calls::{fit_setup, FitInput, FitSetup};
 use ctxpack_core::fit::{
-    fit_inputs, repair_context, Attempt, RepairError, RepairOptions, ResizeFailure, Resizer,
+    fit_inputs, repair_inputs, Attempt, RepairError, RepairOptions, ResizeFailure, Resizer,
 };
 use ctxpack_core::history::{settle_inputs, CompactOptions, Input, Settled};
 use ctxpack_core::media::{BytesKind, Dimensions};
@@ -316,8 +316,8 @@ fn prepare(call: &Call, default_resize: &JsValue) -> Result<Prepared, CtxpackErr
     })
 }
 
-/// A fitting whose options are read, and each message not known by its
-/// key (see `convert::message_memo`).
+/// A fitting (or a repair) whose options are read, and each message not
+/// known by its key (see `convert::message_memo`).
 struct Fitting {
     call: Call,
     prepared: Prepared,
@@ -325,6 +325,10 @@ struct Fitting {
     keys: Vec<Seen>,
     settled: Settled,
 }
+
+/// A refusal to repair: as read, the error it was read from, and its
+/// JavaScript form for the result.
+type Refusal = (ProviderRefusal, JsValue, JsValue);
 
 impl Fitting {
     /// Reads the options and the messages now, before the promise is made,
@@ -352,8 +356,10 @@ impl Fitting {
         })
     }
 
-    /// Fits, keeps the digests the core made, and answers as asked.
-    async fn run(self, answer: Answer) -> Result<JsValue, CtxpackError> {
+    /// Fits to the model's limits or, given a `refusal`, to the limits it
+    /// names; keeps the digests the core made, and answers `{changed,
+    /// values, report, keys}` (with `refusal` for a repair).
+    async fn run(self, refusal: Option<Refusal>) -> Result<JsValue, CtxpackError> {
         let Fitting {
             call,
             prepared: p,
@@ -369,62 +375,36 @@ impl Fitting {
         let store = p.stash.as_deref().map(|s| CallStash::new(s, &call));
         let access = store.as_ref().map(CallStash::access);
         let payloads = call.payloads();
-        let (outcome, digests) = fit_inputs(
-            access,
-            &resizer,
-            inputs,
-            &settled,
-            &p.setup.profile,
-            p.setup.options,
-            &payloads,
-        )
-        .await?;
-        answer.give(&call, outcome, message_memo::keep(&keys, digests))
-    }
-}
-
-/// Fits `messages` to the limits `refusal` names (with the error it was
-/// read from, and its JavaScript form for the result).
-async fn repair_to(
-    messages: JsValue,
-    options: JsValue,
-    default_resize: JsValue,
-    refusal: (ProviderRefusal, JsValue, JsValue),
-) -> Result<JsValue, CtxpackError> {
-    let call = Call::new(Some(&options))?;
-    let p = prepare(&call, &default_resize)?;
-    let (array, values) = call.messages(&messages)?;
-    let resizer = JsResizer {
-        f: p.resize,
-        table: &call.table,
-        remember: p.own_resize,
-    };
-    let store = p.stash.as_deref().map(|s| CallStash::new(s, &call));
-    let access = store.as_ref().map(CallStash::access);
-    let payloads = call.payloads();
-    let (r, error, written) = &refusal;
-    let outcome = repair_context(
-        access,
-        &resizer,
-        values,
-        p.format,
-        &p.setup.profile,
-        RepairOptions {
-            refusal: r,
-            fit: p.setup.options,
-        },
-        &payloads,
-    )
-    .await
-    .map_err(|e| match e {
-        RepairError::Message(m) => CtxpackError::from(m),
-        e @ RepairError::CannotFit { .. } => {
-            CtxpackError::new(ErrorCode::CannotFit, e.to_string()).caused_by(error.clone())
+        let (profile, options) = (&p.setup.profile, p.setup.options);
+        let (outcome, digests) = match &refusal {
+            None => {
+                let fitted = fit_inputs(
+                    access, &resizer, inputs, &settled, profile, options, &payloads,
+                );
+                fitted.await?
+            }
+            Some((r, error, _)) => {
+                let fit = RepairOptions {
+                    refusal: r,
+                    fit: options,
+                };
+                let repaired =
+                    repair_inputs(access, &resizer, inputs, &settled, profile, fit, &payloads);
+                repaired.await.map_err(|e| match e {
+                    RepairError::Message(m) => CtxpackError::from(m),
+                    e @ RepairError::CannotFit { .. } => {
+                        CtxpackError::new(ErrorCode::CannotFit, e.to_string())
+                            .caused_by(error.clone())
+                    }
+                })?
+            }
+        };
+        let out = Answer::Changes.give(&call, outcome, message_memo::keep(&keys, digests))?;
+        if let Some((_, _, written)) = &refusal {
+            let _ = Reflect::set(&out, &"refusal".into(), written);
         }
-    })?;
-    let out = call.result(&array, outcome)?;
-    let _ = Reflect::set(&out, &"refusal".into(), written);
-    Ok(out)
+        Ok(out)
+    }
 }
 
 /// See the TypeScript declaration (the entry passes `default_resize`),
@@ -439,14 +419,16 @@ pub fn fit_context_js(
     keys: JsValue,
 ) -> Promise {
     match Fitting::read(&messages, &options, &default_resize, &keys) {
-        Ok(fitting) => to_promise(Box::pin(fitting.run(Answer::Changes))),
+        Ok(fitting) => to_promise(Box::pin(fitting.run(None))),
         Err(e) => to_promise(Box::pin(async move { Err(e) })),
     }
 }
 
 /// See the TypeScript declaration of `repairContext`, which is this with
 /// `refusal` read from `error` by the markdown module's `parseProviderError`
-/// and the default resize function (the package's entry passes both).
+/// and the default resize function (the package's entry passes both), and
+/// `keys` as `__fitContext` takes them. The promise resolves to `{changed,
+/// values, report, keys, refusal}`.
 #[wasm_bindgen(js_name = __repairContext, skip_typescript)]
 pub fn repair_context_js(
     messages: JsValue,
@@ -454,14 +436,21 @@ pub fn repair_context_js(
     refusal: JsValue,
     options: JsValue,
     default_resize: JsValue,
+    keys: JsValue,
 ) -> Promise {
-    to_promise(Box::pin(repair(
-        messages,
-        error,
-        refusal,
-        options,
-        default_resize,
-    )))
+    let Some(read) = read_refusal(&refusal) else {
+        let e = CtxpackError::new(
+            ErrorCode::NotARefusal,
+            "error: not a refusal about context length, images or request size",
+        )
+        .at("error")
+        .caused_by(error);
+        return to_promise(Box::pin(async move { Err(e) }));
+    };
+    match Fitting::read(&messages, &options, &default_resize, &keys) {
+        Ok(fitting) => to_promise(Box::pin(fitting.run(Some((read, error, refusal))))),
+        Err(e) => to_promise(Box::pin(async move { Err(e) })),
+    }
 }
 
 /// A refusal as `parseProviderError` writes it, read back; `None` for
@@ -478,22 +467,4 @@ fn read_refusal(value: &JsValue) -> Option<ProviderRefusal> {
     refusal.message_index = count("messageIndex").map(|n| n as usize);
     refusal.path = text("path");
     Some(refusal)
-}
-
-async fn repair(
-    messages: JsValue,
-    error: JsValue,
-    refusal: JsValue,
-    options: JsValue,
-    default_resize: JsValue,
-) -> Result<JsValue, CtxpackError> {
-    let read = read_refusal(&refusal).ok_or_else(|| {
-        CtxpackError::new(
-            ErrorCode::NotARefusal,
-            "error: not a refusal about context length, images or request size",
-        )
-        .at("error")
-        .caused_by(error.clone())
-    })?;
-    repair_to(messages, options, default_resize, (read, error, refusal)).await
 }

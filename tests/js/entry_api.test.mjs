@@ -11,7 +11,7 @@ import { bindApi } from '../../js/entry/api.js';
 
 const main = {
   __ctxpackError: (code, message, p) => Object.assign(new Error(message), { code, path: p }),
-  __repairContext: async (messages, error, refusal, options, resize) => ({ refusal, resize }),
+  __repairContext: async (messages, error, refusal, options, resize) => ({ changed: [], values: [], report: { resize }, keys: new Float64Array(messages.length), refusal }),
   // Answered as changes, as the main module answers: none here.
   __fitContext: async (messages, options, resize) => ({ changed: [], values: [], report: { resize }, keys: new Float64Array(messages.length) }),
 };
@@ -68,7 +68,7 @@ test('fitContext and repairContext resize with the default given, else with code
   const own = async () => 'canvas';
   const withDefault = bindApi({ main, markdown: () => ({ parseProviderError: () => null }), loadCodec: () => codec(() => 'x'), defaultResize: own });
   assert.equal((await withDefault.fitContext([], {})).report.resize, own);
-  assert.equal((await withDefault.repairContext([], {}, {})).resize, own);
+  assert.equal((await withDefault.repairContext([], {}, {})).report.resize, own);
   const without = bindApi({ main, markdown: () => ({ parseProviderError: () => null }), loadCodec: () => codec(() => 'x') });
   assert.equal((await without.fitContext([], {})).report.resize, without.codecResize);
 });

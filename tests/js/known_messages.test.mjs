@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { makeImage } from '../fixtures/make.mjs';
 import { copiedBy, countedPackage } from './support/counted_package.mjs';
 
-const { Stash, compactContext, estimate, expandContext, fitContext } = countedPackage();
+const { Stash, compactContext, estimate, expandContext, fitContext, repairContext } = countedPackage();
 
 const memory = () => Stash.open({ backend: 'memory' });
 const b64Of = async (seed) => (await makeImage('png', 96, 64, seed)).toString('base64');
@@ -185,6 +185,30 @@ test('fitContext remembers too: a chat sent again copies only its new messages, 
   next[8].content = `${next[8].content} (more)`;
   const edited = await twin(next);
   assert.ok(edited.copied > JSON.stringify(next[8]).length, 'the edited message is read');
+});
+
+test('repairContext remembers as fitContext does, and gives the refusal back', async () => {
+  const [a, b] = [await memory(), await memory()];
+  const chat = agentChat(60);
+  chat.splice(1, 0, imageMessage(await b64Of(770)), imageMessage(await b64Of(771)));
+  const error = 'Too many images in request. Max is 1.';
+  const options = { model: 'gpt-4o' };
+  const twin = async (messages) => {
+    const fresh = await repairContext(structuredClone(messages), error, { ...options, stash: b });
+    const { value: remembered, copied } = await copiedBy(() => repairContext(messages, error, { ...options, stash: a }));
+    remembered.copied = copied;
+    assert.deepEqual(JSON.parse(JSON.stringify(remembered.messages)), JSON.parse(JSON.stringify(fresh.messages)));
+    assert.deepEqual(remembered.report, fresh.report);
+    assert.deepEqual(remembered.refusal, fresh.refusal);
+    return remembered;
+  };
+  const first = await twin(chat);
+  assert.equal(first.refusal.kind, 'too-many-images');
+  assert.equal(first.report.imagesAfter, 1);
+  await twin(chat);
+  const next = [...chat.slice(0, -1), { role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Now the tests.' }];
+  const again = await twin(next);
+  assert.ok(again.copied < JSON.stringify(next).length / 20, `most of the chat not read: ${again.copied}`);
 });
 
 test('text appended in place is read again', async () => {

@@ -18,13 +18,12 @@ use super::resize::resize;
 use super::resizer::Resizer;
 use super::stash_oldest::stash_oldest;
 use super::summary::{summarize, Sent, Tally};
-use crate::budget::{estimate, json_len_with, ModelProfile};
+use crate::budget::ModelProfile;
 use crate::event_loop::Slicer;
 use crate::history::{
     settle_inputs, CompactOptions, CompactPayloads, Digest, Input, Outcome, Settled,
 };
-use crate::json_path::JsonPath;
-use crate::messages::{decode_messages, Format, MessageError};
+use crate::messages::{Format, MessageError};
 use crate::stash::StashAccess;
 use crate::stash::StashBackend;
 use serde_json::Value;
@@ -148,18 +147,43 @@ pub async fn repair_context<B: StashBackend, R: Resizer>(
     profile: &ModelProfile,
     repair_options: RepairOptions<'_>,
     payloads: &dyn CompactPayloads,
-) -> Result<crate::history::Outcome<FitReport>, super::RepairError> {
+) -> Result<Outcome<FitReport>, super::RepairError> {
+    let (inputs, settled) = read_all(values, format)?;
+    let repaired = repair_inputs(
+        stash,
+        resizer,
+        inputs,
+        &settled,
+        profile,
+        repair_options,
+        payloads,
+    );
+    Ok(repaired.await?.0)
+}
+
+/// [`repair_context`] over inputs a host remembers, settled as for
+/// [`fit_inputs`]; also returns the digests made, as it does.
+#[allow(clippy::too_many_arguments)]
+pub async fn repair_inputs<B: StashBackend, R: Resizer>(
+    stash: Option<StashAccess<'_, B>>,
+    resizer: &R,
+    inputs: Vec<Input>,
+    settled: &Settled,
+    profile: &ModelProfile,
+    repair_options: RepairOptions<'_>,
+    payloads: &dyn CompactPayloads,
+) -> Result<(Outcome<FitReport>, Vec<Option<Digest>>), super::RepairError> {
     let RepairOptions {
         refusal,
         fit: options,
     } = repair_options;
-    let bytes: u64 = values.iter().map(|v| json_len_with(v, payloads)).sum();
-    let (_, messages) = decode_messages(values.clone(), format, &JsonPath::root("messages"))?;
+    let (read, _) = FitMessages::read(inputs.clone(), settled, payloads)?;
+    let bytes: u64 = read.sizes.iter().sum();
     // One slicer for the whole call: the reads here and the fitting's.
     let slicer = Slicer::of(payloads.event_loop());
-    read_heads(&slicer, payloads, &messages).await;
-    let current = estimate(&messages, profile, bytes, None, payloads);
-    drop(messages);
+    read_heads(&slicer, payloads, &read.messages).await;
+    let current = read.estimate(profile, bytes, payloads);
+    drop(read);
     let repair = super::repair_profile(refusal, profile, &current, options.max_tokens);
     let options = FitOptions {
         max_tokens: repair.max_tokens,
@@ -173,13 +197,12 @@ pub async fn repair_context<B: StashBackend, R: Resizer>(
         payloads,
         slicer,
     };
-    let (inputs, settled) = read_all(values, format)?;
-    let (out, _) = call.run(inputs, &settled).await?;
+    let (out, digests) = call.run(inputs, settled).await?;
     if !out.report.fits {
         return Err(super::RepairError::CannotFit {
             kind: super::kind_name(refusal.kind),
             problems: out.report.problems,
         });
     }
-    Ok(out)
+    Ok((out, digests))
 }

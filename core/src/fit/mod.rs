@@ -36,7 +36,7 @@ pub use attempt::{
     TEXT_QUALITIES,
 };
 pub use call::{FitOptions, RepairOptions};
-pub use flow::{fit_context, fit_inputs, repair_context};
+pub use flow::{fit_context, fit_inputs, repair_context, repair_inputs};
 pub use plan::{choose_stash, Account, Limits, Rest, StashChoice, PLACEHOLDER_TOKENS};
 pub use repair::{kind_name, repair_profile, Repair, RepairError};
 pub use report::{Action, Figures, FitReport, ImageFit, Scale};
