@@ -438,7 +438,8 @@ pub fn repair_context_js(
     default_resize: JsValue,
     keys: JsValue,
 ) -> Promise {
-    let Some(read) = read_refusal(&refusal) else {
+    // A missing file is no refusal a tighter limit fixes.
+    let Some(read) = read_refusal(&refusal).filter(|r| r.kind.is_about_size()) else {
         let e = CtxpackError::new(
             ErrorCode::NotARefusal,
             "error: not a refusal about context length, images or request size",
@@ -466,5 +467,6 @@ fn read_refusal(value: &JsValue) -> Option<ProviderRefusal> {
     refusal.documents = count("documents").map(|n| n as u64);
     refusal.message_index = count("messageIndex").map(|n| n as usize);
     refusal.path = text("path");
+    refusal.file_id = text("fileId");
     Some(refusal)
 }

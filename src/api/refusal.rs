@@ -9,10 +9,10 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const REFUSAL_TS: &'static str = r#"
-/** What a refusal is about. */
-export type RefusalKind = "context-length" | "image-too-large" | "image-dimensions" | "too-many-images" | "request-too-large";
+/** What a refusal is about: size or images, or a file the request references that the provider no longer has. */
+export type RefusalKind = "context-length" | "image-too-large" | "image-dimensions" | "too-many-images" | "request-too-large" | "file-missing";
 
-/** A model API's refusal about size or images, read. */
+/** A model API's refusal about size or images, or of a missing file, read. */
 export interface ProviderRefusal {
   kind: RefusalKind;
   /** Whose wording it was. */
@@ -29,14 +29,18 @@ export interface ProviderRefusal {
   messageIndex?: number;
   /** The provider's path of the refused value (`messages.3.content.0.image.source.base64`). */
   path?: string;
+  /** A missing file: its id as the refusal names it (`file-abc123`, `file_011C…`, a Gemini file's name without `files/`). */
+  fileId?: string;
 }
 
 /**
  * Reads a refusal — the error text, or an error object whose `message`,
  * `responseBody`, `body` or `error` holds it (as the SDKs throw them) — from
  * the exact wording OpenAI, Azure OpenAI, Anthropic, Bedrock, Gemini, DeepSeek,
- * vLLM and the gateways (OpenRouter, LiteLLM) use.
- * `null` when it is not about size or images.
+ * vLLM and the gateways (OpenRouter, LiteLLM) use; and a file reference the
+ * provider lost (OpenAI's `No such File object`, Anthropic's 404
+ * `not_found_error` about a file, Gemini's 403 on a File) as `file-missing`.
+ * `null` when it is none of these.
  */
 export function parseProviderError(textOrError: unknown): ProviderRefusal | null;
 "#;

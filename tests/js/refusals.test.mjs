@@ -54,6 +54,23 @@ test('the Gemini SDK’s ApiError for context length', async () => {
   assert.deepEqual(parseProviderError(e), { kind: 'context-length', provider: 'gemini', limit: 1048576, actual: 1200293 });
 });
 
+test('a lost file reference, as each SDK throws it: kind file-missing with the id; repairContext does not take it', async () => {
+  const openai = new OpenAI({ apiKey: 'test', maxRetries: 0, fetch: refusing(404, { error: { message: 'No such File object: file-9GUj8cAXGBmwvdHSJXNxfH', type: 'invalid_request_error', param: 'id', code: null } }) });
+  const e1 = await thrown(() => openai.responses.create({ model: 'gpt-5', input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-9GUj8cAXGBmwvdHSJXNxfH', detail: 'auto' }] }] }));
+  assert.ok(e1 instanceof OpenAI.NotFoundError);
+  assert.deepEqual(parseProviderError(e1), { kind: 'file-missing', provider: 'openai', fileId: 'file-9GUj8cAXGBmwvdHSJXNxfH' });
+  const anthropic = new Anthropic({ apiKey: 'test', maxRetries: 0, fetch: refusing(404, { type: 'error', error: { type: 'not_found_error', message: 'File not found: file_011CNha8iCJcU1wXNR6q4V8w' } }) });
+  const e2 = await thrown(() => anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'file_011CNha8iCJcU1wXNR6q4V8w' } }] }] }));
+  assert.ok(e2 instanceof Anthropic.NotFoundError);
+  assert.deepEqual(parseProviderError(e2), { kind: 'file-missing', provider: 'anthropic', fileId: 'file_011CNha8iCJcU1wXNR6q4V8w' });
+  const ai = new GoogleGenAI({ apiKey: 'test', httpOptions: { fetch: refusing(403, { error: { code: 403, message: 'You do not have permission to access the File xfr2ktwx3cb5 or it may not exist.', status: 'PERMISSION_DENIED' } }) } });
+  const e3 = await thrown(() => ai.models.generateContent({ model: 'gemini-2.5-pro', contents: [{ role: 'user', parts: [{ fileData: { fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/xfr2ktwx3cb5', mimeType: 'image/png' } }] }] }));
+  assert.deepEqual(parseProviderError(e3), { kind: 'file-missing', provider: 'gemini', fileId: 'xfr2ktwx3cb5' });
+  // Not about size or images: no tighter limit fixes it.
+  const { repairContext } = await import('ctxpack');
+  await assert.rejects(repairContext([{ role: 'user', content: 'hi' }], e1, { model: 'gpt-5' }), (e) => e.code === 'NOT_A_REFUSAL' && e.cause === e1);
+});
+
 test('texts, and what is not a refusal', () => {
   assert.deepEqual(parseProviderError('{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}'), { kind: 'request-too-large', provider: 'anthropic' });
   assert.deepEqual(parseProviderError("{'object': 'error', 'message': 'At most 5 image(s) may be provided in one request.', 'type': 'BadRequestError', 'param': None, 'code': 400}"), { kind: 'too-many-images', provider: 'vllm', limit: 5 });

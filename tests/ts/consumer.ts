@@ -81,10 +81,11 @@ export async function rulesAndRefusals(stash: Stash, error: unknown): Promise<nu
   const edge: number | null = profile.manyImagesLongEdge;
   const refusal: ProviderRefusal | null = parseProviderError(error);
   const kind: RefusalKind | undefined = refusal?.kind;
+  const lostFile: string | undefined = refusal?.kind === 'file-missing' ? refusal.fileId : undefined;
   const answer: unknown[] = await answerHistoryImageCall(stash, { id: 'c', type: 'function', function: { name: 'get_history_image', arguments: '{}' } }, { format: 'openai' });
   const aiSdkAnswer: unknown[] = await answerHistoryImageCall(stash, { type: 'tool-call', toolCallId: 'c', toolName: 'get_history_image', input: { image_md5: 'x' } }, { format: 'ai-sdk', provider: 'openai.chat' });
   const parts: ContentPart[] = await getHistoryImage(stash, 'x', { format: 'langchain-python' });
-  return (edge ?? 0) + (kind ? 1 : 0) + answer.length + aiSdkAnswer.length + parts.length + (profile.tokens.kind === 'anthropic-pixels' ? profile.tokens.longEdge : 0);
+  return (edge ?? 0) + (kind ? 1 : 0) + (lostFile?.length ?? 0) + answer.length + aiSdkAnswer.length + parts.length + (profile.tokens.kind === 'anthropic-pixels' ? profile.tokens.longEdge : 0);
 }
 
 export function profilesAsData(messages: unknown[]): number {

@@ -1,4 +1,5 @@
 //! Reading the refusals model APIs send about a request's size and images
+//! (and about a file it references)
 //! — context length, image bytes, image dimensions (the many-image rule
 //! included), image count, request bytes — from the exact wording each
 //! provider uses, so an app (and `repairContext`) knows what to fix.
@@ -33,6 +34,13 @@
 //!   allowed per request`; `Too many images in request: 11 images provided,
 //!   but the model supports a maximum of 10 images.`; LiteLLM's
 //!   `ContextWindowExceededError` around the provider's own text.
+//! - A file the request references that the provider no longer has
+//!   (`file-missing`, not about size: no limit fixes it): OpenAI's `No such
+//!   File object: file-…`; Gemini's 403 `You do not have permission to
+//!   access the File … or it may not exist.`; Anthropic's 404
+//!   `not_found_error` about a file (its Files API guide: "File not found
+//!   (404): The specified file_id doesn't exist or you don't have access to
+//!   it").
 //!
 //! The tests quoting each wording, with where it was found, are in
 //! `core/tests/integration/refusals.rs`.
@@ -53,6 +61,9 @@ pub enum RefusalKind {
     TooManyImages,
     /// The request body has more bytes than the API takes.
     RequestTooLarge,
+    /// A file the request references (by an id of the provider's Files
+    /// API) is gone: deleted, expired, or never of this key's project.
+    FileMissing,
 }
 
 /// A refusal, read.
@@ -96,6 +107,10 @@ pub struct ProviderRefusal {
         serialize_with = "crate::number::opt_u64_as_number"
     )]
     pub documents: Option<u64>,
+    /// A missing file: its id as the refusal names it (`file-abc123`,
+    /// `file_011C…`, or a Gemini file's name without `files/`), when it does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_id: Option<String>,
 }
 
 impl RefusalKind {
@@ -109,6 +124,7 @@ impl RefusalKind {
             ImageDimensions,
             TooManyImages,
             RequestTooLarge,
+            FileMissing,
         ]
         .into_iter()
         .find(|k| k.name() == name)
@@ -122,7 +138,14 @@ impl RefusalKind {
             RefusalKind::ImageDimensions => "image-dimensions",
             RefusalKind::TooManyImages => "too-many-images",
             RefusalKind::RequestTooLarge => "request-too-large",
+            RefusalKind::FileMissing => "file-missing",
         }
+    }
+
+    /// Whether the refusal is about size or images, which a request fitted
+    /// to tighter limits meets (not a missing file).
+    pub fn is_about_size(self) -> bool {
+        self != RefusalKind::FileMissing
     }
 }
 
@@ -160,6 +183,7 @@ impl ProviderRefusal {
             path: None,
             output_tokens: None,
             documents: None,
+            file_id: None,
         }
     }
 }
@@ -236,11 +260,13 @@ fn provider_of(text: &str, wording: &'static str) -> &'static str {
 }
 
 /// Reads `text` (an error message or a whole error body) as a refusal
-/// about size or images; `None` when it is not one. The wordings are tried
-/// from the most specific to the most general: one image's bytes, one
-/// image's pixels, the image count, the context length, the request's bytes.
+/// about size or images, or of a missing file; `None` when it is neither.
+/// The wordings are tried from the most specific to the most general: a
+/// missing file, one image's bytes, one image's pixels, the image count,
+/// the context length, the request's bytes.
 pub fn parse_provider_error(text: &str) -> Option<ProviderRefusal> {
-    image_bytes_refusal(text)
+    file_missing_refusal(text)
+        .or_else(|| image_bytes_refusal(text))
         .or_else(|| image_dimensions_refusal(text))
         .or_else(|| image_count_refusal(text))
         .or_else(|| context_length_refusal(text))
@@ -253,6 +279,57 @@ fn with_path(mut refusal: ProviderRefusal, text: &str, needle: &str) -> Provider
     refusal.path = path_before(text, needle);
     refusal.message_index = refusal.path.as_deref().and_then(message_index);
     refusal
+}
+
+/// The word after `needle` in `text`: an id of letters, digits, `-`, `_`
+/// and `/` (trailing `.` and quotes left out).
+fn id_after(text: &str, needle: &str) -> Option<String> {
+    let from = find(text, needle)? + needle.len();
+    let rest = text[from..].trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '/')))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| rest[..end].to_owned())
+}
+
+/// A refusal of a file the request references: OpenAI's `No such File
+/// object: file-…`, Gemini's 403 `You do not have permission to access the
+/// File … or it may not exist.`, and Anthropic's 404 `not_found_error`
+/// about a file (`File not found: file_…`).
+fn file_missing_refusal(text: &str) -> Option<ProviderRefusal> {
+    let refusal = |provider, id| ProviderRefusal {
+        file_id: id,
+        ..ProviderRefusal::new(RefusalKind::FileMissing, provider)
+    };
+    if find(text, "No such File object").is_some() {
+        let id = id_after(text, "No such File object:");
+        return Some(refusal(provider_of(text, "openai"), id));
+    }
+    if find(text, "permission to access the File").is_some()
+        && find(text, "or it may not exist").is_some()
+    {
+        let id = id_after(text, "permission to access the File");
+        let id = id.map(|id| id.strip_prefix("files/").map_or(id.clone(), str::to_owned));
+        return Some(refusal("gemini", id));
+    }
+    find(text, "not_found_error")?;
+    let lower = text.to_ascii_lowercase();
+    // Where `word` begins a word of the text (`file not found`, not
+    // `profile not found`).
+    let words_at = |word: &'static str| {
+        lower
+            .match_indices(word)
+            .map(|(at, _)| at)
+            .filter(|&at| at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric())
+    };
+    // The id Anthropic gives files (`file_011C…`), when named.
+    let id = words_at("file_")
+        .filter_map(|at| id_after(&text[at..], ""))
+        .find(|id| id.len() > "file_".len() && id != "file_id");
+    let about_a_file = id.is_some()
+        || words_at("file not found").next().is_some()
+        || words_at("file_id").next().is_some();
+    about_a_file.then(|| refusal(provider_of(text, "anthropic"), id))
 }
 
 /// Anthropic's (and Bedrock's Anthropic models') refusal of one image's

@@ -106,6 +106,9 @@ pub fn repair_profile(
                 .unwrap_or(current.request_bytes * 3 / 4);
             p.max_request_bytes = min_some(p.max_request_bytes, limit);
         }
+        // No limit fixes a missing file: the caller never repairs one (see
+        // `RefusalKind::is_about_size`).
+        RefusalKind::FileMissing => {}
     }
     Repair {
         profile: p,

@@ -243,6 +243,7 @@ fn case(kind: RefusalKind, text: &str) -> (Vec<Value>, &'static str) {
             ),
             "gemini-2.5-pro",
         ),
+        RefusalKind::FileMissing => panic!("not a refusal about size: {text}"),
     }
 }
 
@@ -340,6 +341,7 @@ fn every_refusal_is_repaired_into_a_request_within_what_it_names() {
             RefusalKind::RequestTooLarge => {
                 assert!(r.bytes_after * 4 <= r.bytes_before * 3, "{text}");
             }
+            RefusalKind::FileMissing => panic!("not a refusal about size: {text}"),
         }
     }
 }

@@ -274,10 +274,50 @@ fn a_refusal_reads_back_from_its_written_form() {
         ImageDimensions,
         TooManyImages,
         RequestTooLarge,
+        FileMissing,
     ] {
         assert_eq!(serde_json::to_value(kind).unwrap(), kind.name());
         assert_eq!(RefusalKind::from_name(kind.name()), Some(kind));
     }
     assert_eq!(ProviderRefusal::named("context-length", "mistral"), None);
     assert_eq!(ProviderRefusal::named("too-long", "openai"), None);
+}
+
+/// A file the request references is gone: each provider's wording, with
+/// where it was found, and the id it names.
+#[test]
+fn reads_a_missing_file_and_its_id() {
+    let cases: &[(&str, &str, Option<&str>)] = &[
+        // OpenAI's: the wording its own .NET SDK's file examples assert
+        // ("HTTP 404 (invalid_request_error: ) Parameter: id No such File
+        // object: file-abc123"), as a whole error body.
+        (r#"{"error":{"message":"No such File object: file-abc123","type":"invalid_request_error","param":"id","code":null}}"#, "openai", Some("file-abc123")),
+        ("404 No such File object: file-9GUj8cAXGBmwvdHSJXNxfH.", "openai", Some("file-9GUj8cAXGBmwvdHSJXNxfH")),
+        // Gemini's 403, as a user's Go client logged it (googleapi).
+        ("googleapi: Error 403: You do not have permission to access the File xfr2ktwx3cb5 or it may not exist.", "gemini", Some("xfr2ktwx3cb5")),
+        (r#"{"error":{"code":403,"message":"You do not have permission to access the File files/abc-123 or it may not exist.","status":"PERMISSION_DENIED"}}"#, "gemini", Some("abc-123")),
+        // Anthropic's 404: its Files API guide lists "File not found (404):
+        // The specified file_id doesn't exist or you don't have access to
+        // it", sent as a `not_found_error`; with and without the id.
+        (r#"404 {"type":"error","error":{"type":"not_found_error","message":"File not found: file_011CNha8iCJcU1wXNR6q4V8w"},"request_id":"req_011CXqJXwaFpHuYrnwkakp1F"}"#, "anthropic", Some("file_011CNha8iCJcU1wXNR6q4V8w")),
+        (r#"{"type":"error","error":{"type":"not_found_error","message":"File not found"}}"#, "anthropic", None),
+        (r#"{"type":"error","error":{"type":"not_found_error","message":"The specified file_id doesn't exist or you don't have access to it"}}"#, "anthropic", None),
+        (r#"{"type":"error","error":{"type":"not_found_error","message":"file_id file_abc not found"}}"#, "anthropic", Some("file_abc")),
+    ];
+    for (text, provider, id) in cases {
+        let r = parse_provider_error(text).unwrap_or_else(|| panic!("not read: {text}"));
+        assert_eq!(
+            (r.kind, r.provider, r.file_id.as_deref()),
+            (FileMissing, *provider, *id),
+            "{text}"
+        );
+        assert!(!r.kind.is_about_size());
+    }
+    // Not a file: a model Anthropic does not serve, a profile not found.
+    for text in [
+        r#"{"type":"error","error":{"type":"not_found_error","message":"model: claude-nonexistent-9"}}"#,
+        r#"{"type":"error","error":{"type":"not_found_error","message":"inference profile not found"}}"#,
+    ] {
+        assert_eq!(parse_provider_error(text), None, "{text}");
+    }
 }
