@@ -109,6 +109,9 @@ fn cache_breakpoint(message: &mut Value) -> bool {
     super::model::ephemeral_marker(anthropic, "cacheControl")
 }
 
+/// File references are not written in this format yet (see `file_ref`).
+pub(super) const FILE_REFS: Option<super::file_ref::FileRefs> = None;
+
 /// A new file part, `{type:'file', data, mediaType, filename}`.
 pub(super) fn file_part(filename: &str, mime: &str, payload: &str) -> Value {
     serde_json::json!({ "type": "file", "data": payload, "mediaType": mime, "filename": filename })

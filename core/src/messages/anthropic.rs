@@ -1,6 +1,7 @@
 //! Anthropic Messages: `{role, content}` with `image` blocks whose `source` is
 //! base64 or a URL, and `tool_result` blocks that hold further blocks.
 
+use super::file_ref::{wire_without, FileProvider, FileRefs};
 use super::decode::require_str;
 use super::evidence::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
@@ -100,6 +101,31 @@ fn cache_breakpoint(message: &mut Value) -> bool {
     };
     super::model::ephemeral_marker(block, "cache_control")
 }
+
+/// Images by file reference: `{type:'image', source:{type:'file',
+/// file_id}}`, an Anthropic file; the part's other keys (`cache_control`)
+/// stay.
+pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
+    provider: Some(FileProvider::Anthropic),
+    write: |template, _, id, _| {
+        if template.shape != BASE64_SOURCE {
+            return None;
+        }
+        let mut part = wire_without(template, &["source"]);
+        let mut source = Map::new();
+        source.insert("type".into(), "file".into());
+        source.insert("file_id".into(), id.into());
+        part.insert("source".into(), Value::Object(source));
+        Some(part)
+    },
+    read: |part| {
+        let source = part.get("source")?;
+        match (part.get("type")?.as_str()?, source.get("type")?.as_str()?) {
+            ("image", "file") => source.get("file_id")?.as_str(),
+            _ => None,
+        }
+    },
+});
 
 /// A new `document` block, `{type:'document', source:{type:'base64',
 /// media_type, data}, title}` (for PDFs; nothing else routes to it).

@@ -8,6 +8,7 @@
 //! inline: a `FunctionResponsePart` holds media only, no text could stand
 //! in their place.
 
+use super::file_ref::{wire_without, FileProvider, FileRefs};
 use super::decode::{message_object, optional_role, parts_message};
 use super::evidence::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
@@ -90,6 +91,25 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     foreign_parts: true,
     cache_breakpoint: None,
 };
+
+/// Images by file reference: `{fileData:{mimeType, fileUri}}`, a Gemini
+/// file (a `functionResponse` part's image stays inline); the part's other
+/// keys stay.
+pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
+    provider: Some(FileProvider::Gemini),
+    write: |template, _, uri, mime| {
+        if template.shape != INLINE_DATA {
+            return None;
+        }
+        let mut part = wire_without(template, &["inlineData"]);
+        let mut data = Map::new();
+        data.insert("mimeType".into(), mime.into());
+        data.insert("fileUri".into(), uri.into());
+        part.insert("fileData".into(), Value::Object(data));
+        Some(part)
+    },
+    read: |part| part.get("fileData")?.get("fileUri")?.as_str(),
+});
 
 /// A new file part, `{inlineData:{mimeType, data}}`.
 pub(super) fn file_part(_filename: &str, mime: &str, payload: &str) -> Value {

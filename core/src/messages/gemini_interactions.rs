@@ -16,6 +16,7 @@
 //! in a step's content and in a function result alike. The images of a
 //! content-list input are all the newest turn's: they stay inline.
 
+use super::file_ref::{wire_without, FileProvider, FileRefs};
 use super::decode::{decode_content, kind_of, message_object};
 use super::evidence::{Evidence, MessageFields};
 use super::model::{NewParts, PartKind, Slot, WireFormat};
@@ -133,6 +134,26 @@ fn is_own_image(part: &Map<String, Value>) -> bool {
         && (part.contains_key("data") || part.contains_key("uri"))
         && !part.contains_key("source_type")
 }
+
+/// Images by file reference: `{type:'image', uri, mime_type,
+/// resolution?}`, a Gemini file (an entry of a content-list input stays
+/// inline).
+pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
+    provider: Some(FileProvider::Gemini),
+    write: |template, _, uri, mime| {
+        if template.shape != IMAGE {
+            return None;
+        }
+        let mut part = wire_without(template, &["data", "uri"]);
+        part.insert("uri".into(), uri.into());
+        part.insert("mime_type".into(), mime.into());
+        Some(part)
+    },
+    read: |part| match part.get("type").and_then(Value::as_str) {
+        Some("image") => part.get("uri").and_then(Value::as_str),
+        _ => None,
+    },
+});
 
 /// A new file part, `{type:'document', data, mime_type}`.
 pub(super) fn file_part(_filename: &str, mime: &str, payload: &str) -> Value {

@@ -170,3 +170,6 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
         _ => PartKind::Other,
     })
 }
+
+/// File references are not written in this format yet (see `file_ref`).
+pub(super) const FILE_REFS: Option<super::file_ref::FileRefs> = None;

@@ -88,6 +88,9 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     cache_breakpoint: None,
 };
 
+/// Its API takes no image by file reference (see `file_ref`).
+pub(super) const FILE_REFS: Option<super::file_ref::FileRefs> = None;
+
 /// A new `resource` block, `{type:'resource', resource:{uri, mimeType,
 /// blob}}` (the file name as `uri`).
 pub(super) fn file_part(filename: &str, mime: &str, payload: &str) -> Value {

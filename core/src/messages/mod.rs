@@ -10,6 +10,7 @@ mod decode;
 mod detect;
 mod error;
 mod evidence;
+mod file_ref;
 mod format;
 pub(crate) mod image;
 mod image_template;
@@ -36,6 +37,7 @@ pub(crate) mod walk;
 
 pub use detect::{Detection, Verdict};
 pub use error::MessageError;
+pub use file_ref::{FileProvider, FileRef};
 pub use format::{Format, FORMAT_UNION_TS};
 pub use image::{ImagePart, ImageShape, ImageSource};
 pub use model::{Message, Role};

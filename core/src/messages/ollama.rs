@@ -79,6 +79,9 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     cache_breakpoint: None,
 };
 
+/// Its API takes no image by file reference (see `file_ref`).
+pub(super) const FILE_REFS: Option<super::file_ref::FileRefs> = None;
+
 /// No file parts (see `Format::has_file_parts`): a line naming the file.
 pub(super) fn file_part(filename: &str, mime: &str, _payload: &str) -> Value {
     Format::Ollama.text_part(format!("[{filename} ({mime})]"))

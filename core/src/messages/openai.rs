@@ -64,6 +64,9 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     cache_breakpoint: None,
 };
 
+/// Its API takes no image by file reference (see `file_ref`).
+pub(super) const FILE_REFS: Option<super::file_ref::FileRefs> = None;
+
 /// A new file part, `{type:'file', file:{filename, file_data:'data:…'}}`
 /// (LangChain writes the same).
 pub(super) fn file_part(filename: &str, mime: &str, payload: &str) -> Value {

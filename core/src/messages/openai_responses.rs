@@ -7,6 +7,7 @@
 //! …), with or without a `role`, passes through untouched. A placeholder
 //! takes an image's place as `{type:'input_text', text}`.
 
+use super::file_ref::{wire_without, FileProvider, FileRefs};
 use super::decode::{message_object, optional_role, take_content};
 use super::evidence::Evidence;
 use super::model::{NewParts, PartKind, Slot, WireFormat};
@@ -82,6 +83,25 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
     foreign_parts: true,
     cache_breakpoint: None,
 };
+
+/// Images by file reference: `{type:'input_image', file_id, detail}`, an
+/// OpenAI file (`detail` as the part asked, else `auto`).
+pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
+    provider: Some(FileProvider::OpenAi),
+    write: |template, _, id, _| {
+        if template.shape != INPUT_IMAGE {
+            return None;
+        }
+        let mut part = wire_without(template, &["image_url", "file_id"]);
+        part.insert("file_id".into(), id.into());
+        part.entry("detail").or_insert_with(|| "auto".into());
+        Some(part)
+    },
+    read: |part| match part.get("type").and_then(Value::as_str) {
+        Some("input_image") => part.get("file_id").and_then(Value::as_str),
+        _ => None,
+    },
+});
 
 /// A new `input_file` part, `{type:'input_file', filename,
 /// file_data:'data:…'}`.

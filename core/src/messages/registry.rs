@@ -41,6 +41,13 @@ macro_rules! define_dispatch {
                 $(Format::$variant => super::$module::file_part,)*
             }
         }
+
+        /// How `format`'s API takes an image by file reference, if it does.
+        pub(super) fn file_refs(format: Format) -> Option<&'static super::file_ref::FileRefs> {
+            match format {
+                $(Format::$variant => super::$module::FILE_REFS.as_ref(),)*
+            }
+        }
     };
 }
 

@@ -1,0 +1,242 @@
+//! File references: an image part that names a file the provider keeps
+//! (uploaded once through its Files API) instead of carrying the image.
+//! Each format's module says whether its API takes one, for which
+//! provider, how it writes one from an image part and how it reads one
+//! back (its `FILE_REFS`); this module names the providers and the file.
+
+use super::image_template::ImageTemplate;
+use super::registry::file_refs;
+use super::Format;
+use serde_json::{Map, Value};
+
+/// A provider whose Files API an image reference names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FileProvider {
+    /// OpenAI's Files API: an id (`file-…`).
+    OpenAi,
+    /// Anthropic's Files API: an id (`file_…`).
+    Anthropic,
+    /// Gemini's Files API: a URI (`https://generativelanguage.googleapis.com/v1beta/files/…`).
+    Gemini,
+}
+
+impl FileProvider {
+    /// Every provider, in the order of their names.
+    pub const ALL: [FileProvider; 3] = [
+        FileProvider::OpenAi,
+        FileProvider::Anthropic,
+        FileProvider::Gemini,
+    ];
+
+    /// The provider's name, as options and reports write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FileProvider::OpenAi => "openai",
+            FileProvider::Anthropic => "anthropic",
+            FileProvider::Gemini => "gemini",
+        }
+    }
+
+    /// The provider named `name`; `None` for any other text.
+    pub fn from_name(name: &str) -> Option<FileProvider> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Whether a reference to this provider's files needs `file`'s URI
+    /// (Gemini) rather than its id.
+    pub fn names_by_uri(self) -> bool {
+        self == FileProvider::Gemini
+    }
+}
+
+/// A file at a provider, as its upload answered: its id, its URI, or both.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileRef {
+    /// The id (`file-…`, `file_…`, Gemini's `files/…` name).
+    pub id: Option<String>,
+    /// The URI (Gemini's `fileUri`).
+    pub uri: Option<String>,
+}
+
+impl FileRef {
+    /// What a reference to `provider`'s file names: the URI for Gemini, the
+    /// id for the others; `None` when the file lacks it.
+    pub fn name_for(&self, provider: FileProvider) -> Option<&str> {
+        if provider.names_by_uri() {
+            self.uri.as_deref()
+        } else {
+            self.id.as_deref()
+        }
+    }
+}
+
+/// How a format's API takes an image by file reference (a module's
+/// `FILE_REFS`).
+pub(super) struct FileRefs {
+    /// The provider the format's API is; `None` when the caller names it
+    /// (a format several providers' SDKs share).
+    pub(super) provider: Option<FileProvider>,
+    /// The image part `template` (its payload removed), of MIME type `mime`,
+    /// as a reference to `provider`'s file named `name` (its id, or its URI
+    /// for Gemini); `None` where the part's shape holds no reference.
+    pub(super) write: fn(&ImageTemplate, FileProvider, &str, &str) -> Option<Map<String, Value>>,
+    /// What a part of the format references: the file's id or URI.
+    pub(super) read: fn(&Map<String, Value>) -> Option<&str>,
+}
+
+impl Format {
+    /// Whether this format's API takes an image by file reference, and
+    /// for whose files: `Ok(Some(provider))` when the format implies it,
+    /// `Ok(None)` when the caller names it, `Err` with why when it takes
+    /// none (OpenAI Chat Completions, MCP, Ollama).
+    pub fn file_provider(self) -> Result<Option<FileProvider>, &'static str> {
+        file_refs(self)
+            .map(|r| r.provider)
+            .ok_or("its API takes no image by file reference")
+    }
+
+    /// The image part `template` (its payload removed) of MIME type `mime`
+    /// as a reference to `file` at `provider`; `None` when the format or
+    /// the part's shape takes none, or the file lacks what it names.
+    pub fn reference_part(
+        self,
+        template: &ImageTemplate,
+        provider: FileProvider,
+        file: &FileRef,
+        mime: &str,
+    ) -> Option<Value> {
+        let refs = file_refs(self)?;
+        if refs.provider.is_some_and(|p| p != provider) {
+            return None;
+        }
+        let name = file.name_for(provider)?;
+        (refs.write)(template, provider, name, mime).map(Value::Object)
+    }
+
+    /// The file a part of this format references (its id or URI), if it is
+    /// a file reference.
+    pub fn referenced_file(self, part: &Value) -> Option<&str> {
+        (file_refs(self)?.read)(part.as_object()?)
+    }
+}
+
+/// `template`'s wire without the keys in `drop`, for a reference written
+/// over it.
+pub(super) fn wire_without(template: &ImageTemplate, drop: &[&str]) -> Map<String, Value> {
+    let mut wire = template.wire.clone();
+    for key in drop {
+        wire.remove(*key);
+    }
+    wire
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json_path::JsonPath;
+    use crate::messages::walk::for_each_image;
+    use crate::messages::Message;
+    use serde_json::json;
+
+    /// The template of the first image of `message` in `format`.
+    fn template_of(format: Format, message: Value) -> ImageTemplate {
+        let m = Message::decode(format, message, &JsonPath::root("m")).unwrap();
+        let mut out = None;
+        for_each_image(&m, &JsonPath::root("m"), &mut |_, _, img| {
+            out = out.take().or_else(|| img.template());
+        });
+        out.unwrap()
+    }
+
+    fn file() -> FileRef {
+        FileRef {
+            id: Some("file-1".into()),
+            uri: Some("https://generativelanguage.googleapis.com/v1beta/files/abc".into()),
+        }
+    }
+
+    #[test]
+    fn each_format_writes_its_api_s_reference_and_reads_it_back() {
+        let cases = [
+            (
+                Format::OpenAiResponses,
+                FileProvider::OpenAi,
+                json!({"role": "user", "content": [{"type": "input_image", "image_url": "data:image/png;base64,AAAA"}]}),
+                json!({"type": "input_image", "file_id": "file-1", "detail": "auto"}),
+            ),
+            (
+                Format::Anthropic,
+                FileProvider::Anthropic,
+                json!({"role": "user", "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"}, "cache_control": {"type": "ephemeral"}}]}),
+                json!({"type": "image", "source": {"type": "file", "file_id": "file-1"}, "cache_control": {"type": "ephemeral"}}),
+            ),
+            (
+                Format::Gemini,
+                FileProvider::Gemini,
+                json!({"role": "user", "parts": [{"inlineData": {"mimeType": "image/png", "data": "AAAA"}}]}),
+                json!({"fileData": {"mimeType": "image/png", "fileUri": "https://generativelanguage.googleapis.com/v1beta/files/abc"}}),
+            ),
+            (
+                Format::GeminiInteractions,
+                FileProvider::Gemini,
+                json!({"type": "user_input", "content": [{"type": "image", "data": "AAAA", "mime_type": "image/png", "resolution": "high"}]}),
+                json!({"type": "image", "uri": "https://generativelanguage.googleapis.com/v1beta/files/abc", "mime_type": "image/png", "resolution": "high"}),
+            ),
+        ];
+        for (format, provider, message, want) in cases {
+            assert_eq!(format.file_provider(), Ok(Some(provider)));
+            let template = template_of(format, message);
+            let part = format
+                .reference_part(&template, provider, &file(), "image/png")
+                .unwrap_or_else(|| panic!("{format:?}"));
+            assert_eq!(part, want, "{format:?}");
+            let named = file().name_for(provider).unwrap().to_owned();
+            assert_eq!(format.referenced_file(&part), Some(named.as_str()));
+            // Another provider's file is no reference of this format.
+            let other = FileProvider::ALL
+                .into_iter()
+                .find(|p| *p != provider)
+                .unwrap();
+            assert_eq!(
+                format.reference_part(&template, other, &file(), "image/png"),
+                None
+            );
+            // Nor is a file without what the reference names.
+            let nameless = FileRef {
+                id: None,
+                uri: None,
+            };
+            assert_eq!(
+                format.reference_part(&template, provider, &nameless, "image/png"),
+                None
+            );
+        }
+    }
+
+    #[test]
+    fn formats_whose_api_takes_no_reference_say_so() {
+        for format in [Format::OpenAi, Format::Mcp, Format::Ollama] {
+            assert!(format.file_provider().is_err(), "{format:?}");
+        }
+        // An inline image is no reference; neither is a Gemini function
+        // response's image, which stays inline.
+        let inline = json!({"type": "input_image", "image_url": "data:image/png;base64,AAAA"});
+        assert_eq!(Format::OpenAiResponses.referenced_file(&inline), None);
+        let blob = template_of(
+            Format::Gemini,
+            json!({"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {}, "parts": [{"inlineData": {"mimeType": "image/png", "data": "AAAA"}}]}}]}),
+        );
+        assert_eq!(
+            Format::Gemini.reference_part(&blob, FileProvider::Gemini, &file(), "image/png"),
+            None
+        );
+    }
+
+    #[test]
+    fn providers_read_back_from_their_names() {
+        for p in FileProvider::ALL {
+            assert_eq!(FileProvider::from_name(p.name()), Some(p));
+        }
+        assert_eq!(FileProvider::from_name("bedrock"), None);
+    }
+}
