@@ -70,6 +70,12 @@ impl FileRef {
     }
 }
 
+/// Writes the image part `template` (its payload removed), of MIME type
+/// `mime` (last), as a reference to a file of a provider named by its id or
+/// URI; `None` where the part's shape holds no reference.
+pub(super) type WriteReference =
+    fn(&ImageTemplate, FileProvider, &str, &str) -> Option<Map<String, Value>>;
+
 /// How a format's API takes an image by file reference (a module's
 /// `FILE_REFS`).
 pub(super) struct FileRefs {
@@ -79,7 +85,7 @@ pub(super) struct FileRefs {
     /// The image part `template` (its payload removed), of MIME type `mime`,
     /// as a reference to `provider`'s file named `name` (its id, or its URI
     /// for Gemini); `None` where the part's shape holds no reference.
-    pub(super) write: fn(&ImageTemplate, FileProvider, &str, &str) -> Option<Map<String, Value>>,
+    pub(super) write: WriteReference,
     /// What a part of the format references: the file's id or URI.
     pub(super) read: fn(&Map<String, Value>) -> Option<&str>,
 }
