@@ -68,6 +68,9 @@ error_codes! {
     CannotFit = "CANNOT_FIT",
     /// The error given to `repairContext` is not a refusal about size or images.
     NotARefusal = "NOT_A_REFUSAL",
+    /// An image could not be uploaded to the provider's Files API (the
+    /// app's `upload` failed, or answered no file): it stays inline.
+    UploadFailed = "UPLOAD_FAILED",
     /// A fault inside ctxpack; please report it.
     Internal = "INTERNAL",
 }

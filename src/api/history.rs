@@ -63,6 +63,14 @@ export interface CompactReport {
   /** False when the request exceeds the model's limits even after compaction. */
   fits: boolean;
   limitProblem?: string;
+  /** Image parts sent as references to files at the provider (offload). */
+  offloaded: number;
+  /** Images uploaded by this call (offload). */
+  uploaded: number;
+  /** Base64 bytes the references carry in the images' place. */
+  offloadedBytes: number;
+  /** Why no image went by reference, when offload was asked and the format's API takes none (or another provider's). */
+  offloadNote?: string;
 }
 
 /** What {@link expandContext} did. */

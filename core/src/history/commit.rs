@@ -34,6 +34,8 @@ pub(super) fn new_records<'m>(
             );
             if let Some(old) = listed.get(&img.md5) {
                 r.meta.created_at = old.created_at;
+                // The files it was uploaded as stay with it.
+                r.meta.files = old.files.clone();
                 r.stored = holds_already(old, &r.meta, written.now);
             }
             r
@@ -123,7 +125,9 @@ pub(super) fn replacements(
     report: &mut CompactReport,
 ) -> Vec<((usize, usize), String)> {
     let mut replacements = Vec::new();
-    for img in &plan.images {
+    // An image to offload goes by reference, not placeholder (see
+    // `offload`).
+    for img in plan.images.iter().filter(|i| !i.offload) {
         if written.committed.contains_key(&img.md5) || written.confirmed.contains(&img.md5) {
             replacements.push(((img.message, img.ordinal), img.md5.clone()));
             report.stashed += 1;

@@ -74,6 +74,9 @@ pub struct HistoryImage<'m> {
     pub template: Option<ImageTemplate>,
     /// True when an earlier image in this plan has the same md5.
     pub duplicate: bool,
+    /// A history image kept for the model, to send by file reference
+    /// rather than replace with a placeholder (see `offload`).
+    pub offload: bool,
 }
 
 /// What a compaction will do.
@@ -109,6 +112,8 @@ pub struct Found<'m> {
     ordinal: usize,
     path: String,
     img: &'m crate::messages::ImagePart,
+    /// Kept for the model: to offload, not to stash.
+    offload: bool,
 }
 
 /// Decoded leading bytes read from each history image (for its MIME type).
@@ -131,12 +136,13 @@ pub fn plan_compaction<'m>(
     progress: &mut dyn FnMut(usize, usize, u64),
     payloads: &dyn Payloads,
 ) -> Plan<'m> {
-    let (mut plan, found) = select_history_images(messages, options, request_bytes, payloads);
+    let (mut plan, found) =
+        select_history_images(messages, options, request_bytes, payloads, false);
     let total = found.len();
     let mut hashed = BTreeSet::new();
     let mut bytes = 0u64;
     for (done, f) in found.into_iter().enumerate() {
-        bytes += hash_found(&mut plan, f, &mut hashed, payloads);
+        bytes += hash_found(&mut plan, f, &mut hashed, payloads, &|_| false);
         progress(done + 1, total, bytes);
     }
     plan
@@ -145,12 +151,14 @@ pub fn plan_compaction<'m>(
 /// The first pass of [`plan_compaction`]: the plan without its images, and
 /// the history images to hash, in order ([`hash_found`] each).
 /// `request_bytes` is the serialized size of the whole request, for the
-/// limits.
+/// limits. With `offload`, the history images kept for the model are among
+/// them too, marked to offload.
 pub fn select_history_images<'m>(
     messages: &'m [Message],
     options: CompactOptions,
     request_bytes: u64,
     payloads: &dyn Payloads,
+    offload: bool,
 ) -> (Plan<'m>, Vec<Found<'m>>) {
     let newest_user = newest_user_index(messages);
     let mut plan = Plan {
@@ -190,7 +198,13 @@ pub fn select_history_images<'m>(
     plan.kept += keep;
     let kept_from = found.len() - keep;
     plan.kept_history = found[kept_from..].iter().map(|f| f.message).collect();
-    found.truncate(kept_from);
+    if offload {
+        for f in &mut found[kept_from..] {
+            f.offload = true;
+        }
+    } else {
+        found.truncate(kept_from);
+    }
     (plan, found)
 }
 
@@ -228,6 +242,7 @@ fn find_history_images<'m>(
                                 ordinal,
                                 path: path.to_string(),
                                 img,
+                                offload: false,
                             });
                         }
                     }
@@ -246,25 +261,33 @@ fn find_history_images<'m>(
 }
 
 /// Hashes one image [`select_history_images`] found into `plan` (`hashed`:
-/// the digests seen so far, to mark duplicates). Returns the length of
-/// its payload text (0 when it is not valid base64 and stays inline).
+/// the digests seen so far, to mark duplicates); an image to offload only
+/// when `offloads` takes it (else it stays inline as kept). Returns the
+/// length of its payload text (0 when it is not valid base64 and stays
+/// inline).
 pub fn hash_found<'m>(
     plan: &mut Plan<'m>,
     found: Found<'m>,
     hashed: &mut BTreeSet<String>,
     payloads: &dyn Payloads,
+    offloads: &dyn Fn(&HistoryImage<'m>) -> bool,
 ) -> u64 {
     let Found {
         message,
         ordinal,
         path,
         img,
+        offload,
     } = found;
     let Some((declared, payload)) = img.source().inline() else {
         return 0;
     };
     let facts = payload_facts(payloads, payload, HASH_HEAD_BYTES);
     if let Err(problem) = facts.valid {
+        if offload {
+            // Kept for the model as it is: not a failure.
+            return 0;
+        }
         plan.invalid.push(Failure {
             path,
             md5: None,
@@ -274,21 +297,24 @@ pub fn hash_found<'m>(
         return 0;
     }
     let mime = crate::media::payload::stored_mime(&facts, declared);
-    let md5 = facts.md5;
-    let duplicate = !hashed.insert(md5.clone());
-    let template = img.template();
-    plan.images.push(HistoryImage {
+    let mut image = HistoryImage {
         message,
         ordinal,
         path,
-        md5,
+        md5: facts.md5,
         mime,
         payload,
         size: facts.decoded_len as u64,
         text_len: facts.len as u64,
-        template,
-        duplicate,
-    });
+        template: img.template(),
+        duplicate: false,
+        offload,
+    };
+    if offload && !offloads(&image) {
+        return facts.len as u64;
+    }
+    image.duplicate = !hashed.insert(image.md5.clone());
+    plan.images.push(image);
     facts.len as u64
 }
 
@@ -404,19 +430,25 @@ const CARRIED_KEYS: &[&str] = &[
 ];
 
 /// Replaces each image named in `replacements` ((message, image ordinal),
-/// md5) with its placeholder. Returns, per message, whether it changed. With
+/// md5) with its placeholder, and each named in `references` with that
+/// file reference part. Returns, per message, whether it changed. With
 /// `collapse_text`, a changed message left with only plain text parts
 /// becomes one string, the texts joined by a space.
 pub fn apply_compaction(
     messages: &mut [Message],
     replacements: &[((usize, usize), String)],
+    references: &[((usize, usize), serde_json::Value)],
     collapse_text: bool,
 ) -> Vec<bool> {
     let mut changed = vec![false; messages.len()];
     // Each message once, its images looked up among the replacements (a
-    // few dozen: a scan, and no sort compiled for it).
-    for ((m, _), _) in replacements {
-        let m = *m;
+    // few dozen: a scan, and no sort compiled for it); in one pass, so each
+    // image keeps its ordinal.
+    let touched = replacements
+        .iter()
+        .map(|r| r.0)
+        .chain(references.iter().map(|r| r.0));
+    for (m, _) in touched {
         if changed.get(m) != Some(&false) {
             continue;
         }
@@ -424,12 +456,14 @@ pub fn apply_compaction(
             continue;
         };
         let format = message.format();
-        rewrite_images(message, &mut |ordinal, part| match replacements
-            .iter()
-            .find(|r| r.0 == (m, ordinal))
-        {
-            Some(r) => placeholder_part(format, &part, &r.1),
-            None => part,
+        rewrite_images(message, &mut |ordinal, part| {
+            if let Some(r) = references.iter().find(|r| r.0 == (m, ordinal)) {
+                return Part::Other(r.1.clone());
+            }
+            match replacements.iter().find(|r| r.0 == (m, ordinal)) {
+                Some(r) => placeholder_part(format, &part, &r.1),
+                None => part,
+            }
         });
         if collapse_text {
             collapse(&mut message.content);

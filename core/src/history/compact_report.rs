@@ -55,4 +55,15 @@ pub struct CompactReport {
     /// Why it does not fit, when it does not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit_problem: Option<String>,
+    /// Image parts sent as references to files at the provider (with
+    /// `offload`).
+    pub offloaded: usize,
+    /// Images uploaded by this call.
+    pub uploaded: usize,
+    /// Base64 bytes the references carry in the images' place.
+    pub offloaded_bytes: u64,
+    /// Why no image went by reference, when `offload` was asked and the
+    /// format's API takes none (or another provider's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offload_note: Option<String>,
 }

@@ -23,6 +23,7 @@ mod listing;
 mod lookup;
 mod loose;
 mod measure;
+mod offload;
 mod payloads;
 mod restore;
 pub(crate) mod tool;
@@ -41,6 +42,10 @@ pub use expand::{ExpandReport, MissingPlaceholder, Restored};
 pub use flow::Outcome;
 pub use known::{settle_inputs, settle_inputs_for_expansion, Digest, Input, MessageMemo, Settled};
 pub use lookup::{answer_history_image_call, history_image, tool_image_part, Lang, PartDialect};
+pub use offload::{
+    forget_file, remember_file, usable_file, Offload, Upload, UploadImage, Uploaded, Uploader,
+    DEFAULT_MIN_BYTES, RENEW_BEFORE_MS,
+};
 pub use payloads::CompactPayloads;
 pub use restore::{expand_history, expand_inputs};
 pub use tool::{history_image_tool, Dialect, TOOL_DESCRIPTION, TOOL_NAME};

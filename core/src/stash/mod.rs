@@ -24,4 +24,4 @@ pub use policy::{
     list_by_recency, plan_maintenance, read_verified, sweep, Lookup, Maintenance, StashConfig,
     SweepReport, DEFAULT_STASH_NAME, DEFAULT_TTL_SECONDS,
 };
-pub use record::{NewRecord, RecordMeta, StoredRecord, WrittenAt};
+pub use record::{NewRecord, RecordMeta, StashedFile, StoredRecord, WrittenAt};

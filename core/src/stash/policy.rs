@@ -220,6 +220,7 @@ mod tests {
             expires_at: expires,
             last_used_at: used,
             part: None,
+            files: Vec::new(),
         }
     }
 

@@ -53,6 +53,7 @@ impl<'a> NewRecord<'a> {
             expires_at: now + ttl_ms,
             last_used_at: now,
             part: part.clone(),
+            files: Vec::new(),
         };
         NewRecord {
             id,
@@ -112,4 +113,31 @@ pub struct RecordMeta {
     /// holds what it would write. Absent in records of older versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub part: Option<String>,
+    /// The files this image was uploaded as (one per provider and account),
+    /// so an image the model still sees goes by reference and is uploaded
+    /// once. Absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<StashedFile>,
+}
+
+/// An image uploaded to a provider's Files API, as its record remembers it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StashedFile {
+    /// The provider (`openai`, `anthropic`, `gemini`).
+    pub provider: String,
+    /// The app's name for the key or project it was uploaded with (empty by
+    /// default): files of one account are not another's.
+    #[serde(default)]
+    pub account: String,
+    /// The file's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The file's URI (Gemini's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uri: Option<String>,
+    /// When the provider lets go of it (ms since the epoch); `None` when it
+    /// keeps it until deleted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<f64>,
 }

@@ -101,6 +101,7 @@ mod tests {
             expires_at,
             last_used_at: 1.0,
             part: None,
+            files: Vec::new(),
         }
     }
 

@@ -21,6 +21,7 @@ pub(crate) mod known_messages;
 mod markdown_properties;
 mod markdown_spec;
 mod media_fixtures;
+mod offload;
 pub(crate) mod properties;
 mod refusals;
 mod request_body;
