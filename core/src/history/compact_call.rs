@@ -14,20 +14,20 @@ use crate::history::compact::{
     apply_compaction, hash_found, occurrence_templates, select_history_images, CompactOptions,
     CompactReport, HistoryImage, Plan, HASH_HEAD_BYTES,
 };
+#[cfg(feature = "offload")]
+mod offload_phase;
 use crate::history::flow::{encode, Outcome};
 use crate::history::known::{settle_inputs, Digest, Input, Settled};
 use crate::history::listing::Listing;
 use crate::history::measure::{measure, Measured};
-use crate::history::offload::{remember_file, usable_file, Offload, UploadImage};
+use crate::history::offload::Offload;
 use crate::history::payloads::CompactPayloads;
 use crate::history::upkeep::{renewals, sweep_plan, Renewals};
 use crate::messages::image::ImageTemplate;
-use crate::messages::FileRef;
 use crate::messages::{Format, Message, MessageError};
 use crate::stash::{
     Commit, Committed, Failure, Maintenance, NewRecord, StashAccess, StashBackend, WrittenAt,
 };
-use crate::ErrorCode;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -45,6 +45,7 @@ pub struct CompactCall<'a, B> {
     /// The stash's records, listed once.
     listing: Listing,
     /// Where kept history images go by reference, when asked.
+    #[cfg(feature = "offload")]
     offload: Option<Offload<'a>>,
 }
 
@@ -62,18 +63,8 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             payloads,
             progress: None,
             listing: Listing::default(),
+            #[cfg(feature = "offload")]
             offload: None,
-        }
-    }
-
-    /// The same call, sending the history images it keeps for the model
-    /// (at least `offload.min_bytes`, where the format's API takes a file
-    /// reference for `offload.provider`) as references to files uploaded
-    /// once (see `offload`).
-    pub fn with_offload(self, offload: Offload<'a>) -> Self {
-        CompactCall {
-            offload: Some(offload),
-            ..self
         }
     }
 
@@ -144,20 +135,9 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         let written = sort_results(&commit.records, &committed.records);
         report.written = written.committed.len();
         let replacements = replacements(&plan, &written, &mut report);
-        let (references, uploaded_at) = match self.offload {
-            Some(o) => {
-                let format = Format::from_name(report.format, "").unwrap_or(Format::DEFAULT);
-                report.offload_note = offload_note(format, o.provider);
-                let offloading = Offloading {
-                    offload: o,
-                    format,
-                    records: &commit.records,
-                    written: &written,
-                };
-                self.offload_images(offloading, &plan, &mut report).await
-            }
-            None => (Vec::new(), None),
-        };
+        let (references, uploaded_at) = self
+            .references(&plan, &commit.records, &written, &mut report)
+            .await;
         // Images an earlier call stashed come back as the same placeholders:
         // the request moves where an image is stashed for the first time.
         report.first_changed_index = replacements
@@ -269,7 +249,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         let payloads = self.payloads;
         let slicer = Slicer::of(payloads.event_loop());
         slicer.checkpoint().await;
-        let offload = self.offload;
+        let offload = self.offloading();
         let (mut plan, found) = select_history_images(
             messages,
             self.options,
@@ -277,23 +257,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             payloads,
             offload.is_some(),
         );
-        // An image to offload: large enough, in a part the format's API
-        // takes a reference to this provider's file in.
-        let probe = FileRef {
-            id: Some(String::new()),
-            uri: Some(String::new()),
-        };
-        let offloads = |img: &HistoryImage<'m>| {
-            offload.is_some_and(|o| {
-                let format = messages[img.message].format();
-                img.size >= o.min_bytes
-                    && img.template.as_ref().is_some_and(|t| {
-                        format
-                            .reference_part(t, o.provider, &probe, &img.mime)
-                            .is_some()
-                    })
-            })
-        };
+        let offloads = |img: &HistoryImage<'m>| Self::offloads(offload, messages, img);
         let total = found.len();
         let mut hashed = BTreeSet::new();
         let mut hashed_bytes = 0u64;
@@ -367,139 +331,6 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         records
     }
 
-    /// Offload: each image of `plan` to offload whose original the stash
-    /// holds goes by a reference to its file, uploaded now unless its
-    /// record names one still usable; the files uploaded are remembered in
-    /// the records' metadata (one write). An image whose original is not
-    /// stashed, or whose upload failed, stays inline and the report says
-    /// why. Returns the reference part of each image offloaded, ((message,
-    /// image ordinal), part), and the first message holding an image
-    /// uploaded now (a reference the previous request did not have).
-    async fn offload_images(
-        &self,
-        o: Offloading<'_, '_, 'a>,
-        plan: &Plan<'_>,
-        report: &mut CompactReport,
-    ) -> (Vec<((usize, usize), Value)>, Option<usize>) {
-        let Offloading {
-            offload,
-            format,
-            records,
-            written,
-        } = o;
-        let now = self.stash.now;
-        // Per image id: its file, or why there is none.
-        let mut files: Vec<(&str, FileOrWhy)> = Vec::new();
-        let mut metas = Vec::new();
-        let mut references = Vec::new();
-        let mut uploaded_at = None;
-        for img in plan.images.iter().filter(|i| i.offload) {
-            let found = files.iter().find(|(id, _)| *id == img.md5.as_str());
-            let file = match found {
-                Some((_, file)) => file.clone(),
-                None => {
-                    let record = records.iter().find(|r| r.id == img.md5);
-                    let stored = written.committed.contains_key(&img.md5)
-                        || written.confirmed.contains(&img.md5);
-                    let file = match record {
-                        Some(r) if stored => {
-                            let usable =
-                                usable_file(&r.meta.files, offload.provider, offload.account, now);
-                            match usable {
-                                Some(file) => Ok(file),
-                                None => {
-                                    let uploaded = self.upload(offload, img).await;
-                                    if let Ok(up) = &uploaded {
-                                        report.uploaded += 1;
-                                        uploaded_at = uploaded_at.or(Some(img.message));
-                                        let mut meta = r.meta.clone();
-                                        let account = offload.account;
-                                        remember_file(
-                                            &mut meta.files,
-                                            offload.provider,
-                                            account,
-                                            up,
-                                        );
-                                        metas.push(meta);
-                                    }
-                                    uploaded.map(|up| up.file)
-                                }
-                            }
-                        }
-                        _ => Err(written.errors.get(&img.md5).unwrap_or((
-                            ErrorCode::StashWriteFailed,
-                            "its original could not be stashed".into(),
-                        ))),
-                    };
-                    files.push((&img.md5, file.clone()));
-                    file
-                }
-            };
-            let part = file.and_then(|f| {
-                img.template
-                    .as_ref()
-                    .and_then(|t| format.reference_part(t, offload.provider, &f, &img.mime))
-                    .ok_or((ErrorCode::UploadFailed, "no reference to its file".into()))
-            });
-            match part {
-                Ok(part) => {
-                    references.push(((img.message, img.ordinal), part));
-                    report.offloaded += 1;
-                    report.offloaded_bytes += img.text_len;
-                }
-                Err((code, reason)) => report.failures.push(Failure {
-                    path: img.path.clone(),
-                    md5: Some(img.md5.clone()),
-                    code,
-                    reason: format!("sent inline, not by reference: {reason}"),
-                }),
-            }
-        }
-        report.kept = report.kept.saturating_sub(report.offloaded);
-        if !metas.is_empty() {
-            if let Err(e) = self.stash.backend.put_meta(&metas).await {
-                report.failures.push(Failure::of_stash(
-                    e.kind.code(),
-                    format!("remembering the uploaded files failed (they are uploaded again next time): {e}"),
-                ));
-            }
-        }
-        (references, uploaded_at)
-    }
-
-    /// Uploads `img` with `offload`'s uploader: its file, or why there is
-    /// none (a file without what the provider's references name is none).
-    async fn upload(
-        &self,
-        offload: Offload<'_>,
-        img: &HistoryImage<'_>,
-    ) -> Result<crate::history::Uploaded, (ErrorCode, String)> {
-        let image = UploadImage {
-            payload: img.payload,
-            mime: &img.mime,
-            md5: &img.md5,
-            bytes: img.size,
-        };
-        let uploaded = offload.uploader.upload(image).await.map_err(|reason| {
-            (
-                ErrorCode::UploadFailed,
-                format!("the upload failed: {reason}"),
-            )
-        })?;
-        if uploaded.file.name_for(offload.provider).is_none() {
-            let what = if offload.provider.names_by_uri() {
-                "uri"
-            } else {
-                "id"
-            };
-            return Err((
-                ErrorCode::UploadFailed,
-                format!("the upload answered no file {what}"),
-            ));
-        }
-        Ok(uploaded)
-    }
-
     /// Commit: the records, renewals and sweep in one write. A record the
     /// listing named but that is gone (another connection deleted it) is
     /// written in full after all, in a second write.
@@ -525,31 +356,29 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
     }
 }
 
-/// An image's file, or why it has none (a code and a sentence).
-type FileOrWhy = Result<FileRef, (ErrorCode, String)>;
-
-/// Why no image of `format` goes by reference to `provider`'s files, when
-/// none does.
-fn offload_note(format: Format, provider: crate::messages::FileProvider) -> Option<String> {
-    match format.file_provider() {
-        Err(why) => Some(format!("{} images stay inline: {why}", format.name())),
-        Ok(Some(own)) if own != provider => Some(format!(
-            "{} images stay inline: its API takes references to {} files, not {}",
-            format.name(),
-            own.name(),
-            provider.name()
-        )),
-        Ok(_) => None,
+/// A build without offload: no call asks for it.
+#[cfg(not(feature = "offload"))]
+impl<'a, B: StashBackend> CompactCall<'a, B> {
+    /// The offload asked for: none.
+    fn offloading(&self) -> Option<Offload<'a>> {
+        None
     }
-}
 
-/// What offloading reads: the caller's offload, the messages' format, the
-/// records committed and what the stash answered for each.
-struct Offloading<'o, 'r, 'a> {
-    offload: Offload<'a>,
-    format: Format,
-    records: &'o [NewRecord<'r>],
-    written: &'o crate::history::commit::Written,
+    /// Whether an image goes by reference: none does.
+    fn offloads(_: Option<Offload<'_>>, _: &[Message], _: &HistoryImage<'_>) -> bool {
+        false
+    }
+
+    /// No image goes by reference.
+    async fn references(
+        &self,
+        _: &Plan<'_>,
+        _: &[NewRecord<'_>],
+        _: &crate::history::commit::Written,
+        _: &mut CompactReport,
+    ) -> (Vec<((usize, usize), Value)>, Option<usize>) {
+        (Vec::new(), None)
+    }
 }
 
 /// What replaces images: placeholders ((message, image ordinal), md5) and

@@ -21,6 +21,7 @@ pub(crate) mod known_messages;
 mod markdown_properties;
 mod markdown_spec;
 mod media_fixtures;
+#[cfg(feature = "offload")]
 mod offload;
 pub(crate) mod properties;
 mod refusals;
