@@ -2,7 +2,9 @@
 //! become image parts again — each occurrence the exact part it replaced
 //! when its template was kept (whatever format the messages now look like),
 //! otherwise the canonical part of the format. The n-th placeholder of an
-//! image, in document order, takes the n-th template the record holds.
+//! image, in document order, takes the n-th template the record holds. A
+//! file reference an offloaded image was sent as counts as one of its
+//! occurrences, and becomes the image again too.
 
 use crate::json_path::JsonPath;
 use crate::messages::image::ImageTemplate;
@@ -84,6 +86,57 @@ pub fn collect_placeholders(messages: &[Message]) -> BTreeSet<String> {
     ids
 }
 
+/// The file a part of `format` references (its id or URI), when it is a
+/// file reference (an offloaded image).
+fn referenced(format: Format, part: &Part) -> Option<&str> {
+    let wire = match part {
+        Part::Other(Value::Object(wire)) | Part::Image(crate::messages::ImagePart { wire, .. }) => {
+            wire
+        }
+        _ => return None,
+    };
+    format.referenced_file_in(wire)
+}
+
+/// Calls `f` with each part of `content`, tool results' parts included.
+fn for_each_part<'c>(content: &'c Content, f: &mut dyn FnMut(&'c Part)) {
+    if let Content::Parts(parts) = content {
+        for part in parts {
+            f(part);
+            if let Part::ToolResult(t) = part {
+                for_each_part(&t.content, f);
+            }
+        }
+    }
+}
+
+/// The distinct files the parts of `messages` reference (ids or URIs).
+pub fn collect_file_references(messages: &[Message]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for m in messages {
+        let format = m.format();
+        for_each_part(&m.content, &mut |part| {
+            if let Some(name) = referenced(format, part) {
+                if !names.iter().any(|n| n == name) {
+                    names.push(name.to_owned());
+                }
+            }
+        });
+    }
+    names
+}
+
+/// Whether `message` holds a part referencing a file (an offloaded image,
+/// which expansion may put back).
+pub fn has_file_reference(message: &Message) -> bool {
+    let format = message.format();
+    let mut found = false;
+    for_each_part(&message.content, &mut |part| {
+        found |= referenced(format, part).is_some();
+    });
+    found
+}
+
 /// Where each placeholder whose id is not in `restored` appears.
 pub fn missing_placeholders(
     messages: &[Message],
@@ -108,18 +161,21 @@ pub fn missing_placeholders(
     out
 }
 
-/// Puts originals back in place of their placeholders. Returns, per message,
-/// whether it changed.
+/// Puts originals back in place of their placeholders, and of the file
+/// references `files` names ((file id or URI, image id)). Returns, per
+/// message, whether it changed.
 pub fn apply_expansion(
     messages: &mut [Message],
     format: Format,
     restored: &RestoredImages,
+    files: &[(String, String)],
 ) -> Vec<bool> {
     let mut seen = Vec::new();
     let mut expansion = Expansion {
         format,
         restored,
         seen: &mut seen,
+        files,
     };
     messages
         .iter_mut()
@@ -133,6 +189,32 @@ struct Expansion<'a> {
     format: Format,
     restored: &'a RestoredImages,
     seen: &'a mut Vec<(String, usize)>,
+    /// Each file an offloaded image was sent as, with the image's id.
+    files: &'a [(String, String)],
+}
+
+impl Expansion<'_> {
+    /// The id of the image whose file `part` references, when the stash
+    /// holds its original.
+    fn offloaded(&self, part: &Part) -> Option<String> {
+        let name = referenced(self.format, part)?;
+        let (_, id) = self.files.iter().find(|(file, _)| file == name)?;
+        self.restored.contains(id).then(|| id.clone())
+    }
+
+    /// The occurrence (0, 1, …) of image `id` met now, in document order.
+    fn occurrence(&mut self, id: &str) -> usize {
+        match self.seen.iter_mut().find(|s| s.0 == id) {
+            Some(s) => {
+                s.1 += 1;
+                s.1 - 1
+            }
+            None => {
+                self.seen.push((id.to_owned(), 1));
+                0
+            }
+        }
+    }
 }
 
 fn expand_content(content: &mut Content, x: &mut Expansion<'_>) -> bool {
@@ -169,7 +251,15 @@ fn expand_content(content: &mut Content, x: &mut Expansion<'_>) -> bool {
                         changed |= expand_content(&mut t.content, x);
                         parts.push(Part::ToolResult(t));
                     }
-                    other => parts.push(other),
+                    other => match x.offloaded(&other) {
+                        Some(id) => {
+                            let occurrence = x.occurrence(&id);
+                            let restored = x.restored.get(&id);
+                            parts.extend(restored.map(|r| image_part(x.format, r, occurrence)));
+                            changed = true;
+                        }
+                        None => parts.push(other),
+                    },
                 }
             }
             changed
@@ -234,16 +324,7 @@ fn split_text(
             Piece::Text(t) if t.is_empty() => None,
             Piece::Text(t) => Some(Part::text_in(x.format, t)),
             Piece::Image(id) => {
-                let occurrence = match x.seen.iter_mut().find(|s| s.0 == id) {
-                    Some(s) => {
-                        s.1 += 1;
-                        s.1 - 1
-                    }
-                    None => {
-                        x.seen.push((id.clone(), 1));
-                        0
-                    }
-                };
+                let occurrence = x.occurrence(&id);
                 restored
                     .get(&id)
                     .map(|r| image_part(x.format, r, occurrence))

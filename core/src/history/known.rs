@@ -39,7 +39,8 @@ pub struct Digest {
     tool_slots: bool,
     /// Its role, placeholders and image URLs, in order.
     pub(crate) stand_in: Message,
-    /// Some text of it names a placeholder (expansion would change it).
+    /// Some text of it names a placeholder, or a part of it references a
+    /// file (expansion would change it).
     names_placeholders: bool,
     /// Its text's tokens as an estimate counts them.
     text_tokens: u64,
@@ -85,7 +86,8 @@ impl Digest {
             return None;
         }
         let placeholders = |text: &str| !placeholder_ids(text).is_empty();
-        let mut names_placeholders = false;
+        // A file reference (an offloaded image) is put back by expansion too.
+        let mut names_placeholders = crate::history::expand::has_file_reference(message);
         for_each_text_without_paths(message, &mut |t| names_placeholders |= placeholders(t));
         Some(Digest {
             format: raw.format,

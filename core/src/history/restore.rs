@@ -4,8 +4,8 @@
 use super::flow::{decode, encode, refresh, sizes_of, Outcome};
 use crate::event_loop::Slicer;
 use crate::history::expand::{
-    apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
-    RestoredImages,
+    apply_expansion, collect_file_references, collect_placeholders, missing_placeholders,
+    ExpandReport, Restored, RestoredImages,
 };
 use crate::history::known::{decode_inputs, Decoded, Digest, Input, Settled};
 use crate::media::payload::Payloads;
@@ -48,6 +48,32 @@ async fn restore_all<B: StashBackend>(
         }
     }
     (restored, corrupted)
+}
+
+/// Each file the parts of `messages` reference that an image was
+/// offloaded as (the stash's records name their files), with the image's
+/// id; none when no part references a file (the stash is not listed).
+async fn offloaded_images<B: StashBackend>(
+    backend: &B,
+    messages: &[Message],
+) -> Vec<(String, String)> {
+    let names = collect_file_references(messages);
+    if names.is_empty() {
+        return Vec::new();
+    }
+    let metas = backend.list_meta().await.unwrap_or_default();
+    let mut files = Vec::new();
+    for name in names {
+        let record = metas.iter().find(|m| {
+            m.files.iter().any(|f| {
+                f.id.as_deref() == Some(name.as_str()) || f.uri.as_deref() == Some(name.as_str())
+            })
+        });
+        if let Some(m) = record {
+            files.push((name, m.id.clone()));
+        }
+    }
+    files
 }
 
 /// Puts originals back for every placeholder the stash can answer, and
@@ -106,11 +132,13 @@ async fn expand_decoded<B: StashBackend>(
         config,
         now,
     } = access;
-    let ids = collect_placeholders(&messages);
+    let mut ids = collect_placeholders(&messages);
+    let files = offloaded_images(backend, &messages).await;
+    ids.extend(files.iter().map(|(_, id)| id.clone()));
     let (restored, corrupted) = restore_all(backend, now, &ids, payloads).await;
     let missing = missing_placeholders(&messages, &restored);
     refresh(backend, config, now, restored.ids()).await;
-    let changed = apply_expansion(&mut messages, format, &restored);
+    let changed = apply_expansion(&mut messages, format, &restored, &files);
     let report = ExpandReport {
         format: format.name(),
         restored: restored.len(),

@@ -122,7 +122,12 @@ impl Format {
     /// The file a part of this format references (its id or URI), if it is
     /// a file reference.
     pub fn referenced_file(self, part: &Value) -> Option<&str> {
-        (file_refs(self)?.read)(part.as_object()?)
+        self.referenced_file_in(part.as_object()?)
+    }
+
+    /// [`Format::referenced_file`] of a part's object.
+    pub fn referenced_file_in(self, part: &Map<String, Value>) -> Option<&str> {
+        (file_refs(self)?.read)(part)
     }
 }
 

@@ -351,3 +351,80 @@ fn every_format_whose_api_takes_files_gets_its_own_reference() {
         assert_eq!(part, &want, "{format:?}");
     }
 }
+
+/// Expands `msgs` over `stash` at `now`.
+fn expand(
+    stash: &MemoryBackend,
+    msgs: Vec<Value>,
+    now: f64,
+) -> Outcome<ctxpack_core::history::ExpandReport> {
+    static CONFIG: std::sync::OnceLock<StashConfig> = std::sync::OnceLock::new();
+    let access = StashAccess {
+        backend: stash,
+        config: CONFIG.get_or_init(StashConfig::default),
+        now,
+    };
+    block_on(ctxpack_core::history::expand_history(
+        access,
+        msgs,
+        None,
+        &ctxpack_core::media::InMemory,
+    ))
+    .unwrap()
+}
+
+#[test]
+fn expansion_puts_the_original_back_for_each_reference() {
+    // The same image twice among the kept ones, and in every format whose
+    // API takes files: the round trip gives the messages back exactly.
+    let chats = [
+        (
+            FileProvider::OpenAi,
+            responses_chat(&[PNG, JPEG, JPEG, GIF], WEBP),
+        ),
+        (
+            FileProvider::Anthropic,
+            json!([
+                {"role": "user", "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": b64(PNG)}}, {"type": "text", "text": "a"}]},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "shot", "input": {}}]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": b64(JPEG)}, "cache_control": {"type": "ephemeral"}}]}]},
+                {"role": "assistant", "content": "ok"},
+                {"role": "user", "content": "and?"}
+            ]),
+        ),
+        (
+            FileProvider::Gemini,
+            json!([
+                {"role": "user", "parts": [{"inlineData": {"mimeType": "image/png", "data": b64(PNG)}}, {"text": "a"}]},
+                {"role": "model", "parts": [{"text": "ok"}]},
+                {"role": "user", "parts": [{"inlineData": {"mimeType": "image/jpeg", "data": b64(JPEG)}}]},
+                {"role": "model", "parts": [{"text": "ok"}]},
+                {"role": "user", "parts": [{"text": "and?"}]}
+            ]),
+        ),
+    ];
+    for (provider, chat) in chats {
+        let (stash, up) = (MemoryBackend::new(), Recorder::default());
+        let out = offload(&stash, &up, &chat, (provider, "", 0), keep(3), T0);
+        assert!(out.report.offloaded >= 2, "{provider:?}: {:?}", out.report);
+        let text = serde_json::to_string(&out.messages).unwrap();
+        assert!(
+            !text.contains(&b64(JPEG)),
+            "{provider:?}: no payload rides along"
+        );
+        let back = expand(&stash, out.messages, T0 + 1.0);
+        assert_eq!(Value::Array(back.messages), chat, "{provider:?}");
+        assert!(back.report.restored >= 2);
+    }
+}
+
+#[test]
+fn a_reference_no_record_names_stays_as_it_is() {
+    let stash = MemoryBackend::new();
+    let msgs = vec![
+        json!({"role": "user", "content": [{"type": "input_image", "file_id": "file-elsewhere", "detail": "auto"}]}),
+    ];
+    let back = expand(&stash, msgs.clone(), T0);
+    assert_eq!(back.messages, msgs);
+    assert_eq!(back.report.restored, 0);
+}
