@@ -6,7 +6,7 @@
 //! uploaded again before it is used, and an image whose upload fails stays
 //! inline. The app uploads ([`Uploader`]): its keys never reach ctxpack.
 
-use crate::messages::{FileProvider, FileRef};
+use crate::messages::{FileProvider, FileRef, Format};
 use crate::stash::StashedFile;
 use std::future::Future;
 use std::pin::Pin;
@@ -55,12 +55,34 @@ pub trait Uploader {
 pub struct Offload<'a> {
     /// Uploads.
     pub uploader: &'a dyn Uploader,
-    /// Whose Files API.
-    pub provider: FileProvider,
+    /// Whose Files API; `None`: the one the format's API is.
+    pub provider: Option<FileProvider>,
     /// The app's name for the key or project files are uploaded with.
     pub account: &'a str,
     /// Smaller images stay inline.
     pub min_bytes: u64,
+}
+
+impl Offload<'_> {
+    /// Whose files images of `format` go as: the provider asked for, or the
+    /// format's own; or why none do (the format's API takes no reference,
+    /// or another provider's).
+    pub fn provider_for(&self, format: Format) -> Result<FileProvider, String> {
+        let name = format.name();
+        match (format.file_provider(), self.provider) {
+            (Err(why), _) => Err(format!("{name} images stay inline: {why}")),
+            (Ok(Some(own)), Some(asked)) if own != asked => Err(format!(
+                "{name} images stay inline: its API takes references to {} files, not {}",
+                own.name(),
+                asked.name()
+            )),
+            (Ok(Some(own)), _) => Ok(own),
+            (Ok(None), Some(asked)) => Ok(asked),
+            (Ok(None), None) => Err(format!(
+                "{name} images stay inline: name the provider (offload.provider)"
+            )),
+        }
+    }
 }
 
 /// The file among `files` that `provider` and `account` may still use at

@@ -70,7 +70,7 @@ fn offload(
     let call =
         CompactCall::new(access, options, &ctxpack_core::media::InMemory).with_offload(Offload {
             uploader,
-            provider,
+            provider: Some(provider),
             account,
             min_bytes,
         });
@@ -427,4 +427,29 @@ fn a_reference_no_record_names_stays_as_it_is() {
     let back = expand(&stash, msgs.clone(), T0);
     assert_eq!(back.messages, msgs);
     assert_eq!(back.report.restored, 0);
+}
+
+#[test]
+fn without_a_provider_named_the_format_s_own_files_are_used() {
+    let stash = MemoryBackend::new();
+    let up = Recorder::default();
+    let chat = responses_chat(&[PNG], GIF);
+    let access = StashAccess {
+        backend: &stash,
+        config: &StashConfig::default(),
+        now: T0,
+    };
+    let call =
+        CompactCall::new(access, keep(1), &ctxpack_core::media::InMemory).with_offload(Offload {
+            uploader: &up,
+            provider: None,
+            account: "",
+            min_bytes: 0,
+        });
+    let out = block_on(call.run(chat.as_array().unwrap().clone(), None)).unwrap();
+    assert_eq!(
+        (out.report.offloaded, out.report.offload_note.as_deref()),
+        (1, None)
+    );
+    assert_eq!(out.messages[0]["content"][1]["file_id"], "file-1");
 }

@@ -7,7 +7,7 @@ use super::CompactCall;
 use crate::history::commit::Written;
 use crate::history::compact::{CompactReport, HistoryImage, Plan};
 use crate::history::offload::{remember_file, usable_file, Offload, UploadImage};
-use crate::messages::{FileRef, Format, Message};
+use crate::messages::{FileProvider, FileRef, Format, Message};
 use crate::stash::{Failure, NewRecord, StashBackend};
 use crate::ErrorCode;
 use serde_json::Value;
@@ -43,10 +43,13 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         };
         offload.is_some_and(|o| {
             let format = messages[img.message].format();
+            let Ok(provider) = o.provider_for(format) else {
+                return false;
+            };
             img.size >= o.min_bytes
                 && img.template.as_ref().is_some_and(|t| {
                     format
-                        .reference_part(t, o.provider, &probe, &img.mime)
+                        .reference_part(t, provider, &probe, &img.mime)
                         .is_some()
                 })
         })
@@ -66,9 +69,16 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             return (Vec::new(), None);
         };
         let format = Format::from_name(report.format, "").unwrap_or(Format::DEFAULT);
-        report.offload_note = offload_note(format, offload.provider);
+        let provider = match offload.provider_for(format) {
+            Ok(provider) => provider,
+            Err(note) => {
+                report.offload_note = Some(note);
+                return (Vec::new(), None);
+            }
+        };
         let offloading = Offloading {
             offload,
+            provider,
             format,
             records,
             written,
@@ -92,6 +102,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
     ) -> (Vec<((usize, usize), Value)>, Option<usize>) {
         let Offloading {
             offload,
+            provider,
             format,
             records,
             written,
@@ -112,23 +123,17 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
                         || written.confirmed.contains(&img.md5);
                     let file = match record {
                         Some(r) if stored => {
-                            let usable =
-                                usable_file(&r.meta.files, offload.provider, offload.account, now);
+                            let usable = usable_file(&r.meta.files, provider, offload.account, now);
                             match usable {
                                 Some(file) => Ok(file),
                                 None => {
-                                    let uploaded = self.upload(offload, img).await;
+                                    let uploaded = self.upload(offload, provider, img).await;
                                     if let Ok(up) = &uploaded {
                                         report.uploaded += 1;
                                         uploaded_at = uploaded_at.or(Some(img.message));
                                         let mut meta = r.meta.clone();
                                         let account = offload.account;
-                                        remember_file(
-                                            &mut meta.files,
-                                            offload.provider,
-                                            account,
-                                            up,
-                                        );
+                                        remember_file(&mut meta.files, provider, account, up);
                                         metas.push(meta);
                                     }
                                     uploaded.map(|up| up.file)
@@ -147,7 +152,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             let part = file.and_then(|f| {
                 img.template
                     .as_ref()
-                    .and_then(|t| format.reference_part(t, offload.provider, &f, &img.mime))
+                    .and_then(|t| format.reference_part(t, provider, &f, &img.mime))
                     .ok_or((ErrorCode::UploadFailed, "no reference to its file".into()))
             });
             match part {
@@ -181,6 +186,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
     async fn upload(
         &self,
         offload: Offload<'_>,
+        provider: FileProvider,
         img: &HistoryImage<'_>,
     ) -> Result<crate::history::Uploaded, (ErrorCode, String)> {
         let image = UploadImage {
@@ -195,12 +201,8 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
                 format!("the upload failed: {reason}"),
             )
         })?;
-        if uploaded.file.name_for(offload.provider).is_none() {
-            let what = if offload.provider.names_by_uri() {
-                "uri"
-            } else {
-                "id"
-            };
+        if uploaded.file.name_for(provider).is_none() {
+            let what = if provider.names_by_uri() { "uri" } else { "id" };
             return Err((
                 ErrorCode::UploadFailed,
                 format!("the upload answered no file {what}"),
@@ -213,25 +215,12 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
 /// An image's file, or why it has none (a code and a sentence).
 type FileOrWhy = Result<FileRef, (ErrorCode, String)>;
 
-/// Why no image of `format` goes by reference to `provider`'s files, when
-/// none does.
-fn offload_note(format: Format, provider: crate::messages::FileProvider) -> Option<String> {
-    match format.file_provider() {
-        Err(why) => Some(format!("{} images stay inline: {why}", format.name())),
-        Ok(Some(own)) if own != provider => Some(format!(
-            "{} images stay inline: its API takes references to {} files, not {}",
-            format.name(),
-            own.name(),
-            provider.name()
-        )),
-        Ok(_) => None,
-    }
-}
-
 /// What offloading reads: the caller's offload, the messages' format, the
 /// records committed and what the stash answered for each.
 struct Offloading<'o, 'r, 'a> {
     offload: Offload<'a>,
+    /// Whose files (the format's, or the one asked for).
+    provider: FileProvider,
     format: Format,
     records: &'o [NewRecord<'r>],
     written: &'o Written,
