@@ -42,6 +42,53 @@ pub fn compact_options(input: &CompactInput, at: &JsonPath) -> Result<CompactOpt
     })
 }
 
+/// `compactContext`'s `offload` option, each field as the caller gave it
+/// (the `upload` function stays with the host).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OffloadInput {
+    /// `provider`.
+    pub provider: Option<String>,
+    /// `account`.
+    pub account: Option<String>,
+    /// `minBytes`: a JavaScript number.
+    pub min_bytes: Option<f64>,
+}
+
+/// What `offload` asks (the options object at `at`): whose files (none
+/// named: the format's own), the account (`""` by default) and the smallest
+/// image sent by reference (32 KiB by default).
+pub fn offload_options(
+    input: &OffloadInput,
+    at: &JsonPath,
+) -> Result<(Option<crate::messages::FileProvider>, String, u64), OptionError> {
+    let provider = match input.provider.as_deref() {
+        None => None,
+        Some(name) => Some(
+            crate::messages::FileProvider::from_name(name).ok_or_else(|| {
+                OptionError::new(
+                    &at.key("provider"),
+                    "expected \"openai\", \"anthropic\" or \"gemini\"",
+                )
+            })?,
+        ),
+    };
+    let min_bytes = match input.min_bytes {
+        None => crate::history::DEFAULT_MIN_BYTES,
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => n as u64,
+        Some(_) => {
+            return Err(OptionError::new(
+                &at.key("minBytes"),
+                "expected a whole number of bytes",
+            ))
+        }
+    };
+    Ok((
+        provider,
+        input.account.clone().unwrap_or_default(),
+        min_bytes,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,5 +171,52 @@ mod tests {
             compact_options(&bad, &at()).unwrap_err().path,
             "options.model"
         );
+    }
+
+    #[test]
+    fn offload_defaults_to_the_format_s_provider_32_kib_and_no_account() {
+        let (p, account, min) =
+            offload_options(&OffloadInput::default(), &at().key("offload")).unwrap();
+        assert_eq!((p, account.as_str(), min), (None, "", 32 * 1024));
+        let given = OffloadInput {
+            provider: Some("gemini".into()),
+            account: Some("proj-1".into()),
+            min_bytes: Some(0.0),
+        };
+        let (p, account, min) = offload_options(&given, &at().key("offload")).unwrap();
+        assert_eq!(
+            (p, account.as_str(), min),
+            (Some(crate::messages::FileProvider::Gemini), "proj-1", 0)
+        );
+        for (bad, path) in [
+            (
+                OffloadInput {
+                    provider: Some("bedrock".into()),
+                    ..Default::default()
+                },
+                "options.offload.provider",
+            ),
+            (
+                OffloadInput {
+                    min_bytes: Some(-1.0),
+                    ..Default::default()
+                },
+                "options.offload.minBytes",
+            ),
+            (
+                OffloadInput {
+                    min_bytes: Some(0.5),
+                    ..Default::default()
+                },
+                "options.offload.minBytes",
+            ),
+        ] {
+            assert_eq!(
+                offload_options(&bad, &at().key("offload"))
+                    .unwrap_err()
+                    .path,
+                path
+            );
+        }
     }
 }

@@ -13,7 +13,7 @@ mod multimodal;
 mod sanitize;
 
 pub use answer::answer_format;
-pub use compact::{compact_options, CompactInput};
+pub use compact::{compact_options, offload_options, CompactInput, OffloadInput};
 pub use estimate::{estimate_inputs, estimate_request};
 pub use fit::{fit_setup, FitInput, FitSetup};
 pub use history_image::history_image_dialect;

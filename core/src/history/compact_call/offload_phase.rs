@@ -189,8 +189,11 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         provider: FileProvider,
         img: &HistoryImage<'_>,
     ) -> Result<crate::history::Uploaded, (ErrorCode, String)> {
+        // A payload that lies in wasm memory behind its reference (a
+        // request body's) is uploaded as its text.
+        let payload = self.payloads.in_memory(img.payload).unwrap_or(img.payload);
         let image = UploadImage {
-            payload: img.payload,
+            payload,
             mime: &img.mime,
             md5: &img.md5,
             bytes: img.size,
