@@ -197,6 +197,9 @@ impl Expansion<'_> {
     /// The id of the image whose file `part` references, when the stash
     /// holds its original.
     fn offloaded(&self, part: &Part) -> Option<String> {
+        if !cfg!(feature = "offload") || self.files.is_empty() {
+            return None;
+        }
         let name = referenced(self.format, part)?;
         let (_, id) = self.files.iter().find(|(file, _)| file == name)?;
         self.restored.contains(id).then(|| id.clone())

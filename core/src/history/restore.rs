@@ -133,7 +133,12 @@ async fn expand_decoded<B: StashBackend>(
         now,
     } = access;
     let mut ids = collect_placeholders(&messages);
-    let files = offloaded_images(backend, &messages).await;
+    // Only a build that offloads looks for files (see `offload`).
+    let files = if cfg!(feature = "offload") {
+        offloaded_images(backend, &messages).await
+    } else {
+        Vec::new()
+    };
     ids.extend(files.iter().map(|(_, id)| id.clone()));
     let (restored, corrupted) = restore_all(backend, now, &ids, payloads).await;
     let missing = missing_placeholders(&messages, &restored);
