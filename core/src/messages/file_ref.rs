@@ -2,11 +2,10 @@
 //! (uploaded once through its Files API) instead of carrying the image.
 //! Each format's module says whether its API takes one, for which
 //! provider, how it writes one from an image part and how it reads one
-//! back (its `FILE_REFS`); this module names the providers and the file.
+//! back (its `FILE_REFS`); this module names the providers and the file,
+//! and `registry` answers for each format.
 
 use super::image_template::ImageTemplate;
-use super::registry::file_refs;
-use super::Format;
 use serde_json::{Map, Value};
 
 /// A provider whose Files API an image reference names.
@@ -90,47 +89,6 @@ pub(super) struct FileRefs {
     pub(super) read: fn(&Map<String, Value>) -> Option<&str>,
 }
 
-impl Format {
-    /// Whether this format's API takes an image by file reference, and
-    /// for whose files: `Ok(Some(provider))` when the format implies it,
-    /// `Ok(None)` when the caller names it, `Err` with why when it takes
-    /// none (OpenAI Chat Completions, MCP, Ollama).
-    pub fn file_provider(self) -> Result<Option<FileProvider>, &'static str> {
-        file_refs(self)
-            .map(|r| r.provider)
-            .ok_or("its API takes no image by file reference")
-    }
-
-    /// The image part `template` (its payload removed) of MIME type `mime`
-    /// as a reference to `file` at `provider`; `None` when the format or
-    /// the part's shape takes none, or the file lacks what it names.
-    pub fn reference_part(
-        self,
-        template: &ImageTemplate,
-        provider: FileProvider,
-        file: &FileRef,
-        mime: &str,
-    ) -> Option<Value> {
-        let refs = file_refs(self)?;
-        if refs.provider.is_some_and(|p| p != provider) {
-            return None;
-        }
-        let name = file.name_for(provider)?;
-        (refs.write)(template, provider, name, mime).map(Value::Object)
-    }
-
-    /// The file a part of this format references (its id or URI), if it is
-    /// a file reference.
-    pub fn referenced_file(self, part: &Value) -> Option<&str> {
-        self.referenced_file_in(part.as_object()?)
-    }
-
-    /// [`Format::referenced_file`] of a part's object.
-    pub fn referenced_file_in(self, part: &Map<String, Value>) -> Option<&str> {
-        (file_refs(self)?.read)(part)
-    }
-}
-
 /// `template`'s wire without the keys in `drop`, for a reference written
 /// over it.
 pub(super) fn wire_without(template: &ImageTemplate, drop: &[&str]) -> Map<String, Value> {
@@ -146,7 +104,7 @@ mod tests {
     use super::*;
     use crate::json_path::JsonPath;
     use crate::messages::walk::for_each_image;
-    use crate::messages::Message;
+    use crate::messages::{Format, Message};
     use serde_json::json;
 
     /// The template of the first image of `message` in `format`.

@@ -6,6 +6,8 @@
 
 use super::decode::decode_role_content;
 use super::detect::{detect_with, verdict_with, Detection, Verdict};
+use super::file_ref::{FileProvider, FileRef};
+use super::image_template::ImageTemplate;
 use super::model::{Message, NewParts, WireFormat};
 use super::part::Part;
 use super::tool_call::ToolDialect;
@@ -13,7 +15,7 @@ use super::tool_call::{CallShape, ToolAnswer};
 use super::tool_slots::ToolSlot;
 use super::{Format, ImageShape, MessageError, Role};
 use crate::json_path::JsonPath;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Makes the dispatch by format to each module's `WIRE`, `NEW_PARTS` and
 /// `file_part` from the format list.
@@ -229,6 +231,47 @@ pub fn decode_messages(
         .map(|(i, v)| Message::decode(format, v, &path.index(i)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok((format, messages))
+}
+
+impl Format {
+    /// Whether this format's API takes an image by file reference, and
+    /// for whose files: `Ok(Some(provider))` when the format implies it,
+    /// `Ok(None)` when the caller names it, `Err` with why when it takes
+    /// none (OpenAI Chat Completions, MCP, Ollama).
+    pub fn file_provider(self) -> Result<Option<FileProvider>, &'static str> {
+        file_refs(self)
+            .map(|r| r.provider)
+            .ok_or("its API takes no image by file reference")
+    }
+
+    /// The image part `template` (its payload removed) of MIME type `mime`
+    /// as a reference to `file` at `provider`; `None` when the format or
+    /// the part's shape takes none, or the file lacks what it names.
+    pub fn reference_part(
+        self,
+        template: &ImageTemplate,
+        provider: FileProvider,
+        file: &FileRef,
+        mime: &str,
+    ) -> Option<Value> {
+        let refs = file_refs(self)?;
+        if refs.provider.is_some_and(|p| p != provider) {
+            return None;
+        }
+        let name = file.name_for(provider)?;
+        (refs.write)(template, provider, name, mime).map(Value::Object)
+    }
+
+    /// The file a part of this format references (its id or URI), if it is
+    /// a file reference.
+    pub fn referenced_file(self, part: &Value) -> Option<&str> {
+        self.referenced_file_in(part.as_object()?)
+    }
+
+    /// [`Format::referenced_file`] of a part's object.
+    pub fn referenced_file_in(self, part: &Map<String, Value>) -> Option<&str> {
+        (file_refs(self)?.read)(part)
+    }
 }
 
 #[cfg(test)]
