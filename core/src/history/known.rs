@@ -87,8 +87,10 @@ impl Digest {
         }
         let placeholders = |text: &str| !placeholder_ids(text).is_empty();
         // A file reference (an offloaded image) is put back by expansion too.
-        let mut names_placeholders =
-            cfg!(feature = "offload") && crate::history::expand::has_file_reference(message);
+        #[cfg(feature = "offload")]
+        let mut names_placeholders = crate::history::expand::has_file_reference(message);
+        #[cfg(not(feature = "offload"))]
+        let mut names_placeholders = false;
         for_each_text_without_paths(message, &mut |t| names_placeholders |= placeholders(t));
         Some(Digest {
             format: raw.format,

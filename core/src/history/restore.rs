@@ -3,9 +3,11 @@
 
 use super::flow::{decode, encode, refresh, sizes_of, Outcome};
 use crate::event_loop::Slicer;
+#[cfg(feature = "offload")]
+use crate::history::expand::collect_file_references;
 use crate::history::expand::{
-    apply_expansion, collect_file_references, collect_placeholders, missing_placeholders,
-    ExpandReport, Restored, RestoredImages,
+    apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
+    RestoredImages,
 };
 use crate::history::known::{decode_inputs, Decoded, Digest, Input, Settled};
 use crate::media::payload::Payloads;
@@ -50,6 +52,7 @@ async fn restore_all<B: StashBackend>(
     (restored, corrupted)
 }
 
+#[cfg(feature = "offload")]
 /// Each file the parts of `messages` reference that an image was
 /// offloaded as (the stash's records name their files), with the image's
 /// id; none when no part references a file (the stash is not listed).
@@ -134,11 +137,10 @@ async fn expand_decoded<B: StashBackend>(
     } = access;
     let mut ids = collect_placeholders(&messages);
     // Only a build that offloads looks for files (see `offload`).
-    let files = if cfg!(feature = "offload") {
-        offloaded_images(backend, &messages).await
-    } else {
-        Vec::new()
-    };
+    #[cfg(feature = "offload")]
+    let files = offloaded_images(backend, &messages).await;
+    #[cfg(not(feature = "offload"))]
+    let files: Vec<(String, String)> = Vec::new();
     ids.extend(files.iter().map(|(_, id)| id.clone()));
     let (restored, corrupted) = restore_all(backend, now, &ids, payloads).await;
     let missing = missing_placeholders(&messages, &restored);

@@ -6,6 +6,7 @@
 //! `text`, `file`, `image-data`, `file-data` and `media` parts.
 
 use super::evidence::Evidence;
+use super::file_ref::{wire_without, FileProvider, FileRefs};
 use super::model::{NewParts, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
@@ -109,8 +110,44 @@ fn cache_breakpoint(message: &mut Value) -> bool {
     super::model::ephemeral_marker(anthropic, "cacheControl")
 }
 
-/// File references are not written in this format yet (see `file_ref`).
-pub(super) const FILE_REFS: Option<super::file_ref::FileRefs> = None;
+/// Images by file reference, for the provider the caller names (the AI SDK
+/// serves several): AI SDK 7's `{type:'file', mediaType, data:{type:
+/// 'reference', reference:{[provider]: id}}}`, the key as its providers
+/// read it (`openai`, `anthropic`, `google`, whose value is the file's
+/// URI). A message's `image` or `file` part becomes one, its other keys
+/// kept; a tool result's image stays inline.
+pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
+    provider: None,
+    write: |template, provider, name, mime| {
+        let own_part = template.wire.get("type").and_then(Value::as_str) == Some("file")
+            || template.shape == IMAGE;
+        if !own_part || ![IMAGE, DATA, TAGGED_DATA].contains(&template.shape) {
+            return None;
+        }
+        let key = match provider {
+            FileProvider::OpenAi => "openai",
+            FileProvider::Anthropic => "anthropic",
+            FileProvider::Gemini => "google",
+        };
+        let mut reference = Map::new();
+        reference.insert(key.into(), name.into());
+        let mut data = Map::new();
+        data.insert("type".into(), "reference".into());
+        data.insert("reference".into(), Value::Object(reference));
+        let mut part = wire_without(template, &["type", "image", "data", "mediaType"]);
+        part.insert("type".into(), "file".into());
+        part.insert("mediaType".into(), mime.into());
+        part.insert("data".into(), Value::Object(data));
+        Some(part)
+    },
+    read: |part| {
+        let data = part.get("data")?;
+        match (part.get("type")?.as_str()?, data.get("type")?.as_str()?) {
+            ("file", "reference") => data.get("reference")?.as_object()?.values().next()?.as_str(),
+            _ => None,
+        }
+    },
+});
 
 /// A new file part, `{type:'file', data, mediaType, filename}`.
 pub(super) fn file_part(filename: &str, mime: &str, payload: &str) -> Value {

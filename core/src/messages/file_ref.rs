@@ -183,6 +183,51 @@ mod tests {
     }
 
     #[test]
+    fn ai_sdk_parts_reference_the_provider_the_caller_names() {
+        assert_eq!(Format::AiSdk.file_provider(), Ok(None));
+        let image = template_of(
+            Format::AiSdk,
+            json!({"role": "user", "content": [{"type": "image", "image": "AAAA", "mediaType": "image/png", "providerOptions": {"openai": {"imageDetail": "low"}}}]}),
+        );
+        let tagged = template_of(
+            Format::AiSdk,
+            json!({"role": "user", "content": [{"type": "file", "mediaType": "image/png", "data": {"type": "data", "data": "AAAA"}, "filename": "a.png"}]}),
+        );
+        for (provider, key, name) in [
+            (FileProvider::OpenAi, "openai", "file-1"),
+            (FileProvider::Anthropic, "anthropic", "file-1"),
+            (
+                FileProvider::Gemini,
+                "google",
+                "https://generativelanguage.googleapis.com/v1beta/files/abc",
+            ),
+        ] {
+            let part = Format::AiSdk
+                .reference_part(&image, provider, &file(), "image/png")
+                .unwrap();
+            assert_eq!(
+                part,
+                json!({"providerOptions": {"openai": {"imageDetail": "low"}}, "type": "file", "mediaType": "image/png", "data": {"type": "reference", "reference": {key: name}}})
+            );
+            assert_eq!(Format::AiSdk.referenced_file(&part), Some(name));
+            let part = Format::AiSdk
+                .reference_part(&tagged, provider, &file(), "image/png")
+                .unwrap();
+            assert_eq!(part["filename"], "a.png");
+            assert_eq!(part["data"]["reference"][key], name);
+        }
+        // A tool result's image stays inline.
+        let media = template_of(
+            Format::AiSdk,
+            json!({"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "t", "output": {"type": "content", "value": [{"type": "media", "data": "AAAA", "mediaType": "image/png"}]}}]}),
+        );
+        assert_eq!(
+            Format::AiSdk.reference_part(&media, FileProvider::OpenAi, &file(), "image/png"),
+            None
+        );
+    }
+
+    #[test]
     fn formats_whose_api_takes_no_reference_say_so() {
         for format in [Format::OpenAi, Format::Mcp, Format::Ollama] {
             assert!(format.file_provider().is_err(), "{format:?}");

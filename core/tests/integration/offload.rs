@@ -453,3 +453,56 @@ fn without_a_provider_named_the_format_s_own_files_are_used() {
     );
     assert_eq!(out.messages[0]["content"][1]["file_id"], "file-1");
 }
+
+#[test]
+fn ai_sdk_messages_reference_the_named_provider_s_files_and_come_back_whole() {
+    let chat = json!([
+        {"role": "user", "content": [{"type": "image", "image": b64(PNG), "mediaType": "image/png"}, {"type": "text", "text": "a"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "seen"}]},
+        {"role": "user", "content": [{"type": "file", "mediaType": "image/jpeg", "data": {"type": "data", "data": b64(JPEG)}}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "seen"}]},
+        {"role": "user", "content": [{"type": "text", "text": "and?"}]}
+    ]);
+    let (stash, up) = (MemoryBackend::new(), Recorder::default());
+    let out = offload(
+        &stash,
+        &up,
+        &chat,
+        (FileProvider::Gemini, "", 0),
+        keep(2),
+        T0,
+    );
+    assert_eq!(
+        (out.report.format, out.report.offloaded),
+        ("ai-sdk", 2),
+        "{:?}",
+        out.report
+    );
+    assert_eq!(
+        out.messages[0]["content"][0],
+        json!({"type": "file", "mediaType": "image/png", "data": {"type": "reference", "reference": {"google": "https://generativelanguage.googleapis.com/v1beta/files/f1"}}})
+    );
+    let back = expand(&stash, out.messages, T0 + 1.0);
+    assert_eq!(Value::Array(back.messages), chat);
+    // Without a provider named, the AI SDK's images stay inline, and why.
+    let access = StashAccess {
+        backend: &stash,
+        config: &StashConfig::default(),
+        now: T0,
+    };
+    let call =
+        CompactCall::new(access, keep(2), &ctxpack_core::media::InMemory).with_offload(Offload {
+            uploader: &up,
+            provider: None,
+            account: "",
+            min_bytes: 0,
+        });
+    let unnamed = block_on(call.run(chat.as_array().unwrap().clone(), None)).unwrap();
+    assert_eq!(unnamed.report.offloaded, 0);
+    assert_eq!(unnamed.messages[0], chat[0]);
+    assert!(unnamed
+        .report
+        .offload_note
+        .unwrap()
+        .contains("offload.provider"));
+}
