@@ -6,6 +6,7 @@
 
 pub(crate) mod context_error;
 pub(crate) mod estimate;
+mod file_missing;
 mod json_size;
 pub(crate) mod limits;
 mod profiles;

@@ -25,6 +25,7 @@ mod loose;
 mod measure;
 mod offload;
 mod payloads;
+mod replace;
 mod restore;
 pub(crate) mod tool;
 mod tool_results;

@@ -60,6 +60,25 @@ fn offload(
     options: CompactOptions,
     now: f64,
 ) -> Outcome<CompactReport> {
+    offload_to(
+        stash,
+        uploader,
+        msgs,
+        (Some(provider), account, min_bytes),
+        options,
+        now,
+    )
+}
+
+/// [`offload`] with the provider named or not (`None`: the format's own).
+fn offload_to(
+    stash: &MemoryBackend,
+    uploader: &Recorder,
+    msgs: &Value,
+    (provider, account, min_bytes): (Option<FileProvider>, &str, u64),
+    options: CompactOptions,
+    now: f64,
+) -> Outcome<CompactReport> {
     static CONFIG: std::sync::OnceLock<StashConfig> = std::sync::OnceLock::new();
     uploader.now.set(now);
     let access = StashAccess {
@@ -70,7 +89,7 @@ fn offload(
     let call =
         CompactCall::new(access, options, &ctxpack_core::media::InMemory).with_offload(Offload {
             uploader,
-            provider: Some(provider),
+            provider,
             account,
             min_bytes,
         });
@@ -434,19 +453,7 @@ fn without_a_provider_named_the_format_s_own_files_are_used() {
     let stash = MemoryBackend::new();
     let up = Recorder::default();
     let chat = responses_chat(&[PNG], GIF);
-    let access = StashAccess {
-        backend: &stash,
-        config: &StashConfig::default(),
-        now: T0,
-    };
-    let call =
-        CompactCall::new(access, keep(1), &ctxpack_core::media::InMemory).with_offload(Offload {
-            uploader: &up,
-            provider: None,
-            account: "",
-            min_bytes: 0,
-        });
-    let out = block_on(call.run(chat.as_array().unwrap().clone(), None)).unwrap();
+    let out = offload_to(&stash, &up, &chat, (None, "", 0), keep(1), T0);
     assert_eq!(
         (out.report.offloaded, out.report.offload_note.as_deref()),
         (1, None)
@@ -485,19 +492,7 @@ fn ai_sdk_messages_reference_the_named_provider_s_files_and_come_back_whole() {
     let back = expand(&stash, out.messages, T0 + 1.0);
     assert_eq!(Value::Array(back.messages), chat);
     // Without a provider named, the AI SDK's images stay inline, and why.
-    let access = StashAccess {
-        backend: &stash,
-        config: &StashConfig::default(),
-        now: T0,
-    };
-    let call =
-        CompactCall::new(access, keep(2), &ctxpack_core::media::InMemory).with_offload(Offload {
-            uploader: &up,
-            provider: None,
-            account: "",
-            min_bytes: 0,
-        });
-    let unnamed = block_on(call.run(chat.as_array().unwrap().clone(), None)).unwrap();
+    let unnamed = offload_to(&stash, &up, &chat, (None, "", 0), keep(2), T0);
     assert_eq!(unnamed.report.offloaded, 0);
     assert_eq!(unnamed.messages[0], chat[0]);
     assert!(unnamed

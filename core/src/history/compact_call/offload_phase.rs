@@ -100,51 +100,15 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         plan: &Plan<'_>,
         report: &mut CompactReport,
     ) -> (Vec<((usize, usize), Value)>, Option<usize>) {
-        let Offloading {
-            offload,
-            provider,
-            format,
-            records,
-            written,
-        } = o;
-        let now = self.stash.now;
         // Per image id: its file, or why there is none.
         let mut files: Vec<(&str, FileOrWhy)> = Vec::new();
-        let mut metas = Vec::new();
+        let mut uploads = Uploads::default();
         let mut references = Vec::new();
-        let mut uploaded_at = None;
         for img in plan.images.iter().filter(|i| i.offload) {
-            let found = files.iter().find(|(id, _)| *id == img.md5.as_str());
-            let file = match found {
+            let file = match files.iter().find(|(id, _)| *id == img.md5.as_str()) {
                 Some((_, file)) => file.clone(),
                 None => {
-                    let record = records.iter().find(|r| r.id == img.md5);
-                    let stored = written.committed.contains_key(&img.md5)
-                        || written.confirmed.contains(&img.md5);
-                    let file = match record {
-                        Some(r) if stored => {
-                            let usable = usable_file(&r.meta.files, provider, offload.account, now);
-                            match usable {
-                                Some(file) => Ok(file),
-                                None => {
-                                    let uploaded = self.upload(offload, provider, img).await;
-                                    if let Ok(up) = &uploaded {
-                                        report.uploaded += 1;
-                                        uploaded_at = uploaded_at.or(Some(img.message));
-                                        let mut meta = r.meta.clone();
-                                        let account = offload.account;
-                                        remember_file(&mut meta.files, provider, account, up);
-                                        metas.push(meta);
-                                    }
-                                    uploaded.map(|up| up.file)
-                                }
-                            }
-                        }
-                        _ => Err(written.errors.get(&img.md5).unwrap_or((
-                            ErrorCode::StashWriteFailed,
-                            "its original could not be stashed".into(),
-                        ))),
-                    };
+                    let file = self.file_for(&o, img, &mut uploads).await;
                     files.push((&img.md5, file.clone()));
                     file
                 }
@@ -152,7 +116,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             let part = file.and_then(|f| {
                 img.template
                     .as_ref()
-                    .and_then(|t| format.reference_part(t, provider, &f, &img.mime))
+                    .and_then(|t| o.format.reference_part(t, o.provider, &f, &img.mime))
                     .ok_or((ErrorCode::UploadFailed, "no reference to its file".into()))
             });
             match part {
@@ -169,16 +133,49 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
                 }),
             }
         }
+        report.uploaded = uploads.count;
         report.kept = report.kept.saturating_sub(report.offloaded);
-        if !metas.is_empty() {
-            if let Err(e) = self.stash.backend.put_meta(&metas).await {
+        if !uploads.metas.is_empty() {
+            if let Err(e) = self.stash.backend.put_meta(&uploads.metas).await {
                 report.failures.push(Failure::of_stash(
                     e.kind.code(),
                     format!("remembering the uploaded files failed (they are uploaded again next time): {e}"),
                 ));
             }
         }
-        (references, uploaded_at)
+        (references, uploads.first_at)
+    }
+
+    /// The file `img` goes by: the one its record names, still usable, or
+    /// one uploaded now (its record's metadata with it kept in `uploads`);
+    /// or why there is none (its original is not stashed, the upload
+    /// failed).
+    async fn file_for(
+        &self,
+        o: &Offloading<'_, '_, 'a>,
+        img: &HistoryImage<'_>,
+        uploads: &mut Uploads,
+    ) -> FileOrWhy {
+        let stored =
+            o.written.committed.contains_key(&img.md5) || o.written.confirmed.contains(&img.md5);
+        let record = o.records.iter().find(|r| r.id == img.md5);
+        let Some(r) = record.filter(|_| stored) else {
+            return Err(o.written.errors.get(&img.md5).unwrap_or((
+                ErrorCode::StashWriteFailed,
+                "its original could not be stashed".into(),
+            )));
+        };
+        let (provider, account) = (o.provider, o.offload.account);
+        if let Some(file) = usable_file(&r.meta.files, provider, account, self.stash.now) {
+            return Ok(file);
+        }
+        let up = self.upload(o.offload, provider, img).await?;
+        uploads.count += 1;
+        uploads.first_at = uploads.first_at.or(Some(img.message));
+        let mut meta = r.meta.clone();
+        remember_file(&mut meta.files, provider, account, &up);
+        uploads.metas.push(meta);
+        Ok(up.file)
     }
 
     /// Uploads `img` with `offload`'s uploader: its file, or why there is
@@ -217,6 +214,15 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
 
 /// An image's file, or why it has none (a code and a sentence).
 type FileOrWhy = Result<FileRef, (ErrorCode, String)>;
+
+/// The uploads of one call: how many, the first message holding an image
+/// uploaded, and the records' metadata naming the files.
+#[derive(Default)]
+struct Uploads {
+    count: usize,
+    first_at: Option<usize>,
+    metas: Vec<crate::stash::RecordMeta>,
+}
 
 /// What offloading reads: the caller's offload, the messages' format, the
 /// records committed and what the stash answered for each.
