@@ -177,6 +177,37 @@ function rememberingEstimate(main, memory) {
   };
 }
 
+/** Uploads in flight, per upload function, by provider, format, account and image id. */
+const UPLOADS = new WeakMap();
+
+/**
+ * `options` whose `offload.upload` is shared by calls at once: an image two
+ * calls upload at the same time (neither found its file in the stash yet)
+ * is uploaded once, both given its file. An upload that ended is
+ * forgotten: the stash remembers its file from then on.
+ */
+function sharedUploads(options) {
+  const offload = options?.offload;
+  if (typeof offload?.upload !== 'function') return options;
+  const upload = offload.upload;
+  let pending = UPLOADS.get(upload);
+  if (pending === undefined) UPLOADS.set(upload, (pending = new Map()));
+  // Whose file: the provider named (else the format's own) and the account.
+  const owner = [offload.provider, options.format, offload.account].map((v) => (typeof v === 'string' ? v : '')).join('\u0000');
+  const shared = (image) => {
+    const key = `${owner}\u0000${image.md5}`;
+    let uploading = pending.get(key);
+    if (uploading === undefined) {
+      uploading = Promise.resolve()
+        .then(() => upload(image))
+        .finally(() => pending.delete(key));
+      pending.set(key, uploading);
+    }
+    return uploading;
+  };
+  return { ...options, offload: { ...offload, upload: shared } };
+}
+
 /**
  * compactRequestBody over the main module: the body text crosses in once;
  * what comes back is each changed message's text and the UTF-16 range it
@@ -185,7 +216,7 @@ function rememberingEstimate(main, memory) {
  */
 function requestBodyCompaction(main) {
   return function compactRequestBody(body, options) {
-    return main.__compactRequestBody(body, options).then(({ ranges, texts, report }) => {
+    return main.__compactRequestBody(body, sharedUploads(options)).then(({ ranges, texts, report }) => {
       if (texts.length === 0) return { body, report };
       let out = '';
       let at = 0;
@@ -244,7 +275,7 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
 
   return {
     /** Replaces history images with placeholders (see the declaration); messages it cannot change are remembered between calls. */
-    compactContext: rememberingChanges(main.__compactContext, memory),
+    compactContext: rememberingChanges((messages, options, keys) => main.__compactContext(messages, sharedUploads(options), keys), memory),
     /** Puts originals back for placeholders (see the declaration); messages are remembered between calls as compactContext's are. */
     expandContext: rememberingChanges(main.__expandContext, memory),
     /** Accounts for a request (see the declaration); messages are remembered between calls as compactContext's are. */

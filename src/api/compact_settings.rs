@@ -5,12 +5,17 @@
 use crate::api::call::Call;
 use crate::api::slack::slack_option;
 use crate::api::target::target_options;
+use crate::api::upload::JsUploader;
+use crate::convert::external::Table;
+use crate::convert::Options;
 use crate::stash::StashInner;
 use crate::CtxpackError;
-use ctxpack_core::calls::{compact_options, CompactInput};
-use ctxpack_core::history::CompactOptions;
-use ctxpack_core::messages::Format;
-use js_sys::{Object, Reflect};
+use ctxpack_core::calls::{compact_options, offload_options, CompactInput, OffloadInput};
+use ctxpack_core::history::{CompactCall, CompactOptions, Offload};
+use ctxpack_core::messages::{FileProvider, Format};
+use ctxpack_core::stash::StashBackend;
+use ctxpack_core::JsonPath;
+use js_sys::{Function, Object, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
@@ -22,6 +27,74 @@ pub(crate) struct CompactSettings {
     pub options: CompactOptions,
     /// The stash.
     pub stash: Rc<StashInner>,
+    /// `offload`, when given.
+    pub offload: Option<OffloadSettings>,
+}
+
+/// The `offload` option, read.
+pub(crate) struct OffloadSettings {
+    /// The app's upload function.
+    upload: Function,
+    /// Whose files (none named: the format's own).
+    provider: Option<FileProvider>,
+    /// The app's name for the key or project.
+    account: String,
+    /// Smaller images stay inline.
+    min_bytes: u64,
+}
+
+impl OffloadSettings {
+    /// Reads the `offload` option of `opts`, if given.
+    fn read(opts: &Options) -> Result<Option<OffloadSettings>, CtxpackError> {
+        let Some(o) = opts.object("offload")? else {
+            return Ok(None);
+        };
+        let upload = o.function("upload")?.ok_or_else(|| {
+            CtxpackError::invalid_option(o.path_of("upload"), "expected a function")
+        })?;
+        let input = OffloadInput {
+            provider: o.string("provider")?,
+            account: o.string("account")?,
+            min_bytes: o.number("minBytes")?,
+        };
+        let (provider, account, min_bytes) =
+            offload_options(&input, &JsonPath::root(&opts.path_of("offload")))?;
+        Ok(Some(OffloadSettings {
+            upload,
+            provider,
+            account,
+            min_bytes,
+        }))
+    }
+}
+
+/// `compaction` offloading as `settings` ask (uploading through
+/// `uploader`, made of them with `uploader_of`), or as it is.
+pub(crate) fn offloaded<'a, B: StashBackend>(
+    compaction: CompactCall<'a, B>,
+    settings: Option<&'a OffloadSettings>,
+    uploader: Option<&'a JsUploader<'a>>,
+) -> CompactCall<'a, B> {
+    match (settings, uploader) {
+        (Some(o), Some(uploader)) => compaction.with_offload(Offload {
+            uploader,
+            provider: o.provider,
+            account: &o.account,
+            min_bytes: o.min_bytes,
+        }),
+        _ => compaction,
+    }
+}
+
+/// The uploader of `settings` over `table`'s kept values.
+pub(crate) fn uploader_of<'t>(
+    settings: Option<&OffloadSettings>,
+    table: &'t Table,
+) -> Option<JsUploader<'t>> {
+    settings.map(|o| JsUploader {
+        f: o.upload.clone(),
+        table,
+    })
 }
 
 impl CompactSettings {
@@ -43,6 +116,7 @@ impl CompactSettings {
             format,
             options,
             stash,
+            offload: OffloadSettings::read(opts)?,
         })
     }
 }

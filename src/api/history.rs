@@ -4,7 +4,9 @@
 //! values; the caller's objects are never mutated.
 
 use crate::api::call::{Answer, Call, CallStash};
-use crate::api::compact_settings::{progress_of, CompactSettings};
+use crate::api::compact_settings::{
+    offloaded, progress_of, uploader_of, CompactSettings, OffloadSettings,
+};
 use crate::convert::array_arg;
 use crate::convert::message_memo::{self, keys_of, Seen};
 use crate::convert::to_js_kept;
@@ -143,6 +145,53 @@ export interface CompactOptions {
   profile?: ProfileOverrides;
   /** With a model id: limits to replace the profile's. */
   limits?: RequestLimits;
+  /**
+   * Send the history images kept for the model (`keepRecentImages`) as
+   * references to files uploaded once to the provider, instead of their
+   * base64 on every request. See {@link OffloadOptions}.
+   */
+  offload?: OffloadOptions;
+}
+
+/** A provider whose Files API images are uploaded to. */
+export type OffloadProvider = "openai" | "anthropic" | "gemini";
+
+/** An image to upload, as {@link OffloadOptions.upload} receives it. */
+export interface UploadImage {
+  /** Its bytes. */
+  data: Uint8Array;
+  mediaType: string;
+  /** Its id, as in its placeholder: the MD5 of its base64 text. */
+  md5: string;
+  /** Its size in bytes. */
+  bytes: number;
+}
+
+/** What an upload gives back: the file's `id` (OpenAI, Anthropic) or `uri` (Gemini), and when the provider deletes it. */
+export interface UploadedFile {
+  id?: string;
+  uri?: string;
+  /** Ms since the epoch; the file is uploaded again 10 minutes before. */
+  expiresAt?: number;
+}
+
+/**
+ * Offload: the app's own upload (an AI SDK `uploadFile` call, the
+ * provider SDK's `files.create`, or its server's endpoint: keys stay with
+ * the app). Each image is uploaded once per provider and account; the
+ * stash remembers its file beside the original. Where the format's API
+ * takes no file reference (Chat Completions, MCP, Ollama) images stay
+ * inline and `report.offloadNote` says why; a failed upload leaves its
+ * image inline with an `UPLOAD_FAILED` failure.
+ */
+export interface OffloadOptions {
+  upload(image: UploadImage): Promise<UploadedFile>;
+  /** Whose files; default the format's own (`openai-responses`: openai, `anthropic`, `gemini` and `gemini-interactions`: gemini). */
+  provider?: OffloadProvider;
+  /** Keeps the files of different keys or projects apart; default `""`. */
+  account?: string;
+  /** Smaller images stay inline; default 32768. */
+  minBytes?: number;
 }
 
 /**
@@ -224,6 +273,7 @@ struct Compaction {
     settled: Settled,
     options: CompactOptions,
     stash: Rc<StashInner>,
+    offload: Option<OffloadSettings>,
 }
 
 impl Compaction {
@@ -238,6 +288,7 @@ impl Compaction {
             format,
             options,
             stash,
+            offload,
         } = CompactSettings::read(&call)?;
         let array = array_arg(messages, "messages")?;
         let keys = keys_of(keys, array.length());
@@ -252,6 +303,7 @@ impl Compaction {
             settled,
             options,
             stash,
+            offload,
         })
     }
 
@@ -264,11 +316,14 @@ impl Compaction {
             settled,
             options,
             stash,
+            offload,
         } = self;
         let mut progress = progress_of(&call)?;
         let store = CallStash::new(&stash, &call);
         let payloads = call.payloads();
-        let (outcome, digests) = CompactCall::new(store.access(), options, &payloads)
+        let uploader = uploader_of(offload.as_ref(), &call.table);
+        let compaction = CompactCall::new(store.access(), options, &payloads);
+        let (outcome, digests) = offloaded(compaction, offload.as_ref(), uploader.as_ref())
             .with_progress(&mut progress)
             .run_inputs(inputs, &settled)
             .await?;

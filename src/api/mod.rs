@@ -19,3 +19,4 @@ mod slack;
 mod target;
 pub mod text_only;
 mod types;
+mod upload;

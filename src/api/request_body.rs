@@ -5,7 +5,7 @@
 //! messages' text comes out.
 
 use crate::api::call::{Call, CallStash};
-use crate::api::compact_settings::{progress_of, CompactSettings};
+use crate::api::compact_settings::{offloaded, progress_of, uploader_of, CompactSettings};
 use crate::convert::{body_memo, to_js, whole_text};
 use crate::promise::to_promise;
 use crate::CtxpackError;
@@ -50,6 +50,7 @@ pub async fn compact_request_body(
         format,
         options,
         stash,
+        offload,
     } = CompactSettings::read(&call)?;
     body_memo::begin_call();
     let mut body = read_body(whole_text(&body, "body")?, format, &mut body_memo::known)?;
@@ -62,7 +63,9 @@ pub async fn compact_request_body(
         .count();
     let mut progress = progress_of(&call)?;
     let store = CallStash::new(&stash, &call);
-    let (outcome, digests) = CompactCall::new(store.access(), options, &body.text)
+    let uploader = uploader_of(offload.as_ref(), &call.table);
+    let compaction = CompactCall::new(store.access(), options, &body.text);
+    let (outcome, digests) = offloaded(compaction, offload.as_ref(), uploader.as_ref())
         .with_progress(&mut progress)
         .run_inputs(inputs, &settled)
         .await?;

@@ -7,7 +7,8 @@
 
 use super::idb_future::{request, sleep, transaction};
 use super::js_error::{exception_name, stash_error};
-use super::record_js::{meta_from_js, meta_to_js, stored_from_js};
+use super::meta_js::meta_from_js;
+use super::record_js::{meta_to_js, stored_from_js};
 use crate::convert::external::Table;
 use crate::promise::spawn_promise;
 use ctxpack_core::stash::{

@@ -9,7 +9,8 @@
 //! up only the metas it names and never lists the keys).
 
 use super::js_error::stash_error;
-use super::record_js::{meta_from_js, meta_to_js, record_to_js, stored_from_js};
+use super::meta_js::meta_from_js;
+use super::record_js::{meta_to_js, record_to_js, stored_from_js};
 use crate::convert::external::Table;
 use ctxpack_core::stash::{
     NewRecord, RecordMeta, StashBackend, StashError, StashErrorKind, StoredRecord,

@@ -2,7 +2,8 @@
 //! stay the JavaScript strings they came as — nothing is copied into wasm
 //! memory to keep them.
 
-use super::record_js::{meta_from_js, meta_to_js, record_to_js, stored_from_js};
+use super::meta_js::meta_from_js;
+use super::record_js::{meta_to_js, record_to_js, stored_from_js};
 use crate::convert::external::Table;
 use ctxpack_core::stash::{NewRecord, RecordMeta, StashBackend, StashError, StoredRecord};
 use js_sys::Map;

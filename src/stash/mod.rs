@@ -8,6 +8,7 @@ pub mod indexeddb;
 pub mod js_adapter;
 pub mod js_error;
 pub mod js_map;
+pub mod meta_js;
 pub mod record_js;
 mod types;
 

@@ -46,35 +46,6 @@ pub fn meta_to_js(m: &RecordMeta) -> JsValue {
     crate::convert::to_js(m)
 }
 
-/// Reads a meta object; `None` when it is not one. A field that is missing
-/// or `undefined` reads as zero or empty; one of another type (or a size
-/// that is no safe whole number from 0) makes the object no meta.
-pub fn meta_from_js(v: &JsValue) -> Option<RecordMeta> {
-    serde_wasm_bindgen::from_value(without_undefined(v)).ok()
-}
-
-/// `v` without its own properties that are `undefined`, so that they read
-/// as missing ones (serde-wasm-bindgen takes a property that is present as
-/// a value, even `undefined`, which is no number or string); `v` itself
-/// when it has none. The copy keeps `v`'s prototype.
-fn without_undefined(v: &JsValue) -> JsValue {
-    let Some(o) = v.dyn_ref::<Object>() else {
-        return v.clone();
-    };
-    let keys = Object::keys(o);
-    if !keys.iter().any(|k| get_key(v, &k).is_undefined()) {
-        return v.clone();
-    }
-    let copy = Object::create(&Object::get_prototype_of(v));
-    for k in keys.iter() {
-        let x = get_key(v, &k);
-        if !x.is_undefined() {
-            let _ = Reflect::set(&copy, &k, &x);
-        }
-    }
-    copy.into()
-}
-
 /// Reads an image object; `None` when it is not one (which reads as missing).
 /// With `table`, the payload stays in JavaScript and the record carries a
 /// reference to it.

@@ -52,6 +52,18 @@ export interface StashEntry {
   createdAt: number;
   expiresAt: number;
   lastUsedAt: number;
+  /** The files the image was uploaded as (offload), one per provider and account. */
+  files?: StashedFile[];
+}
+
+/** An image uploaded to a provider's Files API, as its record remembers it. */
+export interface StashedFile {
+  provider: OffloadProvider;
+  account: string;
+  id?: string;
+  uri?: string;
+  /** When the provider lets go of it (ms since the epoch). */
+  expiresAt?: number;
 }
 
 /**

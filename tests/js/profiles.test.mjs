@@ -136,11 +136,13 @@ test('a whole profile passed to fitContext or estimate, and every bad field refu
   const rejects = (p, code, path) => assert.rejects(p, (e) => e.code === code && e.path === path);
   refused(() => estimate(messages, { model: 'gpt-4o', profile: { maxImagez: 1 } }), 'INVALID_OPTION', 'options.profile');
   refused(() => estimate(messages, { model: 'gpt-4o', profile: { tokens: { kind: 'gemini-tiles', tile: 0 } } }), 'INVALID_OPTION', 'options.profile.tokens.tile');
-  refused(() => estimate(messages, { model: 'gpt-4o', profile: { accepts: ['image/svg+xml'] } }), 'INVALID_OPTION', 'options.profile');
+  refused(() => estimate(messages, { model: 'gpt-4o', profile: { accepts: ['image/svg+xml'] } }), 'INVALID_OPTION', 'options.profile.accepts');
   refused(() => estimate(messages, { model: 'gpt-4o', profile: 'gpt-4o' }), 'INVALID_OPTION', 'options.profile');
-  await rejects(fitContext(messages, { model: 'gpt-4o', profile: { provider: 'mistral' } }), 'INVALID_OPTION', 'options.profile');
-  await rejects(fitContext(messages, { model: 'gpt-4o', profile: { tokens: { kind: 'anthropic-pixels', longEdge: 1568 } } }), 'INVALID_OPTION', 'options.profile');
-  refused(() => registerModelProfile('x', { defaultDetail: 'max' }), 'INVALID_ARGUMENT', 'profile');
+  await rejects(fitContext(messages, { model: 'gpt-4o', profile: { provider: 'mistral' } }), 'INVALID_OPTION', 'options.profile.provider');
+  await rejects(fitContext(messages, { model: 'gpt-4o', profile: { tokens: { kind: 'anthropic-pixels', longEdge: 1568 } } }), 'INVALID_OPTION', 'options.profile.tokens');
+  refused(() => registerModelProfile('x', { defaultDetail: 'max' }), 'INVALID_ARGUMENT', 'profile.defaultDetail');
+  refused(() => registerModelProfile('x', { maxImages: -1 }), 'INVALID_ARGUMENT', 'profile.maxImages');
+  refused(() => estimate(messages, { model: 'gpt-4o', profile: { maxRequestBytes: '20MB' } }), 'INVALID_OPTION', 'options.profile.maxRequestBytes');
   refused(() => registerModelProfile('x', { tokens: { kind: 'openai-patches', multiplierMilli: 1000, patch: 0 } }), 'INVALID_ARGUMENT', 'profile.tokens.patch');
   refused(() => registerModelProfile('', {}), 'INVALID_ARGUMENT', 'modelId');
   refused(() => registerModelProfile(7, {}), 'INVALID_ARGUMENT', 'modelId');

@@ -167,12 +167,18 @@ test('an adapter\'s meta objects: a field that is missing or undefined reads as 
   // number, a part that is no string, no id: none of them is a meta.
   const bad = [
     { size: '12' }, { size: 1.5 }, { size: -1 }, { expiresAt: 'soon' }, { lastUsedAt: null }, { lastUsedAt: 'now' },
-    { mime: 7 }, { part: 3 }, { id: 5 },
+    { mime: 7 }, { part: 3 }, { id: 5 }, { size: 2 ** 53 },
+    { files: 'file-1' }, { files: [null] }, { files: [{ account: 'k', id: 'file-1' }] }, { files: [{ provider: 'openai', id: 7 }] },
   ];
+  // The files an image was uploaded as, read back with it.
+  const withFiles = md5('with files');
+  const files = [{ provider: 'openai', account: 'k', id: 'file-1', expiresAt: 1234 }, { provider: 'gemini', account: '', uri: 'https://files/x' }];
+  put(withFiles, { files });
   bad.forEach((fields, i) => put(md5(`bad ${i}`), fields));
   entries.set(`${md5('null')}.meta`, null);
   const ids = (await stash.list()).map((e) => e.id).sort();
-  assert.deepEqual(ids, [md5(old), older, undefinedFields].sort());
+  assert.deepEqual(ids, [md5(old), older, undefinedFields, withFiles].sort());
+  assert.deepEqual((await stash.list()).find((e) => e.id === withFiles).files, files);
   for (const id of [older, undefinedFields]) {
     const read = (await stash.list()).find((e) => e.id === id);
     assert.equal(read.storedBytes, 0, id);

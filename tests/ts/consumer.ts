@@ -212,6 +212,15 @@ export async function binary(stash: Stash, messages: OpenAiMessage[]): Promise<v
   if (!compacted.report.fits) void compacted.report.limitProblem;
   const served: { body: string; report: CompactReport } = await compactRequestBody('{"messages":[]}', { stash, format: 'anthropic', keepRecentImages: 2 });
   void served.body.length;
+  const offloaded = await compactContext(messages, {
+    stash,
+    keepRecentImages: 5,
+    offload: { upload: async (image) => ({ id: `file-${image.md5}`, expiresAt: Date.now() + image.bytes }), provider: 'openai', account: 'key-1', minBytes: 0 },
+  });
+  const saved: number = offloaded.report.offloadedBytes + offloaded.report.uploaded + offloaded.report.offloaded;
+  void saved;
+  // @ts-expect-error: a provider whose Files API offload does not name.
+  await compactContext(messages, { stash, offload: { upload: async () => ({}), provider: 'bedrock' } });
 }
 
 export const placeholderId: string = `history_${md5Hex('iVBORw0KGgo=')}`;

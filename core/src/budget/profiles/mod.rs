@@ -7,6 +7,7 @@
 //! call ([`resolve_profile`]).
 
 mod names;
+mod overrides_input;
 mod registry;
 mod rule_input;
 mod rules;

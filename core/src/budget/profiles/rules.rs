@@ -284,23 +284,28 @@ impl serde::Serialize for MimeSet {
     }
 }
 
-impl<'de> serde::Deserialize<'de> for MimeSet {
-    /// A list of MIME types; one ctxpack does not know is refused.
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let list = value
-            .as_array()
-            .ok_or_else(|| serde::de::Error::custom("expected a list of image types"))?;
+impl MimeSet {
+    /// A list of MIME types as JSON; one ctxpack does not know is refused.
+    pub fn from_json(value: &serde_json::Value) -> Result<MimeSet, String> {
+        let list = value.as_array().ok_or("expected a list of image types")?;
         let mut set = 0;
         for m in list {
             set |= m.as_str().and_then(Self::bit).ok_or_else(|| {
-                serde::de::Error::custom(format!(
+                format!(
                     "unknown image type {m}; expected one of {}",
                     MIMES.join(", ")
-                ))
+                )
             })?;
         }
         Ok(MimeSet(set))
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for MimeSet {
+    /// A list of MIME types: see [`MimeSet::from_json`].
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
+        MimeSet::from_json(&value).map_err(serde::de::Error::custom)
     }
 }
 

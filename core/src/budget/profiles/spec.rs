@@ -10,67 +10,36 @@ use crate::budget::limits::Provider;
 /// caller (a gateway's own limits, a newer model's). `null` removes a limit.
 /// With `provider`, the profile starts from that provider's defaults rather
 /// than the model's row: a whole profile for a model ctxpack does not know.
-#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProfileOverrides {
     /// Whose API it is; starts the profile from its defaults.
-    #[serde(default, deserialize_with = "provider_name")]
     pub provider: Option<Provider>,
     /// See [`ModelProfile::source`].
     pub source: Option<String>,
     /// See [`ModelProfile::tokens`].
     pub tokens: Option<TokenRule>,
     /// See [`ModelProfile::default_detail`].
-    #[serde(default, with = "nullable")]
     pub default_detail: Option<Option<Detail>>,
     /// See [`ModelProfile::accepts`].
     pub accepts: Option<MimeSet>,
     /// See [`ModelProfile::accepts_animated`].
     pub accepts_animated: Option<bool>,
     /// See [`ModelProfile::max_long_edge`].
-    #[serde(default, with = "nullable")]
     pub max_long_edge: Option<Option<u32>>,
     /// See [`ModelProfile::many_images`].
-    #[serde(default, with = "nullable")]
     pub many_images: Option<Option<usize>>,
     /// See [`ModelProfile::many_images_long_edge`].
-    #[serde(default, with = "nullable")]
     pub many_images_long_edge: Option<Option<u32>>,
     /// See [`ModelProfile::max_images`].
-    #[serde(default, with = "nullable")]
     pub max_images: Option<Option<usize>>,
     /// See [`ModelProfile::max_image_bytes`].
-    #[serde(default, with = "nullable")]
     pub max_image_bytes: Option<Option<u64>>,
     /// See [`ModelProfile::image_bytes_on`].
     pub image_bytes_on: Option<BytesOn>,
     /// See [`ModelProfile::max_request_bytes`].
-    #[serde(default, with = "nullable")]
     pub max_request_bytes: Option<Option<u64>>,
     /// See [`ModelProfile::context_tokens`].
-    #[serde(default, with = "nullable")]
     pub context_tokens: Option<Option<u64>>,
-}
-
-/// A field that may be absent (keep), `null` (no limit) or a value.
-mod nullable {
-    use serde::{Deserialize, Deserializer};
-
-    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<Option<Option<T>>, D::Error> {
-        Option::<T>::deserialize(d).map(Some)
-    }
-}
-
-/// A provider, by one of the names [`Provider::from_name`] reads.
-fn provider_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Provider>, D::Error> {
-    let name = <String as serde::Deserialize>::deserialize(d)?;
-    Provider::from_name(&name).map(Some).ok_or_else(|| {
-        serde::de::Error::custom(format!(
-            "unknown provider {name:?}; expected 'openai', 'anthropic', 'gemini', 'bedrock' or 'vertex'"
-        ))
-    })
 }
 
 /// Why a profile given as data was refused.
@@ -97,11 +66,6 @@ impl ProfileError {
 const MAX_SOURCE: usize = 300;
 
 impl ProfileOverrides {
-    /// Reads a profile from its JSON text; a misspelt field is refused.
-    pub fn from_json(text: &str) -> Result<ProfileOverrides, ProfileError> {
-        serde_json::from_str(text).map_err(|e| ProfileError::new("", e.to_string()))
-    }
-
     /// Refuses a token rule with a zero figure (a division by nothing).
     pub fn check(&self) -> Result<(), ProfileError> {
         if let Some(figure) = self.tokens.as_ref().and_then(TokenRule::zero_figure) {

@@ -1,0 +1,158 @@
+// compactContext's offload option through the real SDK classes: the
+// history images kept for the model go as references to files the app's
+// upload made, once; the bodies each SDK sends carry the reference in its
+// API's own shape and none of the image's base64, and type-check under
+// tsc --strict as the SDK's own input types.
+import test, { after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import { Stash, compactContext, expandContext } from 'ctxpack';
+import { ROOT } from '../../scripts/serve.mjs';
+import { makeImage } from '../fixtures/make.mjs';
+
+const images = await Promise.all([0, 1, 2, 3].map(async (i) => (await makeImage('png', 64 + i, 48, 300 + i)).toString('base64')));
+/** Values collected for the type check: [import, type, value]. */
+const typed = [];
+mkdirSync(path.join(ROOT, 'target'), { recursive: true });
+const tmp = mkdtempSync(path.join(ROOT, 'target', 'offload-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A fetch that records request bodies and answers with `reply`. */
+function capturingFetch(reply) {
+  const bodies = [];
+  const fetch = async (url, init) => {
+    bodies.push(JSON.parse(typeof init?.body === 'string' ? init.body : await new Response(init.body).text()));
+    return new Response(JSON.stringify(reply), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  return { fetch, bodies };
+}
+
+/** An upload that counts its calls and names each file by the image's id. */
+function counting({ uri = false, fail = null } = {}) {
+  const calls = [];
+  const upload = async (image) => {
+    calls.push(image);
+    await new Promise((r) => setTimeout(r, 5));
+    if (fail?.(image)) throw new Error('503 Service Unavailable');
+    return uri ? { uri: `https://generativelanguage.googleapis.com/v1beta/files/${image.md5.slice(0, 12)}` } : { id: `file-${image.md5.slice(0, 12)}` };
+  };
+  return { upload, calls };
+}
+
+const responsesChat = () => [
+  ...images.slice(0, 3).flatMap((b64, i) => [
+    { role: 'user', content: [{ type: 'input_text', text: `shot ${i}` }, { type: 'input_image', image_url: `data:image/png;base64,${b64}`, detail: 'high' }] },
+    { role: 'assistant', content: 'seen' },
+  ]),
+  { role: 'user', content: [{ type: 'input_image', image_url: `data:image/png;base64,${images[3]}`, detail: 'high' }, { type: 'input_text', text: 'and now?' }] },
+];
+
+test('OpenAI Responses through responses.create: kept images go as file_id, uploaded once; the newest turn as it was', async () => {
+  const stash = await Stash.open({ backend: 'memory' });
+  const { upload, calls } = counting();
+  const options = { stash, keepRecentImages: 2, slack: false, offload: { upload, minBytes: 0 } };
+  const chat = responsesChat();
+  const { messages, report } = await compactContext(chat, options);
+  assert.deepEqual([report.stashed, report.offloaded, report.uploaded], [1, 2, 2]);
+  assert.ok(calls.every((c) => c.data instanceof Uint8Array && c.mediaType === 'image/png' && c.bytes === c.data.length));
+  assert.equal(Buffer.from(calls[0].data).toString('base64'), images[1]);
+  const { fetch, bodies } = capturingFetch({ id: 'resp_1', object: 'response', created_at: 1, status: 'completed', model: 'gpt-5', output: [], usage: null });
+  const client = new OpenAI({ apiKey: 'test', baseURL: 'http://127.0.0.1:9/v1', fetch, maxRetries: 0 });
+  await client.responses.create({ model: 'gpt-5', input: messages });
+  const sent = JSON.stringify(bodies[0]);
+  for (const b64 of images.slice(0, 3)) assert.ok(!sent.includes(b64.slice(0, 64)), 'no history payload rides along');
+  assert.ok(sent.includes(images[3].slice(0, 64)), 'the newest image is sent as it was');
+  assert.deepEqual(bodies[0].input[2].content[1], { type: 'input_image', file_id: `file-${calls[0].md5.slice(0, 12)}`, detail: 'high' });
+  typed.push(['import type { ResponseInputItem } from "openai/resources/responses/responses";', 'ResponseInputItem[]', messages]);
+  // Sent again: nothing uploaded, the same request.
+  const again = await compactContext(chat, options);
+  assert.equal(again.report.uploaded, 0);
+  assert.deepEqual(again.messages, messages);
+  // Expanded: the originals, exactly.
+  const { messages: back } = await expandContext(messages, { stash });
+  assert.deepEqual(back, chat);
+});
+
+test('Anthropic through messages.create: source type file; Gemini through generateContent: fileData with the file URI', async () => {
+  const anthropicChat = [
+    { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: images[0] } }, { type: 'text', text: 'a' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'seen' }] },
+    { role: 'user', content: [{ type: 'text', text: 'and?' }] },
+  ];
+  const stash = await Stash.open({ backend: 'memory' });
+  const a = counting();
+  const out = await compactContext(anthropicChat, { stash, keepRecentImages: 1, offload: { upload: a.upload, minBytes: 0 } });
+  assert.equal(out.report.offloaded, 1);
+  const anthropic = capturingFetch({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } });
+  const client = new Anthropic({ apiKey: 'test', baseURL: 'http://127.0.0.1:9', fetch: anthropic.fetch, maxRetries: 0 });
+  await client.messages.create({ model: 'claude-test', max_tokens: 8, messages: out.messages });
+  assert.deepEqual(anthropic.bodies[0].messages[0].content[0], { type: 'image', source: { type: 'file', file_id: `file-${a.calls[0].md5.slice(0, 12)}` } });
+  assert.ok(!JSON.stringify(anthropic.bodies[0]).includes(images[0].slice(0, 64)));
+  typed.push(['import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";', 'MessageParam[]', out.messages]);
+
+  const geminiChat = [
+    { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: images[1] } }, { text: 'a' }] },
+    { role: 'model', parts: [{ text: 'seen' }] },
+    { role: 'user', parts: [{ text: 'and?' }] },
+  ];
+  const g = counting({ uri: true });
+  const gem = await compactContext(geminiChat, { stash, keepRecentImages: 1, offload: { upload: g.upload, minBytes: 0 } });
+  const google = capturingFetch({ candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }] });
+  const ai = new GoogleGenAI({ apiKey: 'test', httpOptions: { fetch: google.fetch } });
+  await ai.models.generateContent({ model: 'gemini-2.5-flash', contents: gem.messages });
+  assert.deepEqual(google.bodies[0].contents[0].parts[0], { fileData: { mimeType: 'image/png', fileUri: `https://generativelanguage.googleapis.com/v1beta/files/${g.calls[0].md5.slice(0, 12)}` } });
+  assert.ok(!JSON.stringify(google.bodies[0]).includes(images[1].slice(0, 64)));
+  typed.push(['import type { Content } from "@google/genai";', 'Content[]', gem.messages]);
+});
+
+test('calls at once upload each image once; a failed upload leaves its image inline and says why', async () => {
+  const stash = await Stash.open({ backend: 'memory' });
+  const { upload, calls } = counting();
+  const options = { stash, keepRecentImages: 2, slack: false, offload: { upload, minBytes: 0 } };
+  const [one, two] = await Promise.all([compactContext(responsesChat(), options), compactContext(responsesChat(), options)]);
+  assert.equal(calls.length, 2, 'two images, each uploaded once');
+  assert.deepEqual(one.messages, two.messages);
+  const failing = counting({ fail: (image) => image.md5 === calls[0].md5 });
+  const other = await Stash.open({ backend: 'memory' });
+  const { messages, report } = await compactContext(responsesChat(), { ...options, stash: other, offload: { upload: failing.upload, minBytes: 0 } });
+  assert.equal(report.offloaded, 1);
+  const failure = report.failures.find((f) => f.code === 'UPLOAD_FAILED');
+  assert.equal(failure.path, 'messages[2].content[1]');
+  assert.match(failure.reason, /503/);
+  assert.deepEqual(messages[2], responsesChat()[2], 'inline, as it was');
+});
+
+test('offload options are checked at their paths, and a format without references says why', async () => {
+  const stash = await Stash.open({ backend: 'memory' });
+  await assert.rejects(compactContext(responsesChat(), { stash, offload: {} }), (e) => e.code === 'INVALID_OPTION' && e.path === 'options.offload.upload');
+  await assert.rejects(compactContext(responsesChat(), { stash, offload: { upload: async () => ({}), provider: 'bedrock' } }), (e) => e.code === 'INVALID_OPTION' && e.path === 'options.offload.provider');
+  await assert.rejects(compactContext(responsesChat(), { stash, offload: { upload: async () => ({}), minBytes: -1 } }), (e) => e.path === 'options.offload.minBytes');
+  const chat = [
+    { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${images[0]}` } }] },
+    { role: 'user', content: 'and?' },
+  ];
+  const { upload, calls } = counting();
+  const { messages, report } = await compactContext(chat, { stash, keepRecentImages: 1, offload: { upload, minBytes: 0 } });
+  assert.deepEqual(messages, chat);
+  assert.equal(calls.length, 0);
+  assert.match(report.offloadNote, /^openai images stay inline/);
+});
+
+test('every request type-checks under tsc --strict as the SDK’s own input type', () => {
+  assert.equal(typed.length, 3);
+  const short = (v) => JSON.stringify(v, (k, x) => (typeof x === 'string' && x.length > 200 ? x.slice(0, 16) : x), 2);
+  const imports = [...new Set(typed.map(([imp]) => imp))].join('\n');
+  const source = `${imports}\n\n${typed.map(([, type, value], i) => `export const request${i}: ${type} = ${short(value)};\n`).join('\n')}`;
+  writeFileSync(path.join(tmp, 'requests.ts'), source);
+  writeFileSync(path.join(tmp, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], lib: ['es2022', 'dom'] },
+    files: ['requests.ts'],
+  }));
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', tmp, '--pretty', 'false'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stdout + r.stderr + source.slice(0, 3000));
+});
