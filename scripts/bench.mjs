@@ -33,6 +33,10 @@
 // BENCH_ONLY=redis runs only the Redis rows (bench/redis.mjs: a turn with
 // an empty store and with 20,000 other records, ctxpack/redis against an
 // adapter that lists by SCAN), and writes bench-results/bench-redis.json.
+// BENCH_ONLY=offload runs only the offload rows (bench/offload.mjs: a
+// computer-use session of 50 turns with one new ~1.5 MB screenshot each,
+// the last 5 kept, with and without offload; bytes and upload counts),
+// and writes bench-results/bench-offload.json.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -50,7 +54,8 @@ const resentOnly = process.env.BENCH_ONLY === 'resent';
 const markdownOnly = process.env.BENCH_ONLY === 'markdown';
 const cacheOnly = process.env.BENCH_ONLY === 'cache';
 const redisOnly = process.env.BENCH_ONLY === 'redis';
-const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly || redisOnly;
+const offloadOnly = process.env.BENCH_ONLY === 'offload';
+const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly || redisOnly || offloadOnly;
 execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
 execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
 
@@ -434,7 +439,7 @@ console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack 
 }
 
 // Node: the Redis stash with an empty store and with 20,000 other records.
-if (!nodeFitOnly && !resentOnly && !markdownOnly && !cacheOnly) {
+if (!nodeFitOnly && !resentOnly && !markdownOnly && !cacheOnly && !offloadOnly) {
   const { benchRedis } = await import('../bench/redis.mjs');
   const { redisStash } = require(path.join(root, 'dist/adapters/redis.cjs'));
   result.node.redis = await benchRedis(ctx, { redisStash, makeImage, runs });
@@ -445,13 +450,23 @@ if (redisOnly) {
 }
 
 // Node: prompt-cache sessions, each slack against slack: false.
-if (!nodeFitOnly && !resentOnly && !markdownOnly && !redisOnly) {
+if (!nodeFitOnly && !resentOnly && !markdownOnly && !redisOnly && !offloadOnly) {
   const { benchCache } = await import('../bench/cache.mjs');
   const { makeScreenshot } = await import('../tests/fixtures/make.mjs');
   result.node.cache = await benchCache(ctx, { imageOfSize, makeScreenshot });
 }
 if (cacheOnly) {
   writeFileSync(path.join(outDir, 'bench-cache.json'), JSON.stringify(result, null, 2) + '\n');
+  process.exit(0);
+}
+
+// Node: a computer-use session with and without offload (bytes and upload counts).
+if (!nodeFitOnly && !resentOnly && !markdownOnly && !redisOnly && !cacheOnly) {
+  const { benchOffload } = await import('../bench/offload.mjs');
+  result.node.offload = await benchOffload(ctx, { imageOfSize });
+}
+if (offloadOnly) {
+  writeFileSync(path.join(outDir, 'bench-offload.json'), JSON.stringify(result, null, 2) + '\n');
   process.exit(0);
 }
 
