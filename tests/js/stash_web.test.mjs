@@ -77,6 +77,54 @@ test('the stash survives a page reload and expands every image back', async () =
   assert.deepEqual(expanded.tool, [{ type: 'image_url', image_url: { url: `data:image/gif;base64,${b64[2]}` } }]);
 });
 
+test('offloaded images: the files they were uploaded as survive a reload in IndexedDB, so nothing is uploaded again', async () => {
+  const images = await Promise.all([makeImage('png', 60, 40, 41), makeImage('jpeg', 64, 48, 42)]);
+  const b64 = images.map((b) => b.toString('base64'));
+  const dbName = `offload-${Math.random().toString(36).slice(2)}`;
+  const messages = [
+    { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: b64[0] } }, { type: 'text', text: 'one' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+    { role: 'user', content: [{ type: 'text', text: 'two' }, { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: b64[1] } }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+    { role: 'user', content: [{ type: 'text', text: 'newest' }] },
+  ];
+  // One turn of the app: compaction with offload, each upload counted.
+  const turn = (messages, dbName) => page.evaluate(async ({ messages, dbName }) => {
+    const uploads = [];
+    const upload = async ({ md5, mediaType, data }) => {
+      uploads.push({ md5, mediaType, bytes: data.length });
+      return { id: `file_${md5}`, expiresAt: Date.now() + 24 * 3600 * 1000 };
+    };
+    const stash = await window.ctxpack.Stash.open({ name: dbName });
+    const out = await window.ctxpack.compactContext(messages, { stash, keepRecentImages: 5, offload: { upload, minBytes: 0 } });
+    const list = await stash.list();
+    stash.close();
+    return { ...out, uploads, list };
+  }, { messages, dbName });
+
+  const first = await turn(messages, dbName);
+  assert.equal(first.report.uploaded, 2);
+  assert.deepEqual(first.uploads.map((u) => u.mediaType).sort(), ['image/jpeg', 'image/png']);
+  assert.deepEqual(first.messages[0].content[0], { type: 'image', source: { type: 'file', file_id: `file_${first.uploads.find((u) => u.mediaType === 'image/png').md5}` } });
+  for (const b of b64) assert.ok(!JSON.stringify(first.messages).includes(b.slice(0, 40)));
+  assert.deepEqual(first.list.map((e) => e.files.length), [1, 1]);
+
+  await page.reload();
+  await load();
+  const again = await turn(messages, dbName);
+  assert.equal(again.uploads.length, 0, 'the files were remembered across the reload');
+  assert.equal(again.report.offloaded, 2);
+  assert.deepEqual(again.messages, first.messages);
+  const expanded = await page.evaluate(async ({ messages, dbName }) => {
+    const stash = await window.ctxpack.Stash.open({ name: dbName });
+    const out = await window.ctxpack.expandContext(messages, { stash });
+    stash.close();
+    await new Promise((r) => { const d = indexedDB.deleteDatabase(dbName); d.onsuccess = d.onerror = r; });
+    return out;
+  }, { messages: again.messages, dbName });
+  assert.deepEqual(expanded.messages, messages);
+});
+
 test('the database deleted by another tab mid-conversation: nothing wrong comes back, the next call works', async () => {
   const png = (await makeImage('png', 12, 12, 91)).toString('base64');
   const gif = (await makeImage('gif', 12, 12, 92)).toString('base64');
