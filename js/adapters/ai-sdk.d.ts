@@ -1,6 +1,6 @@
 import type { LanguageModelMiddleware, Tool, UIMessage } from 'ai';
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
-import type { CompactOptions, CompactReport, Stash } from 'ctxpack';
+import type { CompactOptions, CompactReport, OffloadProvider, Stash } from 'ctxpack';
 
 /** The tool's name, as placeholders and the model know it. */
 export declare const HISTORY_IMAGE_TOOL: 'get_history_image';
@@ -17,9 +17,21 @@ export type CtxpackMiddlewareOptions = Omit<CompactOptions, 'format'> & {
  * model's provider sends a tool result's files as images
  * ({@link toolResultsTakeFiles}), the files of tool results then move into a
  * user message after the tool messages, so the model sees an image and never
- * reads base64 as text.
+ * reads base64 as text. With `offload`, the images kept for the model go as
+ * references to files uploaded once, to the model's provider unless
+ * `offload.provider` names one ({@link fileProviderOf}).
  */
 export declare function ctxpackMiddleware(options: CtxpackMiddlewareOptions): LanguageModelMiddleware;
+
+/**
+ * Whose Files API a model of the AI SDK `provider` id (e.g.
+ * `openai.responses`) takes image references from: `openai` for Responses
+ * models, `anthropic`, `gemini` for `google.generative-ai`; `undefined`
+ * for the others (Chat Completions takes a file id only for PDFs). With
+ * `offload` and no `offload.provider`, {@link ctxpackMiddleware} offloads
+ * to this provider.
+ */
+export declare function fileProviderOf(provider: string | undefined): OffloadProvider | undefined;
 
 /**
  * True when the provider `provider` (a language model's `provider`, e.g.

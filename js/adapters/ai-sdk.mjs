@@ -106,6 +106,28 @@ export function toolResultFilesMiddleware() {
 }
 
 /**
+ * Whose Files API a model of the AI SDK `provider` id takes image references
+ * from: OpenAI's Responses models (`openai.responses`), Anthropic's, and the
+ * Gemini API's (`google.generative-ai`, its Interactions models too).
+ * `undefined` for the others: Chat Completions (`openai.chat`) takes a file
+ * id only for PDFs, and a Vertex model's files are Cloud Storage URIs.
+ */
+export function fileProviderOf(provider) {
+  if (typeof provider !== 'string') return undefined;
+  if (provider.startsWith('openai.responses')) return 'openai';
+  if (provider.startsWith('anthropic.')) return 'anthropic';
+  if (provider.startsWith('google.generative-ai')) return 'gemini';
+  return undefined;
+}
+
+/** `offload` with its provider named: the caller's, else the model's (`fileProviderOf`). */
+function offloadFor(offload, provider) {
+  if (!offload || typeof offload !== 'object' || offload.provider !== undefined) return offload;
+  const own = fileProviderOf(provider);
+  return own ? { ...offload, provider: own } : offload;
+}
+
+/**
  * A language-model middleware (`wrapLanguageModel({ model, middleware })`)
  * whose `transformParams` compacts the prompt before each call: images
  * before the newest user message are stashed and replaced by
@@ -114,7 +136,10 @@ export function toolResultFilesMiddleware() {
  * results — the image `get_history_image` answers with — move into a user
  * message after the tool messages, so the model sees an image and never
  * reads base64 as text. Options are `compactContext`'s (`stash` is
- * required); `onReport` receives each compaction's report.
+ * required); `onReport` receives each compaction's report. With `offload`,
+ * the images kept for the model go as references to files uploaded once,
+ * to the model's provider unless `offload.provider` names one
+ * (`fileProviderOf`).
  */
 export function ctxpackMiddleware(options) {
   const { stash, onReport, ...rest } = options ?? {};
@@ -122,7 +147,8 @@ export function ctxpackMiddleware(options) {
   return {
     specificationVersion: 'v4',
     async transformParams({ params, model }) {
-      const { messages, report } = await compactPrompt(params.prompt, { ...rest, stash, format: 'ai-sdk' });
+      const offload = offloadFor(rest.offload, model?.provider);
+      const { messages, report } = await compactPrompt(params.prompt, { ...rest, ...(offload ? { offload } : {}), stash, format: 'ai-sdk' });
       onReport?.(report);
       return { ...params, prompt: placeToolResultFiles(messages, model?.provider) };
     },

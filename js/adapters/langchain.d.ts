@@ -1,7 +1,7 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import type { DynamicStructuredTool } from '@langchain/core/tools';
 import type { AgentMiddleware } from 'langchain';
-import type { CompactOptions, CompactReport, Stash } from 'ctxpack';
+import type { CompactOptions, CompactReport, OffloadProvider, Stash } from 'ctxpack';
 
 /** Options of the adapter: `compactContext`'s, plus a report callback. */
 export type CtxpackLangChainOptions = Omit<CompactOptions, 'format'> & {
@@ -14,6 +14,15 @@ export declare function compactMessages<M extends BaseMessage>(
   messages: readonly M[],
   options: Omit<CompactOptions, 'format'>,
 ): Promise<{ messages: M[]; report: CompactReport }>;
+
+/**
+ * Whose Files API `model` takes image references from: `anthropic` for
+ * `ChatAnthropic`, `gemini` for `ChatGoogleGenerativeAI`, `openai` for
+ * `ChatOpenAI` on the Responses API; `undefined` for the others (Chat
+ * Completions takes a file id only for PDFs). With `offload` and no
+ * `offload.provider`, {@link ctxpackMiddleware} offloads to this provider.
+ */
+export declare function fileProviderOf(model: unknown): OffloadProvider | undefined;
 
 /**
  * True when `model` sends a tool message's images as images: `ChatAnthropic`.

@@ -67,6 +67,32 @@ export function toolMessagesTakeImages(model) {
 }
 
 /**
+ * Whose Files API `model` takes image references from: `ChatAnthropic`'s,
+ * `ChatGoogleGenerativeAI`'s (Gemini) and `ChatOpenAI`'s on the Responses
+ * API (`useResponsesApi`, or a model that prefers it). `undefined` for the
+ * others: Chat Completions takes a file id only for PDFs.
+ */
+export function fileProviderOf(model) {
+  const m = innermost(model);
+  switch (m?._llmType?.()) {
+    case 'anthropic': return 'anthropic';
+    case 'googlegenerativeai': return 'gemini';
+    case 'openai': {
+      const responses = typeof m._useResponsesApi === 'function' ? m._useResponsesApi({}) : m.useResponsesApi;
+      return responses ? 'openai' : undefined;
+    }
+    default: return undefined;
+  }
+}
+
+/** `offload` with its provider named: the caller's, else the model's (`fileProviderOf`). */
+function offloadFor(offload, model) {
+  if (!offload || typeof offload !== 'object' || offload.provider !== undefined) return offload;
+  const own = fileProviderOf(model);
+  return own ? { ...offload, provider: own } : offload;
+}
+
+/**
  * `messages` with the images (and other media blocks) of every tool message
  * moved out: the tool message keeps its text (and says the media follow), and
  * one human message after each run of tool messages holds them, each led by
@@ -119,7 +145,8 @@ export function ctxpackMiddleware(options) {
   return createMiddleware({
     name: 'ctxpack',
     wrapModelCall: async (request, handler) => {
-      const { messages, report } = await compactMessages(request.messages, rest);
+      const offload = offloadFor(rest.offload, request.model);
+      const { messages, report } = await compactMessages(request.messages, offload ? { ...rest, offload } : rest);
       onReport?.(report);
       const sent = toolMessagesTakeImages(request.model) ? messages : moveToolMessageMedia(messages);
       return handler({ ...request, messages: sent });

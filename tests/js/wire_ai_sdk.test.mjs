@@ -16,7 +16,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogle } from '@ai-sdk/google';
 import { Stash, answerHistoryImageCall, compactContext, expandContext } from 'ctxpack';
-import { compactUIMessages, ctxpackMiddleware, historyImageOutput, historyImageTool, toolResultFilesMiddleware, HISTORY_IMAGE_TOOL } from 'ctxpack/ai-sdk';
+import { compactUIMessages, ctxpackMiddleware, fileProviderOf, historyImageOutput, historyImageTool, toolResultFilesMiddleware, HISTORY_IMAGE_TOOL } from 'ctxpack/ai-sdk';
 import { IMAGES, REPLIES, assertImagesOnWire, capturingFetch } from './support/wire.mjs';
 
 const { chart, photo } = IMAGES;
@@ -170,4 +170,92 @@ test('openai.chat under streamText (a useChat route): the tool answered in the b
   assert.equal(await result.text, 'higher');
   assert.equal(bodies[0].stream, true);
   assertImagesOnWire('chat-completions', bodies[0], { chart: 1 }, { chart: ['user'] });
+});
+
+/** The first object in `value` (depth first) for which `match` holds. */
+function findObject(value, match) {
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const found = findObject(v, match);
+      if (found) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    if (match(value)) return value;
+    for (const v of Object.values(value)) {
+      const found = findObject(v, match);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** Each API's reference to a file named `name`: the part that sends it. */
+const REFERENCE = {
+  responses: (name) => (o) => o.type === 'input_image' && o.file_id === name,
+  anthropic: (name) => (o) => o.type === 'image' && o.source?.type === 'file' && o.source.file_id === name,
+  gemini: (name) => (o) => o.fileData?.fileUri === name && o.fileData.mimeType === chart.mime,
+  interactions: (name) => (o) => o.type === 'image' && o.uri === name,
+};
+
+for (const p of PROVIDERS.filter((p) => REFERENCE[p.api])) {
+  const name = p.label ?? p.provider;
+  test(`${name}: with offload the middleware sends the kept chart as a reference to its file, uploaded once to the model's provider`, async () => {
+    const stash = await Stash.open({ backend: 'memory' });
+    const uploads = [];
+    const upload = async ({ md5, mediaType, data }) => {
+      uploads.push({ md5, mediaType, bytes: data.length });
+      return { id: `file-${md5.slice(0, 12)}`, uri: `https://generativelanguage.googleapis.com/v1beta/files/${md5.slice(0, 12)}` };
+    };
+    const reports = [];
+    const { model, bodies } = captured(p, (r) => [r.text('sales rose'), r.text('still rising')]);
+    const middleware = ctxpackMiddleware({ stash, keepRecentImages: 1, offload: { upload, minBytes: 0 }, onReport: (r) => reports.push(r) });
+    const wrapped = wrapLanguageModel({ model, middleware });
+    await generateText({ model: wrapped, messages: conversation() });
+    await generateText({ model: wrapped, messages: conversation() });
+    assert.deepEqual(uploads.map((u) => [u.md5, u.mediaType]), [[chart.id, chart.mime]], 'the chart, once');
+    assert.deepEqual(reports.map((r) => [r.offloaded, r.uploaded]), [[1, 1], [0 + 1, 0]]);
+    const file = p.api === 'gemini' || p.api === 'interactions' ? `https://generativelanguage.googleapis.com/v1beta/files/${chart.id.slice(0, 12)}` : `file-${chart.id.slice(0, 12)}`;
+    for (const body of bodies) {
+      assert.ok(findObject(body, REFERENCE[p.api](file)), `${name}: the reference in the API's own shape: ${JSON.stringify(body).slice(0, 600)}`);
+      assertImagesOnWire(p.api, body, { chart: 0, photo: 1 }, { photo: ['user'] });
+    }
+    assert.deepEqual(bodies[1], bodies[0], 'the same request: nothing new for the prompt cache');
+  });
+}
+
+test('openai.chat: with offload the kept chart stays inline (Chat Completions takes no image by file id), and the report says why', async () => {
+  const p = PROVIDERS.find((x) => x.provider === 'openai.chat');
+  const stash = await Stash.open({ backend: 'memory' });
+  const uploads = [];
+  const reports = [];
+  const { model, bodies } = captured(p, (r) => [r.text('sales rose')]);
+  const middleware = ctxpackMiddleware({ stash, keepRecentImages: 1, offload: { upload: async () => uploads.push(1), minBytes: 0 }, onReport: (r) => reports.push(r) });
+  await generateText({ model: wrapLanguageModel({ model, middleware }), messages: conversation() });
+  assert.equal(uploads.length, 0);
+  assert.match(reports[0].offloadNote, /offload\.provider/);
+  assertImagesOnWire('chat-completions', bodies[0], { chart: 1, photo: 1 });
+});
+
+test('useChat UIMessages compacted with offload: convertToModelMessages sends the providerReference as each API\'s reference', async () => {
+  for (const p of PROVIDERS.filter((x) => ['anthropic.messages', 'openai.responses'].includes(x.provider) || x.label === 'Gemini 2.5')) {
+    const stash = await Stash.open({ backend: 'memory' });
+    const uploads = [];
+    const upload = async ({ md5 }) => {
+      uploads.push(md5);
+      return { id: `file-${md5.slice(0, 12)}`, uri: `https://generativelanguage.googleapis.com/v1beta/files/${md5.slice(0, 12)}` };
+    };
+    const turns = [
+      { id: 'u1', role: 'user', parts: [{ type: 'file', mediaType: chart.mime, url: chart.dataUrl }, { type: 'text', text: 'what is this chart?' }] },
+      { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'sales by month' }] },
+      { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'and the trend?' }] },
+    ];
+    const provider = fileProviderOf(p.provider);
+    const sent = await compactUIMessages(turns, { stash, keepRecentImages: 1, offload: { upload, provider, minBytes: 0 } });
+    assert.deepEqual(uploads, [chart.id]);
+    const { model, bodies } = captured(p, (r) => [r.text('up')]);
+    await generateText({ model, messages: await convertToModelMessages(sent) });
+    const file = provider === 'gemini' ? `https://generativelanguage.googleapis.com/v1beta/files/${chart.id.slice(0, 12)}` : `file-${chart.id.slice(0, 12)}`;
+    assert.ok(findObject(bodies[0], REFERENCE[p.api](file)), `${p.provider}: ${JSON.stringify(bodies[0]).slice(0, 600)}`);
+    assertImagesOnWire(p.api, bodies[0], { chart: 0, photo: 0 });
+  }
 });

@@ -145,3 +145,63 @@ for (const m of MODELS) {
     assertImagesOnWire(m.api, body, { chart: 1, photo: 1 }, { chart: ['user'], photo: ['user'] });
   });
 }
+
+/** Each API's reference to the file named `name`: the part that sends it. */
+const REFERENCE = {
+  responses: (name) => (o) => o.type === 'input_image' && o.file_id === name,
+  anthropic: (name) => (o) => o.type === 'image' && o.source?.type === 'file' && o.source.file_id === name,
+  gemini: (name) => (o) => o.fileData?.fileUri === name && o.fileData.mimeType === chart.mime,
+};
+
+/** The first object in `value` (depth first) for which `match` holds. */
+function findObject(value, match) {
+  if (Array.isArray(value)) return value.reduce((found, v) => found ?? findObject(v, match), null);
+  if (!value || typeof value !== 'object') return null;
+  if (match(value)) return value;
+  return Object.values(value).reduce((found, v) => found ?? findObject(v, match), null);
+}
+
+for (const m of MODELS.filter((x) => REFERENCE[x.api])) {
+  test(`${m.name}: with offload the agent's middleware sends the kept chart as a reference to its file, uploaded once to the model's provider`, async () => {
+    const stash = await Stash.open({ backend: 'memory' });
+    const uploads = [];
+    const upload = async ({ md5, mediaType }) => {
+      uploads.push([md5, mediaType]);
+      return { id: `file-${md5.slice(0, 12)}`, uri: `https://generativelanguage.googleapis.com/v1beta/files/${md5.slice(0, 12)}` };
+    };
+    const r = REPLIES[m.api];
+    const { model, bodies, close } = await m.make([r.text('sales rose'), r.text('still rising')]);
+    const reports = [];
+    try {
+      const agent = createAgent({ model, tools: [], middleware: [ctxpackMiddleware({ stash, keepRecentImages: 1, offload: { upload, minBytes: 0 }, onReport: (rep) => reports.push(rep) })] });
+      const messages = (await conversation()).map((msg) => (msg.role === 'user' ? new HumanMessage({ content: msg.content }) : new AIMessage(msg.content)));
+      await agent.invoke({ messages });
+      await agent.invoke({ messages });
+    } finally {
+      await close();
+    }
+    assert.deepEqual(uploads, [[chart.id, chart.mime]], 'the chart, once');
+    assert.deepEqual(reports.map((rep) => [rep.offloaded, rep.uploaded]), [[1, 1], [1, 0]]);
+    const file = m.api === 'gemini' ? `https://generativelanguage.googleapis.com/v1beta/files/${chart.id.slice(0, 12)}` : `file-${chart.id.slice(0, 12)}`;
+    for (const body of bodies) {
+      assert.ok(findObject(body, REFERENCE[m.api](file)), `${m.name}: ${JSON.stringify(body).slice(0, 700)}`);
+      assertImagesOnWire(m.api, body, { chart: 0, photo: 1 }, { photo: ['user'] });
+    }
+  });
+}
+
+test('ChatOpenAI on Chat Completions: with offload the kept chart stays inline, and the report says why', async () => {
+  const m = MODELS.find((x) => x.api === 'chat-completions');
+  const stash = await Stash.open({ backend: 'memory' });
+  const reports = [];
+  const { model, bodies, close } = await m.make([REPLIES[m.api].text('ok')]);
+  try {
+    const agent = createAgent({ model, tools: [], middleware: [ctxpackMiddleware({ stash, keepRecentImages: 1, offload: { upload: async () => assert.fail('no upload'), minBytes: 0 }, onReport: (rep) => reports.push(rep) })] });
+    const messages = (await conversation()).map((msg) => (msg.role === 'user' ? new HumanMessage({ content: msg.content }) : new AIMessage(msg.content)));
+    await agent.invoke({ messages });
+  } finally {
+    await close();
+  }
+  assert.match(reports[0].offloadNote, /offload\.provider/);
+  assertImagesOnWire(m.api, bodies[0], { chart: 1, photo: 1 });
+});

@@ -124,16 +124,9 @@ pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
         if !own_part || ![IMAGE, DATA, TAGGED_DATA].contains(&template.shape) {
             return None;
         }
-        let key = match provider {
-            FileProvider::OpenAi => "openai",
-            FileProvider::Anthropic => "anthropic",
-            FileProvider::Gemini => "google",
-        };
-        let mut reference = Map::new();
-        reference.insert(key.into(), name.into());
         let mut data = Map::new();
         data.insert("type".into(), "reference".into());
-        data.insert("reference".into(), Value::Object(reference));
+        data.insert("reference".into(), provider_reference(provider, name));
         let mut part = wire_without(template, &["type", "image", "data", "mediaType"]);
         part.insert("type".into(), "file".into());
         part.insert("mediaType".into(), mime.into());
@@ -148,6 +141,20 @@ pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
         }
     },
 });
+
+/// AI SDK 7's provider reference to a file: `{openai | anthropic | google:
+/// name}`, keyed as `@ai-sdk/openai`, `@ai-sdk/anthropic` and
+/// `@ai-sdk/google` read it (`resolveProviderReference`).
+pub(super) fn provider_reference(provider: FileProvider, name: &str) -> Value {
+    let key = match provider {
+        FileProvider::OpenAi => "openai",
+        FileProvider::Anthropic => "anthropic",
+        FileProvider::Gemini => "google",
+    };
+    let mut reference = Map::new();
+    reference.insert(key.into(), name.into());
+    Value::Object(reference)
+}
 
 /// A new file part, `{type:'file', data, mediaType, filename}`.
 pub(super) fn file_part(filename: &str, mime: &str, payload: &str) -> Value {

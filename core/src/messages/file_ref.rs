@@ -228,6 +228,102 @@ mod tests {
     }
 
     #[test]
+    fn langchain_blocks_reference_the_provider_the_caller_names() {
+        assert_eq!(Format::LangChain.file_provider(), Ok(None));
+        let messages = [
+            json!({"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA", "detail": "low"}}]}),
+            json!(["human", [{"type": "image", "source_type": "base64", "data": "AAAA", "mime_type": "image/png"}]]),
+            json!({"role": "user", "content": [{"type": "image", "data": "AAAA", "mimeType": "image/png", "cache_control": {"type": "ephemeral"}}]}),
+        ];
+        for message in messages {
+            let template = template_of(Format::LangChain, message.clone());
+            let anthropic = Format::LangChain
+                .reference_part(&template, FileProvider::Anthropic, &file(), "image/png")
+                .unwrap();
+            assert_eq!(anthropic["type"], "image", "{message}");
+            assert_eq!(anthropic["fileId"], "file-1", "{message}");
+            for key in ["data", "image_url", "source_type", "mime_type", "mimeType"] {
+                assert!(anthropic.get(key).is_none(), "{key} left in {anthropic}");
+            }
+            assert_eq!(
+                Format::LangChain.referenced_file(&anthropic),
+                Some("file-1")
+            );
+            let openai = Format::LangChain
+                .reference_part(&template, FileProvider::OpenAi, &file(), "image/png")
+                .unwrap();
+            assert_eq!(
+                (&openai["type"], &openai["file_id"]),
+                (&json!("input_image"), &json!("file-1"))
+            );
+            assert_eq!(Format::LangChain.referenced_file(&openai), Some("file-1"));
+            let gemini = Format::LangChain
+                .reference_part(&template, FileProvider::Gemini, &file(), "image/png")
+                .unwrap();
+            let uri = "https://generativelanguage.googleapis.com/v1beta/files/abc";
+            assert_eq!(
+                (&gemini["url"], &gemini["mimeType"]),
+                (&json!(uri), &json!("image/png"))
+            );
+            assert_eq!(Format::LangChain.referenced_file(&gemini), Some(uri));
+        }
+        // OpenAI's detail rides along (`auto` when the part had none);
+        // another key of the part (Anthropic's cache_control) stays.
+        let low = template_of(
+            Format::LangChain,
+            json!({"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA", "detail": "low"}}]}),
+        );
+        let part = Format::LangChain
+            .reference_part(&low, FileProvider::OpenAi, &file(), "image/png")
+            .unwrap();
+        assert_eq!(
+            part,
+            json!({"type": "input_image", "file_id": "file-1", "detail": "low"})
+        );
+        let cached = template_of(
+            Format::LangChain,
+            json!({"role": "user", "content": [{"type": "image", "data": "AAAA", "mimeType": "image/png", "cache_control": {"type": "ephemeral"}}]}),
+        );
+        let part = Format::LangChain
+            .reference_part(&cached, FileProvider::Anthropic, &file(), "image/png")
+            .unwrap();
+        assert_eq!(
+            part,
+            json!({"type": "image", "fileId": "file-1", "cache_control": {"type": "ephemeral"}})
+        );
+        // An inline image, or an image by a data URL, is no reference.
+        assert_eq!(Format::LangChain.referenced_file(&json!({"type": "image", "url": "data:image/png;base64,AAAA", "mimeType": "image/png"})), None);
+        assert_eq!(Format::LangChain.referenced_file(&json!({"type": "image", "source_type": "url", "url": "https://x/y.png", "mimeType": "image/png"})), None);
+    }
+
+    #[test]
+    fn ui_message_file_parts_reference_by_provider_reference() {
+        assert_eq!(Format::UiMessage.file_provider(), Ok(None));
+        let template = template_of(
+            Format::UiMessage,
+            json!({"id": "m", "role": "user", "parts": [{"type": "file", "mediaType": "image/png", "filename": "a.png", "url": "data:image/png;base64,AAAA"}]}),
+        );
+        for (provider, key, name) in [
+            (FileProvider::OpenAi, "openai", "file-1"),
+            (FileProvider::Anthropic, "anthropic", "file-1"),
+            (
+                FileProvider::Gemini,
+                "google",
+                "https://generativelanguage.googleapis.com/v1beta/files/abc",
+            ),
+        ] {
+            let part = Format::UiMessage
+                .reference_part(&template, provider, &file(), "image/png")
+                .unwrap();
+            assert_eq!(
+                part,
+                json!({"type": "file", "mediaType": "image/png", "filename": "a.png", "url": name, "providerReference": {key: name}})
+            );
+            assert_eq!(Format::UiMessage.referenced_file(&part), Some(name));
+        }
+    }
+
+    #[test]
     fn formats_whose_api_takes_no_reference_say_so() {
         for format in [Format::OpenAi, Format::Mcp, Format::Ollama] {
             assert!(format.file_provider().is_err(), "{format:?}");

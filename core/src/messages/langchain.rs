@@ -6,6 +6,7 @@
 //! `{type:'image', data, mimeType}`).
 
 use super::decode::require_str;
+use super::file_ref::{wire_without, FileProvider, FileRefs};
 use super::evidence::Evidence;
 use super::model::{NewParts, PartKind, WireFormat};
 use super::shape::ShapeSpec;
@@ -171,5 +172,68 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
     })
 }
 
-/// File references are not written in this format yet (see `file_ref`).
-pub(super) const FILE_REFS: Option<super::file_ref::FileRefs> = None;
+/// A file reference, as each chat model converts one (read in
+/// `@langchain/openai` 1.6, `@langchain/anthropic` 1.5 and
+/// `@langchain/google-genai` 2.3): for OpenAI the Responses API's own
+/// `{type:'input_image', file_id, detail}`, which `ChatOpenAI` passes
+/// through (it drops a standard `{type:'image', fileId}` block from a
+/// human message, and refuses `source_type: 'id'`); for Anthropic the
+/// standard `{type:'image', fileId}` (`ChatAnthropic`: a `file` source);
+/// for Gemini `{type:'image', url, mimeType}` (`ChatGoogleGenerativeAI`:
+/// `fileData`). The provider is the caller's: LangChain has one message
+/// format for every chat model.
+pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
+    provider: None,
+    write: |template, provider, name, mime| {
+        let detail = template
+            .wire
+            .get("image_url")
+            .and_then(|u| u.get("detail"))
+            .filter(|d| d.is_string())
+            .cloned();
+        let mut part = wire_without(template, &IMAGE_KEYS);
+        match provider {
+            FileProvider::OpenAi => {
+                part.insert("type".into(), "input_image".into());
+                part.insert("file_id".into(), name.into());
+                part.insert("detail".into(), detail.unwrap_or_else(|| "auto".into()));
+            }
+            FileProvider::Anthropic => {
+                part.insert("type".into(), "image".into());
+                part.insert("fileId".into(), name.into());
+            }
+            FileProvider::Gemini => {
+                part.insert("type".into(), "image".into());
+                part.insert("url".into(), name.into());
+                part.insert("mimeType".into(), mime.into());
+            }
+        }
+        Some(part)
+    },
+    read: |part| match part.get("type")?.as_str()? {
+        "input_image" => part.get("file_id")?.as_str(),
+        "image" => {
+            if let Some(id) = part.get("fileId") {
+                return id.as_str();
+            }
+            // A Gemini file: its URI beside its MIME type, and no payload.
+            let url = part.get("url")?.as_str()?;
+            let plain = part.contains_key("mimeType") && !part.contains_key("source_type");
+            (plain && !url.starts_with("data:")).then_some(url)
+        }
+        _ => None,
+    },
+});
+
+/// The keys of LangChain's image parts that hold the image, left out of a
+/// reference written over one.
+const IMAGE_KEYS: [&str; 8] = [
+    "type",
+    "image_url",
+    "source_type",
+    "data",
+    "mime_type",
+    "base64",
+    "url",
+    "mimeType",
+];

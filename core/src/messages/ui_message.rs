@@ -9,6 +9,7 @@
 
 use super::decode::{message_object, parts_message, required_role};
 use super::evidence::Evidence;
+use super::file_ref::{wire_without, FileRefs};
 use super::model::{NewParts, PartKind, WireFormat};
 use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
@@ -123,8 +124,36 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
     })
 }
 
-/// File references are not written in this format yet (see `file_ref`).
-pub(super) const FILE_REFS: Option<super::file_ref::FileRefs> = None;
+/// A file reference: a file part's `providerReference` (`{openai |
+/// anthropic | google: id or URI}`, as AI SDK 7's `uploadFile` gives it),
+/// which `convertToModelMessages` sends in place of its `url`. The
+/// provider is the caller's.
+pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
+    provider: None,
+    write: |template, provider, name, _| {
+        if template.shape != FILE_URL {
+            return None;
+        }
+        let mut part = wire_without(template, &["url", "providerReference"]);
+        // `url` is required; a part with a provider reference is sent by
+        // its reference, so the file's name stands in for the payload.
+        part.insert("url".into(), name.into());
+        part.insert(
+            "providerReference".into(),
+            super::ai_sdk::provider_reference(provider, name),
+        );
+        Some(part)
+    },
+    read: |part| match part.get("type")?.as_str()? {
+        "file" => part
+            .get("providerReference")?
+            .as_object()?
+            .values()
+            .next()?
+            .as_str(),
+        _ => None,
+    },
+});
 
 #[cfg(test)]
 mod tests {

@@ -501,3 +501,40 @@ fn ai_sdk_messages_reference_the_named_provider_s_files_and_come_back_whole() {
         .unwrap()
         .contains("offload.provider"));
 }
+
+#[test]
+fn langchain_and_ui_messages_reference_the_named_provider_s_files_and_come_back_whole() {
+    let langchain = json!([
+        ["human", [{"type": "text", "text": "a"}, {"type": "image_url", "image_url": {"url": data_url("image/png", PNG), "detail": "high"}}]],
+        ["ai", "seen"],
+        {"role": "user", "content": [{"type": "image", "data": b64(JPEG), "mimeType": "image/jpeg"}]},
+        ["ai", "seen"],
+        ["human", "and?"]
+    ]);
+    let ui = json!([
+        {"id": "1", "role": "user", "parts": [{"type": "text", "text": "a"}, {"type": "file", "mediaType": "image/png", "filename": "a.png", "url": data_url("image/png", PNG)}]},
+        {"id": "2", "role": "assistant", "parts": [{"type": "text", "text": "seen"}]},
+        {"id": "3", "role": "user", "parts": [{"type": "file", "mediaType": "image/jpeg", "url": data_url("image/jpeg", JPEG)}]},
+        {"id": "4", "role": "assistant", "parts": [{"type": "text", "text": "seen"}]},
+        {"id": "5", "role": "user", "parts": [{"type": "text", "text": "and?"}]}
+    ]);
+    for (chat, format) in [(langchain, "langchain"), (ui, "ui-message")] {
+        for provider in FileProvider::ALL {
+            let (stash, up) = (MemoryBackend::new(), Recorder::default());
+            let out = offload(&stash, &up, &chat, (provider, "", 0), keep(2), T0);
+            assert_eq!(
+                (out.report.format, out.report.offloaded, out.report.uploaded),
+                (format, 2, 2),
+                "{provider:?}: {:?}",
+                out.report
+            );
+            let text = serde_json::to_string(&out.messages).unwrap();
+            assert!(!text.contains(&b64(JPEG)) && !text.contains(&b64(PNG)[..64]));
+            let back = expand(&stash, out.messages.clone(), T0 + 1.0);
+            assert_eq!(Value::Array(back.messages), chat, "{format} {provider:?}");
+            // Sent again: nothing uploaded, the same request.
+            let again = offload(&stash, &up, &chat, (provider, "", 0), keep(2), T0 + 2.0);
+            assert_eq!((again.report.uploaded, again.messages), (0, out.messages));
+        }
+    }
+}
