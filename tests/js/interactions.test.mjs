@@ -164,3 +164,31 @@ test('@google/genai ai.interactions.create sends placeholders, the newest image 
   assert.equal(missing[0].result.length, 1);
   assert.equal(missing[0].result[0].type, 'text');
 });
+
+test('with offload, ai.interactions.create sends a kept image as {type:image, uri, mime_type}, uploaded once, and expandContext gives it back', async () => {
+  const stash = await Stash.open({ backend: 'memory' });
+  const ai = new GoogleGenAI({ apiKey: 'test' });
+  const uploads = [];
+  const upload = async ({ md5, mediaType, data }) => {
+    uploads.push({ md5, mediaType, bytes: data.length });
+    return { uri: `https://generativelanguage.googleapis.com/v1beta/files/${md5.slice(0, 10)}`, expiresAt: Date.now() + 48 * 3600 * 1000 };
+  };
+  const turns = [
+    { type: 'user_input', content: [{ type: 'image', data: chart.b64, mime_type: chart.mime, resolution: 'high' }, { type: 'text', text: 'what is it?' }] },
+    { type: 'model_output', content: [{ type: 'text', text: 'a chart' }] },
+    { type: 'user_input', content: [{ type: 'text', text: 'and the trend?' }] },
+  ];
+  const options = { stash, keepRecentImages: 1, offload: { upload, minBytes: 0 } };
+  const { messages: input, report } = await compactContext(turns, options);
+  assert.deepEqual([report.offloaded, report.uploaded], [1, 1]);
+  const uri = `https://generativelanguage.googleapis.com/v1beta/files/${chart.id.slice(0, 10)}`;
+  const sent = await capturing(REPLY, () => ai.interactions.create({ model: 'gemini-3-flash-preview', input }));
+  assert.deepEqual(sent[0].body.input[0].content[0], { type: 'image', uri, mime_type: chart.mime, resolution: 'high' });
+  assert.ok(!JSON.stringify(sent[0].body).includes(chart.probe), 'no payload rides along');
+  typecheckSteps({ input });
+  const again = await compactContext(turns, options);
+  assert.equal(again.report.uploaded, 0);
+  assert.deepEqual(uploads.map((u) => u.md5), [chart.id]);
+  const { messages: back } = await expandContext(input, { stash });
+  assert.deepEqual(back, turns);
+});

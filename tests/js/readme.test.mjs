@@ -8,6 +8,7 @@ import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,8 +35,23 @@ const forWeb = (code) => code.replaceAll("'ctxpack/web'", "'/dist/web/index.js'"
 let browser;
 let server;
 const tmp = [];
+/**
+ * The app's own upload endpoint, as the README's browser example posts to
+ * it: it would call the provider's Files API with the key it holds; here it
+ * names each file by a hash of its bytes.
+ */
+function filesRoute(req, res) {
+  if (req.method !== 'POST') return res.writeHead(405).end();
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const id = `file_${createHash('sha256').update(Buffer.concat(chunks)).digest('hex').slice(0, 24)}`;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id, expiresAt: Date.now() + 30 * 86400 * 1000 }));
+  });
+}
+
 async function page() {
-  server ??= await serve();
+  server ??= await serve({ routes: { '/api/files': filesRoute } });
   browser ??= await launch();
   const p = await browser.newPage();
   await p.goto(`${server.url}/tests/js/support/blank.html`);
