@@ -16,6 +16,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -38,7 +39,22 @@ const fail = (msg) => {
  * anywhere (`CARGO_TARGET_DIR`, a workspace's target, `build.target-dir` in a
  * cargo config). Each crate is built on its own, so the main module's
  * features are its own (no CommonMark parser in it). */
-function compile(pkg, name, { extra = [], env = process.env } = {}) {
+/**
+ * The flags every module is compiled with: the caller's (CARGO_ENCODED_RUSTFLAGS,
+ * else RUSTFLAGS), `more`, and the crates.io sources' directory mapped away.
+ * rustc writes each panic location's file path into the module; mapped to
+ * its path under the registry, a module is the same wherever Cargo keeps
+ * its sources, and names no directory of the machine that built it.
+ */
+function rustflags(...more) {
+  const given = process.env.CARGO_ENCODED_RUSTFLAGS !== undefined
+    ? process.env.CARGO_ENCODED_RUSTFLAGS.split('\x1f')
+    : (process.env.RUSTFLAGS ?? '').split(/\s+/);
+  const sources = path.join(process.env.CARGO_HOME || path.join(os.homedir(), '.cargo'), 'registry', 'src');
+  return [...given, ...more, `--remap-path-prefix=${sources}${path.sep}=`].filter(Boolean).join('\x1f');
+}
+
+function compile(pkg, name, { extra = [], env = { ...process.env, CARGO_ENCODED_RUSTFLAGS: rustflags() } } = {}) {
   const args = ['build', '--release', '--lib', '-p', pkg, '--target', 'wasm32-unknown-unknown',
     '--message-format=json-render-diagnostics', ...(quiet ? ['--quiet'] : []), ...extra];
   const r = spawnSync('cargo', args, { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 });
@@ -213,8 +229,7 @@ for (const { pkg, name, sub, level, simd } of modules) {
   if (reuse) {
     wasm = path.join(kept, `${name}.wasm`);
   } else if (simd) {
-    const simdFlags = [process.env.CARGO_ENCODED_RUSTFLAGS, '-Ctarget-feature=+simd128'].filter(Boolean).join('\x1f');
-    wasm = compile(pkg, name, { env: { ...process.env, CARGO_ENCODED_RUSTFLAGS: simdFlags } });
+    wasm = compile(pkg, name, { env: { ...process.env, CARGO_ENCODED_RUSTFLAGS: rustflags('-Ctarget-feature=+simd128') } });
     log(`compiled ${wasm}`);
   } else {
     wasm = compile(pkg, name);

@@ -273,9 +273,14 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
   const resize = defaultResize ?? codecResize;
   const memory = messageMemory();
 
+  /** The main module's repair of `error` (read as `refusal`): it throws NOT_A_REFUSAL for one no tighter limit fixes. */
+  const repairOf = (error, refusal) => (m, o, keys) => main.__repairContext(m, error, refusal, o, resize, keys);
+  const compactContext = rememberingChanges((messages, options, keys) => main.__compactContext(messages, sharedUploads(options), keys), memory);
+  const fitContext = rememberingChanges((messages, options, keys) => main.__fitContext(messages, options, resize, keys), memory);
+
   return {
     /** Replaces history images with placeholders (see the declaration); messages it cannot change are remembered between calls. */
-    compactContext: rememberingChanges((messages, options, keys) => main.__compactContext(messages, sharedUploads(options), keys), memory),
+    compactContext,
     /** Puts originals back for placeholders (see the declaration); messages are remembered between calls as compactContext's are. */
     expandContext: rememberingChanges(main.__expandContext, memory),
     /** Accounts for a request (see the declaration); messages are remembered between calls as compactContext's are. */
@@ -301,13 +306,23 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
     parseContextLengthError: (text) => markdown().parseContextLengthError(text),
     codecResize,
     /** Fits a request to its model (see the declaration); messages are remembered between calls as compactContext's are. */
-    fitContext: rememberingChanges((messages, options, keys) => main.__fitContext(messages, options, resize, keys), memory),
+    fitContext,
     /** Fits a refused request to what the refusal names (see the declaration): the markdown module reads the refusal; messages are remembered as fitContext's are. */
     repairContext: async (messages, error, options) => {
       await ready();
       const refusal = markdown().parseProviderError(error);
-      const repair = (m, o, keys) => main.__repairContext(m, error, refusal, o, resize, keys);
-      return rememberingChanges(repair, memory)(messages, options);
+      if (refusal?.kind === 'file-missing' && options?.stash !== undefined) {
+        // The provider lost a file an image was offloaded as: the stash
+        // forgets it and the image is put back, then compacted keeping every
+        // history image (uploaded again with `offload`), then fitted.
+        const lost = await main.__restoreLostFile(messages, refusal.fileId, options.offload?.account, options);
+        if (lost.report.restored === 0) return rememberingChanges(repairOf(error, refusal), memory)(messages, options);
+        const all = { ...options, keepRecentImages: Number.MAX_SAFE_INTEGER, slack: false };
+        const reupload = await compactContext(lost.messages, all);
+        const fitted = await fitContext(reupload.messages, options);
+        return { ...fitted, refusal, reupload: reupload.report };
+      }
+      return rememberingChanges(repairOf(error, refusal), memory)(messages, options);
     },
     codecModule,
     codecLoaded: () => codec !== null,

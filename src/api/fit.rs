@@ -163,8 +163,14 @@ export function fitContext<M>(messages: readonly M[], options: FitOptions): Prom
  * names and fits the messages to them. Throws `NOT_A_REFUSAL` when the
  * error is not about size or images, and `CANNOT_FIT` when the request
  * cannot be brought under the named limit.
+ *
+ * A `file-missing` refusal (the provider lost a file an image was
+ * offloaded as) with a `stash`: the records forget the file, each
+ * reference to it becomes its original again, uploaded anew with
+ * `offload` (inline without), and the request is fitted; `reupload` is
+ * that compaction's report.
  */
-export function repairContext<M>(messages: readonly M[], error: unknown, options: FitOptions): Promise<{ messages: M[]; report: FitReport; refusal: ProviderRefusal }>;
+export function repairContext<M>(messages: readonly M[], error: unknown, options: FitOptions & { offload?: OffloadOptions }): Promise<{ messages: M[]; report: FitReport; refusal: ProviderRefusal; reupload?: CompactReport }>;
 "#;
 
 /// A resize function given by JavaScript.

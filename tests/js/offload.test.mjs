@@ -143,6 +143,52 @@ test('offload options are checked at their paths, and a format without reference
   assert.match(report.offloadNote, /^openai images stay inline/);
 });
 
+test('a file the provider lost: repairContext forgets it, uploads the image again and gives the request back, through messages.create', async () => {
+  const { repairContext } = await import('ctxpack');
+  const chat = [
+    { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: images[0] } }, { type: 'text', text: 'a' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'seen' }] },
+    { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: images[1] } }, { type: 'text', text: 'b' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'seen' }] },
+    { role: 'user', content: [{ type: 'text', text: 'and?' }] },
+  ];
+  const stash = await Stash.open({ backend: 'memory' });
+  let n = 0;
+  const calls = [];
+  const upload = async (image) => {
+    calls.push(image.md5);
+    return { id: `file_${++n}` };
+  };
+  const options = { stash, keepRecentImages: 2, offload: { upload, minBytes: 0 } };
+  const sent = await compactContext(chat, options);
+  assert.deepEqual(calls.length, 2);
+  // Anthropic answers that it lost the first file, as its SDK throws it.
+  const lost = sent.messages[0].content[0].source.file_id;
+  const refusing = async () => new Response(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `File not found: ${lost}` } }), { status: 404, headers: { 'content-type': 'application/json' } });
+  const failing = new Anthropic({ apiKey: 'test', baseURL: 'http://127.0.0.1:9', fetch: refusing, maxRetries: 0 });
+  const error = await failing.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: sent.messages }).then(() => null, (e) => e);
+  assert.ok(error instanceof Anthropic.NotFoundError);
+  const repaired = await repairContext(sent.messages, error, { model: 'claude-sonnet-4-5', ...options });
+  assert.deepEqual(repaired.refusal, { kind: 'file-missing', provider: 'anthropic', fileId: lost });
+  assert.equal(repaired.reupload.uploaded, 1);
+  assert.deepEqual(calls, [calls[0], calls[1], calls[0]], 'the lost one, again');
+  assert.deepEqual(repaired.messages[0].content[0], { type: 'image', source: { type: 'file', file_id: 'file_3' } });
+  assert.deepEqual(repaired.messages[2], sent.messages[2], 'the other reference stays');
+  assert.deepEqual(repaired.messages[4], chat[4]);
+  assert.equal(repaired.report.fits, true);
+  const anthropic = capturingFetch({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } });
+  const client = new Anthropic({ apiKey: 'test', baseURL: 'http://127.0.0.1:9', fetch: anthropic.fetch, maxRetries: 0 });
+  await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: repaired.messages });
+  const body = JSON.stringify(anthropic.bodies[0]);
+  assert.ok(!body.includes(lost) && !body.includes(images[0].slice(0, 64)), 'the lost file is gone, and no payload rides along');
+  // The stash remembers the new file: the same history sends it, uploading nothing.
+  const again = await compactContext(chat, options);
+  assert.equal(again.report.uploaded, 0);
+  assert.deepEqual(again.messages, repaired.messages);
+  // Without a stash nothing can be put back: not a refusal a limit fixes.
+  await assert.rejects(repairContext(sent.messages, error, { model: 'claude-sonnet-4-5' }), (e) => e.code === 'NOT_A_REFUSAL');
+});
+
 test('every request type-checks under tsc --strict as the SDK’s own input type', () => {
   assert.equal(typed.length, 3);
   const short = (v) => JSON.stringify(v, (k, x) => (typeof x === 'string' && x.length > 200 ? x.slice(0, 16) : x), 2);

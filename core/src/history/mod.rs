@@ -48,5 +48,5 @@ pub use offload::{
     DEFAULT_MIN_BYTES, RENEW_BEFORE_MS,
 };
 pub use payloads::CompactPayloads;
-pub use restore::{expand_history, expand_inputs};
+pub use restore::{expand_history, expand_inputs, LostFile};
 pub use tool::{history_image_tool, Dialect, TOOL_DESCRIPTION, TOOL_NAME};

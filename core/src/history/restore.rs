@@ -79,6 +79,81 @@ async fn offloaded_images<B: StashBackend>(
     files
 }
 
+/// A file the provider lost (a `file-missing` refusal), and whose: an
+/// expansion given one puts back only the images offloaded as it, and the
+/// records forget it, so that the next compaction with offload uploads
+/// them anew (without the `offload` feature nothing is offloaded, and such
+/// an expansion puts nothing back).
+#[derive(Debug, Clone, Copy)]
+pub struct LostFile<'a> {
+    /// Its id or URI; `None`: every file the request references.
+    pub name: Option<&'a str>,
+    /// The app's name for the key or project it was uploaded with.
+    pub account: &'a str,
+}
+
+#[cfg(feature = "offload")]
+/// Forgets each of the files `names` for `account` in the records naming
+/// them. Returns each (file, image id) forgotten, and why writing failed.
+async fn forget_files<B: StashBackend>(
+    backend: &B,
+    names: &[String],
+    account: &str,
+) -> (Vec<(String, String)>, Option<crate::stash::StashError>) {
+    if names.is_empty() {
+        return (Vec::new(), None);
+    }
+    let mut files = Vec::new();
+    let mut forgotten = Vec::new();
+    for mut meta in backend.list_meta().await.unwrap_or_default() {
+        let before = meta.files.len();
+        meta.files.retain(|f| {
+            let named = [&f.id, &f.uri]
+                .into_iter()
+                .flatten()
+                .find(|n| names.contains(n))
+                .filter(|_| f.account == account);
+            if let Some(name) = named {
+                files.push((name.clone(), meta.id.clone()));
+            }
+            named.is_none()
+        });
+        if meta.files.len() != before {
+            forgotten.push(meta);
+        }
+    }
+    let failed = match forgotten.is_empty() {
+        true => None,
+        false => backend.put_meta(&forgotten).await.err(),
+    };
+    (files, failed)
+}
+
+#[cfg(feature = "offload")]
+/// What an expansion for `lost` puts back: the ids of the images offloaded
+/// as the lost file(s), and each (file, image id), once their records
+/// forgot the file; none when forgetting failed (the next compaction would
+/// send the same reference again).
+async fn lost_images<B: StashBackend>(
+    backend: &B,
+    messages: &[Message],
+    lost: LostFile<'_>,
+) -> (BTreeSet<String>, Vec<(String, String)>) {
+    let names: Vec<String> = collect_file_references(messages)
+        .into_iter()
+        .filter(|n| lost.name.is_none_or(|name| name == n))
+        .collect();
+    let mut ids = BTreeSet::new();
+    match forget_files(backend, &names, lost.account).await {
+        (files, None) => {
+            // One by one: collecting would compile a sort for this alone.
+            ids.extend(files.iter().map(|(_, id)| id.clone()));
+            (ids, files)
+        }
+        (_, Some(_)) => (ids, Vec::new()),
+    }
+}
+
 /// Puts originals back for every placeholder the stash can answer, and
 /// refreshes their expiry.
 pub async fn expand_history<B: StashBackend>(
@@ -90,18 +165,20 @@ pub async fn expand_history<B: StashBackend>(
     let sizes = sizes_of(&values, payloads);
     let (format, messages) = decode(values, format)?;
     let known = vec![false; messages.len()];
-    Ok(expand_decoded(access, messages, format, &sizes, &known, payloads).await)
+    Ok(expand_decoded(access, messages, format, (&sizes, &known), None, payloads).await)
 }
 
 /// [`expand_history`] over inputs a host remembers, settled for expansion
 /// (see [`crate::history::settle_inputs_for_expansion`]: a known message
 /// names no placeholder, so expansion leaves it as it is, and it is not
 /// read; its outcome value is `null`). Of each message sent again unchanged
-/// a digest is made; they are returned too, one per message.
+/// a digest is made; they are returned too, one per message. With `lost`,
+/// only the images offloaded as that file are put back (see [`LostFile`]).
 pub async fn expand_inputs<B: StashBackend>(
     access: StashAccess<'_, B>,
     inputs: Vec<Input>,
     settled: &Settled,
+    lost: Option<LostFile<'_>>,
     payloads: &dyn Payloads,
 ) -> Result<(Outcome<ExpandReport>, Vec<Option<Digest>>), MessageError> {
     let (decoded, digests) = decode_inputs(inputs, settled, payloads)?;
@@ -116,18 +193,45 @@ pub async fn expand_inputs<B: StashBackend>(
             Decoded::Read(m) => (m, size),
         })
         .unzip();
-    let outcome = expand_decoded(access, messages, settled.format, &sizes, &known, payloads).await;
+    let each = (sizes.as_slice(), known.as_slice());
+    let outcome = expand_decoded(access, messages, settled.format, each, lost, payloads).await;
     Ok((outcome, digests))
 }
 
+/// What an expansion puts back: the ids of the images to restore, and each
+/// (file, image id) a reference names. Every placeholder and every file a
+/// record names; with `lost`, only the images offloaded as the lost file,
+/// which the records forget (see [`LostFile`]).
+async fn to_restore<B: StashBackend>(
+    backend: &B,
+    messages: &[Message],
+    lost: Option<LostFile<'_>>,
+) -> (BTreeSet<String>, Vec<(String, String)>) {
+    // Only a build that offloads looks for files (see `offload`).
+    #[cfg(feature = "offload")]
+    let files = match lost {
+        Some(lost) => return lost_images(backend, messages, lost).await,
+        None => offloaded_images(backend, messages).await,
+    };
+    #[cfg(not(feature = "offload"))]
+    let files: Vec<(String, String)> = match (backend, lost) {
+        (_, Some(_)) => return (BTreeSet::new(), Vec::new()),
+        _ => Vec::new(),
+    };
+    let mut ids = collect_placeholders(messages);
+    ids.extend(files.iter().map(|(_, id)| id.clone()));
+    (ids, files)
+}
+
 /// Expands decoded `messages` of `format` (of `sizes` bytes; a `known`
-/// one is a stand-in naming no placeholder, returned as `null`).
+/// one is a stand-in naming no placeholder, returned as `null`); with
+/// `lost`, only the images offloaded as that file (see [`LostFile`]).
 async fn expand_decoded<B: StashBackend>(
     access: StashAccess<'_, B>,
     mut messages: Vec<Message>,
     format: Format,
-    sizes: &[u64],
-    known: &[bool],
+    (sizes, known): (&[u64], &[bool]),
+    lost: Option<LostFile<'_>>,
     payloads: &dyn Payloads,
 ) -> Outcome<ExpandReport> {
     let StashAccess {
@@ -135,15 +239,12 @@ async fn expand_decoded<B: StashBackend>(
         config,
         now,
     } = access;
-    let mut ids = collect_placeholders(&messages);
-    // Only a build that offloads looks for files (see `offload`).
-    #[cfg(feature = "offload")]
-    let files = offloaded_images(backend, &messages).await;
-    #[cfg(not(feature = "offload"))]
-    let files: Vec<(String, String)> = Vec::new();
-    ids.extend(files.iter().map(|(_, id)| id.clone()));
+    let (ids, files) = to_restore(backend, &messages, lost).await;
     let (restored, corrupted) = restore_all(backend, now, &ids, payloads).await;
-    let missing = missing_placeholders(&messages, &restored);
+    let missing = match lost {
+        None => missing_placeholders(&messages, &restored),
+        Some(_) => Vec::new(),
+    };
     refresh(backend, config, now, restored.ids()).await;
     let changed = apply_expansion(&mut messages, format, &restored, &files);
     let report = ExpandReport {

@@ -283,7 +283,7 @@ proptest! {
             for _ in 0..2 {
                 let (mut inputs, keys) = host.inputs(&values);
                 let settled = settle_inputs_for_expansion(&mut inputs, format_opt, &mut |i| Ok::<_, ()>(values[i].clone())).unwrap();
-                let (mut remembered, digests) = block_on(expand_inputs(access(&with, now), inputs, &settled, &InMemory)).unwrap();
+                let (mut remembered, digests) = block_on(expand_inputs(access(&with, now), inputs, &settled, None, &InMemory)).unwrap();
                 host.keep(&keys, digests, &values);
                 let read = block_on(expand_history(access(&without, now), values.clone(), format_opt, &InMemory)).unwrap();
                 prop_assert_eq!(&remembered.changed, &read.changed);

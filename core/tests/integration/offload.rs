@@ -4,8 +4,8 @@
 
 use crate::common::*;
 use ctxpack_core::history::{
-    CompactCall, CompactOptions, CompactReport, Offload, Outcome, Upload, UploadImage, Uploaded,
-    Uploader, RENEW_BEFORE_MS,
+    expand_inputs, settle_inputs_for_expansion, CompactCall, CompactOptions, CompactReport, Input,
+    LostFile, Offload, Outcome, Upload, UploadImage, Uploaded, Uploader, RENEW_BEFORE_MS,
 };
 use ctxpack_core::messages::{FileProvider, FileRef, Format};
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
@@ -537,4 +537,148 @@ fn langchain_and_ui_messages_reference_the_named_provider_s_files_and_come_back_
             assert_eq!((again.report.uploaded, again.messages), (0, out.messages));
         }
     }
+}
+
+/// Repairs `msgs` after the provider lost `lost`, as the package's
+/// `repairContext` does: the file forgotten and its image put back, then
+/// compacted with every history image kept, offloading with `up` (inline
+/// when `None`). Returns the compaction and whether each message changed
+/// in either step.
+fn repair(
+    stash: &MemoryBackend,
+    up: Option<&Recorder>,
+    msgs: Vec<Value>,
+    lost: Option<&str>,
+    now: f64,
+) -> (Outcome<CompactReport>, Vec<bool>) {
+    static CONFIG: std::sync::OnceLock<StashConfig> = std::sync::OnceLock::new();
+    let access = StashAccess {
+        backend: stash,
+        config: CONFIG.get_or_init(StashConfig::default),
+        now,
+    };
+    let payloads = &ctxpack_core::media::InMemory;
+    let lost = LostFile {
+        name: lost,
+        account: "",
+    };
+    let mut inputs: Vec<Input> = msgs.iter().cloned().map(Input::Read).collect();
+    let settled =
+        settle_inputs_for_expansion(&mut inputs, None, &mut |i| Ok::<_, ()>(msgs[i].clone()))
+            .unwrap();
+    let (restored, _) = block_on(expand_inputs(
+        access,
+        inputs,
+        &settled,
+        Some(lost),
+        payloads,
+    ))
+    .unwrap();
+    let all = keep(usize::MAX);
+    let mut call = CompactCall::new(access, all, payloads);
+    if let Some(uploader) = up {
+        uploader.now.set(now);
+        call = call.with_offload(Offload {
+            uploader,
+            provider: Some(FileProvider::OpenAi),
+            account: "",
+            min_bytes: 0,
+        });
+    }
+    let out = block_on(call.run(restored.messages, None)).unwrap();
+    let changed = out
+        .changed
+        .iter()
+        .zip(&restored.changed)
+        .map(|(a, b)| *a || *b)
+        .collect();
+    (out, changed)
+}
+
+#[test]
+fn a_file_the_provider_lost_is_forgotten_and_its_image_uploaded_again() {
+    let (stash, up) = (MemoryBackend::new(), Recorder::default());
+    let chat = responses_chat(&[PNG, JPEG], GIF);
+    let sent = offload(
+        &stash,
+        &up,
+        &chat,
+        (FileProvider::OpenAi, "", 0),
+        keep(2),
+        T0,
+    );
+    assert_eq!(sent.report.uploaded, 2);
+    let lost = sent.messages[0]["content"][1]["file_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let other = sent.messages[2]["content"][1].clone();
+
+    let (fixed, changed) = repair(
+        &stash,
+        Some(&up),
+        sent.messages.clone(),
+        Some(&lost),
+        T0 + 1.0,
+    );
+    assert_eq!(
+        (fixed.report.uploaded, fixed.report.offloaded),
+        (1, 1),
+        "{:?}",
+        fixed.report
+    );
+    assert_eq!(
+        fixed.messages[0]["content"][1]["file_id"], "file-3",
+        "a new file"
+    );
+    assert_eq!(
+        fixed.messages[2]["content"][1], other,
+        "the other reference stays"
+    );
+    assert_eq!(changed, [true, false, false, false, false]);
+    assert_eq!(fixed.messages[4], chat[4], "the newest turn as it was");
+    let text = serde_json::to_string(&fixed.messages).unwrap();
+    assert!(!text.contains(&lost) && !text.contains(&b64(PNG)));
+    // The record forgot the lost file: sent again, the new one is used.
+    let again = offload(
+        &stash,
+        &up,
+        &chat,
+        (FileProvider::OpenAi, "", 0),
+        keep(2),
+        T0 + 2.0,
+    );
+    assert_eq!(again.report.uploaded, 0);
+    assert_eq!(again.messages, fixed.messages);
+    assert_eq!(up.uploads.borrow().len(), 3);
+
+    // Without an offload the image goes back inline; without a name, every
+    // file the request references is taken as lost. (A reference to a file
+    // a record has forgotten cannot be put back: no record names it.)
+    let (inline, _) = repair(
+        &stash,
+        None,
+        again.messages.clone(),
+        Some("file-3"),
+        T0 + 3.0,
+    );
+    assert_eq!(inline.messages[0], chat[0]);
+    assert_eq!(inline.messages[2], again.messages[2]);
+    // The inline image is uploaded again by the compaction, the other as
+    // its file is taken as lost.
+    let (all, changed) = repair(&stash, Some(&up), inline.messages.clone(), None, T0 + 4.0);
+    assert_eq!(all.report.uploaded, 2);
+    assert_eq!(changed, [true, false, true, false, false]);
+    let text = serde_json::to_string(&all.messages).unwrap();
+    assert!(!text.contains("file-2") && !text.contains("file-3") && !text.contains(&b64(PNG)));
+    // A file no record names changes nothing.
+    let (unknown, changed) = repair(
+        &stash,
+        Some(&up),
+        all.messages.clone(),
+        Some("file-elsewhere"),
+        T0 + 5.0,
+    );
+    assert_eq!(changed, [false; 5]);
+    assert_eq!(unknown.report.uploaded, 0);
 }
