@@ -17,26 +17,19 @@
 //   fit     one 12-megapixel JPEG fitted to a 1568-px model: in Chromium
 //           against a plain canvas resize (the floor), in Node against
 //           jimp (pure JavaScript) and sharp (native libvips)
-//
 //   markdown  parseMarkdownImages on pathological inputs of 100 and 200 KB
 //           against commonmark.js (bench/markdown.mjs), with toMultimodal
 //           and hasMultimedia on the same texts
 //
-// BENCH_ONLY=node-fit runs only the Node fitting rows (no browser), and
-// writes bench-results/bench-node-fit.json; BENCH_ONLY=resent only the
-// re-sent and long-task rows (bench-results/bench-resent.json).
-// writes bench-results/bench-node-fit.json. BENCH_ONLY=markdown runs only
-// the markdown rows, and writes bench-results/bench-markdown.json.
-// BENCH_ONLY=cache runs only the prompt-cache rows (bench/cache.mjs:
-// sessions compacted turn by turn, each slack against slack: false; counts
-// and prices, not times), and writes bench-results/bench-cache.json.
-// BENCH_ONLY=redis runs only the Redis rows (bench/redis.mjs: a turn with
-// an empty store and with 20,000 other records, ctxpack/redis against an
-// adapter that lists by SCAN), and writes bench-results/bench-redis.json.
-// BENCH_ONLY=offload runs only the offload rows (bench/offload.mjs: a
-// computer-use session of 50 turns with one new ~1.5 MB screenshot each,
-// the last 5 kept, with and without offload; bytes and upload counts),
-// and writes bench-results/bench-offload.json.
+// BENCH_ONLY=<group> runs one group of rows, writing bench-results/bench-<group>.json:
+// node-fit (the Node fitting rows, no browser), resent (the re-sent and
+// long-task rows), markdown, cache (bench/cache.mjs: sessions compacted turn
+// by turn, each slack against slack: false; counts and prices), redis
+// (bench/redis.mjs: a turn with an empty store and with 20,000 other records,
+// ctxpack/redis against an adapter listing by SCAN), offload
+// (bench/offload.mjs: a computer-use session of 50 turns, one new ~1.5 MB
+// screenshot each, the last 5 kept, with and without offload; bytes and
+// upload counts).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -66,6 +59,11 @@ const { variant, variantMessages } = await import('../bench/variants.js');
 
 const outDir = path.join(root, 'bench-results');
 mkdirSync(outDir, { recursive: true });
+/** Writes the results of the group `name` (BENCH_ONLY) and ends the run. */
+function done(name) {
+  writeFileSync(path.join(outDir, `bench-${name}.json`), JSON.stringify(result, null, 2) + '\n');
+  process.exit(0);
+}
 async function workload(name, make) {
   const file = path.join(outDir, `workload-${name}.json`);
   if (!existsSync(file)) {
@@ -444,10 +442,7 @@ if (!nodeFitOnly && !resentOnly && !markdownOnly && !cacheOnly && !offloadOnly) 
   const { redisStash } = require(path.join(root, 'dist/adapters/redis.cjs'));
   result.node.redis = await benchRedis(ctx, { redisStash, makeImage, runs });
 }
-if (redisOnly) {
-  writeFileSync(path.join(outDir, 'bench-redis.json'), JSON.stringify(result, null, 2) + '\n');
-  process.exit(0);
-}
+if (redisOnly) done('redis');
 
 // Node: prompt-cache sessions, each slack against slack: false.
 if (!nodeFitOnly && !resentOnly && !markdownOnly && !redisOnly && !offloadOnly) {
@@ -455,30 +450,21 @@ if (!nodeFitOnly && !resentOnly && !markdownOnly && !redisOnly && !offloadOnly) 
   const { makeScreenshot } = await import('../tests/fixtures/make.mjs');
   result.node.cache = await benchCache(ctx, { imageOfSize, makeScreenshot });
 }
-if (cacheOnly) {
-  writeFileSync(path.join(outDir, 'bench-cache.json'), JSON.stringify(result, null, 2) + '\n');
-  process.exit(0);
-}
+if (cacheOnly) done('cache');
 
 // Node: a computer-use session with and without offload (bytes and upload counts).
 if (!nodeFitOnly && !resentOnly && !markdownOnly && !redisOnly && !cacheOnly) {
   const { benchOffload } = await import('../bench/offload.mjs');
   result.node.offload = await benchOffload(ctx, { imageOfSize });
 }
-if (offloadOnly) {
-  writeFileSync(path.join(outDir, 'bench-offload.json'), JSON.stringify(result, null, 2) + '\n');
-  process.exit(0);
-}
+if (offloadOnly) done('offload');
 
 // Node: markdown pathological inputs, ctxpack against commonmark.js.
 if (!nodeFitOnly && !resentOnly) {
   const { benchMarkdown } = await import('../bench/markdown.mjs');
   result.node.markdown = await benchMarkdown(ctx, { runs, commonmark: require.resolve('commonmark') });
 }
-if (markdownOnly) {
-  writeFileSync(path.join(outDir, 'bench-markdown.json'), JSON.stringify(result, null, 2) + '\n');
-  process.exit(0);
-}
+if (markdownOnly) done('markdown');
 
 // Node fitting: the codec module against jimp and sharp, same image, same size.
 if (!resentOnly) {

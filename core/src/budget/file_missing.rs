@@ -4,7 +4,7 @@
 //! id when they name it.
 
 use super::context_error::find;
-use super::provider_error::{provider_of, ProviderRefusal, RefusalKind};
+use super::refusal::{provider_of, ProviderRefusal, RefusalKind};
 
 /// The word after `needle` in `text`: an id of letters, digits, `-`, `_`
 /// and `/` (trailing `.` and quotes left out).

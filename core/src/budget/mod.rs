@@ -11,6 +11,7 @@ mod json_size;
 pub(crate) mod limits;
 mod profiles;
 mod provider_error;
+mod refusal;
 mod request;
 mod slack;
 mod target;
@@ -26,7 +27,8 @@ pub use profiles::{
     resolve_profile, seen_size, seen_size_at, BytesOn, Detail, MimeSet, ModelProfile, ProfileError,
     ProfileOverrides, TokenRule, PROFILES,
 };
-pub use provider_error::{parse_provider_error, ProviderRefusal, RefusalKind};
+pub use provider_error::parse_provider_error;
+pub use refusal::{ProviderRefusal, RefusalKind};
 pub use request::request_bytes;
 pub use slack::{resolve_slack, Slack, SlackOption};
 pub use target::{

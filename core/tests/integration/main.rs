@@ -23,6 +23,7 @@ mod markdown_spec;
 mod media_fixtures;
 #[cfg(feature = "offload")]
 mod offload;
+mod offload_formats;
 pub(crate) mod properties;
 mod refusals;
 mod request_body;
