@@ -229,6 +229,22 @@ function requestBodyCompaction(main) {
   };
 }
 
+/**
+ * `fit` (fitContext, or a repair) followed, when `options.offload` is given,
+ * by `compact` keeping every history image: the images the fitting left
+ * inline before the newest user message go by reference, as fitted. The
+ * compaction's report is the fit report's `offload`.
+ */
+function offloadedAfter(fit, compact) {
+  return async (messages, options) => {
+    const fitted = await fit(messages, options);
+    if (!options?.offload) return fitted;
+    const all = { ...options, keepRecentImages: Number.MAX_SAFE_INTEGER, slack: false };
+    const { messages: sent, report } = await compact(fitted.messages, all);
+    return { ...fitted, messages: sent, report: { ...fitted.report, offload: report } };
+  };
+}
+
 function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
   const ready = markdownReady ?? (() => undefined);
 
@@ -276,7 +292,8 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
   /** The main module's repair of `error` (read as `refusal`): it throws NOT_A_REFUSAL for one no tighter limit fixes. */
   const repairOf = (error, refusal) => (m, o, keys) => main.__repairContext(m, error, refusal, o, resize, keys);
   const compactContext = rememberingChanges((messages, options, keys) => main.__compactContext(messages, sharedUploads(options), keys), memory);
-  const fitContext = rememberingChanges((messages, options, keys) => main.__fitContext(messages, options, resize, keys), memory);
+  const fitOnly = rememberingChanges((messages, options, keys) => main.__fitContext(messages, options, resize, keys), memory);
+  const fitContext = offloadedAfter(fitOnly, compactContext);
 
   return {
     /** Replaces history images with placeholders (see the declaration); messages it cannot change are remembered between calls. */
@@ -319,10 +336,10 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
         if (lost.report.restored === 0) return rememberingChanges(repairOf(error, refusal), memory)(messages, options);
         const all = { ...options, keepRecentImages: Number.MAX_SAFE_INTEGER, slack: false };
         const reupload = await compactContext(lost.messages, all);
-        const fitted = await fitContext(reupload.messages, options);
+        const fitted = await fitOnly(reupload.messages, options);
         return { ...fitted, refusal, reupload: reupload.report };
       }
-      return rememberingChanges(repairOf(error, refusal), memory)(messages, options);
+      return offloadedAfter(rememberingChanges(repairOf(error, refusal), memory), compactContext)(messages, options);
     },
     codecModule,
     codecLoaded: () => codec !== null,

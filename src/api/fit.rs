@@ -93,6 +93,8 @@ export interface FitReport {
   /** The first message holding an image this call stashed for the first time (`null` when none): images are resized the same way on every turn, so a provider's prompt cache holds the messages before it from the previous request. */
   firstChangedIndex: number | null;
   images: ImageFit[];
+  /** With {@link FitOptions.offload}: the compaction that sent the history images left inline by reference, as fitted. */
+  offload?: CompactReport;
 }
 
 /** An image to resize, as {@link FitOptions.resize} receives it. */
@@ -142,6 +144,13 @@ export interface FitOptions {
   /** History images stashed to fit go in batches, so the next turns only append; see {@link Slack}. */
   slack?: Slack | false;
   format?: Format;
+  /**
+   * The history images the fitting leaves inline go by reference to files
+   * uploaded once, as fitted (a compaction keeping every history image
+   * runs after the fitting; the newest turn's images stay inline). Needs
+   * `stash`. See {@link OffloadOptions}.
+   */
+  offload?: OffloadOptions;
 }
 
 /**
@@ -170,7 +179,7 @@ export function fitContext<M>(messages: readonly M[], options: FitOptions): Prom
  * `offload` (inline without), and the request is fitted; `reupload` is
  * that compaction's report.
  */
-export function repairContext<M>(messages: readonly M[], error: unknown, options: FitOptions & { offload?: OffloadOptions }): Promise<{ messages: M[]; report: FitReport; refusal: ProviderRefusal; reupload?: CompactReport }>;
+export function repairContext<M>(messages: readonly M[], error: unknown, options: FitOptions): Promise<{ messages: M[]; report: FitReport; refusal: ProviderRefusal; reupload?: CompactReport }>;
 "#;
 
 /// A resize function given by JavaScript.

@@ -189,6 +189,38 @@ test('a file the provider lost: repairContext forgets it, uploads the image agai
   await assert.rejects(repairContext(sent.messages, error, { model: 'claude-sonnet-4-5' }), (e) => e.code === 'NOT_A_REFUSAL');
 });
 
+test('fitContext with offload: a history image it resized goes by reference, uploaded as sent, once', async () => {
+  const { fitContext } = await import('ctxpack');
+  const big = (await makeImage('png', 2400, 1600, 77)).toString('base64');
+  const chat = [
+    { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: big } }, { type: 'text', text: 'what is this?' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'a noisy picture' }] },
+    { role: 'user', content: [{ type: 'text', text: 'and now?' }] },
+  ];
+  const stash = await Stash.open({ backend: 'memory' });
+  const { upload, calls } = counting();
+  const options = { model: 'claude-sonnet-4-5', stash, offload: { upload, minBytes: 0 } };
+  const { messages, report } = await fitContext(chat, options);
+  assert.equal(report.changed, 1, 'resized to what the model reads');
+  assert.equal(report.offload.uploaded, 1);
+  assert.equal(calls.length, 1);
+  const sent = Buffer.from(calls[0].data);
+  assert.ok(sent.length < Buffer.from(big, 'base64').length, 'the image as fitted, not the original');
+  assert.equal(calls[0].mediaType, 'image/png');
+  assert.ok(sent.readUInt32BE(16) <= 1568 && sent.readUInt32BE(20) <= 1568, `${sent.readUInt32BE(16)}×${sent.readUInt32BE(20)}`);
+  assert.deepEqual(messages[0].content[0], { type: 'image', source: { type: 'file', file_id: `file-${calls[0].md5.slice(0, 12)}` } });
+  assert.ok(!JSON.stringify(messages).includes(big.slice(0, 64)));
+  assert.deepEqual(messages[2], chat[2]);
+  const again = await fitContext(chat, options);
+  assert.equal(again.report.offload.uploaded, 0);
+  assert.deepEqual(again.messages, messages);
+  // Expanded, the reference gives back the image as it was sent.
+  const { messages: back } = await expandContext(messages, { stash });
+  assert.equal(back[0].content[0].source.data, sent.toString('base64'));
+  // Without offload, fitContext's answer has no offload report.
+  assert.equal((await fitContext(chat, { model: 'claude-sonnet-4-5', stash })).report.offload, undefined);
+});
+
 test('every request type-checks under tsc --strict as the SDK’s own input type', () => {
   assert.equal(typed.length, 3);
   const short = (v) => JSON.stringify(v, (k, x) => (typeof x === 'string' && x.length > 200 ? x.slice(0, 16) : x), 2);

@@ -221,6 +221,12 @@ export async function binary(stash: Stash, messages: OpenAiMessage[]): Promise<v
   void saved;
   // @ts-expect-error: a provider whose Files API offload does not name.
   await compactContext(messages, { stash, offload: { upload: async () => ({}), provider: 'bedrock' } });
+  const fittedByRef = await fitContext(messages, { model: 'claude-sonnet-4-5', stash, offload: { upload: async () => ({ id: 'file_1' }) } });
+  const uploads: number | undefined = fittedByRef.report.offload?.uploaded;
+  void uploads;
+  const repaired = await repairContext(messages, new Error('No such File object: file-1'), { model: 'gpt-5', stash, offload: { upload: async () => ({ id: 'file-2' }) } });
+  const reuploaded: number | undefined = repaired.reupload?.uploaded;
+  void reuploaded;
 }
 
 export const placeholderId: string = `history_${md5Hex('iVBORw0KGgo=')}`;
