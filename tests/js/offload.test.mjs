@@ -3,24 +3,18 @@
 // upload made, once; the bodies each SDK sends carry the reference in its
 // API's own shape and none of the image's base64, and type-check under
 // tsc --strict as the SDK's own input types.
-import test, { after } from 'node:test';
+import test from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { Stash, compactContext, expandContext } from 'ctxpack';
-import { ROOT } from '../../scripts/serve.mjs';
 import { makeImage } from '../fixtures/make.mjs';
+import { assertTypeChecks } from './support/typecheck.mjs';
 
 const images = await Promise.all([0, 1, 2, 3].map(async (i) => (await makeImage('png', 64 + i, 48, 300 + i)).toString('base64')));
 /** Values collected for the type check: [import, type, value]. */
 const typed = [];
-mkdirSync(path.join(ROOT, 'target'), { recursive: true });
-const tmp = mkdtempSync(path.join(ROOT, 'target', 'offload-'));
-after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A fetch that records request bodies and answers with `reply`. */
 function capturingFetch(reply) {
@@ -225,12 +219,6 @@ test('every request type-checks under tsc --strict as the SDK’s own input type
   assert.equal(typed.length, 3);
   const short = (v) => JSON.stringify(v, (k, x) => (typeof x === 'string' && x.length > 200 ? x.slice(0, 16) : x), 2);
   const imports = [...new Set(typed.map(([imp]) => imp))].join('\n');
-  const source = `${imports}\n\n${typed.map(([, type, value], i) => `export const request${i}: ${type} = ${short(value)};\n`).join('\n')}`;
-  writeFileSync(path.join(tmp, 'requests.ts'), source);
-  writeFileSync(path.join(tmp, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], lib: ['es2022', 'dom'] },
-    files: ['requests.ts'],
-  }));
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', tmp, '--pretty', 'false'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stdout + r.stderr + source.slice(0, 3000));
+  assertTypeChecks(`${imports}\n\n${typed.map(([, type, value], i) => `export const request${i}: ${type} = ${short(value)};\n`).join('\n')}`, 'offload-');
 });
+

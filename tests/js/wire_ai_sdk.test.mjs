@@ -11,7 +11,7 @@
 // compacted UIMessages with the tool answered in the browser.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { convertToModelMessages, generateText, stepCountIs, streamText, wrapLanguageModel } from 'ai';
+import { convertToModelMessages, generateText, stepCountIs, streamText, validateUIMessages, wrapLanguageModel } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogle } from '@ai-sdk/google';
@@ -252,6 +252,7 @@ test('useChat UIMessages compacted with offload: convertToModelMessages sends th
     const provider = fileProviderOf(p.provider);
     const sent = await compactUIMessages(turns, { stash, keepRecentImages: 1, offload: { upload, provider, minBytes: 0 } });
     assert.deepEqual(uploads, [chart.id]);
+    await validateUIMessages({ messages: sent }); // the AI SDK's own schema takes the reference part
     const { model, bodies } = captured(p, (r) => [r.text('up')]);
     await generateText({ model, messages: await convertToModelMessages(sent) });
     const file = provider === 'gemini' ? `https://generativelanguage.googleapis.com/v1beta/files/${chart.id.slice(0, 12)}` : `file-${chart.id.slice(0, 12)}`;
