@@ -6,7 +6,7 @@
 //! uploaded again before it is used, and an image whose upload fails stays
 //! inline. The app uploads ([`Uploader`]): its keys never reach ctxpack.
 
-use crate::messages::{FileProvider, FileRef, Format};
+use crate::messages::{names_file, FileProvider, FileRef, Format};
 use crate::stash::StashedFile;
 use std::future::Future;
 use std::pin::Pin;
@@ -123,7 +123,7 @@ pub fn remember_file(
 }
 
 /// `files` without the file of `provider` and `account` named `name` (its
-/// id or URI): the provider lost it. True when one was forgotten.
+/// id, URI or the URI's last segment): the provider lost it. True when one was forgotten.
 pub fn forget_file(
     files: &mut Vec<StashedFile>,
     provider: FileProvider,
@@ -134,7 +134,10 @@ pub fn forget_file(
     files.retain(|f| {
         !(f.provider == provider.name()
             && f.account == account
-            && (f.id.as_deref() == Some(name) || f.uri.as_deref() == Some(name)))
+            && [&f.id, &f.uri]
+                .into_iter()
+                .flatten()
+                .any(|n| names_file(n, name)))
     });
     files.len() != before
 }

@@ -12,6 +12,8 @@ use crate::history::expand::{
 use crate::history::known::{decode_inputs, Decoded, Digest, Input, Settled};
 use crate::media::payload::Payloads;
 use crate::messages::image::ImageTemplate;
+#[cfg(feature = "offload")]
+use crate::messages::names_file;
 use crate::messages::{Format, Message, MessageError};
 use crate::stash::{read_verified, Lookup, StashAccess, StashBackend};
 use serde_json::Value;
@@ -86,7 +88,9 @@ async fn offloaded_images<B: StashBackend>(
 /// an expansion puts nothing back).
 #[derive(Debug, Clone, Copy)]
 pub struct LostFile<'a> {
-    /// Its id or URI; `None`: every file the request references.
+    /// Its id, URI or the URI's last segment (see
+    /// [`crate::messages::names_file`]); `None`: every file the request
+    /// references.
     pub name: Option<&'a str>,
     /// The app's name for the key or project it was uploaded with.
     pub account: &'a str,
@@ -141,7 +145,7 @@ async fn lost_images<B: StashBackend>(
 ) -> (BTreeSet<String>, Vec<(String, String)>) {
     let names: Vec<String> = collect_file_references(messages)
         .into_iter()
-        .filter(|n| lost.name.is_none_or(|name| name == n))
+        .filter(|n| lost.name.is_none_or(|name| names_file(n, name)))
         .collect();
     let mut ids = BTreeSet::new();
     match forget_files(backend, &names, lost.account).await {

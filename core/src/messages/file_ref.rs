@@ -69,6 +69,19 @@ impl FileRef {
     }
 }
 
+/// Whether `name`, as a refusal or a caller writes it, names the file
+/// `reference` names: the same text, or the same last path segment of the
+/// two (Gemini's file `https://…/v1beta/files/f1` is `files/f1` in its API
+/// and `File f1` in its refusals).
+pub fn names_file(reference: &str, name: &str) -> bool {
+    fn last_segment(name: &str) -> &str {
+        let path = name.split(['?', '#']).next().unwrap_or(name);
+        path.rsplit('/').next().unwrap_or(path)
+    }
+    let last = last_segment(name);
+    reference == name || (!last.is_empty() && last_segment(reference) == last)
+}
+
 /// Writes the image part `template` (its payload removed), of MIME type
 /// `mime` (last), as a reference to a file of a provider named by its id or
 /// URI; `None` where the part's shape holds no reference.
@@ -348,5 +361,18 @@ mod tests {
             assert_eq!(FileProvider::from_name(p.name()), Some(p));
         }
         assert_eq!(FileProvider::from_name("bedrock"), None);
+    }
+
+    #[test]
+    fn a_file_is_named_by_its_id_uri_or_the_uri_s_last_segment() {
+        let uri = "https://generativelanguage.googleapis.com/v1beta/files/f1";
+        for name in [uri, "files/f1", "f1"] {
+            assert!(names_file(uri, name), "{name}");
+        }
+        assert!(names_file("file-abc", "file-abc"));
+        for name in ["f", "f13", "files/f2", "", "https://x/files/"] {
+            assert!(!names_file(uri, name), "{name}");
+        }
+        assert!(!names_file("file-abc", "file-ab"));
     }
 }

@@ -37,7 +37,7 @@ pub(crate) mod walk;
 
 pub use detect::{Detection, Verdict};
 pub use error::MessageError;
-pub use file_ref::{FileProvider, FileRef};
+pub use file_ref::{names_file, FileProvider, FileRef};
 pub use format::{Format, FORMAT_UNION_TS};
 pub use image::{ImagePart, ImageShape, ImageSource};
 pub use model::{Message, Role};

@@ -93,12 +93,12 @@ fn langchain_and_ui_messages_reference_the_named_provider_s_files_and_come_back_
 
 /// Repairs `msgs` after the provider lost `lost`, as the package's
 /// `repairContext` does: the file forgotten and its image put back, then
-/// compacted with every history image kept, offloading with `up` (inline
-/// when `None`). Returns the compaction and whether each message changed
+/// compacted with every history image kept, offloading with `up` to its
+/// provider (inline when `None`). Returns the compaction and whether each message changed
 /// in either step.
 fn repair(
     stash: &MemoryBackend,
-    up: Option<&Recorder>,
+    up: Option<(&Recorder, FileProvider)>,
     msgs: Vec<Value>,
     lost: Option<&str>,
     now: f64,
@@ -128,11 +128,11 @@ fn repair(
     .unwrap();
     let all = keep(usize::MAX);
     let mut call = CompactCall::new(access, all, payloads);
-    if let Some(uploader) = up {
+    if let Some((uploader, provider)) = up {
         uploader.now.set(now);
         call = call.with_offload(Offload {
             uploader,
-            provider: Some(FileProvider::OpenAi),
+            provider: Some(provider),
             account: "",
             min_bytes: 0,
         });
@@ -168,7 +168,7 @@ fn a_file_the_provider_lost_is_forgotten_and_its_image_uploaded_again() {
 
     let (fixed, changed) = repair(
         &stash,
-        Some(&up),
+        Some((&up, FileProvider::OpenAi)),
         sent.messages.clone(),
         Some(&lost),
         T0 + 1.0,
@@ -218,7 +218,13 @@ fn a_file_the_provider_lost_is_forgotten_and_its_image_uploaded_again() {
     assert_eq!(inline.messages[2], again.messages[2]);
     // The inline image is uploaded again by the compaction, the other as
     // its file is taken as lost.
-    let (all, changed) = repair(&stash, Some(&up), inline.messages.clone(), None, T0 + 4.0);
+    let (all, changed) = repair(
+        &stash,
+        Some((&up, FileProvider::OpenAi)),
+        inline.messages.clone(),
+        None,
+        T0 + 4.0,
+    );
     assert_eq!(all.report.uploaded, 2);
     assert_eq!(changed, [true, false, true, false, false]);
     let text = serde_json::to_string(&all.messages).unwrap();
@@ -226,11 +232,54 @@ fn a_file_the_provider_lost_is_forgotten_and_its_image_uploaded_again() {
     // A file no record names changes nothing.
     let (unknown, changed) = repair(
         &stash,
-        Some(&up),
+        Some((&up, FileProvider::OpenAi)),
         all.messages.clone(),
         Some("file-elsewhere"),
         T0 + 5.0,
     );
     assert_eq!(changed, [false; 5]);
     assert_eq!(unknown.report.uploaded, 0);
+}
+
+#[test]
+fn a_gemini_file_lost_is_found_by_the_name_its_refusal_gives() {
+    // Gemini's refusal names the file `f1` ("You do not have permission to
+    // access the File f1 or it may not exist."); its API `files/f1`; the
+    // reference holds the URI `files.upload` answered.
+    let chat = json!([
+        {"role": "user", "parts": [{"text": "a"}, {"inlineData": {"mimeType": "image/png", "data": b64(PNG)}}]},
+        {"role": "model", "parts": [{"text": "seen"}]},
+        {"role": "user", "parts": [{"inlineData": {"mimeType": "image/jpeg", "data": b64(JPEG)}}]},
+        {"role": "model", "parts": [{"text": "seen"}]},
+        {"role": "user", "parts": [{"text": "and?"}]}
+    ]);
+    let uri = |n: usize| format!("https://generativelanguage.googleapis.com/v1beta/files/f{n}");
+    for (lost, by) in [("f1", "the refusal's word"), ("files/f1", "the API's name")] {
+        let (stash, up) = (MemoryBackend::new(), Recorder::default());
+        let gemini = (FileProvider::Gemini, "", 0);
+        let sent = offload(&stash, &up, &chat, gemini, keep(2), T0);
+        assert_eq!(sent.report.uploaded, 2, "{:?}", sent.report);
+        assert_eq!(sent.messages[0]["parts"][1]["fileData"]["fileUri"], uri(1));
+        let up_gemini = Some((&up, FileProvider::Gemini));
+        let (fixed, changed) = repair(
+            &stash,
+            up_gemini,
+            sent.messages.clone(),
+            Some(lost),
+            T0 + 1.0,
+        );
+        assert_eq!(changed, [true, false, false, false, false], "by {by}");
+        assert_eq!(fixed.report.uploaded, 1, "by {by}: {:?}", fixed.report);
+        assert_eq!(fixed.messages[0]["parts"][1]["fileData"]["fileUri"], uri(3));
+        assert_eq!(fixed.messages[2], sent.messages[2], "the other file stays");
+        // Another file's last segment is not this one.
+        let (other, changed) = repair(
+            &stash,
+            up_gemini,
+            fixed.messages.clone(),
+            Some("f13"),
+            T0 + 2.0,
+        );
+        assert_eq!((changed, other.report.uploaded), (vec![false; 5], 0));
+    }
 }
