@@ -14,7 +14,6 @@ use crate::history::compact::{
     apply_compaction, hash_found, occurrence_templates, select_history_images, CompactOptions,
     CompactReport, HistoryImage, Plan, HASH_HEAD_BYTES,
 };
-#[cfg(feature = "offload")]
 mod offload_phase;
 use crate::history::flow::{encode, Outcome};
 use crate::history::known::{settle_inputs, Digest, Input, Settled};
@@ -45,7 +44,6 @@ pub struct CompactCall<'a, B> {
     /// The stash's records, listed once.
     listing: Listing,
     /// Where kept history images go by reference, when asked.
-    #[cfg(feature = "offload")]
     offload: Option<Offload<'a>>,
 }
 
@@ -63,7 +61,6 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             payloads,
             progress: None,
             listing: Listing::default(),
-            #[cfg(feature = "offload")]
             offload: None,
         }
     }
@@ -353,31 +350,6 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             }
         }
         committed
-    }
-}
-
-/// A build without offload: no call asks for it.
-#[cfg(not(feature = "offload"))]
-impl<'a, B: StashBackend> CompactCall<'a, B> {
-    /// The offload asked for: none.
-    fn offloading(&self) -> Option<Offload<'a>> {
-        None
-    }
-
-    /// Whether an image goes by reference: none does.
-    fn offloads(_: Option<Offload<'_>>, _: &[Message], _: &HistoryImage<'_>) -> bool {
-        false
-    }
-
-    /// No image goes by reference.
-    async fn references(
-        &self,
-        _: &Plan<'_>,
-        _: &[NewRecord<'_>],
-        _: &crate::history::commit::Written,
-        _: &mut CompactReport,
-    ) -> (Vec<((usize, usize), Value)>, Option<usize>) {
-        (Vec::new(), None)
     }
 }
 

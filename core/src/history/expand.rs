@@ -86,7 +86,6 @@ pub fn collect_placeholders(messages: &[Message]) -> BTreeSet<String> {
     ids
 }
 
-#[cfg(feature = "offload")]
 /// The file a part of `format` references (its id or URI), when it is a
 /// file reference (an offloaded image).
 fn referenced(format: Format, part: &Part) -> Option<&str> {
@@ -99,7 +98,6 @@ fn referenced(format: Format, part: &Part) -> Option<&str> {
     format.referenced_file_in(wire)
 }
 
-#[cfg(feature = "offload")]
 /// Calls `f` with each part of `content`, tool results' parts included.
 fn for_each_part<'c>(content: &'c Content, f: &mut dyn FnMut(&'c Part)) {
     if let Content::Parts(parts) = content {
@@ -112,7 +110,6 @@ fn for_each_part<'c>(content: &'c Content, f: &mut dyn FnMut(&'c Part)) {
     }
 }
 
-#[cfg(feature = "offload")]
 /// The distinct files the parts of `messages` reference (ids or URIs).
 pub fn collect_file_references(messages: &[Message]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
@@ -129,7 +126,6 @@ pub fn collect_file_references(messages: &[Message]) -> Vec<String> {
     names
 }
 
-#[cfg(feature = "offload")]
 /// Whether `message` holds a part referencing a file (an offloaded image,
 /// which expansion may put back).
 pub fn has_file_reference(message: &Message) -> bool {
@@ -200,7 +196,6 @@ struct Expansion<'a> {
 impl Expansion<'_> {
     /// The id of the image whose file `part` references, when the stash
     /// holds its original.
-    #[cfg(feature = "offload")]
     fn offloaded(&self, part: &Part) -> Option<String> {
         if self.files.is_empty() {
             return None;
@@ -208,13 +203,6 @@ impl Expansion<'_> {
         let name = referenced(self.format, part)?;
         let (_, id) = self.files.iter().find(|(file, _)| file == name)?;
         self.restored.contains(id).then(|| id.clone())
-    }
-
-    /// No file is looked for in a build without offload (none is given).
-    #[cfg(not(feature = "offload"))]
-    fn offloaded(&self, _: &Part) -> Option<String> {
-        debug_assert!(self.files.is_empty());
-        None
     }
 
     /// The occurrence (0, 1, …) of image `id` met now, in document order.

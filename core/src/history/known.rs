@@ -87,10 +87,7 @@ impl Digest {
         }
         let placeholders = |text: &str| !placeholder_ids(text).is_empty();
         // A file reference (an offloaded image) is put back by expansion too.
-        #[cfg(feature = "offload")]
         let mut names_placeholders = crate::history::expand::has_file_reference(message);
-        #[cfg(not(feature = "offload"))]
-        let mut names_placeholders = false;
         for_each_text_without_paths(message, &mut |t| names_placeholders |= placeholders(t));
         Some(Digest {
             format: raw.format,

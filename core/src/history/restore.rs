@@ -3,7 +3,6 @@
 
 use super::flow::{decode, encode, refresh, sizes_of, Outcome};
 use crate::event_loop::Slicer;
-#[cfg(feature = "offload")]
 use crate::history::expand::collect_file_references;
 use crate::history::expand::{
     apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
@@ -12,7 +11,6 @@ use crate::history::expand::{
 use crate::history::known::{decode_inputs, Decoded, Digest, Input, Settled};
 use crate::media::payload::Payloads;
 use crate::messages::image::ImageTemplate;
-#[cfg(feature = "offload")]
 use crate::messages::names_file;
 use crate::messages::{Format, Message, MessageError};
 use crate::stash::{read_verified, Lookup, StashAccess, StashBackend};
@@ -54,7 +52,6 @@ async fn restore_all<B: StashBackend>(
     (restored, corrupted)
 }
 
-#[cfg(feature = "offload")]
 /// Each file the parts of `messages` reference that an image was
 /// offloaded as (the stash's records name their files), with the image's
 /// id; none when no part references a file (the stash is not listed).
@@ -84,8 +81,7 @@ async fn offloaded_images<B: StashBackend>(
 /// A file the provider lost (a `file-missing` refusal), and whose: an
 /// expansion given one puts back only the images offloaded as it, and the
 /// records forget it, so that the next compaction with offload uploads
-/// them anew (without the `offload` feature nothing is offloaded, and such
-/// an expansion puts nothing back).
+/// them anew.
 #[derive(Debug, Clone, Copy)]
 pub struct LostFile<'a> {
     /// Its id, URI or the URI's last segment (see
@@ -96,7 +92,6 @@ pub struct LostFile<'a> {
     pub account: &'a str,
 }
 
-#[cfg(feature = "offload")]
 /// Forgets each of the files `names` for `account` in the records naming
 /// them. Returns each (file, image id) forgotten, and why writing failed.
 async fn forget_files<B: StashBackend>(
@@ -133,7 +128,6 @@ async fn forget_files<B: StashBackend>(
     (files, failed)
 }
 
-#[cfg(feature = "offload")]
 /// What an expansion for `lost` puts back: the ids of the images offloaded
 /// as the lost file(s), and each (file, image id), once their records
 /// forgot the file; none when forgetting failed (the next compaction would
@@ -211,16 +205,9 @@ async fn to_restore<B: StashBackend>(
     messages: &[Message],
     lost: Option<LostFile<'_>>,
 ) -> (BTreeSet<String>, Vec<(String, String)>) {
-    // Only a build that offloads looks for files (see `offload`).
-    #[cfg(feature = "offload")]
     let files = match lost {
         Some(lost) => return lost_images(backend, messages, lost).await,
         None => offloaded_images(backend, messages).await,
-    };
-    #[cfg(not(feature = "offload"))]
-    let files: Vec<(String, String)> = match (backend, lost) {
-        (_, Some(_)) => return (BTreeSet::new(), Vec::new()),
-        _ => Vec::new(),
     };
     let mut ids = collect_placeholders(messages);
     ids.extend(files.iter().map(|(_, id)| id.clone()));

@@ -21,7 +21,6 @@ pub(crate) mod known_messages;
 mod markdown_properties;
 mod markdown_spec;
 mod media_fixtures;
-#[cfg(feature = "offload")]
 mod offload;
 mod offload_formats;
 pub(crate) mod properties;

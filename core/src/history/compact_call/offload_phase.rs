@@ -1,4 +1,4 @@
-//! Compaction's offload phase (the `offload` feature): after the commit,
+//! Compaction's offload phase: after the commit,
 //! each history image kept for the model whose original the stash holds
 //! goes by a reference to its file, uploaded once (see
 //! [`crate::history::offload`]).
