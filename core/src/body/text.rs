@@ -2,7 +2,7 @@
 //! messages' values reference in it.
 
 use super::error::BodyError;
-use super::value_seed::{Refs, ValueSeed};
+use super::value_seed::{Entry, Refs, ValueSeed};
 use crate::event_loop::EventLoop;
 use crate::media::{find_external_ref, Payloads};
 use crate::tool_results::SanitizeMemo;
@@ -12,17 +12,6 @@ use serde_json::Value;
 /// The table number of references into a body: tables of kept host values
 /// count from 1, so no reference of theirs can stand for a body's text.
 pub const BODY_TABLE: u32 = 0;
-
-/// What a reference into the body stands for.
-#[derive(Debug)]
-pub(super) enum Entry {
-    /// Bytes `start..end` of the text: a string with no escape, as it lies.
-    Span(usize, usize),
-    /// A string unescaped by the parser: one that holds U+0000 (the
-    /// character references begin with, so no text of the caller's can
-    /// pass for one), or a long payload with escapes in it.
-    Owned(String),
-}
 
 /// A request body's text and the strings its messages' values reference.
 pub struct BodyText {

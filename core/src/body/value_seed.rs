@@ -4,13 +4,23 @@
 //! value references where it lies in the body, and a string holding
 //! U+0000, which the value references too (see [`Entry`]).
 
-use super::text::Entry;
 use crate::media::external_ref;
 use crate::messages::is_payload_key;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::fmt;
+
+/// What a reference into the body stands for.
+#[derive(Debug)]
+pub(super) enum Entry {
+    /// Bytes `start..end` of the text: a string with no escape, as it lies.
+    Span(usize, usize),
+    /// A string unescaped by the parser: one that holds U+0000 (the
+    /// character references begin with, so no text of the caller's can
+    /// pass for one), or a long payload with escapes in it.
+    Owned(String),
+}
 
 /// The shortest string, in bytes, that may be a payload left in the body.
 pub(super) const PAYLOAD_MIN: usize = 1024;
