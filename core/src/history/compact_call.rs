@@ -133,7 +133,13 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         report.written = written.committed.len();
         let replacements = replacements(&plan, &written, &mut report);
         let (references, uploaded_at) = self
-            .references(&plan, &commit.records, &written, &mut report)
+            .references(
+                &plan,
+                &commit.records,
+                &written,
+                settled.format,
+                &mut report,
+            )
             .await;
         // Images an earlier call stashed come back as the same placeholders:
         // the request moves where an image is stashed for the first time.
@@ -156,7 +162,8 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             placeholders: &replacements,
             references: &references,
         };
-        let outcome = self.finish(messages, swaps, each, breakpoint_at, report);
+        let breakpoint = breakpoint_at.map(|at| (at, settled.format));
+        let outcome = self.finish(messages, swaps, each, breakpoint, report);
         Ok((outcome, digests))
     }
 
@@ -203,13 +210,14 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
 
     /// Replace: only the images whose record committed (`replacements`),
     /// the messages sanitizing changed marked too, the cache breakpoint
-    /// placed at `breakpoint_at`, and the messages encoded.
+    /// placed at the message `breakpoint` names, as its format writes it,
+    /// and the messages encoded.
     fn finish(
         &self,
         mut messages: Vec<Message>,
         swaps: Swaps<'_>,
         each: EachMessage<'_>,
-        breakpoint_at: Option<usize>,
+        breakpoint: Option<(usize, Format)>,
         mut report: CompactReport,
     ) -> Outcome<CompactReport> {
         let mut changed = apply_compaction(
@@ -223,9 +231,8 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         }
         let (mut values, mut after) =
             encode(messages, &changed, each.sizes, each.known, self.payloads);
-        if let Some(at) = breakpoint_at {
-            let format = Format::from_name(report.format, "").ok();
-            if let Some(grown) = format.and_then(|f| place(&mut values, at, f, self.payloads)) {
+        if let Some((at, format)) = breakpoint {
+            if let Some(grown) = place(&mut values, at, format, self.payloads) {
                 changed[at] = true;
                 after = after.saturating_add_signed(grown);
                 report.cache_breakpoint_index = Some(at);

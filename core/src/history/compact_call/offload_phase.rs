@@ -55,20 +55,20 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         })
     }
 
-    /// The reference part of each image offloaded, ((message, image
-    /// ordinal), part), and the first message holding an image uploaded
-    /// now; none without an offload.
+    /// The reference part of each image offloaded (the messages are in
+    /// `format`), ((message, image ordinal), part), and the first message
+    /// holding an image uploaded now; none without an offload.
     pub(super) async fn references(
         &self,
         plan: &Plan<'_>,
         records: &[NewRecord<'_>],
         written: &Written,
+        format: Format,
         report: &mut CompactReport,
     ) -> (Vec<((usize, usize), Value)>, Option<usize>) {
         let Some(offload) = self.offload else {
             return (Vec::new(), None);
         };
-        let format = Format::from_name(report.format, "").unwrap_or(Format::DEFAULT);
         let provider = match offload.provider_for(format) {
             Ok(provider) => provider,
             Err(note) => {
