@@ -14,7 +14,7 @@ use std::rc::Rc;
 const BODY: &str = "body";
 
 /// The keys that hold a body's messages, in the order they are looked for
-/// when the call names no format.
+/// when the call names no format: each format's `messages_key`.
 const MESSAGE_KEYS: [&str; 3] = ["messages", "contents", "input"];
 
 /// A request body read: its text, its messages as inputs of a compaction
@@ -51,15 +51,6 @@ fn path_of(key: Option<&str>, i: usize) -> String {
     match key {
         Some(k) => format!("{BODY}.{k}[{i}]"),
         None => format!("{BODY}[{i}]"),
-    }
-}
-
-/// The key of `format`'s requests that holds their messages.
-fn key_of(format: Format) -> &'static str {
-    match format {
-        Format::OpenAiResponses | Format::GeminiInteractions => "input",
-        Format::Gemini => "contents",
-        _ => "messages",
     }
 }
 
@@ -133,7 +124,7 @@ fn choose<'a>(
     format: Option<Format>,
 ) -> Result<(Option<&'static str>, Vec<&'a RawValue>), BodyError> {
     let wanted: Vec<&'static str> = match format {
-        Some(f) => vec![key_of(f)],
+        Some(f) => vec![f.messages_key()],
         None => MESSAGE_KEYS.to_vec(),
     };
     for key in &wanted {
@@ -284,5 +275,20 @@ impl<'de> Visitor<'de> for SlotVisitor {
     }
     fn visit_unit<E>(self) -> Result<Slot<'de>, E> {
         Ok(Slot::Other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_keys_looked_for_are_the_formats_own() {
+        let mut own: Vec<&str> = Format::ALL.iter().map(|f| f.messages_key()).collect();
+        own.sort_unstable();
+        own.dedup();
+        let mut looked_for = MESSAGE_KEYS.to_vec();
+        looked_for.sort_unstable();
+        assert_eq!(looked_for, own);
     }
 }

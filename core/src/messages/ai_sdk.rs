@@ -59,6 +59,9 @@ const EVIDENCE: Evidence = Evidence {
     ..Evidence::NONE
 };
 
+/// The key of a request body holding the messages (`generateText` and `streamText` take `messages`).
+pub(super) const MESSAGES_KEY: &str = "messages";
+
 /// The Vercel AI SDK ModelMessage format.
 pub(super) static WIRE: WireFormat = WireFormat::role_content(
     Format::AiSdk,

@@ -44,6 +44,9 @@ const EVIDENCE: Evidence = Evidence {
     ..Evidence::NONE
 };
 
+/// The key of a request body holding the messages (the Messages API).
+pub(super) const MESSAGES_KEY: &str = "messages";
+
 /// The Anthropic Messages format.
 pub(super) static WIRE: WireFormat = WireFormat::role_content(
     Format::Anthropic,

@@ -58,6 +58,9 @@ const EVIDENCE: Evidence = Evidence {
     ..Evidence::NONE
 };
 
+/// The key of a request body holding the messages (`generateContent`).
+pub(super) const MESSAGES_KEY: &str = "contents";
+
 /// Google Gemini `Content`.
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::Gemini,

@@ -56,6 +56,9 @@ const EVIDENCE: Evidence = Evidence {
     ..Evidence::NONE
 };
 
+/// The key of a request body holding the messages (`interactions.create`).
+pub(super) const MESSAGES_KEY: &str = "input";
+
 /// The Interactions API's input.
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::GeminiInteractions,

@@ -66,6 +66,9 @@ const EVIDENCE: Evidence = Evidence {
     ..Evidence::NONE
 };
 
+/// The key of a request body holding the messages (a chat model's `invoke` input).
+pub(super) const MESSAGES_KEY: &str = "messages";
+
 /// The LangChain message format (tuples and objects).
 pub(super) static WIRE: WireFormat = WireFormat {
     tuples: true,

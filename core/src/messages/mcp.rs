@@ -54,6 +54,9 @@ const EVIDENCE: Evidence = Evidence {
     ..Evidence::NONE
 };
 
+/// The key of a request body holding the messages (`sampling/createMessage`).
+pub(super) const MESSAGES_KEY: &str = "messages";
+
 /// MCP tool results (`CallToolResult` content as messages).
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::Mcp,

@@ -45,6 +45,9 @@ const EVIDENCE: Evidence = Evidence {
     ..Evidence::NONE
 };
 
+/// The key of a request body holding the messages (`/api/chat`).
+pub(super) const MESSAGES_KEY: &str = "messages";
+
 /// Ollama chat messages.
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::Ollama,

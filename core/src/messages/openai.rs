@@ -32,6 +32,9 @@ const EVIDENCE: Evidence = Evidence {
     ..Evidence::NONE
 };
 
+/// The key of a request body holding the messages (Chat Completions).
+pub(super) const MESSAGES_KEY: &str = "messages";
+
 /// The OpenAI Chat Completions format.
 pub(super) static WIRE: WireFormat = WireFormat::role_content(
     Format::OpenAi,

@@ -50,6 +50,9 @@ const EVIDENCE: Evidence = Evidence {
     ..Evidence::NONE
 };
 
+/// The key of a request body holding the messages (`responses.create`).
+pub(super) const MESSAGES_KEY: &str = "input";
+
 /// OpenAI Responses input items.
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::OpenAiResponses,

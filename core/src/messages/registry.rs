@@ -44,6 +44,13 @@ macro_rules! define_dispatch {
             }
         }
 
+        /// The key of `format`'s request bodies that holds the messages.
+        fn messages_key(format: Format) -> &'static str {
+            match format {
+                $(Format::$variant => super::$module::MESSAGES_KEY,)*
+            }
+        }
+
         /// How `format`'s API takes an image by file reference, if it does.
         pub(super) fn file_refs(format: Format) -> Option<&'static super::file_ref::FileRefs> {
             match format {
@@ -60,6 +67,12 @@ impl Format {
     /// `{type:'input_text', text}`, Gemini `{text}`.
     pub fn text_part(self, text: String) -> serde_json::Value {
         Part::text_in(self, text).into_wire()
+    }
+
+    /// The key of this format's request bodies that holds the messages
+    /// (`messages`, Gemini's `contents`, Responses' and Interactions' `input`).
+    pub fn messages_key(self) -> &'static str {
+        messages_key(self)
     }
 
     /// True when a message's content may be one plain string. Where it may

@@ -35,6 +35,9 @@ const EVIDENCE: Evidence = Evidence {
     ..Evidence::NONE
 };
 
+/// The key of a request body holding the messages (what `useChat` posts).
+pub(super) const MESSAGES_KEY: &str = "messages";
+
 /// The Vercel AI SDK UIMessage format.
 pub(super) static WIRE: WireFormat = WireFormat {
     format: Format::UiMessage,
