@@ -12,10 +12,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../scripts/serve.mjs';
 
-/** Runs `node scripts/bench.mjs` with `env`: its exit code and output. */
-function bench(env) {
+/** Runs `node scripts/bench.mjs` with `more` in its environment, as a
+ * user's shell runs it (not as a test file: no NODE_TEST_CONTEXT): its exit
+ * code and output. */
+function bench(more) {
+  const env = { ...process.env, ...more };
+  delete env.NODE_TEST_CONTEXT;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/bench.mjs'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/bench.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => { out += d; });
     child.stderr.on('data', (d) => { out += d; });
