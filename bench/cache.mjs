@@ -12,6 +12,8 @@
 //           claude-sonnet-4-5's 100-image limit (keepRecentImages: 1000),
 //           counted from turn 100
 
+import { SIZES } from './sizes.mjs';
+
 /** Anthropic's prices for Claude Sonnet 4.5, in dollars a million tokens. */
 const PRICE = { input: 3, write: 3.75, read: 0.3 };
 
@@ -85,10 +87,12 @@ export async function benchCache(ctx, { imageOfSize, makeScreenshot }) {
   // The window session: noisy PNGs of about 1 MB (~870 px a side), one a
   // turn, all different. The limit session: 1280×800 PNG screenshots of a
   // page of text (an agent's browser), 150 different ones.
+  // (BENCH_SMOKE: a few turns of small images.)
+  const { window: windowTurns, limit: limitTurns, limitFrom, imageB64, screen } = SIZES.cache;
   const shots = [];
-  for (let i = 0; i < 40; i++) shots.push(await imageOfSize(1 << 20, 7000 + i, 'png'));
+  for (let i = 0; i < windowTurns; i++) shots.push(await imageOfSize(imageB64, 7000 + i, 'png'));
   const pages = [];
-  for (let i = 0; i < 150; i++) pages.push({ mime: 'image/png', b64: (await makeScreenshot(1280, 800, i + 1)).toString('base64') });
+  for (let i = 0; i < limitTurns; i++) pages.push({ mime: 'image/png', b64: (await makeScreenshot(...screen, i + 1)).toString('base64') });
   const slacks = [['false (one image a turn)', false], ['{images: 4}', { images: 4 }], ['default {images: 8, headroom: 0.2}', undefined], ['{images: 16}', { images: 16 }]];
   const result = {};
   const print = (title, rows) => {
@@ -102,17 +106,17 @@ export async function benchCache(ctx, { imageOfSize, makeScreenshot }) {
   };
 
   const windowRows = [];
-  const window40 = session(shots, 40);
-  for (const [label, slack] of slacks) windowRows.push([label, await run(ctx, window40, 40, 1, { keepRecentImages: 3, slack })]);
-  print('prompt cache, window: 40 turns, one new ~1 MB screenshot a turn, keepRecentImages: 3 (Sonnet 4.5 prices, a breakpoint at each request\'s end)', windowRows);
+  const windowSession = session(shots, windowTurns);
+  for (const [label, slack] of slacks) windowRows.push([label, await run(ctx, windowSession, windowTurns, 1, { keepRecentImages: 3, slack })]);
+  print(`prompt cache, window: ${windowTurns} turns, one new ~1 MB screenshot a turn, keepRecentImages: 3 (Sonnet 4.5 prices, a breakpoint at each request's end)`, windowRows);
   result.window = Object.fromEntries(windowRows.map(([label, r]) => [label, r]));
 
   const limitRows = [];
-  const limit150 = session(pages, 150);
+  const limitSession = session(pages, limitTurns);
   for (const [label, slack] of [slacks[0], slacks[2]]) {
-    limitRows.push([label, await run(ctx, limit150, 150, 100, { keepRecentImages: 1000, model: 'claude-sonnet-4-5', slack })]);
+    limitRows.push([label, await run(ctx, limitSession, limitTurns, limitFrom, { keepRecentImages: 1000, model: 'claude-sonnet-4-5', slack })]);
   }
-  print('prompt cache, limit: 150 turns against claude-sonnet-4-5\'s 100 images, counted from turn 100', limitRows);
+  print(`prompt cache, limit: ${limitTurns} turns against claude-sonnet-4-5's 100 images, counted from turn ${limitFrom}`, limitRows);
   const [, exact] = limitRows[0];
   const [, stepped] = limitRows[1];
   console.log(`  input cost with the steps ÷ without: ${(stepped.cost / exact.cost).toFixed(2)}; without any cache the same turns would cost $${exact.uncachedCost.toFixed(3)}`);

@@ -71,21 +71,21 @@ export const input = (shape, t) => `![first](${PNG})\n\n${shape(t)}\n\n![last]($
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Repetitions of `fn` that take at least 20 ms. */
-async function repsFor(fn) {
+/** Repetitions of `fn` that take at least `sampleMs` ms. */
+async function repsFor(fn, sampleMs) {
   const t0 = performance.now();
   await fn();
-  return Math.max(1, Math.ceil(20 / Math.max(performance.now() - t0, 0.01)));
+  return Math.max(1, Math.ceil(sampleMs / Math.max(performance.now() - t0, 0.01)));
 }
 
 /**
  * Median milliseconds of one call of each of `fns`, their samples taken in
  * turn (so a busy machine slows each alike), each sample repeated to last
- * at least 20 ms.
+ * at least `sampleMs` ms.
  */
-async function timesOf(fns, runs) {
+async function timesOf(fns, runs, sampleMs) {
   const reps = [];
-  for (const fn of fns) reps.push(await repsFor(fn));
+  for (const fn of fns) reps.push(await repsFor(fn, sampleMs));
   const samples = fns.map(() => []);
   for (let i = 0; i < runs; i++) {
     for (const [k, fn] of fns.entries()) {
@@ -128,14 +128,13 @@ function commonmarkTime(commonmark, text, runs, timeoutMs) {
  * Times every shape; prints a table and returns the rows. `ctx` is the
  * package's nodejs build; `commonmark` the path of commonmark.js.
  */
-export async function benchMarkdown(ctx, { runs: atLeast, commonmark, sizes = [100_000, 200_000] }) {
-  const runs = Math.max(atLeast, 7);
+export async function benchMarkdown(ctx, { runs, commonmark, sizes = [100_000, 200_000], sampleMs = 20, shapes = SHAPES.length }) {
   const timeoutMs = Number(process.env.BENCH_CM_TIMEOUT_MS || 10_000);
   const [small, large] = sizes;
   console.log(`\nmarkdown pathological inputs in Node (median of ${runs}; ${small / 1000} KB and ${large / 1000} KB; commonmark.js stopped after ${timeoutMs / 1000} s)`);
   console.log(`  ${'input'.padEnd(46)} ${'100 KB'.padStart(9)} ${'200 KB'.padStart(9)} ${'×2 →'.padStart(6)} ${'cm.js'.padStart(9)} ${'ctx/cm'.padStart(7)} ${'toMultimodal'.padStart(12)} ${'hasMultimedia'.padStart(13)} images`);
   const rows = [];
-  for (const [name, shape] of SHAPES) {
+  for (const [name, shape] of SHAPES.slice(0, shapes)) {
     const text = input(shape, small);
     const text2 = input(shape, large);
     const messages = [{ role: 'user', content: text }];
@@ -144,7 +143,7 @@ export async function benchMarkdown(ctx, { runs: atLeast, commonmark, sizes = [1
       () => ctx.parseMarkdownImages(text2),
       () => ctx.toMultimodal(text),
       () => ctx.hasMultimedia(messages),
-    ], runs);
+    ], runs, sampleMs);
     const images = ctx.parseMarkdownImages(text).length;
     const cm = await commonmarkTime(commonmark, text, runs, timeoutMs);
     const row = {

@@ -6,6 +6,8 @@
 // function stands in for the app's (`openai.files.create`): it answers at
 // once and counts. Counts and bytes, never times.
 
+import { SIZES } from './sizes.mjs';
+
 /**
  * A session of `turns` turns: each a user message with a screenshot (one
  * a turn) and a line of text, then the assistant's answer. `request(i)` is
@@ -61,10 +63,11 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The offload rows: the session with and without offload; prints them and returns the figures. */
 export async function benchOffload(ctx, { imageOfSize }) {
-  const turns = 50;
+  // 50 turns (BENCH_SMOKE: a few, of small images).
+  const { turns, imageB64 } = SIZES.offload;
   const shots = [];
   // 1.5 MB a PNG: its base64 is 4/3 of that.
-  for (let i = 0; i < turns; i++) shots.push(await imageOfSize(2 * MB, 9100 + i, 'png'));
+  for (let i = 0; i < turns; i++) shots.push(await imageOfSize(imageB64, 9100 + i, 'png'));
   const request = session(shots, turns);
   const inline = await run(ctx, request, turns, false);
   const offloaded = await run(ctx, request, turns, true);

@@ -1,6 +1,7 @@
 // Runs in the benchmark page: ctxpack (web build) against plain JavaScript
 // implementations of the same algorithm, on the same input, in one run.
-import init, { Stash, compactContext, md5Hex } from '/dist/web/ctxpack.js';
+// The package's browser entry (the API), not the wasm-bindgen glue it wraps.
+import init, { Stash, compactContext, md5Hex } from '/dist/web/index.js';
 import { variantMessages } from '/bench/variants.js';
 
 const wasm = await init();

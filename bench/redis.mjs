@@ -9,6 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, startRedis } from '../tests/js/support/redis.mjs';
+import { SIZES } from './sizes.mjs';
+
+// 30 screenshots and 20,000 other records (BENCH_SMOKE: a few).
+const { shots: SHOTS, others: OTHERS } = SIZES.redis;
 
 /** A StashAdapter over Redis as a new user writes one: JSON values, keys() by SCAN. */
 function naiveAdapter(client, prefix) {
@@ -45,10 +49,10 @@ export async function benchRedis(ctx, { redisStash, makeImage, runs }) {
   try {
     // A chat the app keeps: 30 screenshots, one new a turn.
     const shots = [];
-    for (let i = 0; i < 30 + runs + 1; i++) shots.push((await makeImage('png', 320, 200, 500 + i)).toString('base64'));
+    for (let i = 0; i < SHOTS + runs + 1; i++) shots.push((await makeImage('png', 320, 200, 500 + i)).toString('base64'));
     const turn = (i) => {
       const messages = [];
-      for (const b64 of shots.slice(0, 30 + i)) messages.push({ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${b64}` } }, { type: 'text', text: 'and this?' }] }, { role: 'assistant', content: 'noted' });
+      for (const b64 of shots.slice(0, SHOTS + i)) messages.push({ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${b64}` } }, { type: 'text', text: 'and this?' }] }, { role: 'assistant', content: 'noted' });
       messages.push({ role: 'user', content: 'compare the first and the last' });
       return messages;
     };
@@ -63,9 +67,9 @@ export async function benchRedis(ctx, { redisStash, makeImage, runs }) {
     result.empty = { redis: await measure(redisStash(client, { prefix: 'bench-a:' })), naive: await measure(naiveAdapter(client, 'bench-b:')) };
     // 20,000 other records: other tenants' history images and bookkeeping.
     const filler = 'x'.repeat(1024);
-    for (let i = 0; i < 20000; i += 1000) {
+    for (let i = 0; i < OTHERS; i += 1000) {
       const m = client.multi();
-      for (let k = i; k < i + 1000; k++) {
+      for (let k = i; k < Math.min(i + 1000, OTHERS); k++) {
         m.set(`other-tenant-${k % 50}:history_image_${String(k).padStart(32, '0')}`, filler);
       }
       await m.exec();

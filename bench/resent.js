@@ -91,15 +91,15 @@ window.runResent = async ({ workload, fresh, runs }) => {
   return { images: historyImages(messages), first: { ms: first.ms, longest: first.longest, longTasks: first.longTasks }, turn: median(turns), floor: median(floors), longest };
 };
 
-/** Lets the page settle (pending collections of the inputs just made) before a measurement. */
-const settle = () => new Promise((r) => setTimeout(r, 1000));
+/** Lets the page settle for `ms` (pending collections of the inputs just made) before a measurement. */
+const settle = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The longest task of one job on the big workload, nothing remembered (a
  * first send after a reload): run in a page of its own, its input made and
  * left to settle before the measurement starts.
  */
-window.runLongTask = async ({ workload, model, job }) => {
+window.runLongTask = async ({ workload, model, job, settleMs = 1000 }) => {
   const messages = variantMessages(await (await fetch(workload)).json(), 7);
   const stash = await Stash.open({ name: freshName('long') });
   let run;
@@ -119,7 +119,7 @@ window.runLongTask = async ({ workload, model, job }) => {
     const markdown = JSON.parse(JSON.stringify(urls.map((url, i) => `Screenshot ${i}:\n\n![shot ${i}](${url})\n`).join('\n')));
     run = () => toMultimodal(markdown);
   }
-  await settle();
+  await settle(settleMs);
   const out = await withLongTasks(run);
   stash.close();
   delete out.value;
@@ -140,23 +140,23 @@ const pageHost = {
 };
 
 /**
- * An agent's chat of 2,000 messages kept by the page: each turn adds two
- * messages and hands the whole chat to compactContext (and estimate),
- * against plain JavaScript's walk of it.
+ * An agent's chat of `messages` (2,000) messages kept by the page: each
+ * turn adds two messages and hands the whole chat to compactContext (and
+ * estimate), against plain JavaScript's walk of it; `turnsPerRun` turns a run.
  */
-window.runLongChat = async ({ fresh, runs }) => {
+window.runLongChat = async ({ fresh, runs, messages = 2000, turnsPerRun = 10 }) => {
   const image = await (await fetch(fresh)).json();
   const name = freshName('long-chat');
   const stash = await Stash.open({ name });
   const shots = Array.from({ length: 8 }, (_, i) => ({ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:${image.mime};base64,${variant(image.b64, 5000 + i)}` } }] }));
   const { messages: stashed } = await compactContext([...shots, { role: 'user', content: 'ok' }], { stash });
-  const chat = agentChat(2000, stashed.slice(0, 8).map((m) => m.content[0].text));
+  const chat = agentChat(messages, stashed.slice(0, 8).map((m) => m.content[0].text));
   // Noted, then read and remembered: the turns below are the app's steady state.
   await compactContext(chat, { stash });
   await compactContext(chat, { stash });
   const [turns, plains, estimates] = [[], [], []];
   let longest = 0;
-  for (let r = 0; r <= 10 * runs; r++) {
+  for (let r = 0; r <= turnsPerRun * runs; r++) {
     chat.splice(-1, 0, { role: 'assistant', content: `reply ${r}` }, { role: 'user', content: `question ${r}` });
     const turn = await withLongTasks(() => compactContext(chat, { stash }));
     let t0 = performance.now();

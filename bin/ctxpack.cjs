@@ -157,6 +157,7 @@ function usage() {
   for (const [name, c] of Object.entries(COMMANDS)) lines.push(`  ctxpack ${`${name} ${c.input}`.padEnd(width)}${c.summary}`);
   lines.push(`  ctxpack ${'answer --id ID'.padEnd(width)}the same, for an id`);
   lines.push(`  ctxpack ${'help [command]'.padEnd(width)}this help, or a command's options (or: <command> --help)`);
+  lines.push(`  ctxpack ${'--version, -v'.padEnd(width)}the package's version`);
   lines.push(
     '',
     'Messages are a JSON array, or a request body with a "messages", "contents"',
@@ -183,6 +184,7 @@ const fail = (message, exit) => Object.assign(new Error(message), { exit });
 function parseArgs(argv) {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help') return { help: true };
+  if ((command === '-v' || command === '--version') && rest.length === 0) return { version: true };
   if (command === 'help') {
     if (rest.length > 1 || (rest[0] !== undefined && !Object.hasOwn(COMMANDS, rest[0]))) throw new UsageError(`unknown command ${JSON.stringify(rest.join(' '))}`);
     return { help: true, command: rest[0] };
@@ -540,6 +542,10 @@ async function main(argv) {
   }
   if (opts.help) {
     process.stdout.write(opts.command ? commandUsage(opts.command) : usage());
+    return EXIT.ok;
+  }
+  if (opts.version) {
+    process.stdout.write(`${require('../package.json').version}\n`);
     return EXIT.ok;
   }
   const stash = USES_STASH.has(opts.command) ? await openStash(opts) : null;

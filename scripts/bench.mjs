@@ -30,6 +30,10 @@
 // (bench/offload.mjs: a computer-use session of 50 turns, one new ~1.5 MB
 // screenshot each, the last 5 kept, with and without offload; bytes and
 // upload counts).
+//
+// BENCH_SMOKE=1 runs every group once on tiny workloads (bench/sizes.mjs),
+// on the package as built, into BENCH_OUT: `npm test` does
+// (tests/js/bench_smoke.test.mjs), so that the benchmark keeps running whole.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -41,7 +45,8 @@ import { gzipSync } from 'node:zlib';
 import { agentChat, plainResent } from '../bench/agent-chat.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const runs = Number(process.env.BENCH_RUNS || 5);
+const { SMOKE, SIZES } = await import('../bench/sizes.mjs');
+const runs = SIZES.runs;
 const nodeFitOnly = process.env.BENCH_ONLY === 'node-fit';
 const resentOnly = process.env.BENCH_ONLY === 'resent';
 const markdownOnly = process.env.BENCH_ONLY === 'markdown';
@@ -49,15 +54,17 @@ const cacheOnly = process.env.BENCH_ONLY === 'cache';
 const redisOnly = process.env.BENCH_ONLY === 'redis';
 const offloadOnly = process.env.BENCH_ONLY === 'offload';
 const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly || redisOnly || offloadOnly;
-execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
-execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
+if (!SMOKE) {
+  execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
+}
 
 const { serve } = await import('./serve.mjs');
 const { launch } = await import('../tests/js/support/browser.mjs');
 const { conversation, imageOfSize } = await import('../bench/workload.mjs');
 const { variant, variantMessages } = await import('../bench/variants.js');
 
-const outDir = path.join(root, 'bench-results');
+const outDir = process.env.BENCH_OUT || path.join(root, 'bench-results', SMOKE ? 'smoke' : '');
 mkdirSync(outDir, { recursive: true });
 /** Writes the results of the group `name` (BENCH_ONLY) and ends the run. */
 function done(name) {
@@ -72,11 +79,12 @@ async function workload(name, make) {
   }
   return readFileSync(file);
 }
-const big = await workload('big', () => conversation({ count: 100, images: 30, imageB64: 1 << 20 }));
-const many = await workload('many', () => conversation({ count: 1000, images: 300, imageB64: 50 * 1024, seed: 2 }));
-const steadyImage = await workload('steady-image', () => imageOfSize(1 << 20, 9999, 'jpeg'));
+const big = await workload('big', () => conversation(SIZES.big));
+const many = await workload('many', () => conversation(SIZES.many));
+const steadyImage = await workload('steady-image', () => imageOfSize(SIZES.steadyImage, 9999, 'jpeg'));
 const { makeImage } = await import('../tests/fixtures/make.mjs');
-const photoBytes = await makeImage('jpeg', 4000, 3000, 12);
+const photoBytes = await makeImage('jpeg', ...SIZES.photo, 12);
+const PHOTO_SIZE = SIZES.photo.join('×');
 const photo12mp = photoBytes.toString('base64');
 // The same photo with a JPEG comment naming the run: new text for each run
 // (ctxpack remembers what its resizer made of a payload), the same pixels.
@@ -111,14 +119,14 @@ try {
   console.log(`  a turn (history + 1 new)       ${resent.turn.toFixed(1).padStart(9)} ms   longest task ${resent.longest ? `${resent.longest.toFixed(0)} ms` : 'under 50 ms'}`);
   console.log(`  floor (hash-wasm + 1 transaction) ${resent.floor.toFixed(1).padStart(6)} ms   ctxpack is ${(resent.turn / resent.floor).toFixed(2)}× the floor`);
   const chatPage = await freshPage('resent.html', () => window.resentReady === true);
-  const longChat = await chatPage.evaluate((args) => window.runLongChat(args), { fresh: '/bench/steady-image.json', runs });
+  const longChat = await chatPage.evaluate((args) => window.runLongChat(args), { fresh: '/bench/steady-image.json', runs, ...SIZES.chat });
   await chatPage.close();
   result.browser.longChat = longChat;
   console.log(`  a ${longChat.messages}-message agent chat kept by the page, 2 new messages a turn: compactContext ${longChat.turn.toFixed(2)} ms; plain JavaScript's walk ${longChat.plain.toFixed(2)} ms; ctxpack ${(longChat.turn / longChat.plain).toFixed(2)}× the walk (goal ≤ 3×); longest task ${longChat.longest ? `${longChat.longest.toFixed(0)} ms` : 'under 50 ms'}; estimate ${longChat.estimate.toFixed(2)} ms`);
   const long = {};
   for (const job of ['compactContext', 'expandContext', 'fitContext', 'sanitizeToolResult', 'toMultimodal']) {
     const longPage = await freshPage('resent.html', () => window.resentReady === true);
-    long[job] = await longPage.evaluate((args) => window.runLongTask(args), { workload: '/bench/workload-big.json', model: FIT_MODEL, job });
+    long[job] = await longPage.evaluate((args) => window.runLongTask(args), { workload: '/bench/workload-big.json', model: FIT_MODEL, job, settleMs: SIZES.settleMs });
     await longPage.close();
   }
   result.browser.longTasks = long;
@@ -141,7 +149,7 @@ try {
   await fitPage.waitForFunction(() => window.fitReady === true);
   const fit = await fitPage.evaluate((args) => window.runFit(args), { jpegs: photoRuns, model: FIT_MODEL, runs });
   result.browser.fit = fit;
-  console.log(`\nfit in Chromium: one 4000×3000 JPEG to ${FIT_MODEL} (${fit.after.width}×${fit.after.height}, ${(fit.before.bytes / 1024).toFixed(0)} KiB → ${(fit.after.bytes / 1024).toFixed(0)} KiB, ${fit.after.tokens} tokens)`);
+  console.log(`\nfit in Chromium: one ${PHOTO_SIZE} JPEG to ${FIT_MODEL} (${fit.after.width}×${fit.after.height}, ${(fit.before.bytes / 1024).toFixed(0)} KiB → ${(fit.after.bytes / 1024).toFixed(0)} KiB, ${fit.after.tokens} tokens)`);
   console.log(`  fitContext (canvas path) ${fit.ctxpack.toFixed(1).padStart(8)} ms`);
   console.log(`  plain canvas resize      ${fit.canvas.toFixed(1).padStart(8)} ms   ctxpack is ${(fit.ctxpack / fit.canvas).toFixed(2)}× the floor`);
   const md5 = await page.evaluate((args) => window.runMd5(args), { runs });
@@ -277,7 +285,7 @@ if (!nodeOnly) {
     for (let i = 0; i < 8; i++) shots.push({ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${variant(JSON.parse(steadyImage.toString()).b64, 5000 + i)}` } }] });
     const { messages: stashed } = await ctx.compactContext([...shots, { role: 'user', content: 'ok' }], { stash: chatStash });
     const placeholders = stashed.slice(0, 8).map((m) => m.content[0].text);
-    const chat = agentChat(2000, placeholders);
+    const chat = agentChat(SIZES.chat.messages, placeholders);
     await ctx.compactContext(chat, { stash: chatStash });
     const turns = [];
     const estimates = [];
@@ -286,7 +294,7 @@ if (!nodeOnly) {
     const served = [];
     const parses = [];
     const texts = [];
-    for (let r = 0; r < 10 * runs + 1; r++) {
+    for (let r = 0; r < SIZES.chat.turnsPerRun * runs + 1; r++) {
       chat.splice(-1, 0, { role: 'assistant', content: `reply ${r}` }, { role: 'user', content: `question ${r}` });
       let t0 = performance.now();
       await ctx.compactContext(chat, { stash: chatStash });
@@ -462,35 +470,14 @@ if (offloadOnly) done('offload');
 // Node: markdown pathological inputs, ctxpack against commonmark.js.
 if (!nodeFitOnly && !resentOnly) {
   const { benchMarkdown } = await import('../bench/markdown.mjs');
-  result.node.markdown = await benchMarkdown(ctx, { runs, commonmark: require.resolve('commonmark') });
+  result.node.markdown = await benchMarkdown(ctx, { commonmark: require.resolve('commonmark'), ...SIZES.markdown });
 }
 if (markdownOnly) done('markdown');
 
 // Node fitting: the codec module against jimp and sharp, same image, same size.
 if (!resentOnly) {
-const { Jimp } = await import('jimp');
-const sharp = (await import('sharp')).default;
-const fitMessages = (jpeg) => [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: jpeg } }, { type: 'text', text: 'what is this?' }] }];
-let fitReport;
-let fitRun = 0;
-const nodeFit = await time(async () => {
-  ({ report: fitReport } = await ctx.fitContext(fitMessages(photoRuns[fitRun++]), { model: FIT_MODEL }));
-});
-const { width: fw, height: fh } = fitReport.images[0].after;
-const jimpMs = await time(async () => {
-  const img = await Jimp.read(Buffer.from(photo12mp, 'base64'));
-  img.resize({ w: fw, h: fh });
-  (await img.getBuffer('image/jpeg', { quality: 85 })).toString('base64');
-});
-const sharpMs = await time(async () => {
-  (await sharp(Buffer.from(photo12mp, 'base64')).resize(fw, fh).jpeg({ quality: 85 }).toBuffer()).toString('base64');
-});
-result.node.fit = { ctxpack: nodeFit, jimp: jimpMs, sharp: sharpMs, width: fw, height: fh };
-console.log(`\nfit in Node: one 4000×3000 JPEG to ${FIT_MODEL} (${fw}×${fh}); × = time relative to ctxpack`);
-console.log(`  fitContext (codec module) ${nodeFit.toFixed(1).padStart(8)} ms`);
-console.log(`  jimp (pure JavaScript)    ${jimpMs.toFixed(1).padStart(8)} ms   ctxpack is ${(jimpMs / nodeFit).toFixed(2)}× faster`);
-console.log(`  sharp (native libvips)    ${sharpMs.toFixed(1).padStart(8)} ms   ctxpack takes ${(nodeFit / sharpMs).toFixed(2)}× sharp's time`);
-
+  const { benchNodeFit } = await import('../bench/node-fit.mjs');
+  result.node.fit = await benchNodeFit(ctx, { photoRuns, photo: photo12mp, photoSize: PHOTO_SIZE, model: FIT_MODEL, time });
 }
 
 const wasm = readFileSync(path.join(root, 'dist/wasm/ctxpack_bg.wasm'));

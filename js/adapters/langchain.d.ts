@@ -43,7 +43,10 @@ export declare function moveToolMessageMedia<M extends BaseMessage>(messages: re
 /**
  * Agent middleware that compacts the messages of each model call, then, for
  * a model that takes no image in a tool message ({@link toolMessagesTakeImages}),
- * moves tool messages' images into a human message after them.
+ * moves tool messages' images into a human message after them. A call that
+ * sends images by reference to Anthropic's Files API gets that API's beta
+ * (`files-api-2025-04-14`) among its `betas`, which `ChatAnthropic` sends as
+ * the `anthropic-beta` header.
  */
 export declare function ctxpackMiddleware(options: CtxpackLangChainOptions): AgentMiddleware;
 

@@ -92,6 +92,22 @@ function offloadFor(offload, model) {
   return own ? { ...offload, provider: own } : offload;
 }
 
+/** The beta a Messages request needs to reference a file of Anthropic's Files API. */
+const ANTHROPIC_FILES_BETA = 'files-api-2025-04-14';
+
+/**
+ * `request`'s model settings with Anthropic's Files API beta among its
+ * `betas` (`ChatAnthropic` then sends `anthropic-beta` through its
+ * client's `beta.messages.create`): for a call that sends files by
+ * reference to Anthropic. Any other call's settings come back as they were.
+ */
+function withFilesBeta(request, offload, report) {
+  if (offload?.provider !== 'anthropic' || !report.offloaded) return request.modelSettings;
+  const betas = request.modelSettings?.betas ?? [];
+  if (betas.includes(ANTHROPIC_FILES_BETA)) return request.modelSettings;
+  return { ...request.modelSettings, betas: [...betas, ANTHROPIC_FILES_BETA] };
+}
+
 /**
  * `messages` with the images (and other media blocks) of every tool message
  * moved out: the tool message keeps its text (and says the media follow), and
@@ -137,6 +153,8 @@ export function moveToolMessageMedia(messages) {
  * model sends a tool message's images as images (`toolMessagesTakeImages`:
  * `ChatAnthropic`), the images of tool messages — the one
  * `get_history_image` answers with — move into a human message after them.
+ * A call that sends images by reference to Anthropic's Files API gets that
+ * API's beta (`files-api-2025-04-14`) among its `betas`.
  * `onReport` receives each compaction's report.
  */
 export function ctxpackMiddleware(options) {
@@ -149,7 +167,7 @@ export function ctxpackMiddleware(options) {
       const { messages, report } = await compactMessages(request.messages, offload ? { ...rest, offload } : rest);
       onReport?.(report);
       const sent = toolMessagesTakeImages(request.model) ? messages : moveToolMessageMedia(messages);
-      return handler({ ...request, messages: sent });
+      return handler({ ...request, messages: sent, modelSettings: withFilesBeta(request, offload, report) });
     },
   });
 }

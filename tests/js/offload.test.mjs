@@ -11,19 +11,22 @@ import { GoogleGenAI } from '@google/genai';
 import { Stash, compactContext, expandContext } from 'ctxpack';
 import { makeImage } from '../fixtures/make.mjs';
 import { assertTypeChecks } from './support/typecheck.mjs';
+import { ANTHROPIC_FILES_BETA, assertFilesBeta } from './support/wire.mjs';
 
 const images = await Promise.all([0, 1, 2, 3].map(async (i) => (await makeImage('png', 64 + i, 48, 300 + i)).toString('base64')));
 /** Values collected for the type check: [import, type, value]. */
 const typed = [];
 
-/** A fetch that records request bodies and answers with `reply`. */
+/** A fetch that records request bodies and every header, and answers with `reply`. */
 function capturingFetch(reply) {
   const bodies = [];
+  const headers = [];
   const fetch = async (url, init) => {
     bodies.push(JSON.parse(typeof init?.body === 'string' ? init.body : await new Response(init.body).text()));
+    headers.push(Object.fromEntries(new Headers(init?.headers)));
     return new Response(JSON.stringify(reply), { status: 200, headers: { 'content-type': 'application/json' } });
   };
-  return { fetch, bodies };
+  return { fetch, bodies, headers };
 }
 
 /** An upload that counts its calls and names each file by the image's id. */
@@ -72,7 +75,7 @@ test('OpenAI Responses through responses.create: kept images go as file_id, uplo
   assert.deepEqual(back, chat);
 });
 
-test('Anthropic through messages.create: source type file; Gemini through generateContent: fileData with the file URI', async () => {
+test('Anthropic through beta.messages.create with the Files API beta: source type file, the beta header sent; Gemini through generateContent: fileData with the file URI', async () => {
   const anthropicChat = [
     { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: images[0] } }, { type: 'text', text: 'a' }] },
     { role: 'assistant', content: [{ type: 'text', text: 'seen' }] },
@@ -84,7 +87,11 @@ test('Anthropic through messages.create: source type file; Gemini through genera
   assert.equal(out.report.offloaded, 1);
   const anthropic = capturingFetch({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } });
   const client = new Anthropic({ apiKey: 'test', baseURL: 'http://127.0.0.1:9', fetch: anthropic.fetch, maxRetries: 0 });
+  // As the README sends it: messages.create would send no anthropic-beta header.
+  await client.beta.messages.create({ model: 'claude-test', max_tokens: 8, messages: out.messages, betas: [ANTHROPIC_FILES_BETA] });
+  assertFilesBeta(anthropic.headers[0], 'beta.messages.create');
   await client.messages.create({ model: 'claude-test', max_tokens: 8, messages: out.messages });
+  assert.equal(anthropic.headers[1]['anthropic-beta'], undefined, 'messages.create sends no beta: the reason the README sends through the beta call');
   assert.deepEqual(anthropic.bodies[0].messages[0].content[0], { type: 'image', source: { type: 'file', file_id: `file-${a.calls[0].md5.slice(0, 12)}` } });
   assert.ok(!JSON.stringify(anthropic.bodies[0]).includes(images[0].slice(0, 64)));
   typed.push(['import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";', 'MessageParam[]', out.messages]);
@@ -137,7 +144,7 @@ test('offload options are checked at their paths, and a format without reference
   assert.match(report.offloadNote, /^openai images stay inline/);
 });
 
-test('a file the provider lost: repairContext forgets it, uploads the image again and gives the request back, through messages.create', async () => {
+test('a file the provider lost: repairContext forgets it, uploads the image again and gives the request back, through beta.messages.create', async () => {
   const { repairContext } = await import('ctxpack');
   const chat = [
     { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: images[0] } }, { type: 'text', text: 'a' }] },
@@ -160,7 +167,7 @@ test('a file the provider lost: repairContext forgets it, uploads the image agai
   const lost = sent.messages[0].content[0].source.file_id;
   const refusing = async () => new Response(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `File not found: ${lost}` } }), { status: 404, headers: { 'content-type': 'application/json' } });
   const failing = new Anthropic({ apiKey: 'test', baseURL: 'http://127.0.0.1:9', fetch: refusing, maxRetries: 0 });
-  const error = await failing.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: sent.messages }).then(() => null, (e) => e);
+  const error = await failing.beta.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: sent.messages, betas: [ANTHROPIC_FILES_BETA] }).then(() => null, (e) => e);
   assert.ok(error instanceof Anthropic.NotFoundError);
   const repaired = await repairContext(sent.messages, error, { model: 'claude-sonnet-4-5', ...options });
   assert.deepEqual(repaired.refusal, { kind: 'file-missing', provider: 'anthropic', fileId: lost });
@@ -172,7 +179,8 @@ test('a file the provider lost: repairContext forgets it, uploads the image agai
   assert.equal(repaired.report.fits, true);
   const anthropic = capturingFetch({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } });
   const client = new Anthropic({ apiKey: 'test', baseURL: 'http://127.0.0.1:9', fetch: anthropic.fetch, maxRetries: 0 });
-  await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: repaired.messages });
+  await client.beta.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: repaired.messages, betas: [ANTHROPIC_FILES_BETA] });
+  assertFilesBeta(anthropic.headers[0], 'the repaired request');
   const body = JSON.stringify(anthropic.bodies[0]);
   assert.ok(!body.includes(lost) && !body.includes(images[0].slice(0, 64)), 'the lost file is gone, and no payload rides along');
   // The stash remembers the new file: the same history sends it, uploading nothing.

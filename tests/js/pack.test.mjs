@@ -120,6 +120,9 @@ describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and no
   let clone;
   let target;
   let checkoutTarget;
+  // The checkout's source key, and whether its compiled modules are kept.
+  let key;
+  let asBuilt;
   // The clone's builds: in a target folder of their own, and offline (the
   // crates.io dependencies are in cargo's registry, as CI's cache has them).
   let cloneEnv;
@@ -151,13 +154,20 @@ describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and no
       const from = path.join(checkoutTarget, sub);
       if (existsSync(from)) cpSync(from, path.join(target, sub), { recursive: true, preserveTimestamps: true });
     }
+    // The checkout is the clone's commit, built: its compiled modules are kept.
+    key = sourceKey(ROOT, env);
+    asBuilt = key !== null && existsSync(path.join(checkoutTarget, 'compiled-cache', key));
+    // Otherwise an entry of the copy for the clone's sources was left by an
+    // earlier build of its commit (an earlier run of these tests, before the
+    // checkout changed): it goes, so that the clone's crates are compiled
+    // from its own sources on every run, as on the first.
+    const cloneKey = sourceKey(clone, { ...env, ...cloneEnv });
+    assert.ok(cloneKey, 'a fresh clone is a clean checkout of its commit');
+    if (!asBuilt) rmSync(path.join(target, 'compiled-cache', cloneKey), { recursive: true, force: true });
   });
 
   test('npm pack builds dist/ itself (the modules of the same commit reused, or the crates compiled from the clone), and the tarball installs into an empty project and runs', { timeout: 30 * 60_000 }, () => {
     assert.ok(!existsSync(path.join(clone, 'dist')), 'a fresh clone has no dist/');
-    // The checkout is the clone's commit, built: its compiled modules are kept.
-    const key = sourceKey(ROOT, env);
-    const asBuilt = key !== null && existsSync(path.join(checkoutTarget, 'compiled-cache', key));
     const tarball = pack(clone, path.join(dir, 'clone-pack'), { extraEnv: cloneEnv });
     assert.match(tarball.stderr, /prepack/);
     if (asBuilt) {

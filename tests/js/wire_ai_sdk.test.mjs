@@ -17,7 +17,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogle } from '@ai-sdk/google';
 import { Stash, answerHistoryImageCall, compactContext, expandContext } from 'ctxpack';
 import { compactUIMessages, ctxpackMiddleware, fileProviderOf, historyImageOutput, historyImageTool, toolResultFilesMiddleware, HISTORY_IMAGE_TOOL } from 'ctxpack/ai-sdk';
-import { IMAGES, REPLIES, assertImagesOnWire, capturingFetch } from './support/wire.mjs';
+import { IMAGES, REPLIES, assertFilesBeta, assertImagesOnWire, capturingFetch } from './support/wire.mjs';
 
 const { chart, photo } = IMAGES;
 
@@ -59,8 +59,8 @@ function assertTurnsAlternate(p, body) {
 
 /** The model of `p`, its captured bodies, answering with `replies` (built from the API's scripted replies). */
 function captured(p, replies) {
-  const { fetch, bodies } = capturingFetch(replies(REPLIES[p.api]));
-  return { model: p.model(fetch), bodies };
+  const { fetch, bodies, requests } = capturingFetch(replies(REPLIES[p.api]));
+  return { model: p.model(fetch), bodies, requests };
 }
 
 for (const p of PROVIDERS) {
@@ -207,7 +207,7 @@ for (const p of PROVIDERS.filter((p) => REFERENCE[p.api])) {
       return { id: `file-${md5.slice(0, 12)}`, uri: `https://generativelanguage.googleapis.com/v1beta/files/${md5.slice(0, 12)}` };
     };
     const reports = [];
-    const { model, bodies } = captured(p, (r) => [r.text('sales rose'), r.text('still rising')]);
+    const { model, bodies, requests } = captured(p, (r) => [r.text('sales rose'), r.text('still rising')]);
     const middleware = ctxpackMiddleware({ stash, keepRecentImages: 1, offload: { upload, minBytes: 0 }, onReport: (r) => reports.push(r) });
     const wrapped = wrapLanguageModel({ model, middleware });
     await generateText({ model: wrapped, messages: conversation() });
@@ -220,6 +220,8 @@ for (const p of PROVIDERS.filter((p) => REFERENCE[p.api])) {
       assertImagesOnWire(p.api, body, { chart: 0, photo: 1 }, { photo: ['user'] });
     }
     assert.deepEqual(bodies[1], bodies[0], 'the same request: nothing new for the prompt cache');
+    // A Messages request that references a file carries the Files API beta.
+    if (p.api === 'anthropic') for (const [i, r] of requests.entries()) assertFilesBeta(r.headers, `${name} request ${i}`);
   });
 }
 
@@ -253,8 +255,9 @@ test('useChat UIMessages compacted with offload: convertToModelMessages sends th
     const sent = await compactUIMessages(turns, { stash, keepRecentImages: 1, offload: { upload, provider, minBytes: 0 } });
     assert.deepEqual(uploads, [chart.id]);
     await validateUIMessages({ messages: sent }); // the AI SDK's own schema takes the reference part
-    const { model, bodies } = captured(p, (r) => [r.text('up')]);
+    const { model, bodies, requests } = captured(p, (r) => [r.text('up')]);
     await generateText({ model, messages: await convertToModelMessages(sent) });
+    if (p.api === 'anthropic') assertFilesBeta(requests[0].headers, p.provider);
     const file = provider === 'gemini' ? `https://generativelanguage.googleapis.com/v1beta/files/${chart.id.slice(0, 12)}` : `file-${chart.id.slice(0, 12)}`;
     assert.ok(findObject(bodies[0], REFERENCE[p.api](file)), `${p.provider}: ${JSON.stringify(bodies[0]).slice(0, 600)}`);
     assertImagesOnWire(p.api, bodies[0], { chart: 0, photo: 0 });

@@ -18,7 +18,7 @@ import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { createAgent } from 'langchain';
 import { Stash, answerHistoryImageCall, compactContext, expandContext, getHistoryImage, toMultimodal } from 'ctxpack';
 import { ctxpackMiddleware, historyImageTool } from 'ctxpack/langchain';
-import { IMAGES, REPLIES, assertImagesOnWire, capturingFetch, capturingServer } from './support/wire.mjs';
+import { IMAGES, REPLIES, assertFilesBeta, assertImagesOnWire, capturingFetch, capturingServer } from './support/wire.mjs';
 
 const { chart, photo, shot } = IMAGES;
 
@@ -46,8 +46,8 @@ const MODELS = [
   {
     name: 'ChatAnthropic', api: 'anthropic', toolImage: 'tool',
     make(replies) {
-      const { fetch, bodies } = capturingFetch(replies);
-      return { model: new ChatAnthropic({ model: 'claude-sonnet-4-5', apiKey: 'test', clientOptions: { fetch } }), bodies, close: async () => {} };
+      const { fetch, bodies, requests } = capturingFetch(replies);
+      return { model: new ChatAnthropic({ model: 'claude-sonnet-4-5', apiKey: 'test', clientOptions: { fetch } }), bodies, requests, close: async () => {} };
     },
   },
   {
@@ -170,7 +170,7 @@ for (const m of MODELS.filter((x) => REFERENCE[x.api])) {
       return { id: `file-${md5.slice(0, 12)}`, uri: `https://generativelanguage.googleapis.com/v1beta/files/${md5.slice(0, 12)}` };
     };
     const r = REPLIES[m.api];
-    const { model, bodies, close } = await m.make([r.text('sales rose'), r.text('still rising')]);
+    const { model, bodies, requests, close } = await m.make([r.text('sales rose'), r.text('still rising')]);
     const reports = [];
     try {
       const agent = createAgent({ model, tools: [], middleware: [ctxpackMiddleware({ stash, keepRecentImages: 1, offload: { upload, minBytes: 0 }, onReport: (rep) => reports.push(rep) })] });
@@ -187,6 +187,8 @@ for (const m of MODELS.filter((x) => REFERENCE[x.api])) {
       assert.ok(findObject(body, REFERENCE[m.api](file)), `${m.name}: ${JSON.stringify(body).slice(0, 700)}`);
       assertImagesOnWire(m.api, body, { chart: 0, photo: 1 }, { photo: ['user'] });
     }
+    // A Messages request that references a file carries the Files API beta.
+    if (m.api === 'anthropic') for (const [i, req] of requests.entries()) assertFilesBeta(req.headers, `${m.name} request ${i}`);
   });
 }
 
@@ -204,4 +206,21 @@ test('ChatOpenAI on Chat Completions: with offload the kept chart stays inline, 
   }
   assert.match(reports[0].offloadNote, /offload\.provider/);
   assertImagesOnWire(m.api, bodies[0], { chart: 1, photo: 1 });
+});
+
+test('ChatAnthropic: a call whose images all became placeholders sends no file reference, and asks for no Files API beta', async () => {
+  const m = MODELS.find((x) => x.api === 'anthropic');
+  const stash = await Stash.open({ backend: 'memory' });
+  const reports = [];
+  const { model, bodies, requests, close } = await m.make([REPLIES[m.api].text('ok')]);
+  try {
+    const agent = createAgent({ model, tools: [], middleware: [ctxpackMiddleware({ stash, keepRecentImages: 0, offload: { upload: async () => assert.fail('no upload'), minBytes: 0 }, onReport: (rep) => reports.push(rep) })] });
+    const messages = (await conversation()).map((msg) => (msg.role === 'user' ? new HumanMessage({ content: msg.content }) : new AIMessage(msg.content)));
+    await agent.invoke({ messages });
+  } finally {
+    await close();
+  }
+  assert.deepEqual([reports[0].stashed, reports[0].offloaded], [1, 0]);
+  assert.equal(findObject(bodies[0], (o) => o.source?.type === 'file'), null);
+  assert.ok(!(requests[0].headers['anthropic-beta'] ?? '').includes('files-api'), requests[0].headers['anthropic-beta']);
 });

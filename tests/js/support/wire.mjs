@@ -156,17 +156,29 @@ export function assertImagesOnWire(api, body, expect, where = {}) {
 const json = (value) => new Response(JSON.stringify(value), { status: 200, headers: { 'content-type': 'application/json' } });
 
 /**
- * A `fetch` that records each request's JSON body and answers with the next
- * of `replies` (the last one repeats).
+ * A `fetch` that records each request's JSON body, and its URL and every
+ * header (names in lower case) in `requests`, and answers with the next of
+ * `replies` (the last one repeats).
  */
 export function capturingFetch(replies) {
   const bodies = [];
+  const requests = [];
   const fetch = async (url, init) => {
     const text = typeof init?.body === 'string' ? init.body : await new Response(init?.body).text();
     bodies.push(JSON.parse(text));
+    requests.push({ url: String(url), headers: Object.fromEntries(new Headers(init?.headers)) });
     return json(replies[Math.min(bodies.length - 1, replies.length - 1)]);
   };
-  return { fetch, bodies };
+  return { fetch, bodies, requests };
+}
+
+/** Anthropic's Files API beta: a Messages request that references a file needs it. */
+export const ANTHROPIC_FILES_BETA = 'files-api-2025-04-14';
+
+/** Asserts that `headers` (as `capturingFetch` records them) ask for Anthropic's Files API beta. */
+export function assertFilesBeta(headers, what) {
+  const betas = (headers['anthropic-beta'] ?? '').split(',').map((b) => b.trim());
+  assert.ok(betas.includes(ANTHROPIC_FILES_BETA), `${what}: anthropic-beta is ${JSON.stringify(headers['anthropic-beta'])}, without ${ANTHROPIC_FILES_BETA}`);
 }
 
 /**
