@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { Stash, compactContext, expandContext, getHistoryImage } from 'ctxpack';
@@ -178,6 +179,34 @@ for (const [n, kind] of KINDS.entries()) {
     }
   });
 }
+
+test('the slots ctxpack/redis groups commands by are the ones Redis computes, hash tags and UTF-8 included', async () => {
+  const require = createRequire(import.meta.url);
+  const { slotOf: ours } = require('../../dist/adapters/redis-batch.cjs');
+  const keys = ['', 'a', 'history_image_0123', '{t}:x', 'x{t}y', 'foo{}bar', '{}{t}', 'a{b', 'a}b{c}', '用户:history_image_é', 'dootask_ai:cache:ctxpack_meta_{dootask_ai:cache:history_image_00}'];
+  for (let i = 0; i < 200; i++) keys.push(`tenant-${i}:history_image_${md5(String(i))}`);
+  for (const key of keys) assert.equal(ours(key), await slotOf(key), key);
+});
+
+test('a prefix with a hash tag keeps a tenant in one slot, a round trip per call; a prefix whose braces would split a record is refused', async () => {
+  const { client, close } = await connectCluster('ioredis', cluster.ports);
+  const trips = countRoundTrips(cluster.ports);
+  try {
+    const prefix = '{tenant-7}:';
+    const images = await Promise.all([1, 2, 3, 4].map((s) => png(90 + s)));
+    const stash = await Stash.open({ backend: redisStash(client, { prefix }) });
+    await redisStash(client, { prefix }).getMany([`${md5('warm')}.meta`]);
+    trips.reset();
+    const { messages, report } = await compactContext(chat(images), { stash, slack: false });
+    assert.equal(report.written, 4);
+    assert.deepEqual(trips.counts(), { [await portOf('{tenant-7}')]: 2 });
+    assert.deepEqual((await expandContext(messages, { stash })).messages, chat(images));
+    for (const bad of ['a}', 'a{', '{}x', 'x}{y']) assert.throws(() => redisStash(client, { prefix: bad }), TypeError, bad);
+  } finally {
+    trips.stop();
+    await close();
+  }
+});
 
 const peerScript = fileURLToPath(new URL('./support/redis_peer.mjs', import.meta.url));
 /** Runs `job` of support/redis_peer.mjs in an OS process of its own. */
