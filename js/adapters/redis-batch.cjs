@@ -160,24 +160,24 @@ function ioredisCluster(client) {
   });
 }
 
-/** node-redis `createCluster`: a MULTI per slot when atomic, else one pipeline per node, routed by the cluster client. */
+/**
+ * node-redis `createCluster`: a MULTI per slot when atomic, else each
+ * command on its own through the cluster client, which follows MOVED and
+ * ASK itself. Sent in the same tick, they reach each node's queue together
+ * and node-redis writes each queue at once: one round trip per node.
+ */
 function nodeRedisCluster(client) {
   return cluster({
     nodeOf: (slot) => client.slots?.[slot]?.master?.address,
     async send(groups, atomic) {
       if (atomic) {
-        // Sent in the same tick: node-redis writes them to the node together.
         return Promise.all(groups.map(({ commands }) => {
           const multi = client.multi(commands[0].key);
           for (const { key, args } of commands) multi.addCommand(key, false, args.map(String));
           return multi.exec().then(checked);
         }));
       }
-      const multi = client.multi(groups[0].commands[0].key);
-      for (const { commands } of groups) for (const { key, args } of commands) multi.addCommand(key, true, args.map(String));
-      const out = checked(await multi.execAsPipeline());
-      let at = 0;
-      return groups.map(({ commands }) => out.slice(at, (at += commands.length)));
+      return Promise.all(groups.map(({ commands }) => Promise.all(commands.map(({ key, args }) => client.sendCommand(key, true, args.map(String))))));
     },
     scanners: async () => Promise.all(client.masters.map(async (master) => {
       const node = await client.nodeClient(master);
