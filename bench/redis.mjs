@@ -148,7 +148,7 @@ export async function benchRedis(ctx, { redisStash, makeImage, runs }) {
     result.trips = { single: await roundTrips(ctx, redisStash, client, [port], makeImage) };
     // The same turn on a 3-node cluster with none and with 20,000 other keys
     // (two clusters), and on the one Redis (20,000 others), taken in turn.
-    const clusters = await Promise.all([startCluster(), startCluster()]);
+    const clusters = [await startCluster(), await startCluster()];
     const [bare, filled] = await Promise.all(clusters.map((c) => connectCluster('node-redis', c.ports)));
     try {
       await fill(filled.client, 20000);

@@ -40,24 +40,37 @@ async function until(check, ms, what) {
  */
 export async function startCluster({ size = 3 } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-cluster-'));
-  const ports = [];
-  while (ports.length < size) {
-    const p = await clusterPort();
-    if (!ports.includes(p)) ports.push(p);
-  }
   const extra = (port) => ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000'];
   const start = (port) => {
     const folder = path.join(dir, String(port));
     mkdirSync(folder, { recursive: true });
     return startRedis(port, folder, extra(port));
   };
+  const ports = [];
   const nodes = [];
+  const kill = (n) => n && n.exitCode === null && new Promise((resolve) => { n.once('exit', resolve); n.kill('SIGTERM'); });
   const stop = async () => {
-    await Promise.all(nodes.map((n) => n && n.exitCode === null && new Promise((resolve) => { n.once('exit', resolve); n.kill('SIGTERM'); })));
+    await Promise.all(nodes.map(kill));
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    nodes.push(...(await Promise.all(ports.map(start))));
+    // A port free when chosen may be taken before its node binds it (by
+    // another test starting servers): then the nodes start on other ports.
+    for (let attempt = 1; !nodes.length; attempt++) {
+      const chosen = [];
+      while (chosen.length < size) {
+        const p = await clusterPort();
+        if (!chosen.includes(p) && !chosen.includes(p + 10000) && !chosen.includes(p - 10000)) chosen.push(p);
+      }
+      const started = await Promise.allSettled(chosen.map(start));
+      if (started.every((r) => r.status === 'fulfilled')) {
+        ports.push(...chosen);
+        nodes.push(...started.map((r) => r.value));
+      } else {
+        await Promise.all(started.map((r) => r.status === 'fulfilled' && kill(r.value)));
+        if (attempt === 5) throw started.find((r) => r.status === 'rejected').reason;
+      }
+    }
     await cli(ports[0], '--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes');
     const ok = () => Promise.all(ports.map(async (p) => /cluster_state:ok/.test(await cli(p, 'cluster', 'info')))).then((all) => all.every(Boolean));
     await until(ok, 20000, 'the cluster was not ready');
