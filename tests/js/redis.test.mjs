@@ -6,11 +6,14 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { createClient } from 'redis';
 import Redis from 'ioredis';
 import { Stash, compactContext, expandContext, getHistoryImage } from 'ctxpack';
@@ -222,6 +225,19 @@ test('two servers compacting at once lose nothing; each answers the other\'s ima
   } finally {
     for (const [k, c] of all) await close(k, c);
   }
+});
+
+test('two server processes on one Redis: one compacts through node-redis, the other answers get_history_image and expands through ioredis', async () => {
+  const peer = async (job, options) => JSON.parse((await promisify(execFile)(process.execPath, [fileURLToPath(new URL('./support/redis_peer.mjs', import.meta.url)), job, JSON.stringify({ ports: [port], cluster: false, prefix: 'processes:', ...options })], { maxBuffer: 1 << 26 })).stdout);
+  const shots = await Promise.all([45, 46].map(png));
+  writeFileSync(path.join(dir, 'original.json'), JSON.stringify(conversation(...shots)));
+  const compacted = await peer('compact', { client: 'node-redis', file: path.join(dir, 'original.json') });
+  assert.equal(compacted.report.stashed, 2);
+  writeFileSync(path.join(dir, 'compacted.json'), JSON.stringify(compacted.messages));
+  const answered = await peer('answer', { client: 'ioredis', file: path.join(dir, 'compacted.json'), ids: shots.map(md5) });
+  assert.equal(new Set([process.pid, compacted.pid, answered.pid]).size, 3, 'three processes');
+  assert.deepEqual(answered.answers.map((parts) => parts.at(-1).image_url.url), shots.map((b) => `data:image/png;base64,${b}`));
+  assert.deepEqual(answered.messages, conversation(...shots));
 });
 
 test('with Redis unreachable the images stay inline and the report says why; after a restart everything written is served', async () => {
