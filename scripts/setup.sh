@@ -6,8 +6,9 @@
 #                             Rust, Node and npm are all it asks of the machine
 #   scripts/setup.sh --test   that, and what only the tests need (`npm test`):
 #                             rustfmt and clippy, and Debian's
-#                             Chromium, chromedriver and redis-server
-#                             (through apt)
+#                             Chromium, chromedriver, redis-server and
+#                             redis-cli (the cluster tests' `--cluster create`;
+#                             through apt)
 # With --tools, all but the npm packages; with --npm, the npm packages only
 # (`npm test` compiles and tests the crates, which need no npm package, while
 # they install).
@@ -55,6 +56,7 @@ if [ "$TOOLS" -eq 1 ]; then
     [ -x /usr/bin/chromium ] || APT_NEEDED+=(chromium)
     [ -x /usr/bin/chromedriver ] || APT_NEEDED+=(chromium-driver)
     [ -x /usr/bin/redis-server ] || APT_NEEDED+=(redis-server)
+    [ -x /usr/bin/redis-cli ] || APT_NEEDED+=(redis-tools)
     if [ "${#APT_NEEDED[@]}" -gt 0 ]; then
       log "installing Debian packages: ${APT_NEEDED[*]}"
       SUDO=""
