@@ -142,6 +142,12 @@ for (const [n, kind] of KINDS.entries()) {
       // Listed from every node; its expiry is the key's own.
       const listed = (await stash.list()).find((e) => e.id === id);
       assert.ok(listed.expiresAt - Date.now() > 7100e3);
+      // Deleted, both keys at once (one slot).
+      await redisStash(client, { prefix }).putMany([[`${id}.meta`, { id, size: 1, createdAt: 1, expiresAt: Date.now() + 60e3 }]]);
+      const node = await nodeOf(keysOf(prefix, id).image);
+      assert.equal(await node.exists(keysOf(prefix, id).image, keysOf(prefix, id).meta), 2);
+      await redisStash(client, { prefix }).delete(id);
+      assert.equal(await node.exists(keysOf(prefix, id).image, keysOf(prefix, id).meta), 0);
     } finally {
       await close();
     }
