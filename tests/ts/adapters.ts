@@ -32,8 +32,8 @@ export async function langchainApp(model: BaseChatModel) {
 
 // A server's stash in Redis, through node-redis or ioredis, with the
 // options a compaction takes for the prompt cache.
-import { createClient } from 'redis';
-import { Redis as IORedis } from 'ioredis';
+import { createClient, createCluster } from 'redis';
+import { Redis as IORedis, Cluster as IOCluster } from 'ioredis';
 import { redisStash } from 'ctxpack/redis';
 import { compactContext } from 'ctxpack';
 
@@ -46,4 +46,12 @@ export async function redisApp(url: string, tenant: string) {
   const first: number | null = report.firstChangedIndex;
   const mark: number | null = report.cacheBreakpointIndex;
   return [first, mark, io];
+}
+
+// The same stash on a Redis Cluster, through either cluster client.
+export async function redisClusterApp(nodes: { host: string; port: number }[]) {
+  const cluster = await createCluster({ rootNodes: nodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })) }).connect();
+  const viaNodeRedis = await Stash.open({ backend: redisStash(cluster, { prefix: '{tenant-7}:' }), ttlSeconds: 7200 });
+  const viaIoredis = await Stash.open({ backend: redisStash(new IOCluster(nodes), { prefix: 'dootask_ai:cache:' }) });
+  return [viaNodeRedis, viaIoredis];
 }
