@@ -71,6 +71,9 @@ error_codes! {
     /// An image could not be uploaded to the provider's Files API (the
     /// app's `upload` failed, or answered no file): it stays inline.
     UploadFailed = "UPLOAD_FAILED",
+    /// A wasm module could not be loaded (its file not found or not
+    /// WebAssembly): the message names the module and how to pass its file.
+    ModuleLoadFailed = "MODULE_LOAD_FAILED",
     /// A fault inside ctxpack; please report it.
     Internal = "INTERNAL",
 }

@@ -1,17 +1,33 @@
 export * from './ctxpack.js';
 import type { InitInput, InitOutput } from './ctxpack.js';
 
-/** What `init` takes: wasm-bindgen's input for the main module, plus the markdown module's. */
+/** Where a module's `.wasm` comes from: what wasm-bindgen's init takes. */
+export type ModuleInput = { module_or_path?: InitInput | Promise<InitInput> };
+
+/**
+ * Every module's file at once: the URL of the package's `dist/wasm/` folder,
+ * or a function reading a file of it by its path in that folder
+ * (`"ctxpack_bg.wasm"`, `"markdown/ctxpack_markdown_bg.wasm"`,
+ * `"codec/ctxpack_codec_bg.wasm"`) — what a bundled web extension passes.
+ */
+export type WasmFiles = string | URL | ((file: string) => InitInput | Promise<InitInput>);
+
+/** What `init` takes: every module's files (`wasm`), or wasm-bindgen's input for the main module plus the others' (`markdown`, `codec`). */
 export type CtxpackInitInput =
-  | { module_or_path?: InitInput | Promise<InitInput>; markdown?: { module_or_path?: InitInput | Promise<InitInput> } }
+  | { wasm?: WasmFiles; module_or_path?: InitInput | Promise<InitInput>; markdown?: ModuleInput; codec?: ModuleInput }
   | InitInput
   | Promise<InitInput>;
 
-/** Instantiates both modules (in parallel); every function works once it resolves. */
+/**
+ * Instantiates the main and markdown modules (in parallel) and says where
+ * the codec module is (loaded on first use); every function works once it
+ * resolves. A module that cannot be loaded rejects with a `CtxpackError`
+ * (`MODULE_LOAD_FAILED`) saying how to pass its file; a later call tries again.
+ */
 export default function init(options?: CtxpackInitInput): Promise<InitOutput>;
 
 /** Instantiates the markdown module alone (once). */
-export declare function initMarkdownModule(input?: { module_or_path?: InitInput | Promise<InitInput> }): Promise<unknown>;
+export declare function initMarkdownModule(input?: ModuleInput): Promise<unknown>;
 
 import type { ResizeFunction } from './ctxpack.js';
 
@@ -19,4 +35,4 @@ import type { ResizeFunction } from './ctxpack.js';
 export declare const canvasResize: ResizeFunction;
 
 /** Instantiates the codec module (once); otherwise done on its first use. */
-export declare function initCodecModule(input?: { module_or_path?: InitInput | Promise<InitInput> }): Promise<unknown>;
+export declare function initCodecModule(input?: ModuleInput): Promise<unknown>;

@@ -12,24 +12,96 @@ export { canvasResize };
 
 let markdownInit = null;
 
+/** Each module's file, in the package's `dist/wasm/` folder. */
+const WASM_FILES = { main: 'ctxpack_bg.wasm', markdown: 'markdown/ctxpack_markdown_bg.wasm', codec: 'codec/ctxpack_codec_bg.wasm' };
+
+/**
+ * What wasm-bindgen's init takes for module `which`, from `wasm` (init's
+ * option): a folder holding the package's `dist/wasm/` files (a URL, or a
+ * string a URL is made of), or a function reading one of them by its path
+ * in that folder (`'markdown/ctxpack_markdown_bg.wasm'`) that returns bytes,
+ * a `Response` or a promise of either. `undefined` without one.
+ */
+function moduleInput(wasm, which) {
+  if (wasm === undefined) return undefined;
+  const file = WASM_FILES[which];
+  if (typeof wasm === 'function') return { module_or_path: Promise.resolve().then(() => wasm(file)) };
+  const folder = String(wasm).endsWith('/') ? String(wasm) : `${wasm}/`;
+  // A relative folder is the page's or the worker's.
+  return { module_or_path: new URL(file, new URL(folder, globalThis.location?.href)) };
+}
+
+/**
+ * The CtxpackError for module `which` that failed to load with `cause`:
+ * what was missing, and how to pass its file.
+ */
+function loadError(which, cause) {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  const error = new Error(
+    `could not load ctxpack's ${which} module (${why}); where its .wasm cannot be found next to the script ` +
+      "(a bundled web extension, a worker without import.meta.url), pass init({ wasm }): the URL of the package's " +
+      "dist/wasm/ folder, or a function reading a file of it by its path (e.g. with vscode.workspace.fs.readFile)",
+    { cause },
+  );
+  // The class of every error ctxpack throws (its prototype runs to Error's,
+  // as the main module sets it when it makes one).
+  Object.setPrototypeOf(main.CtxpackError.prototype, Error.prototype);
+  Object.setPrototypeOf(error, main.CtxpackError.prototype);
+  Object.defineProperty(error, 'name', { value: 'CtxpackError' });
+  Object.defineProperty(error, 'code', { value: 'MODULE_LOAD_FAILED', enumerable: true });
+  return error;
+}
+
 /**
  * Instantiates the markdown module (once): `input` is what wasm-bindgen's
  * init takes (`{module_or_path}`); by default the `.wasm` next to its script.
+ * A load that failed is tried again on the next call.
  */
 export function initMarkdownModule(input) {
-  markdownInit ??= initMarkdown(input);
+  if (markdownInit === null) {
+    const loading = initMarkdown(input).catch((e) => {
+      throw loadError('markdown', e);
+    });
+    markdownInit = loading;
+    loading.catch(() => {
+      if (markdownInit === loading) markdownInit = null;
+    });
+  }
   return markdownInit;
 }
 
 /**
- * Instantiates both modules. `options` is what wasm-bindgen's init takes for
- * the main module (`{module_or_path}`, a URL, a `Response`…), plus
- * `markdown` for the markdown module's.
+ * Instantiates the main and markdown modules in parallel, and says where
+ * the codec module is (loaded on its first use). `options`:
+ * - `wasm`: where every module's file is (see `moduleInput`): a bundled web
+ *   extension or a worker passes its own files this way;
+ * - or, module by module, what wasm-bindgen's init takes for the main
+ *   module (`{module_or_path}`, a URL, a `Response`…), plus `markdown` and
+ *   `codec` for the others'.
+ * A load that fails throws a `CtxpackError` (`MODULE_LOAD_FAILED`) saying
+ * what was missing; the next call tries again.
  */
 export default async function init(options) {
-  const markdownInput = options && typeof options === 'object' && 'markdown' in options ? options.markdown : undefined;
-  const mainInput = markdownInput === undefined ? options : { ...options, markdown: undefined };
-  const [exports] = await Promise.all([initMain(mainInput), initMarkdownModule(markdownInput)]);
+  const given = options && typeof options === 'object' && Object.getPrototypeOf(options) === Object.prototype ? options : undefined;
+  const wasm = given?.wasm;
+  let mainInput = options;
+  let markdownInput;
+  try {
+    markdownInput = given && 'markdown' in given ? given.markdown : moduleInput(wasm, 'markdown');
+    if (given && 'codec' in given) codecInput = given.codec;
+    else if (wasm !== undefined) codecInput = moduleInput(wasm, 'codec');
+    if (given) {
+      const { markdown: _m, codec: _c, wasm: _w, ...rest } = given;
+      mainInput = 'module_or_path' in rest ? rest : moduleInput(wasm, 'main');
+    }
+  } catch (e) {
+    // A folder no URL can be made of.
+    throw loadError('main', e);
+  }
+  const loadingMain = initMain(mainInput).catch((e) => {
+    throw loadError('main', e);
+  });
+  const [exports] = await Promise.all([loadingMain, initMarkdownModule(markdownInput)]);
   return exports;
 }
 
@@ -44,7 +116,9 @@ const { codecModule, ...api } = bindApi({
   loadCodec: async () => {
     const url = codecInstances++ === 0 ? './codec/ctxpack_codec.js' : `./codec/ctxpack_codec.js?instance=${codecInstances}`;
     const m = await import(url);
-    await m.default(codecInput);
+    await m.default(codecInput).catch((e) => {
+      throw loadError('codec', e);
+    });
     return m;
   },
   // Browsers and workers resize on a canvas; without one, the codec module.
