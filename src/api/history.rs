@@ -23,6 +23,10 @@ use js_sys::{Array, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
+/// The `ToolDialectName` union, made from the core's format list.
+#[wasm_bindgen(typescript_custom_section)]
+const TOOL_DIALECT_TS: &'static str = ctxpack_core::messages::TOOL_DIALECT_UNION_TS;
+
 #[wasm_bindgen(typescript_custom_section)]
 const HISTORY_TS: &'static str = r#"
 /** Why an image stayed inline. */
@@ -229,7 +233,7 @@ export function getHistoryImage(stash: Stash, id: string, options?: { format?: F
  * `"gemini-interactions"` (a flat `{type:'function', name, description,
  * parameters}`), `"anthropic"` or `"mcp"`; another name throws.
  */
-export function historyImageTool(dialect: "openai" | "openai-responses" | "anthropic" | "mcp" | "gemini-interactions"): object;
+export function historyImageTool(dialect: ToolDialectName): object;
 
 /**
  * What an answer of the `get_history_image` tool says besides the image, for

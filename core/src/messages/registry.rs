@@ -7,6 +7,7 @@
 use super::decode::decode_role_content;
 use super::detect::{detect_with, verdict_with, Detection, Verdict};
 use super::file_ref::{FileProvider, FileRef};
+use super::format::NAMES;
 use super::image_template::ImageTemplate;
 use super::model::{Message, NewParts, WireFormat};
 use super::part::Part;
@@ -44,6 +45,12 @@ macro_rules! define_dispatch {
             }
         }
 
+        /// Whether each format of the list, in its order, has a tool dialect
+        /// (its `NEW_PARTS.tool_dialect`): the TypeScript union of dialect
+        /// names is made of it.
+        const HAS_TOOL_DIALECT: [bool; Format::ALL.len()] =
+            [$(super::$module::NEW_PARTS.tool_dialect.is_some()),*];
+
         /// The key of `format`'s request bodies that holds the messages.
         fn messages_key(format: Format) -> &'static str {
             match format {
@@ -61,6 +68,59 @@ macro_rules! define_dispatch {
 }
 
 super::list::format_list!(define_dispatch);
+
+/// The pieces of [`TOOL_DIALECT_UNION_TS`]: before the names, around
+/// each, and after them.
+const TOOL_DIALECT_UNION: [&str; 4] = [
+    "/** The name of a format whose API takes a tool definition: a dialect of `historyImageTool`. */\nexport type ToolDialectName = never",
+    " | \"",
+    "\"",
+    ";\n",
+];
+
+/// Writes `text` into `out` from `at`; returns where it ends. With
+/// `out` empty, only counts.
+const fn put(out: &mut [u8], at: usize, text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut k = 0;
+    while k < bytes.len() && !out.is_empty() {
+        out[at + k] = bytes[k];
+        k += 1;
+    }
+    at + bytes.len()
+}
+
+/// Writes the union into `out` (or, `out` empty, counts its bytes); returns
+/// its length.
+const fn tool_dialect_union(out: &mut [u8]) -> usize {
+    let [head, open, close, tail] = TOOL_DIALECT_UNION;
+    let mut at = put(out, 0, head);
+    let mut i = 0;
+    while i < NAMES.len() {
+        if HAS_TOOL_DIALECT[i] {
+            at = put(out, at, open);
+            at = put(out, at, NAMES[i].1);
+            at = put(out, at, close);
+        }
+        i += 1;
+    }
+    put(out, at, tail)
+}
+
+/// [`TOOL_DIALECT_UNION_TS`]'s bytes.
+const TOOL_DIALECT_UNION_BYTES: [u8; tool_dialect_union(&mut [])] = {
+    let mut out = [0u8; tool_dialect_union(&mut [])];
+    tool_dialect_union(&mut out);
+    out
+};
+
+/// The `ToolDialectName` type of the TypeScript declarations: the union of
+/// the names of the formats whose API takes a tool definition, in the
+/// list's order.
+pub const TOOL_DIALECT_UNION_TS: &str = match std::str::from_utf8(&TOOL_DIALECT_UNION_BYTES) {
+    Ok(text) => text,
+    Err(_) => "",
+};
 
 impl Format {
     /// A text content part in this format: `{type:'text', text}`, Responses
@@ -291,6 +351,20 @@ impl Format {
 mod tests {
     use super::*;
     use crate::messages::ImagePart;
+
+    #[test]
+    fn the_tool_dialect_union_names_every_format_with_a_dialect() {
+        let mut expected = String::from("/** The name of a format whose API takes a tool definition: a dialect of `historyImageTool`. */\nexport type ToolDialectName = never");
+        for f in Format::ALL
+            .into_iter()
+            .filter(|f| f.tool_dialect().is_some())
+        {
+            expected.push_str(&format!(" | \"{}\"", f.name()));
+        }
+        expected.push_str(";\n");
+        assert_eq!(TOOL_DIALECT_UNION_TS, expected);
+        assert!(TOOL_DIALECT_UNION_TS.contains(" | \"openai\" | \"anthropic\""));
+    }
 
     #[test]
     fn every_new_image_part_reads_back_in_its_shape() {
