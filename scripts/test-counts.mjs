@@ -68,9 +68,12 @@ export function cargoCounts(stdout, stderr = '') {
  * Counts from node's test runner, TAP reporter: the summary block it ends
  * with (`# tests`, `# suites`, `# pass`, `# fail`, `# cancelled`,
  * `# skipped`, `# todo`, one after the other). Cancelled tests (timed out,
- * or cut short by their parent) count as failed; a todo test is reported,
- * not failed. No summary block is a problem: the reporter changed, or the
- * runner died.
+ * or cut short by their parent) count as failed. A todo test that passes
+ * (or has no body) is reported as todo; one that fails, which node counts
+ * as todo and lets pass, counts as failed, and `problems` names it (its
+ * result line, at any depth: `not ok 4 - name # TODO`; a `#` in a name is
+ * written `\#`). No summary block is a problem: the reporter changed, or
+ * the runner died.
  */
 export function nodeCounts(stdout) {
   stdout = plain(stdout);
@@ -90,6 +93,11 @@ export function nodeCounts(stdout) {
     }
   }
   if (blocks === 0) counts.problems.push("no summary from node's test runner");
+  for (const m of stdout.matchAll(/^ *not ok \d+ - (.*?) # TODO(?: .*)?$/gm)) {
+    counts.failed++;
+    counts.todo--;
+    counts.problems.push(`a todo test failed: ${m[1]}`);
+  }
   return counts;
 }
 

@@ -3,9 +3,12 @@
 // `cacheBreakpoint` the one breakpoint sits at the end of what the next
 // request keeps — in @anthropic-ai/sdk's body as `cache_control` on that
 // message's last block, in @ai-sdk/anthropic's from the ModelMessage's
-// `providerOptions` — so every next turn reads it from the cache.
+// `providerOptions` — so every next turn reads it from the cache. Each
+// turn's `report.firstChangedIndex` is checked against the bodies alone: the
+// first message where the body differs from the previous turn's.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import Anthropic from '@anthropic-ai/sdk';
 import { generateText, wrapLanguageModel } from 'ai';
 import { createAnthropic } from '@ai-sdk/anthropic';
@@ -45,6 +48,27 @@ function aiSdkRequest(i) {
  */
 const unmarked = (messages) => JSON.parse(JSON.stringify(messages, (k, v) => (k === 'cache_control' ? undefined : v)))
   .map((m) => (typeof m.content === 'string' ? { ...m, content: [{ type: 'text', text: m.content }] } : m));
+
+/**
+ * Where a request moved from the previous one, read from the bodies the SDK
+ * sent and nothing else: the first message of the previous body that the
+ * next body does not hold as it was (breakpoints aside), or `null` when it
+ * holds them all and only appends.
+ */
+function firstDifference(previous, next) {
+  const [before, after] = [unmarked(previous.messages), unmarked(next.messages)];
+  const at = before.findIndex((m, k) => !isDeepStrictEqual(m, after[k]));
+  return at === -1 ? null : at;
+}
+
+/** Checks each turn's `firstChangedIndex` against the bodies sent: where each moved from the one before. */
+function assertFirstChangedIsWhereTheBodiesDiffer(bodies, firstChanged) {
+  assert.equal(firstChanged.length, bodies.length);
+  assert.equal(firstChanged[0], null, 'turn 0: nothing stashed');
+  for (let t = 1; t < bodies.length; t++) {
+    assert.equal(firstChanged[t], firstDifference(bodies[t - 1], bodies[t]), `turn ${t}: firstChangedIndex is where the body first differs from the previous one`);
+  }
+}
 
 /** Every path in `body` that holds a `cache_control`. */
 function breakpoints(value, path = [], out = []) {
@@ -103,6 +127,7 @@ test('@anthropic-ai/sdk: with the default slack and cacheBreakpoint, every turn 
     previous = report;
   }
   assertEveryTurnReadsTheCache(bodies, indexes, firstChanged);
+  assertFirstChangedIsWhereTheBodiesDiffer(bodies, firstChanged);
   // The window of 2 (+3 of slack) drops 4 images at once: 13 turns, 3 moves.
   assert.ok(moved <= Math.ceil((TURNS - 1) / 4) + 1, `${moved} turns moved the prefix`);
   assert.ok(indexes.some((i) => i < bodies.at(-1).messages.length - 1), 'before a batch drops, the breakpoint stops short of the end');
@@ -112,16 +137,19 @@ test('@anthropic-ai/sdk: without cacheBreakpoint nothing is marked, and slack: f
   const { fetch, bodies } = capturingFetch([REPLIES.anthropic.text('ok')]);
   const client = new Anthropic({ apiKey: 'test', maxRetries: 0, fetch });
   const stash = await Stash.open({ backend: 'memory' });
+  const firstChanged = [];
   let moved = 0;
   let previous = null;
   for (let i = 0; i < TURNS; i++) {
     const { messages, report } = await compactContext(anthropicRequest(i), { stash, keepRecentImages: 2, slack: false });
     assert.equal(report.cacheBreakpointIndex, null);
+    firstChanged.push(report.firstChangedIndex);
     await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 8, messages });
     if (previous && report.firstChangedIndex !== null && report.firstChangedIndex < previous.newestUserIndex) moved++;
     previous = report;
   }
   assert.equal(bodies.flatMap((b) => breakpoints(b.messages)).length, 0);
+  assertFirstChangedIsWhereTheBodiesDiffer(bodies, firstChanged);
   // From the fourth turn on, each turn stashes the image two turns back.
   assert.equal(moved, TURNS - 3);
 });
@@ -143,6 +171,7 @@ test('@ai-sdk/anthropic: the breakpoint rides in providerOptions and reaches the
     await generateText({ model, messages });
   }
   assertEveryTurnReadsTheCache(bodies, indexes, firstChanged);
+  assertFirstChangedIsWhereTheBodiesDiffer(bodies, firstChanged);
 });
 
 test('ctxpackMiddleware passes cacheBreakpoint on: the prompt @ai-sdk/anthropic sends holds one breakpoint', async () => {

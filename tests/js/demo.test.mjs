@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { serve, ROOT } from '../../scripts/serve.mjs';
-import { launch } from './support/browser.mjs';
+import { expectConsoleErrors, launch } from './support/browser.mjs';
 import { makeImage } from '../fixtures/make.mjs';
 import { ensureDemoSamples, SAMPLES } from '../../scripts/demo-samples.mjs';
 
@@ -158,9 +158,11 @@ test('a dropped 4000×3000 photo: the model selector shows what is sent, and a s
 test('an image that cannot be read gets a notice under its message, and the rest is sent', async () => {
   const count = await page.evaluate(() => document.querySelectorAll('#conversation > li').length);
   // A path the server does not have (404, through the page's resolver) and
-  // an address nothing answers (the global fetch fails).
+  // an address nothing answers (the global fetch fails): Chromium writes a
+  // console error for each.
   const gone = '![gone](sample/no-such-image.png)';
   const offline = '![offline](http://127.0.0.1:9/chart.png)';
+  expectConsoleErrors(/\/sample\/no-such-image\.png: Failed to load resource: the server responded with a status of 404 /, /^http:\/\/127\.0\.0\.1:9\/chart\.png: Failed to load resource: net::ERR_/);
   await page.fill('#composer', `这两张呢？${gone} ${offline} 还有 ![图表](sample/chart.png)`);
   await page.click('#send');
   await page.waitForFunction((n) => document.querySelectorAll('#conversation > li').length === n, count + 2);

@@ -29,6 +29,9 @@ const openai = (b64, mime = 'image/png') => ({ role: 'user', content: [{ type: '
 const question = { role: 'user', content: 'what changed?' };
 const memory = () => Stash.open({ backend: 'memory' });
 
+/** The sum of each message's JSON length in UTF-8: what bytesBefore and bytesAfter count. */
+const jsonBytes = (messages) => messages.reduce((n, m) => n + Buffer.byteLength(JSON.stringify(m)), 0);
+
 /** The ids of the placeholders in `messages`, in order. */
 const ids = (messages) => [...JSON.stringify(messages).matchAll(/\[Picture:history_([0-9a-f]{32})\]/g)].map((m) => m[1]);
 
@@ -232,10 +235,15 @@ test('compactContext with sanitizeToolResults: a tool result sent again is not h
   assert.equal(again.hashed, 0);
   assert.deepEqual(again.value.messages, first.value.messages);
   assert.deepEqual(again.value.report, first.value.report);
-  // The size before counts every string as the text it is: the same as a
-  // compaction that does not sanitize, which holds none of them.
-  const plain = await compactContext(history, { stash });
-  assert.equal(first.value.report.bytesBefore, plain.report.bytesBefore);
+  // The sizes count every string as the text it is, with its JSON escapes
+  // and in UTF-8, as JSON.stringify writes it: the held texts (the image,
+  // the prose) too. (The forged text aside: a string holding U+0000 stays
+  // in JavaScript as it is, and is counted without its escapes.)
+  const unforged = history.filter((_, i) => i !== 5).map((m) => (m.tool_calls ? { ...m, tool_calls: [call('c1'), call('c2'), call('c3')] } : m));
+  const sized = await compactContext(unforged, options);
+  assert.equal(sized.report.binariesStashed, 2);
+  assert.equal(sized.report.bytesBefore, jsonBytes(unforged));
+  assert.equal(sized.report.bytesAfter, jsonBytes(sized.messages));
   // With no binary in the tool results, sanitizing changes nothing at all.
   const noBinary = history.filter((_, i) => i !== 2 && i !== 3).map((m) => (m.tool_calls ? { ...m, tool_calls: [call('c3'), call('c4')] } : m));
   const on = await compactContext(noBinary, options);

@@ -9,10 +9,11 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { makeNoisePng } from '../fixtures/make.mjs';
 
-// Long ASCII caller text is copied into wasm by TextEncoder.encodeInto:
-// count the copies of each length (installed before ctxpack loads).
-import { copied } from './support/copies.mjs';
-const { Stash, compactContext, getHistoryImage } = await import('ctxpack');
+// Every copy of caller text into wasm counted: the library's own
+// encodeInto copies and the glue's generic passStringToWasm0 ones.
+import { copiedBy, countedAdapter, countedPackage } from './support/counted_package.mjs';
+
+const { Stash, compactContext, getHistoryImage } = countedPackage();
 
 const md5 = (s) => crypto.hash('md5', s);
 const screenshot = async (seed) => (await makeNoisePng(160, 120, seed)).toString('base64');
@@ -34,11 +35,23 @@ const anthropic = (text) => [
   { role: 'user', content: 'and now?' },
 ];
 
+/** The sum of each message's JSON length in UTF-8: what bytesBefore and bytesAfter count. */
+const jsonBytes = (messages) => messages.reduce((n, m) => n + Buffer.byteLength(JSON.stringify(m)), 0);
+
+/**
+ * What `fn` resolves to, and how many times `text` was copied into wasm
+ * meanwhile: the text units copied, in whole texts (all else a call copies,
+ * the other messages' short strings, is far shorter than one).
+ */
+async function copiesOf(text, fn) {
+  const { value, copied } = await copiedBy(fn);
+  return { value, copies: Math.floor(copied / text.length) };
+}
+
 /** Compacts `history` and counts the copies of `text` into wasm. */
 async function compact(history, options, text) {
-  const before = copied.length;
-  const out = await compactContext(history, { sanitizeToolResults: true, ...options });
-  return { ...out, copies: copied.slice(before).filter((n) => n === text.length).length };
+  const { value, copies } = await copiesOf(text, () => compactContext(history, { sanitizeToolResults: true, ...options }));
+  return { ...value, copies };
 }
 
 const markerId = (content) => JSON.parse(content).imageBase64.match(/^\[Binary:history_([0-9a-f]{32}) image\/png /)?.[1];
@@ -55,10 +68,10 @@ test('the same JSON text sent again is not copied in, and reads exactly as the f
   assert.equal(again.copies, 0);
   assert.deepEqual(again.messages, first.messages);
   assert.deepEqual(again.report, first.report);
-  // The size before counts the text with its JSON escapes, as a compaction
-  // that does not sanitize reads it.
-  const plain = await compactContext(openai(text), { stash });
-  assert.equal(again.report.bytesBefore, plain.report.bytesBefore);
+  // The sizes count the text with its JSON escapes, as JSON.stringify writes it.
+  assert.equal(first.report.bytesBefore, jsonBytes(openai(text)));
+  assert.equal(again.report.bytesBefore, jsonBytes(openai(text)));
+  assert.equal(again.report.bytesAfter, jsonBytes(again.messages));
   // The record is there: the tool gives the screenshot back.
   const [part] = await getHistoryImage(stash, md5(b64));
   assert.equal(part.image_url.url, `data:image/png;base64,${b64}`);
@@ -158,8 +171,8 @@ test('text that opens JSON anywhere else, or that cannot be read as JSON, reads 
 });
 
 test('through the AI SDK middleware and the LangChain adapter, the tool\'s text sent again is not copied in either', async () => {
-  const { ctxpackMiddleware } = await import('ctxpack/ai-sdk');
-  const { compactMessages } = await import('ctxpack/langchain');
+  const { ctxpackMiddleware } = await countedAdapter('ai-sdk');
+  const { compactMessages } = await countedAdapter('langchain');
   const { HumanMessage, AIMessage, ToolMessage } = await import('@langchain/core/messages');
   const b64 = await screenshot(708);
   const text = toolText(b64);
@@ -174,9 +187,8 @@ test('through the AI SDK middleware and the LangChain adapter, the tool\'s text 
     { role: 'user', content: [{ type: 'text', text: 'and now?' }] },
   ];
   const viaAiSdk = async () => {
-    const before = copied.length;
-    const { prompt: out } = await middleware.transformParams({ params: { prompt }, model: { provider: 'openai.chat' } });
-    return { value: out[2].content[0].output.value, copies: copied.slice(before).filter((n) => n === text.length).length };
+    const { value, copies } = await copiesOf(text, () => middleware.transformParams({ params: { prompt }, model: { provider: 'openai.chat' } }));
+    return { value: value.prompt[2].content[0].output.value, copies };
   };
   const first = await viaAiSdk();
   assert.equal(first.copies, 1);
@@ -185,9 +197,8 @@ test('through the AI SDK middleware and the LangChain adapter, the tool\'s text 
   // LangChain messages, as an agent's state keeps them.
   const messages = [new HumanMessage('take a screenshot'), new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'screenshot', args: {} }] }), new ToolMessage({ content: text, tool_call_id: 'c1' }), new HumanMessage('and now?')];
   const viaLangChain = async () => {
-    const before = copied.length;
-    const { messages: out } = await compactMessages(messages, { stash, sanitizeToolResults: true });
-    return { value: out[2].content, copies: copied.slice(before).filter((n) => n === text.length).length };
+    const { value, copies } = await copiesOf(text, () => compactMessages(messages, { stash, sanitizeToolResults: true }));
+    return { value: value.messages[2].content, copies };
   };
   // The same string the AI SDK's prompt held: remembered already.
   assert.deepEqual(await viaLangChain(), { value: first.value, copies: 0 });

@@ -5,7 +5,10 @@
 // and a suite whose output reads as no tests at all failing.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { cargoCounts, describeCounts, judge, nodeCounts, runSteps, STOPS_THE_RUN, summary, timeline, totals } from '../../scripts/test-counts.mjs';
 
 const lines = (...l) => `${l.join('\n')}\n`;
@@ -179,15 +182,40 @@ const tap = lines(
   '# duration_ms 1106.575188',
 );
 
-test('node: skipped, todo and cancelled are read; cancelled counts as failed', () => {
+test('node: skipped, todo and cancelled are read; cancelled and a failing todo count as failed', () => {
   const c = nodeCounts(tap);
-  assert.deepEqual(c, { passed: 2, failed: 4, cancelled: 2, skipped: 1, todo: 2, problems: [] });
-  assert.equal(describeCounts(c), '2 passed, 4 failed, 1 skipped, 2 todo, 2 cancelled');
-  assert.deepEqual(judge('suite', 1, c), { ok: false, problems: ['exit 1', '4 failed'] });
+  assert.deepEqual(c, { passed: 2, failed: 5, cancelled: 2, skipped: 1, todo: 1, problems: ['a todo test failed: todo'] });
+  assert.equal(describeCounts(c), '2 passed, 5 failed, 1 skipped, 1 todo, 2 cancelled');
+  assert.deepEqual(judge('suite', 1, c), { ok: false, problems: ['exit 1', '5 failed', 'a todo test failed: todo'] });
   // Cancelled alone fails the step.
-  const cancelled = nodeCounts(tap.replace('# fail 2', '# fail 0').replace('# tests 9', '# tests 7'));
+  const cancelled = nodeCounts(tap.replace('# fail 2', '# fail 0').replace('# tests 9', '# tests 7').replace('not ok 4 - todo # TODO', 'ok 4 - todo # TODO'));
   assert.equal(cancelled.failed, 2);
   assert.equal(judge('suite', 0, cancelled).ok, false);
+});
+
+test('node: a todo test that fails, at any depth, fails the step though node exits 0; one that passes is todo', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-todo-'));
+  const file = path.join(dir, 'todo.test.mjs');
+  writeFileSync(file, lines(
+    "import test from 'node:test';",
+    "test('passes', () => {});",
+    "test('fails \\# TODO in its name', { todo: true }, () => { throw new Error('not yet'); });",
+    "test('passes though todo', { todo: 'later' }, () => {});",
+    "test.todo('no body yet');",
+    "test('parent', async (t) => { await t.test('fails inside', { todo: true }, () => { throw new Error('no'); }); });",
+  ));
+  // A run of its own, not a subtest of this one's (node tells a child run by NODE_TEST_CONTEXT).
+  const { NODE_TEST_CONTEXT, ...env } = process.env;
+  const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', file], { encoding: 'utf8', env });
+  rmSync(dir, { recursive: true, force: true });
+  assert.equal(run.status, 0, 'node lets a failing todo pass');
+  const c = nodeCounts(run.stdout);
+  assert.deepEqual(c, { passed: 2, failed: 2, cancelled: 0, skipped: 0, todo: 2, problems: ['a todo test failed: fails \\# TODO in its name', 'a todo test failed: fails inside'] });
+  assert.equal(judge('suite', run.status, c).ok, false);
+  // Without the failing ones, the step passes with its todo tests reported.
+  const passing = nodeCounts(run.stdout.replace(/^( *)not ok (\d+ - .*# TODO)$/gm, '$1ok $2'));
+  assert.deepEqual(judge('suite', 0, passing), { ok: true, problems: [] });
+  assert.equal(passing.todo, 4);
 });
 
 test('node: a test that logs "# pass 99" is not counted', () => {
@@ -204,7 +232,7 @@ test('node: the spec reporter\'s summary is not TAP: no summary, and the step fa
 
 test('node: counts that do not add up are a problem', () => {
   const c = nodeCounts(tap.replace('# tests 9', '# tests 12'));
-  assert.deepEqual(c.problems, ['node reported 12 tests but 9 outcomes']);
+  assert.deepEqual(c.problems, ['node reported 12 tests but 9 outcomes', 'a todo test failed: todo']);
 });
 
 test('checks and builds are judged by their exit code and are not tests', () => {
@@ -218,7 +246,7 @@ test('checks and builds are judged by their exit code and are not tests', () => 
     { kind: 'suite', counts: nodeCounts(tap) },
     { kind: 'suite', notRun: true },
   ];
-  assert.deepEqual(totals(results), { passed: 7, failed: 6, ignored: 2, skipped: 1, todo: 2, cancelled: 2 });
+  assert.deepEqual(totals(results), { passed: 7, failed: 7, ignored: 2, skipped: 1, todo: 1, cancelled: 2 });
   // A failed setup or build stops the run; a failed check does not.
   assert.deepEqual([...STOPS_THE_RUN].sort(), ['build', 'setup']);
 });
@@ -240,7 +268,7 @@ function fakeRun(outcomes) {
   return { steps, ran, exec };
 }
 const passingCargo = { stdout: cargoStdout.replace(/1 failed/, '0 failed').replace('running 1 test\n\n', ''), stderr: cargoStderr.replace(/ +Running tests\/b_crashes.*\n/, '') };
-const passingTap = { stdout: tap.replace('# fail 2', '# fail 0').replace('# cancelled 2', '# cancelled 0').replace('# tests 9', '# tests 5') };
+const passingTap = { stdout: tap.replace('# fail 2', '# fail 0').replace('# cancelled 2', '# cancelled 0').replace('# tests 9', '# tests 5').replace('not ok 4 - todo # TODO', 'ok 4 - todo # TODO') };
 const quiet = () => {};
 
 test('a run where everything passes: checks ok, tests counted once, exit 0', async () => {

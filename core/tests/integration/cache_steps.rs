@@ -1,7 +1,8 @@
 //! Evictions in steps keep a provider's prompt cache: over a session in
 //! which the app re-sends its originals and one new image arrives a turn,
 //! the turns that change a message before the previous request's newest
-//! turn are at most one per step (plus one), and every request still fits.
+//! turn are at most one per step (plus one), every request still fits, and
+//! a limit on images is met with the headroom of its batch.
 
 use crate::common::{b64, block_on};
 use ctxpack_core::budget::{RequestLimits, Slack};
@@ -127,7 +128,52 @@ proptest! {
                 prop_assert_eq!(out.report.kept, 1);
             }
         }
+        if bytes_limit.is_none() {
+            assert_image_headroom(&outcomes, max_images, batch)?;
+        }
     }
+}
+
+/// The headroom a limit on images alone is met with, over a session that
+/// brings one image a turn: turn `t` holds `t + 1` images. While they fit,
+/// none is stashed. Past the limit, a whole batch goes at once and no
+/// more: a batch fewer stashed would be over the limit. So a turn that
+/// stashes a new batch (and changes the prefix) leaves `batch - 1` images
+/// to spare, which the next `batch - 1` turns fill by only appending.
+fn assert_image_headroom(
+    outcomes: &[Outcome<CompactReport>],
+    max_images: usize,
+    batch: usize,
+) -> Result<(), TestCaseError> {
+    for (t, out) in outcomes.iter().enumerate() {
+        let images = t + 1;
+        let kept = out.report.kept;
+        if images <= max_images {
+            prop_assert_eq!(kept, images, "turn {}: nothing stashed while it fits", t);
+        } else {
+            prop_assert!(kept <= max_images, "turn {}: {} > {}", t, kept, max_images);
+            prop_assert!(
+                kept + batch > max_images,
+                "turn {}: {} kept, more than a batch of {} below {}",
+                t,
+                kept,
+                batch,
+                max_images
+            );
+        }
+    }
+    for (t, w) in outcomes.windows(2).enumerate() {
+        let before = w[0].report.newest_user_index.unwrap_or(0);
+        if w[0].messages[..before] != w[1].messages[..before] {
+            prop_assert_eq!(
+                max_images - w[1].report.kept,
+                batch - 1,
+                "turn {}: the headroom after a batch",
+                t + 1
+            );
+        }
+    }
+    Ok(())
 }
 
 #[test]

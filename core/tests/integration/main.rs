@@ -21,6 +21,7 @@ pub(crate) mod known_messages;
 mod markdown_properties;
 mod markdown_spec;
 mod media_fixtures;
+mod memo_serves;
 mod offload;
 mod offload_formats;
 pub(crate) mod properties;

@@ -1,21 +1,30 @@
 // A copy of the Node package whose wasm-bindgen glue counts every string it
 // copies into wasm memory (`passStringToWasm0`: the generic copy every
 // `as_string()` goes through) besides the library's own `encodeInto`
-// copies: text read again cannot hide in either. Load it before any other
-// copy of the package in the process (the counter patches TextEncoder).
+// copies: text read again cannot hide in either. Its adapters
+// (`countedAdapter`) call the copy. Load it before any other copy of the
+// package in the process (the counter patches TextEncoder).
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const require = createRequire(import.meta.url);
 
+/** The counted copy's folder, once made. */
+let copyDir = null;
+
 /** The counted copy's exports (the Node entry, as `require` gives it). */
 export function countedPackage() {
-  const copyDir = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-copies-'));
+  copyDir = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-copies-'));
   cpSync(path.join(root, 'dist'), path.join(copyDir, 'dist'), { recursive: true });
+  // The package's own manifest and the project's packages: the copy's
+  // adapters import `ctxpack` (the copy itself, by its name) and their SDKs.
+  cpSync(path.join(root, 'package.json'), path.join(copyDir, 'package.json'));
+  symlinkSync(path.join(root, 'node_modules'), path.join(copyDir, 'node_modules'), 'dir');
   const glue = path.join(copyDir, 'dist/node/ctxpack.js');
   const source = readFileSync(glue, 'utf8');
   const head = 'function passStringToWasm0(arg, malloc, realloc) {';
@@ -36,4 +45,10 @@ export async function copiedBy(fn) {
   const before = globalThis.__ctxpackCopied ?? 0;
   const value = await fn();
   return { value, copied: (globalThis.__ctxpackCopied ?? 0) - before };
+}
+
+/** An adapter of the counted copy (`'ai-sdk'`, `'langchain'`), calling the copy's entry. */
+export function countedAdapter(name) {
+  assert.ok(copyDir, 'countedPackage() makes the copy first');
+  return import(pathToFileURL(path.join(copyDir, `dist/adapters/${name}.mjs`)).href);
 }
