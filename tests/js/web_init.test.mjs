@@ -5,7 +5,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve } from '../../scripts/serve.mjs';
-import { launch } from './support/browser.mjs';
+import { expectConsoleErrors, launch } from './support/browser.mjs';
 
 let server;
 let browser;
@@ -31,6 +31,8 @@ async function freshPage() {
 }
 
 test('a failed init says what was missing and how to pass it, and the next init succeeds', async () => {
+  // The files this test asks for on purpose, which the server has not.
+  expectConsoleErrors(/\/nowhere\/[^:]*: Failed to load resource: the server responded with a status of 404 /);
   const page = await freshPage();
   const out = await page.evaluate(async () => {
     const { default: init, CtxpackError, parseMarkdownImages } = window.ctxpack;
