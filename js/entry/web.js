@@ -89,7 +89,8 @@ export default async function init(options) {
   try {
     markdownInput = given && 'markdown' in given ? given.markdown : moduleInput(wasm, 'markdown');
     if (given && 'codec' in given) codecInput = given.codec;
-    else if (wasm !== undefined) codecInput = moduleInput(wasm, 'codec');
+    // The codec's file is read on its first use.
+    else if (wasm !== undefined) codecInput = () => moduleInput(wasm, 'codec');
     if (given) {
       const { markdown: _m, codec: _c, wasm: _w, ...rest } = given;
       mainInput = 'module_or_path' in rest ? rest : moduleInput(wasm, 'main');
@@ -116,7 +117,7 @@ const { codecModule, ...api } = bindApi({
   loadCodec: async () => {
     const url = codecInstances++ === 0 ? './codec/ctxpack_codec.js' : `./codec/ctxpack_codec.js?instance=${codecInstances}`;
     const m = await import(url);
-    await m.default(codecInput).catch((e) => {
+    await m.default(typeof codecInput === 'function' ? codecInput() : codecInput).catch((e) => {
       throw loadError('codec', e);
     });
     return m;
