@@ -47,3 +47,16 @@ export async function redisApp(url: string, tenant: string) {
   const mark: number | null = report.cacheBreakpointIndex;
   return [first, mark, io];
 }
+
+// The proxy as a library: mounted on node:http, its log entries typed.
+import { createServer } from 'node:http';
+import { createProxy, formatLogLine, type ProxyLogEntry } from 'ctxpack/proxy';
+
+export async function proxyServer(upstream: string) {
+  const stash = await Stash.open({ backend: 'memory' });
+  const entries: ProxyLogEntry[] = [];
+  const handler = createProxy({ stash, keepRecentImages: 3, upstreams: { anthropic: upstream }, log: (e) => { entries.push(e); formatLogLine(e); } });
+  const server = createServer(handler);
+  server.on('close', () => handler.close());
+  return { server, entries };
+}
