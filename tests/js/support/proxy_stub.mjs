@@ -110,7 +110,14 @@ export async function startStub({ pause = 0 } = {}) {
       res.end('{"error":"not found"}');
       return;
     }
-    const json = JSON.parse(body.toString('utf8'));
+    let json;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end('{"error":{"message":"the body is not JSON"}}');
+      return;
+    }
     const text = `stub answer ${stub.requests.length}`;
     const out = kind.startsWith('gemini') ? ANSWERS.gemini(json, text, kind === 'gemini-stream') : ANSWERS[kind](json, text);
     if (!Array.isArray(out)) {
