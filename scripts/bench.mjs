@@ -17,19 +17,15 @@
 //   fit     one 12-megapixel JPEG fitted to a 1568-px model: in Chromium
 //           against a plain canvas resize (the floor), in Node against
 //           jimp (pure JavaScript) and sharp (native libvips)
-//   markdown  parseMarkdownImages on pathological inputs of 100 and 200 KB
-//           against commonmark.js (bench/markdown.mjs), with toMultimodal
-//           and hasMultimedia on the same texts
+//   markdown  parseMarkdownImages on pathological inputs of 100 and 200 KB against
+//           commonmark.js (bench/markdown.mjs), with toMultimodal and hasMultimedia
 //
-// BENCH_ONLY=<group> runs one group of rows, writing bench-results/bench-<group>.json:
-// node-fit (the Node fitting rows, no browser), resent (the re-sent and
-// long-task rows), markdown, cache (bench/cache.mjs: sessions compacted turn
-// by turn, each slack against slack: false; counts and prices), redis
-// (bench/redis.mjs: a turn with an empty store and with 20,000 other records,
-// ctxpack/redis against an adapter listing by SCAN), offload
-// (bench/offload.mjs: a computer-use session of 50 turns, one new ~1.5 MB
-// screenshot each, the last 5 kept, with and without offload; bytes and
-// upload counts).
+// BENCH_ONLY=<group> runs one group of rows, writing bench-results/bench-<group>.json: node-fit (the Node
+// fitting rows, no browser), resent (the re-sent and long-task rows), markdown, cache (bench/cache.mjs:
+// sessions compacted turn by turn, each slack against slack: false; counts and prices), redis (bench/redis.mjs:
+// a turn with an empty store and with 20,000 other records, ctxpack/redis against an adapter listing by SCAN),
+// offload (bench/offload.mjs: a 50-turn computer-use session, with and without offload; bytes and uploads),
+// proxy (bench/proxy.mjs: ctxpack proxy's time against a server forwarding untouched; bytes upstream).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -48,7 +44,8 @@ const markdownOnly = process.env.BENCH_ONLY === 'markdown';
 const cacheOnly = process.env.BENCH_ONLY === 'cache';
 const redisOnly = process.env.BENCH_ONLY === 'redis';
 const offloadOnly = process.env.BENCH_ONLY === 'offload';
-const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly || redisOnly || offloadOnly;
+const proxyOnly = process.env.BENCH_ONLY === 'proxy';
+const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly || redisOnly || offloadOnly || proxyOnly;
 execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
 execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
 
@@ -436,6 +433,9 @@ Object.assign(result.node, { nodeCrypto, nodeMemory, nodeFile });
 console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack memory stash ${nodeMemory.toFixed(1)} ms (${(nodeMemory / nodeCrypto).toFixed(2)}× the baseline's time); file stash ${nodeFile.toFixed(1)} ms`);
 }
 
+// Node: ctxpack proxy against a server forwarding untouched, and the bytes it sends upstream.
+if (!nodeFitOnly && !resentOnly && !markdownOnly && !cacheOnly && !offloadOnly && !redisOnly) result.node.proxy = await (await import('../bench/proxy.mjs')).benchProxy({ root, imageOfSize, runs });
+if (proxyOnly) done('proxy');
 // Node: the Redis stash with an empty store and with 20,000 other records.
 if (!nodeFitOnly && !resentOnly && !markdownOnly && !cacheOnly && !offloadOnly) {
   const { benchRedis } = await import('../bench/redis.mjs');
