@@ -101,6 +101,8 @@ function createProxy(options = {}) {
     res.flushHeaders();
     upRes.pipe(res);
     upRes.on('error', () => res.destroy());
+    // A client gone before the end: the upstream's answer is not read on.
+    res.on('close', () => { if (!upRes.complete) upRes.destroy(); });
   }
 
   /** Answers the client with a buffered upstream response. */
@@ -226,7 +228,6 @@ function createProxy(options = {}) {
     entry.status = upRes.statusCode;
     entry.addedMs = added;
     stream(upRes, res);
-    res.on('close', () => { if (!upRes.complete) upRes.destroy(); });
     return entry;
   }
 
