@@ -163,3 +163,23 @@ test('upstream down: a 502 in the provider\'s own error shape, naming the upstre
     await down.stop();
   }
 });
+
+test("a 15 MB body of a Claude Code session (?beta=true, noise screenshots) goes through compacted and answered", async () => {
+  const { makeNoisePng } = await import('../fixtures/make.mjs');
+  const big = await Promise.all(Array.from({ length: 14 }, (_, i) => makeNoisePng(520, 520, 700 + i)));
+  const messages = [{ role: 'user', content: 'Check every screen.' }];
+  big.forEach((png, i) => {
+    messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `big${i}`, name: 'Read', input: { file_path: `/tmp/s${i}.png` } }] });
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `big${i}`, content: [image(png.toString('base64'))] }] });
+  });
+  const body = JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 8, stream: true, messages });
+  assert.ok(body.length > 15 * 1024 * 1024, `${(body.length / 1024 / 1024).toFixed(1)} MB`);
+  const at = stub.requests.length;
+  const res = await fetch(`${proxy.url}/v1/messages?beta=true`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'anthropic-version': '2023-06-01' }, body });
+  assert.equal(res.status, 200);
+  assert.match(await res.text(), /event: message_stop/);
+  const sent = stub.requests[at];
+  assert.equal(sent.url, '/v1/messages?beta=true');
+  assert.ok(sent.body.length < body.length / 2, `${body.length} → ${sent.body.length}`);
+  assert.ok(sent.body.toString().includes(big.at(-1).toString('base64')), 'the newest screenshot is whole');
+});
