@@ -17,6 +17,7 @@ const FLAGS = {
   '--anthropic-upstream': { key: 'anthropic', arg: 'text', help: 'URL  where Anthropic requests go (default: https://api.anthropic.com)' },
   '--openai-upstream': { key: 'openai', arg: 'text', help: 'URL     where OpenAI requests go (default: https://api.openai.com)' },
   '--gemini-upstream': { key: 'gemini', arg: 'text', help: 'URL     where Gemini requests go (default: https://generativelanguage.googleapis.com)' },
+  '--offload': { key: 'offload', help: '          upload the history images kept inline to the provider\'s Files API once, with the request\'s own key, and send them by reference (Anthropic, OpenAI Responses)' },
   ...STASH_FLAGS,
   '--quiet': { key: 'quiet', help: '            no log line per request' },
   '--json-log': { key: 'jsonLog', help: '         log each request as one JSON object per line' },
@@ -61,7 +62,7 @@ async function main(argv) {
     const upstreams = Object.fromEntries(['anthropic', 'openai', 'gemini'].filter((p) => opts[p] !== undefined).map((p) => [p, opts[p]]));
     const log = opts.quiet ? false : opts.jsonLog ? (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`) : (entry) => process.stderr.write(`${formatLogLine(entry)}\n`);
     handler = createProxy({
-      stash: opened.stash, upstreams, log, fit: !opts.noFit,
+      stash: opened.stash, upstreams, log, fit: !opts.noFit, offload: Boolean(opts.offload),
       keepRecentImages: opts.keepRecentImages, ...(opts.noSlack ? { slack: false } : {}),
     });
   } catch (e) {

@@ -16,6 +16,7 @@ const { formatLogLine } = require('./log.cjs');
 const { topLevelModel } = require('./model.cjs');
 const { compactableRoute, errorBody, pathOf, providerOf, upstreamUrl, upstreamsOf } = require('./routes.cjs');
 const { readError } = require('./refusal.cjs');
+const { offloadFor, withFilesBeta } = require('./offload.cjs');
 
 /**
  * The default of `keepRecentImages`: 3, the screenshots Anthropic's
@@ -80,16 +81,16 @@ function createProxy(options = {}) {
   const fit = options.fit !== false;
 
   /** Sends `body` (a Buffer, or the client's request itself to pipe) upstream; resolves to the response. */
-  function send(req, target, body, onRequest) {
+  function send(req, target, body, filesBeta = false) {
     return new Promise((resolve, reject) => {
-      const headers = headerObject(req.rawHeaders, DROPPED_REQUEST);
+      let headers = headerObject(req.rawHeaders, DROPPED_REQUEST);
+      if (filesBeta) headers = withFilesBeta(headers);
       if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
       else if (req.headers['content-length'] !== undefined) headers['content-length'] = req.headers['content-length'];
       else if (req.headers['transfer-encoding'] !== undefined) headers['transfer-encoding'] = req.headers['transfer-encoding'];
       const client = target.protocol === 'https:' ? https : http;
       const up = client.request(target, { method: req.method, headers, agent: agents[target.protocol] }, resolve);
       up.on('error', reject);
-      onRequest?.(up);
       if (Buffer.isBuffer(body)) up.end(body);
       else body.pipe(up);
     });
@@ -137,9 +138,12 @@ function createProxy(options = {}) {
   }
 
   /** Compacts `text` for `route`; null when ctxpack cannot read it (it then passes through). */
-  async function compact(text, route, model) {
+  async function compact(text, route, model, req) {
+    const offload = options.offload ? offloadFor(route, req.headers, upstreams[route.provider], agents[upstreams[route.provider].protocol]) : null;
     try {
-      return await ctxpack.compactRequestBody(text, { ...compactOptions, stash: await stashOf(), format: route.format, ...(fit && model !== undefined ? { model } : {}) });
+      return await ctxpack.compactRequestBody(text, {
+        ...compactOptions, stash: await stashOf(), format: route.format, ...(fit && model !== undefined ? { model } : {}), ...(offload ? { offload } : {}),
+      });
     } catch (e) {
       if (e instanceof ctxpack.CtxpackError) return { failed: e };
       throw e;
@@ -183,7 +187,7 @@ function createProxy(options = {}) {
     const text = isUtf8(raw) ? raw.toString('utf8') : null;
     const model = route.model ?? (text !== null ? topLevelModel(text) : undefined);
     if (model !== undefined) entry.model = model;
-    const result = text === null ? { failed: { message: 'not UTF-8' } } : await compact(text, route, model);
+    const result = text === null ? { failed: { message: 'not UTF-8' } } : await compact(text, route, model, req);
     if (result.failed) {
       entry.note = result.failed.code ? `${result.failed.code}${result.failed.path ? ` at ${result.failed.path}` : ''}` : result.failed.message;
       entry.addedMs = performance.now() - t0;
@@ -193,14 +197,15 @@ function createProxy(options = {}) {
     const { report } = result;
     const out = result.body === text ? raw : Buffer.from(result.body);
     Object.assign(entry, {
-      compacted: true, bytesOut: out.length, stashed: report.stashed, kept: report.kept, uploaded: report.uploaded ?? 0,
+      compacted: true, bytesOut: out.length, stashed: report.stashed, kept: report.kept, offloaded: report.offloaded ?? 0, uploaded: report.uploaded ?? 0,
       firstChangedIndex: report.firstChangedIndex ?? null,
     });
     const target = upstreamUrl(upstreams[route.provider], req.url);
     let added = performance.now() - t0;
+    const filesBeta = route.format === 'anthropic' && (report.offloaded ?? 0) > 0;
     let upRes;
     try {
-      upRes = await send(req, target, out);
+      upRes = await send(req, target, out, filesBeta);
       if (upRes.statusCode >= 400) {
         const bytes = await readAll(upRes);
         const errorText = await readError(bytes, upRes.headers['content-encoding']);
@@ -216,7 +221,7 @@ function createProxy(options = {}) {
         }
         entry.repaired = { status: upRes.statusCode, kind: refusal.kind };
         entry.bytesOut = retry.length;
-        upRes = await send(req, target, retry);
+        upRes = await send(req, target, retry, filesBeta);
       }
     } catch (e) {
       entry.status = 502;

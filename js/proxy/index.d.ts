@@ -17,6 +17,8 @@ export interface ProxyLogEntry {
   bytesOut?: number;
   stashed?: number;
   kept?: number;
+  /** History images sent by reference to an uploaded file (with `offload`). */
+  offloaded?: number;
   uploaded?: number;
   /** The first message this request changed (where the prompt cache's prefix ends), or null. */
   firstChangedIndex?: number | null;
@@ -44,6 +46,13 @@ export interface ProxyOptions {
   fit?: boolean;
   /** Base URLs to send each provider's requests to; default their public APIs. */
   upstreams?: { anthropic?: string; openai?: string; gemini?: string };
+  /**
+   * Upload the history images the model still sees to the provider's Files
+   * API once, with the request's own credentials, and send them by
+   * reference (Anthropic, with the `files-api-2025-04-14` beta; OpenAI's
+   * Responses API). Default false.
+   */
+  offload?: boolean;
   /** Called once per request; `false` logs nothing. Default: one line on stderr. */
   log?: ((entry: ProxyLogEntry) => void) | false;
 }

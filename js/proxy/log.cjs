@@ -20,7 +20,8 @@ function formatLogLine(entry) {
   if (entry.model !== undefined) parts.push(entry.model);
   if (entry.compacted) {
     parts.push(`${size(entry.bytesIn)} → ${size(entry.bytesOut)}`);
-    parts.push(`images ${entry.stashed} stashed, ${entry.kept} kept, ${entry.uploaded} uploaded`);
+    const referenced = entry.offloaded ? `, ${entry.offloaded} by reference` : '';
+    parts.push(`images ${entry.stashed} stashed, ${entry.kept} kept${referenced}, ${entry.uploaded} uploaded`);
     parts.push(`first changed ${entry.firstChangedIndex ?? 'none'}`);
   } else {
     parts.push(`${size(entry.bytesIn)} passed through${entry.note ? ` (${entry.note})` : ''}`);

@@ -55,7 +55,7 @@ import { createProxy, formatLogLine, type ProxyLogEntry } from 'ctxpack/proxy';
 export async function proxyServer(upstream: string) {
   const stash = await Stash.open({ backend: 'memory' });
   const entries: ProxyLogEntry[] = [];
-  const handler = createProxy({ stash, keepRecentImages: 3, upstreams: { anthropic: upstream }, log: (e) => { entries.push(e); formatLogLine(e); } });
+  const handler = createProxy({ stash, keepRecentImages: 3, offload: true, upstreams: { anthropic: upstream }, log: (e) => { entries.push(e); formatLogLine(e); } });
   const server = createServer(handler);
   server.on('close', () => handler.close());
   return { server, entries };
