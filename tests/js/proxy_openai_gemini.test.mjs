@@ -114,3 +114,30 @@ for (const stream of [false, true]) {
     assert.ok(!proxy.log().includes('gemini-test-key'), 'the key is not logged');
   });
 }
+
+test('Gemini Interactions (ai.interactions.create) through the proxy: the earlier step\'s image a placeholder, the newest whole', async () => {
+  const ai = new GoogleGenAI({ apiKey: 'gemini-test-key', httpOptions: { baseUrl: proxy.url } });
+  stub.respond = async (req, body, res) => {
+    if (!/\/interactions$/.test(req.url)) return false;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id: 'int_1', status: 'completed', model: 'gemini-3-flash-preview', steps: [{ type: 'model_output', content: [{ type: 'text', text: 'ok' }] }] }));
+    return true;
+  };
+  try {
+    const input = [
+      { type: 'user_input', content: [{ type: 'image', data: shots[0], mime_type: 'image/png' }, { type: 'text', text: 'What is this?' }] },
+      { type: 'model_output', content: [{ type: 'text', text: 'A window.' }] },
+      { type: 'user_input', content: [{ type: 'image', data: shots[2], mime_type: 'image/png' }, { type: 'text', text: 'And now?' }] },
+    ];
+    const at = stub.requests.length;
+    const answer = await ai.interactions.create({ model: 'gemini-3-flash-preview', input });
+    assert.equal(answer.id, 'int_1');
+    const sent = stub.requests[at];
+    assert.match(sent.url, /^\/v1(beta)?\/interactions$/);
+    const text = sent.body.toString('utf8');
+    assert.ok(!text.includes(shots[0]) && text.includes(`[Picture:history_${md5(shots[0])}]`));
+    assert.ok(text.includes(shots[2]));
+  } finally {
+    stub.respond = null;
+  }
+});
