@@ -200,6 +200,8 @@ function createProxy(options = {}) {
       compacted: true, bytesOut: out.length, stashed: report.stashed, kept: report.kept, offloaded: report.offloaded ?? 0, uploaded: report.uploaded ?? 0,
       firstChangedIndex: report.firstChangedIndex ?? null,
     });
+    // Images that stayed inline because their stash write (or upload) failed, and the first reason.
+    if (report.failed) Object.assign(entry, { failed: report.failed, failure: report.failures?.[0]?.code ?? 'unknown' });
     const target = upstreamUrl(upstreams[route.provider], req.url);
     let added = performance.now() - t0;
     const filesBeta = route.format === 'anthropic' && (report.offloaded ?? 0) > 0;

@@ -17,6 +17,9 @@ export interface ProxyLogEntry {
   bytesOut?: number;
   stashed?: number;
   kept?: number;
+  /** Images left inline because their stash write or upload failed, and the first failure's code. */
+  failed?: number;
+  failure?: string;
   /** History images sent by reference to an uploaded file (with `offload`). */
   offloaded?: number;
   uploaded?: number;

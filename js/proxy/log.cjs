@@ -21,7 +21,8 @@ function formatLogLine(entry) {
   if (entry.compacted) {
     parts.push(`${size(entry.bytesIn)} → ${size(entry.bytesOut)}`);
     const referenced = entry.offloaded ? `, ${entry.offloaded} by reference` : '';
-    parts.push(`images ${entry.stashed} stashed, ${entry.kept} kept${referenced}, ${entry.uploaded} uploaded`);
+    const failed = entry.failed ? `, ${entry.failed} failed (${entry.failure})` : '';
+    parts.push(`images ${entry.stashed} stashed, ${entry.kept} kept${referenced}, ${entry.uploaded} uploaded${failed}`);
     parts.push(`first changed ${entry.firstChangedIndex ?? 'none'}`);
   } else {
     parts.push(`${size(entry.bytesIn)} passed through${entry.note ? ` (${entry.note})` : ''}`);

@@ -183,3 +183,22 @@ test("a 15 MB body of a Claude Code session (?beta=true, noise screenshots) goes
   assert.ok(sent.body.length < body.length / 2, `${body.length} → ${sent.body.length}`);
   assert.ok(sent.body.toString().includes(big.at(-1).toString('base64')), 'the newest screenshot is whole');
 });
+
+test('a stash that cannot be written: the image stays inline (nothing is lost), the request goes on, and the log says why', async () => {
+  const { writeFileSync } = await import('node:fs');
+  const notADir = path.join(dir, 'a-file');
+  writeFileSync(notADir, 'not a directory');
+  const broken = await startProxy(['--anthropic-upstream', stub.url, '--stash-dir', notADir, '--keep-recent-images', '0', '--no-slack']);
+  try {
+    const at = stub.requests.length;
+    const body = JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 8, messages: [{ role: 'user', content: [image(shots[30])] }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'and now?' }] });
+    const res = await fetch(`${broken.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    assert.equal(res.status, 200);
+    await res.text();
+    assert.ok(stub.requests[at].body.toString().includes(shots[30]), 'the image is sent inline');
+    const [line] = await broken.waitLines('POST /v1/messages');
+    assert.match(line, /images 0 stashed, 0 kept, 0 uploaded, 1 failed \(\w+\)/);
+  } finally {
+    await broken.stop();
+  }
+});
