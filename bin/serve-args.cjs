@@ -52,7 +52,7 @@ function parseFlags(argv, spec) {
 /** The stash flags both commands take. */
 const STASH_FLAGS = {
   '--stash-dir': { key: 'stashDir', arg: 'text', help: `DIR    the file stash (default: ${defaultStashDir()})` },
-  '--redis': { key: 'redis', arg: 'text', help: 'URL        the Redis stash instead (redis://…; several URLs, comma-separated: a cluster'"'"'s nodes)' },
+  '--redis': { key: 'redis', arg: 'text', help: "URL        the Redis stash instead (redis://…; several URLs, comma-separated: a cluster's nodes)" },
   '--redis-prefix': { key: 'redisPrefix', arg: 'text', help: 'P   put before every Redis key (default: none)' },
   '--ttl-seconds': { key: 'ttlSeconds', arg: 'int', help: 'N    stash records expire N s after their last use (default: 7200)' },
 };
