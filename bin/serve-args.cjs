@@ -76,7 +76,10 @@ async function openServeStash(ctxpack, opts) {
     }
     const { redisStash } = require('../dist/adapters/redis.cjs');
     const urls = opts.redis.split(',').map((u) => u.trim()).filter(Boolean);
-    const client = urls.length > 1 ? redis.createCluster({ rootNodes: urls.map((url) => ({ url })) }) : redis.createClient({ url: urls[0] });
+    // A Redis that goes away fails commands at once (no offline queue): the proxy's requests then go on with their images inline.
+    const client = urls.length > 1
+      ? redis.createCluster({ rootNodes: urls.map((url) => ({ url })), defaults: { disableOfflineQueue: true } })
+      : redis.createClient({ url: urls[0], disableOfflineQueue: true });
     client.on('error', (e) => process.stderr.write(`ctxpack: redis: ${e.message}\n`));
     await client.connect();
     const stash = await ctxpack.Stash.open({ backend: redisStash(client, { prefix: opts.redisPrefix ?? '' }), ttlSeconds: opts.ttlSeconds });

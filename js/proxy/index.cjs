@@ -137,7 +137,7 @@ function createProxy(options = {}) {
     stream(upRes, res);
   }
 
-  /** Compacts `text` for `route`; null when ctxpack cannot read it (it then passes through). */
+  /** Compacts `text` for `route`; `{failed}` when it cannot (the body then passes through as it came). */
   async function compact(text, route, model, req) {
     const offload = options.offload ? offloadFor(route, req.headers, upstreams[route.provider], agents[upstreams[route.provider].protocol]) : null;
     try {
@@ -145,8 +145,8 @@ function createProxy(options = {}) {
         ...compactOptions, stash: await stashOf(), format: route.format, ...(fit && model !== undefined ? { model } : {}), ...(offload ? { offload } : {}),
       });
     } catch (e) {
-      if (e instanceof ctxpack.CtxpackError) return { failed: e };
-      throw e;
+      // Whatever went wrong (a body ctxpack cannot read, a stash that is down), the request goes on as it came.
+      return { failed: e };
     }
   }
 

@@ -53,3 +53,28 @@ test('the proxy stashes in Redis and ctxpack mcp --redis answers from it', async
     await proxy.stop();
   }
 });
+
+test('Redis gone while the proxy runs: requests still go through, their images inline, nothing lost', async () => {
+  const port = await freePort();
+  const data = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-proxy-redis-down-'));
+  const down = await startRedis(port, data);
+  const proxy = await startProxy(['--anthropic-upstream', stub.url, '--redis', `redis://127.0.0.1:${port}`, '--keep-recent-images', '0', '--no-slack']);
+  try {
+    down.kill();
+    await new Promise((r) => down.on('exit', r));
+    const shot = await screenshot(420);
+    const body = JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 8, messages: [
+      { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: shot } }] },
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: 'and now?' },
+    ] });
+    const at = stub.requests.length;
+    const res = await fetch(`${proxy.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) });
+    assert.equal(res.status, 200);
+    await res.text();
+    assert.ok(stub.requests[at].body.toString().includes(shot), 'the image is sent inline');
+  } finally {
+    await proxy.stop();
+    rmSync(data, { recursive: true, force: true });
+  }
+});
