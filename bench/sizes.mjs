@@ -29,6 +29,15 @@ export const SIZES = {
   cache: { window: pick(40, 4), limit: pick(150, 6), limitFrom: pick(100, 3), imageB64: pick(1 << 20, 8 * 1024), screen: pick([1280, 800], [128, 80]) },
   /** bench/offload.mjs: turns (one new screenshot each) and its base64 characters. */
   offload: { turns: pick(50, 8), imageB64: pick(2 * 1024 * 1024, 8 * 1024) },
+  /**
+   * bench/proxy.mjs: the agent chat's messages, the screenshot chat's
+   * screenshots and their base64 characters, the computer-use session's
+   * turns and their screenshots' base64 characters.
+   */
+  proxy: {
+    chat: pick(2000, 40), shots: pick(30, 3), shotB64: pick(1 << 20, 8 * 1024),
+    session: pick(50, 4), sessionB64: pick(2 << 20, 8 * 1024),
+  },
   /** The ms a long-task page settles before its measurement. */
   settleMs: pick(1000, 0),
   /**

@@ -156,6 +156,8 @@ function usage() {
   const lines = ['usage: ctxpack <command> <input> [options]', '', 'commands:'];
   for (const [name, c] of Object.entries(COMMANDS)) lines.push(`  ctxpack ${`${name} ${c.input}`.padEnd(width)}${c.summary}`);
   lines.push(`  ctxpack ${'answer --id ID'.padEnd(width)}the same, for an id`);
+  lines.push(`  ctxpack ${'proxy [options]'.padEnd(width)}a local HTTP proxy compacting every request to the providers' APIs`);
+  lines.push(`  ctxpack ${'mcp [options]'.padEnd(width)}an MCP server on stdio answering get_history_image from the stash`);
   lines.push(`  ctxpack ${'help [command]'.padEnd(width)}this help, or a command's options (or: <command> --help)`);
   lines.push(`  ctxpack ${'--version, -v'.padEnd(width)}the package's version`);
   lines.push(
@@ -530,6 +532,8 @@ const RUN = { compact, expand, stats, fit, repair, multimodal, sanitize, 'text-o
 const USES_STASH = new Set(['compact', 'expand', 'fit', 'repair', 'sanitize', 'text-only', 'answer']);
 
 async function main(argv) {
+  // The two servers: their flags and help are their own (bin/proxy.cjs, bin/mcp.cjs).
+  if (argv[0] === 'proxy' || argv[0] === 'mcp') return require(`./${argv[0]}.cjs`).main(argv.slice(1));
   let opts;
   try {
     opts = parseArgs(argv);

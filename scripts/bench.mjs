@@ -17,9 +17,8 @@
 //   fit     one 12-megapixel JPEG fitted to a 1568-px model: in Chromium
 //           against a plain canvas resize (the floor), in Node against
 //           jimp (pure JavaScript) and sharp (native libvips)
-//   markdown  parseMarkdownImages on pathological inputs of 100 and 200 KB
-//           against commonmark.js (bench/markdown.mjs), with toMultimodal
-//           and hasMultimedia on the same texts
+//   markdown  parseMarkdownImages on pathological inputs of 100 and 200 KB against
+//           commonmark.js (bench/markdown.mjs), with toMultimodal and hasMultimedia
 //
 // BENCH_ONLY=<group> runs one group of rows, writing bench-results/bench-<group>.json:
 // node-fit (the Node fitting rows, no browser), resent (the re-sent and
@@ -29,7 +28,8 @@
 // ctxpack/redis against an adapter listing by SCAN), offload
 // (bench/offload.mjs: a computer-use session of 50 turns, one new ~1.5 MB
 // screenshot each, the last 5 kept, with and without offload; bytes and
-// upload counts).
+// upload counts), proxy (bench/proxy.mjs: ctxpack proxy's time against a
+// server forwarding untouched; bytes upstream).
 //
 // BENCH_SMOKE=1 runs every group once on tiny workloads (bench/sizes.mjs),
 // on the package as built, into BENCH_OUT: `npm test` does
@@ -53,7 +53,8 @@ const markdownOnly = process.env.BENCH_ONLY === 'markdown';
 const cacheOnly = process.env.BENCH_ONLY === 'cache';
 const redisOnly = process.env.BENCH_ONLY === 'redis';
 const offloadOnly = process.env.BENCH_ONLY === 'offload';
-const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly || redisOnly || offloadOnly;
+const proxyOnly = process.env.BENCH_ONLY === 'proxy';
+const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly || redisOnly || offloadOnly || proxyOnly;
 if (!SMOKE) {
   execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
   execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
@@ -444,6 +445,9 @@ Object.assign(result.node, { nodeCrypto, nodeMemory, nodeFile });
 console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack memory stash ${nodeMemory.toFixed(1)} ms (${(nodeMemory / nodeCrypto).toFixed(2)}× the baseline's time); file stash ${nodeFile.toFixed(1)} ms`);
 }
 
+// Node: ctxpack proxy against a server forwarding untouched, and the bytes it sends upstream.
+if (!nodeFitOnly && !resentOnly && !markdownOnly && !cacheOnly && !offloadOnly && !redisOnly) result.node.proxy = await (await import('../bench/proxy.mjs')).benchProxy({ root, imageOfSize, runs });
+if (proxyOnly) done('proxy');
 // Node: the Redis stash with an empty store and with 20,000 other records.
 if (!nodeFitOnly && !resentOnly && !markdownOnly && !cacheOnly && !offloadOnly) {
   const { benchRedis } = await import('../bench/redis.mjs');

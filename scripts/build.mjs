@@ -351,6 +351,12 @@ for (const f of ['ai-sdk.mjs', 'ai-sdk.d.ts', 'langchain.mjs', 'langchain.d.ts',
   copyFileSync(path.join(root, 'js/adapters', f), path.join(dist, 'adapters', f));
 }
 
+// The proxy (`ctxpack/proxy`): a Node request handler over the Node build.
+mkdirSync(path.join(dist, 'proxy'), { recursive: true });
+for (const f of readdirSync(path.join(root, 'js/proxy'))) {
+  copyFileSync(path.join(root, 'js/proxy', f), path.join(dist, 'proxy', f));
+}
+
 const bytes = readFileSync(path.join(dist, 'wasm/ctxpack_bg.wasm'));
 const markdownBytes = readFileSync(path.join(dist, 'wasm/markdown/ctxpack_markdown_bg.wasm'));
 const codecBytes = readFileSync(path.join(dist, 'wasm/codec/ctxpack_codec_bg.wasm'));

@@ -88,4 +88,16 @@ if [ "$NPM" -eq 1 ] && { [ ! -d node_modules ] || [ package-lock.json -nt node_m
   log "installing npm packages"
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 fi
+# The real agents the proxy tests run (tests/js/proxy_agents.test.mjs), in a
+# folder of their own outside the project's packages (each brings a native
+# binary of about 400 MB): Claude Code pinned (on Node 20 an unpinned install
+# picks an old release) and the Codex CLI.
+if [ "$FOR_TESTS" -eq 1 ] && [ "$NPM" -eq 1 ]; then
+  AGENTS_DIR="${CTXPACK_AGENTS_DIR:-$HOME/.cache/ctxpack-test-agents}"
+  if [ ! -x "$AGENTS_DIR/node_modules/.bin/claude" ] || [ ! -x "$AGENTS_DIR/node_modules/.bin/codex" ]; then
+    log "installing the agents the proxy tests run into $AGENTS_DIR"
+    mkdir -p "$AGENTS_DIR"
+    npm install --prefix "$AGENTS_DIR" --no-audit --no-fund --no-save @anthropic-ai/claude-code@2.1.332 @openai/codex@0.171.0
+  fi
+fi
 log "ready"

@@ -77,3 +77,12 @@ test('npm test sets up in two parts: --tools all but the npm packages, --npm onl
   assert.match(tests, /\[\.\.\.setupForTests, '--tools'\]/);
   assert.match(tests, /\[\.\.\.setupForTests, '--npm'\]/);
 });
+
+test('setup --test installs the agents the proxy tests run, pinned, in a folder of their own; plain setup does not', () => {
+  const plain = setup();
+  assert.doesNotMatch(plain.calls, /claude-code|codex/);
+  const r = setup('--test');
+  assert.equal(r.status, 0, r.trace);
+  const agents = path.join(dir, '.cache/ctxpack-test-agents');
+  assert.ok(r.calls.includes(`npm install --prefix ${agents} --no-audit --no-fund --no-save @anthropic-ai/claude-code@2.1.332 @openai/codex@0.171.0`), r.calls);
+});

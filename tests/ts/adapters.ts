@@ -55,3 +55,16 @@ export async function redisClusterApp(nodes: { host: string; port: number }[]) {
   const viaIoredis = await Stash.open({ backend: redisStash(new IOCluster(nodes), { prefix: 'dootask_ai:cache:' }) });
   return [viaNodeRedis, viaIoredis];
 }
+
+// The proxy as a library: mounted on node:http, its log entries typed.
+import { createServer } from 'node:http';
+import { createProxy, formatLogLine, type ProxyLogEntry } from 'ctxpack/proxy';
+
+export async function proxyServer(upstream: string) {
+  const stash = await Stash.open({ backend: 'memory' });
+  const entries: ProxyLogEntry[] = [];
+  const handler = createProxy({ stash, keepRecentImages: 3, offload: true, upstreams: { anthropic: upstream }, log: (e) => { entries.push(e); formatLogLine(e); } });
+  const server = createServer(handler);
+  server.on('close', () => handler.close());
+  return { server, entries };
+}

@@ -1,0 +1,182 @@
+// The proxy rows of `npm run bench` (BENCH_ONLY=proxy):
+//
+//   time added   `ctxpack proxy` (a real process, file stash) against the
+//                same kind of server forwarding the body untouched (node:http,
+//                the body read whole and sent on, the answer piped back),
+//                both in front of one local upstream that answers at once:
+//                the median time of a request through each, on a re-sent
+//                turn of the long agent chat (text, tool calls, placeholders)
+//                and of the 30-screenshot chat (one new ~1 MB screenshot a
+//                turn); proxy ÷ forwarding (goal ≤ 1.2× on a re-sent turn)
+//   bytes        a 50-turn computer-use session (Anthropic tool loop, one new
+//                ~1.5 MB screenshot a turn) sent through the proxy with its
+//                defaults, against the same session sent untouched: the bytes
+//                the upstream received
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { agentChat } from './agent-chat.js';
+import { SIZES, SMOKE } from './sizes.mjs';
+
+const MB = 1024 * 1024;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const listen = (server) => new Promise((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${server.address().port}`)));
+
+/** An upstream that reads each body whole, counts its bytes and answers a small JSON at once. */
+async function upstream() {
+  const u = { bytes: 0, requests: 0 };
+  u.server = http.createServer((req, res) => {
+    req.on('data', (c) => { u.bytes += c.length; });
+    req.on('end', () => {
+      u.requests++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"msg","type":"message","content":[{"type":"text","text":"ok"}]}');
+    });
+  });
+  u.url = await listen(u.server);
+  return u;
+}
+
+/** The plain forwarding server: the body read whole and sent on untouched, the answer piped back. */
+async function forwarder(target) {
+  const agent = new http.Agent({ keepAlive: true });
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const headers = { ...req.headers, host: new URL(target).host, 'content-length': String(body.length) };
+      const up = http.request(`${target}${req.url}`, { method: req.method, headers, agent }, (r) => {
+        res.writeHead(r.statusCode, r.headers);
+        r.pipe(res);
+      });
+      up.end(body);
+    });
+  });
+  const url = await listen(server);
+  return { url, close: () => { agent.destroy(); server.closeAllConnections(); server.close(); } };
+}
+
+/** `ctxpack proxy` as a process on a free port, quiet. */
+async function proxyProcess(root, target, dir, extra = []) {
+  const child = spawn(process.execPath, [path.join(root, 'bin/ctxpack.cjs'), 'proxy', '--port', '0', '--quiet', '--stash-dir', dir, '--anthropic-upstream', target, '--openai-upstream', target, ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  const port = await new Promise((resolve, reject) => {
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(err);
+      if (m) resolve(Number(m[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`ctxpack proxy exited ${code}: ${err}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, close: () => child.kill('SIGTERM') };
+}
+
+const keepAlive = new http.Agent({ keepAlive: true });
+/** One POST of `body` to `url`, answered; its time in ms. */
+function post(url, body) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = http.request(url, { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': 'bench' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(performance.now() - t0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * The median time of `turns` re-sent turns through `url`: turn k is
+ * `request(k)`, sent once beforehand (a first send is not a re-sent turn)
+ * and then again, timed.
+ */
+async function resentTimes(url, request, turns) {
+  const times = [];
+  for (let k = 0; k < turns; k++) {
+    await post(url, request(k));
+    times.push(await post(url, request(k)));
+  }
+  return median(times);
+}
+
+/** The proxy against forwarding on one workload; prints a row and returns it. */
+async function timeRow(label, route, proxy, forward, request, turns) {
+  // Alternate which goes first, so neither always meets a warmer upstream.
+  const plain = [];
+  const through = [];
+  for (let r = 0; r < 2; r++) {
+    plain.push(await resentTimes(`${forward.url}${route}`, request, turns));
+    through.push(await resentTimes(`${proxy.url}${route}`, request, turns));
+  }
+  const row = { forwardingMs: median(plain), proxyMs: median(through) };
+  row.ratio = row.proxyMs / row.forwardingMs;
+  row.addedMs = row.proxyMs - row.forwardingMs;
+  console.log(`  ${label.padEnd(46)} ${row.forwardingMs.toFixed(2).padStart(8)} ms ${row.proxyMs.toFixed(2).padStart(9)} ms ${row.addedMs.toFixed(2).padStart(8)} ms ${row.ratio.toFixed(2).padStart(7)}×`);
+  return row;
+}
+
+/** A 50-turn computer-use tool loop in Anthropic's format: request k holds turns 0..k. */
+function computerUse(shots) {
+  const messages = [{ role: 'user', content: 'Fill in the form on the screen.' }];
+  const requests = [];
+  for (let i = 0; i < shots.length; i++) {
+    messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `tu_${i}`, name: 'computer', input: { action: 'screenshot' } }] });
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `tu_${i}`, content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: shots[i] } }] }] });
+    requests.push(JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 1024, messages }));
+  }
+  return requests;
+}
+
+/** The proxy rows: prints them and returns the figures. */
+export async function benchProxy({ root, imageOfSize, runs }) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-bench-proxy-'));
+  const up = await upstream();
+  const forward = await forwarder(up.url);
+  const proxy = await proxyProcess(root, up.url, path.join(dir, 'stash'));
+  const out = {};
+  try {
+    const turns = SMOKE ? 2 : Math.max(5, runs * 2);
+    console.log(`\nproxy: a re-sent turn through ctxpack proxy and through a server forwarding it untouched (median of ${turns} turns × 2)`);
+    console.log('                                                  forwarding       proxy      added   proxy ÷ forwarding');
+    // The long agent chat (OpenAI format): text, tool calls and placeholders, two new messages a turn.
+    const placeholders = Array.from({ length: 20 }, (_, i) => `[Picture:history_${(i + 1).toString(16).padStart(32, '0')}]`);
+    const chat = agentChat(SIZES.proxy.chat, placeholders);
+    const chatRequest = (k) => JSON.stringify({ model: 'gpt-4o', messages: [...chat.slice(0, chat.length - 1 - 4 * (turns - k)), chat.at(-1)] });
+    out.agentChat = await timeRow(`agent chat, ${chat.length} messages, OpenAI`, '/v1/chat/completions', proxy, forward, chatRequest, turns);
+    // 30 screenshots of ~1 MB in a chat, one new a turn (Anthropic format).
+    const shots = [];
+    const { shots: SHOTS, shotB64, session: TURNS, sessionB64 } = SIZES.proxy;
+    for (let i = 0; i < SHOTS + turns; i++) shots.push((await imageOfSize(shotB64, 8100 + i, 'png')).b64);
+    const screenshotRequest = (k) => {
+      const messages = [];
+      for (let i = 0; i < SHOTS + k; i++) messages.push({ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: shots[i] } }, { type: 'text', text: `screen ${i}` }] }, { role: 'assistant', content: `seen ${i}` });
+      messages.push({ role: 'user', content: 'What changed?' });
+      return JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 1024, messages });
+    };
+    out.screenshots = await timeRow('30 screenshots of ~1 MB, Anthropic', '/v1/messages', proxy, forward, screenshotRequest, turns);
+    // Bytes upstream over a 50-turn computer-use session.
+    const session = [];
+    for (let i = 0; i < TURNS; i++) session.push((await imageOfSize(sessionB64, 9300 + i, 'png')).b64);
+    const requests = computerUse(session);
+    const sentThrough = async (url) => {
+      const before = up.bytes;
+      for (const body of requests) await post(`${url}/v1/messages`, body);
+      return up.bytes - before;
+    };
+    const plainBytes = await sentThrough(forward.url);
+    const proxyBytes = await sentThrough(proxy.url);
+    out.session = { turns: TURNS, plainBytes, proxyBytes, ratio: proxyBytes / plainBytes };
+    console.log(`  bytes upstream, a ${TURNS}-turn computer-use session (one new ~${(sessionB64 * 3 / 4 / MB).toFixed(1)} MB screenshot a turn, Anthropic tool loop):`);
+    console.log(`    untouched ${(plainBytes / MB).toFixed(1)} MB; through ctxpack proxy (keep-recent-images 3, slack) ${(proxyBytes / MB).toFixed(1)} MB: ${out.session.ratio.toFixed(3)} of untouched`);
+  } finally {
+    proxy.close();
+    forward.close();
+    keepAlive.destroy();
+    up.server.closeAllConnections();
+    up.server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
