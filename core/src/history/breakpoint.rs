@@ -19,12 +19,15 @@ const MAX_BREAKPOINTS: usize = 4;
 /// nothing stays (the first message changes). A byte limit is not
 /// foreseen.
 pub(super) fn stable_end(plan: &Plan<'_>, options: CompactOptions, count: usize) -> Option<usize> {
-    let next: Vec<usize> = plan
+    let mut next: Vec<usize> = plan
         .kept_history
         .iter()
         .chain(&plan.newest_inline)
         .copied()
         .collect();
+    // In a loop the untouched images of its newest step come after the
+    // person's message, between history images: in document order.
+    next.sort_unstable();
     let slack = options.slack;
     let mut keep = slack.window(next.len(), options.keep_recent_images);
     if let Some(max) = options.limits.and_then(|l| l.max_images) {

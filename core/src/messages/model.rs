@@ -100,13 +100,19 @@ pub(super) struct WireFormat {
     pub(super) tool_slots: fn(&Value) -> Vec<super::tool_slots::ToolSlot>,
     /// The role of a raw message, read without decoding it.
     pub(super) role_of: fn(&Value) -> Option<Role>,
+    /// Whose turn a message is: the person's, the model's output, tool
+    /// results or neither.
+    pub(super) turn: super::turn::TurnOf,
 }
 
 impl WireFormat {
     /// A format whose messages are role and content, with `classify` its
     /// reading of parts, `call` and `answer` its tool calls and their
     /// answers, `evidence` what tells it apart, `tool_slots` where a message
-    /// keeps tool results, and nothing else of its own.
+    /// keeps tool results, `turn` whose turn a message is, and nothing else
+    /// of its own.
+    // One argument a fact each such format must give.
+    #[allow(clippy::too_many_arguments)]
     pub(super) const fn role_content(
         format: Format,
         payload_keys: &'static [&'static str],
@@ -115,6 +121,7 @@ impl WireFormat {
         answer: AnswerToolCall,
         evidence: super::evidence::Evidence,
         tool_slots: fn(&Value) -> Vec<super::tool_slots::ToolSlot>,
+        turn: super::turn::TurnOf,
     ) -> WireFormat {
         WireFormat {
             format,
@@ -129,6 +136,7 @@ impl WireFormat {
             tool_slots,
             role_of: super::tool_slots::role_field,
             tuples: false,
+            turn,
         }
     }
 }
@@ -219,6 +227,8 @@ pub struct Message {
     pub role: Role,
     /// What was said.
     pub content: Content,
+    /// Whose turn it is, as its format says when reading it.
+    turn: super::Turn,
     wire_format: &'static WireFormat,
     wire: Value,
     slot: Slot,
@@ -236,9 +246,11 @@ impl Message {
         wire: Value,
         slot: Slot,
     ) -> Message {
+        let turn = (wire_format.turn)(role, &content, &wire);
         Message {
             role,
             content,
+            turn,
             wire_format,
             wire,
             slot,
@@ -254,6 +266,12 @@ impl Message {
             parts_only: true,
             ..self
         }
+    }
+
+    /// Whose turn the message is (the person's, the model's output, tool
+    /// results or neither), as its format said when reading it.
+    pub fn turn(&self) -> super::Turn {
+        self.turn
     }
 
     /// The wire format the message was read in, and is written back in.
@@ -316,6 +334,7 @@ impl Message {
         Message {
             role: self.role,
             content,
+            turn: self.turn,
             wire_format: self.wire_format,
             wire: Value::Null,
             slot: self.slot,

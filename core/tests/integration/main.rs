@@ -18,6 +18,8 @@ mod held_tool_texts;
 mod history;
 mod history_stash;
 pub(crate) mod known_messages;
+mod loop_properties;
+pub(crate) mod loops;
 mod markdown_properties;
 mod markdown_spec;
 mod media_fixtures;
