@@ -7,6 +7,7 @@ mod common;
 mod compact_call;
 
 mod fit;
+mod fit_loops;
 mod fit_repeats;
 mod fit_slices;
 mod fit_sources;
