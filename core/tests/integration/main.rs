@@ -19,6 +19,7 @@ mod held_tool_texts;
 mod history;
 mod history_stash;
 pub(crate) mod known_messages;
+mod loop_fetch_back;
 mod loop_properties;
 pub(crate) mod loops;
 mod markdown_properties;
