@@ -7,7 +7,8 @@
 // without ctxpack, with it (`keepRecentImages: 3`, the default slack) and
 // with `offload` too (an upload function standing in for the app's,
 // answering at once), and the share of steps whose request keeps the
-// previous one as its prefix (what the provider's prompt cache reads).
+// previous one as its prefix (what the provider's prompt cache reads), with
+// the share of the previous request's bytes kept as prefix on average.
 // Counts and bytes, never times.
 
 const STEPS = 50;
@@ -31,7 +32,7 @@ const LOOPS = {
     call: (n) => ({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: `call_${n}`, toolName: 'computer', input: { action: 'screenshot' } }] }),
     result: (n, shot) => ({
       role: 'tool',
-      content: [{ type: 'tool-result', toolCallId: `call_${n}`, toolName: 'computer', output: { type: 'content', value: [{ type: 'image-data', data: shot.b64, mediaType: shot.mime }] } }],
+      content: [{ type: 'tool-result', toolCallId: `call_${n}`, toolName: 'computer', output: { type: 'content', value: [{ type: 'file', mediaType: shot.mime, data: { type: 'data', data: shot.b64 } }] } }],
     }),
   },
 };
@@ -50,7 +51,7 @@ function requests(loop, shots) {
 /** The loop sent step by step: each request's bytes, the prefix kept, the uploads. */
 async function run(ctx, loop, reqs, mode) {
   const stash = await ctx.Stash.open({ backend: 'memory' });
-  const out = { bytes: [], prefixKept: 0, uploads: 0, uploadedBytes: 0, offloaded: 0 };
+  const out = { bytes: [], prefixKept: 0, prefixShare: [], uploads: 0, uploadedBytes: 0, offloaded: 0 };
   const upload = async ({ bytes }) => {
     out.uploads++;
     out.uploadedBytes += bytes;
@@ -72,6 +73,13 @@ async function run(ctx, loop, reqs, mode) {
     const texts = sent.map((m) => JSON.stringify(m));
     out.bytes.push(sum(texts.map((t) => Buffer.byteLength(t))) + texts.length + 1);
     if (previous && previous.every((t, i) => texts[i] === t)) out.prefixKept++;
+    if (previous) {
+      // The previous request's bytes this one starts with, message by message.
+      let same = 0;
+      while (same < previous.length && texts[same] === previous[same]) same++;
+      const bytes = (xs) => sum(xs.map((t) => Buffer.byteLength(t)));
+      out.prefixShare.push(bytes(previous.slice(0, same)) / bytes(previous));
+    }
     previous = texts;
   }
   stash.free();
@@ -85,15 +93,15 @@ export async function benchLoops(ctx, { imageOfSize }) {
   for (let n = 0; n < STEPS; n++) shots.push(await imageOfSize(MB, 7100 + n, 'png'));
   const result = {};
   console.log(`\nagent loops: one prompt, ${STEPS} steps, a new ~1 MB screenshot each, keepRecentImages: 3, default slack`);
-  console.log('                                                   request a step (median, last)   all requests   prefix kept   uploads');
+  console.log('                                                   request a step (median, last)   all requests   prefix kept (bytes)   uploads');
   for (const [name, loop] of Object.entries(LOOPS)) {
     const reqs = requests(loop, shots);
     result[name] = {};
     for (const mode of ['none', 'ctxpack', 'offload']) {
       const r = await run(ctx, loop, reqs, mode);
-      result[name][mode] = { medianBytes: median(r.bytes), lastBytes: r.bytes.at(-1), allBytes: sum(r.bytes), prefixKept: r.prefixKept / (STEPS - 1), uploads: r.uploads, offloaded: r.offloaded };
+      result[name][mode] = { medianBytes: median(r.bytes), lastBytes: r.bytes.at(-1), allBytes: sum(r.bytes), prefixKept: r.prefixKept / (STEPS - 1), prefixShare: sum(r.prefixShare) / r.prefixShare.length, uploads: r.uploads, offloaded: r.offloaded };
       const label = `${name}, ${mode === 'none' ? 'without ctxpack' : mode === 'ctxpack' ? 'ctxpack' : 'ctxpack + offload'}`;
-      console.log(`  ${label.padEnd(60)} ${(median(r.bytes) / MB).toFixed(1).padStart(6)} MB, ${(r.bytes.at(-1) / MB).toFixed(1).padStart(5)} MB ${(sum(r.bytes) / MB).toFixed(0).padStart(10)} MB ${`${Math.round((100 * r.prefixKept) / (STEPS - 1))} %`.padStart(12)} ${String(r.uploads).padStart(9)}`);
+      console.log(`  ${label.padEnd(60)} ${(median(r.bytes) / MB).toFixed(1).padStart(6)} MB, ${(r.bytes.at(-1) / MB).toFixed(1).padStart(5)} MB ${(sum(r.bytes) / MB).toFixed(0).padStart(10)} MB ${`${Math.round((100 * r.prefixKept) / (STEPS - 1))} % (${Math.round((100 * sum(r.prefixShare)) / r.prefixShare.length)} %)`.padStart(20)} ${String(r.uploads).padStart(9)}`);
     }
   }
   return result;
