@@ -243,18 +243,18 @@ fn tool_slots(content: &Value) -> Vec<ToolSlot> {
         .collect()
 }
 
-/// Whose turn a `Content` is: a `user` one holding `functionResponse`
-/// parts and, beside them, only the data they return (`inlineData`,
-/// `fileData`: how a tool's images went before `functionResponse.parts`)
-/// is tool results; a `model` one is the model's output (its
-/// `functionCall` parts too); the older `function` role is tool results.
+/// Whose turn a `Content` is: a `user` one (or one of the older
+/// `function` role) holding `functionResponse` parts and, beside them, only
+/// the data they return (`inlineData`, `fileData`: how a tool's images went
+/// before `functionResponse.parts`) is tool results; a `model` one is the
+/// model's output (its `functionCall` parts too); a `function` one without
+/// a `functionResponse` is neither.
 fn turn(role: Role, content: &Content, _: &Value) -> Turn {
     match role {
-        Role::User if function_responses(content) => Turn::ToolResults,
+        Role::User | Role::Tool if function_responses(content) => Turn::ToolResults,
         Role::User => Turn::Person,
         Role::Assistant => Turn::Model,
-        Role::Tool => Turn::ToolResults,
-        Role::System | Role::Other => Turn::Other,
+        Role::Tool | Role::System | Role::Other => Turn::Other,
     }
 }
 

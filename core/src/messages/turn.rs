@@ -84,4 +84,60 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn gemini_tool_results_are_function_responses_and_the_data_beside_them() {
+        let response = json!({"functionResponse":{"name":"shot","response":{}}});
+        let data = json!({"inlineData":{"mimeType":"image/png","data":"AAAA"}});
+        assert_eq!(
+            turns(
+                Format::Gemini,
+                vec![
+                    json!({"role":"user","parts":[{"text":"go"}, data.clone()]}),
+                    json!({"role":"model","parts":[{"functionCall":{"name":"shot","args":{}}}]}),
+                    json!({"role":"user","parts":[response.clone(), data.clone()]}),
+                    json!({"role":"function","parts":[response.clone()]}),
+                    json!({"role":"user","parts":[response, {"text":"and look"}]}),
+                    json!({"role":"function","parts":[data]}),
+                ]
+            ),
+            [
+                Turn::Person,
+                Turn::Model,
+                Turn::ToolResults,
+                Turn::ToolResults,
+                Turn::Person,
+                Turn::Other
+            ]
+        );
+    }
+
+    #[test]
+    fn responses_items_are_the_model_s_calls_and_their_outputs() {
+        assert_eq!(
+            turns(
+                Format::OpenAiResponses,
+                vec![
+                    json!({"role":"developer","content":"be brief"}),
+                    json!({"role":"user","content":"go"}),
+                    json!({"type":"reasoning","id":"rs","summary":[]}),
+                    json!({"type":"computer_call","call_id":"c","action":{"type":"screenshot"}}),
+                    json!({"type":"computer_call_output","call_id":"c","output":{"type":"computer_screenshot","image_url":"data:image/png;base64,AAAA"}}),
+                    json!({"type":"function_call_output","call_id":"f","output":"ok"}),
+                    json!({"type":"message","role":"assistant","content":"done"}),
+                    json!({"type":"item_reference","id":"msg_1"}),
+                ]
+            ),
+            [
+                Turn::Other,
+                Turn::Person,
+                Turn::Model,
+                Turn::Model,
+                Turn::ToolResults,
+                Turn::ToolResults,
+                Turn::Model,
+                Turn::Other
+            ]
+        );
+    }
 }
