@@ -29,10 +29,7 @@
 // ctxpack/redis against an adapter listing by SCAN), offload
 // (bench/offload.mjs: a computer-use session of 50 turns, one new ~1.5 MB
 // screenshot each, the last 5 kept, with and without offload; bytes and
-// upload counts), loops (bench/loops.mjs: one prompt and a 50-step
-// computer-use loop, in Responses `computer_call_output` items and in AI
-// SDK tool messages, without ctxpack, with it and with offload; bytes a
-// request and the share of steps that keep the previous request as prefix).
+// upload counts), loops (bench/loops.mjs: a 50-step computer-use loop).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -51,8 +48,7 @@ const markdownOnly = process.env.BENCH_ONLY === 'markdown';
 const cacheOnly = process.env.BENCH_ONLY === 'cache';
 const redisOnly = process.env.BENCH_ONLY === 'redis';
 const offloadOnly = process.env.BENCH_ONLY === 'offload';
-const loopsOnly = process.env.BENCH_ONLY === 'loops';
-const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly || redisOnly || offloadOnly || loopsOnly;
+const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly || redisOnly || offloadOnly || process.env.BENCH_ONLY === 'loops';
 execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
 execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
 
@@ -63,14 +59,6 @@ const { variant, variantMessages } = await import('../bench/variants.js');
 
 const outDir = path.join(root, 'bench-results');
 mkdirSync(outDir, { recursive: true });
-// Node: agent loops, with and without ctxpack and offload (bytes, prefixes);
-// alone, before the other groups (the whole run has them further down).
-if (loopsOnly) {
-  const { benchLoops } = await import('../bench/loops.mjs');
-  const loops = await benchLoops(createRequire(import.meta.url)(path.join(root, 'dist/node/index.js')), { imageOfSize });
-  writeFileSync(path.join(outDir, 'bench-loops.json'), JSON.stringify({ node: { loops } }, null, 2) + '\n');
-  process.exit(0);
-}
 /** Writes the results of the group `name` (BENCH_ONLY) and ends the run. */
 function done(name) {
   writeFileSync(path.join(outDir, `bench-${name}.json`), JSON.stringify(result, null, 2) + '\n');
@@ -447,7 +435,7 @@ for (const d of dirs) rmSync(d, { recursive: true, force: true });
 Object.assign(result.node, { nodeCrypto, nodeMemory, nodeFile });
 console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack memory stash ${nodeMemory.toFixed(1)} ms (${(nodeMemory / nodeCrypto).toFixed(2)}× the baseline's time); file stash ${nodeFile.toFixed(1)} ms`);
 }
-
+if ([undefined, 'loops'].includes(process.env.BENCH_ONLY)) { result.node.loops = await (await import('../bench/loops.mjs')).benchLoops(ctx, { imageOfSize }); if (process.env.BENCH_ONLY) done('loops'); } // Node: agent loops
 // Node: the Redis stash with an empty store and with 20,000 other records.
 if (!nodeFitOnly && !resentOnly && !markdownOnly && !cacheOnly && !offloadOnly) {
   const { benchRedis } = await import('../bench/redis.mjs');
@@ -470,12 +458,6 @@ if (!nodeFitOnly && !resentOnly && !markdownOnly && !redisOnly && !cacheOnly) {
   result.node.offload = await benchOffload(ctx, { imageOfSize });
 }
 if (offloadOnly) done('offload');
-
-// Node: agent loops, with and without ctxpack and offload (bytes, prefixes).
-if (!nodeFitOnly && !resentOnly && !markdownOnly && !redisOnly && !cacheOnly) {
-  const { benchLoops } = await import('../bench/loops.mjs');
-  result.node.loops = await benchLoops(ctx, { imageOfSize });
-}
 
 // Node: markdown pathological inputs, ctxpack against commonmark.js.
 if (!nodeFitOnly && !resentOnly) {
