@@ -38,6 +38,8 @@ export const SIZES = {
     chat: pick(2000, 40), shots: pick(30, 3), shotB64: pick(1 << 20, 8 * 1024),
     session: pick(50, 4), sessionB64: pick(2 << 20, 8 * 1024),
   },
+  /** bench/loops.mjs: the loop's steps and each screenshot's base64 characters. */
+  loops: { steps: pick(50, 5), shotB64: pick(1 << 20, 8 * 1024) },
   /** The ms a long-task page settles before its measurement. */
   settleMs: pick(1000, 0),
   /**

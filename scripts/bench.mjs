@@ -28,8 +28,9 @@
 // ctxpack/redis against an adapter listing by SCAN), offload
 // (bench/offload.mjs: a computer-use session of 50 turns, one new ~1.5 MB
 // screenshot each, the last 5 kept, with and without offload; bytes and
-// upload counts), proxy (bench/proxy.mjs: ctxpack proxy's time against a
-// server forwarding untouched; bytes upstream).
+// upload counts), loops (bench/loops.mjs: a 50-step computer-use loop),
+// proxy (bench/proxy.mjs: ctxpack proxy's time against a server forwarding
+// untouched; bytes upstream).
 //
 // BENCH_SMOKE=1 runs every group once on tiny workloads (bench/sizes.mjs),
 // on the package as built, into BENCH_OUT: `npm test` does
@@ -54,7 +55,7 @@ const cacheOnly = process.env.BENCH_ONLY === 'cache';
 const redisOnly = process.env.BENCH_ONLY === 'redis';
 const offloadOnly = process.env.BENCH_ONLY === 'offload';
 const proxyOnly = process.env.BENCH_ONLY === 'proxy';
-const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly || redisOnly || offloadOnly || proxyOnly;
+const nodeOnly = nodeFitOnly || markdownOnly || cacheOnly || redisOnly || offloadOnly || proxyOnly || process.env.BENCH_ONLY === 'loops';
 if (!SMOKE) {
   execFileSync('bash', ['scripts/setup.sh', '--test'], { cwd: root, stdio: 'inherit' });
   execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
@@ -444,6 +445,7 @@ for (const d of dirs) rmSync(d, { recursive: true, force: true });
 Object.assign(result.node, { nodeCrypto, nodeMemory, nodeFile });
 console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack memory stash ${nodeMemory.toFixed(1)} ms (${(nodeMemory / nodeCrypto).toFixed(2)}× the baseline's time); file stash ${nodeFile.toFixed(1)} ms`);
 }
+if ([undefined, 'loops'].includes(process.env.BENCH_ONLY)) { result.node.loops = await (await import('../bench/loops.mjs')).benchLoops(ctx, { imageOfSize }); if (process.env.BENCH_ONLY) done('loops'); } // Node: agent loops
 
 // Node: ctxpack proxy against a server forwarding untouched, and the bytes it sends upstream.
 if (!nodeFitOnly && !resentOnly && !markdownOnly && !cacheOnly && !offloadOnly && !redisOnly) result.node.proxy = await (await import('../bench/proxy.mjs')).benchProxy({ root, imageOfSize, runs });

@@ -36,14 +36,14 @@ test('npm run bench runs every group to its end (BENCH_SMOKE=1: each on a tiny w
     assert.equal(result.runs, 1);
     assert.deepEqual(Object.keys(result.browser).sort(), ['big', 'fit', 'longChat', 'longTasks', 'many', 'md5', 'resent']);
     assert.deepEqual(Object.keys(result.browser.longTasks).sort(), ['compactContext', 'expandContext', 'fitContext', 'sanitizeToolResult', 'toMultimodal']);
-    assert.deepEqual(Object.keys(result.node).sort(), ['cache', 'fit', 'longChat', 'markdown', 'nodeCrypto', 'nodeFile', 'nodeMemory', 'offload', 'proxy', 'redis', 'resent', 'sanitize']);
+    assert.deepEqual(Object.keys(result.node).sort(), ['cache', 'fit', 'longChat', 'loops', 'markdown', 'nodeCrypto', 'nodeFile', 'nodeMemory', 'offload', 'proxy', 'redis', 'resent', 'sanitize']);
     // Each page's rows measured something: ctxpack's own row of each.
     assert.ok(result.browser.big.results.ctxpack.median > 0 && result.browser.many.results.ctxpack.median > 0);
     assert.ok(result.browser.md5.ctxpack.mbPerS > 0);
     assert.ok(result.browser.fit.ctxpack > 0 && result.node.fit.ctxpack > 0);
     assert.ok(result.size.gzip > 0);
     // The lines a reader looks for, one per group.
-    for (const heading of ['re-sent (Chromium, IndexedDB)', 'longest main-thread task', '\nbig: ', '\nmany: ', 'fit in Chromium', 'md5 in Chromium', 'Node re-sent', 'Node big', 'Redis (Node, node-redis)', 'prompt cache, window', 'offload, computer use', 'markdown pathological inputs', 'fit in Node', 'proxy: a re-sent turn', 'release wasm']) {
+    for (const heading of ['re-sent (Chromium, IndexedDB)', 'longest main-thread task', '\nbig: ', '\nmany: ', 'fit in Chromium', 'md5 in Chromium', 'Node re-sent', 'Node big', 'Redis (Node, node-redis)', 'prompt cache, window', 'offload, computer use', 'markdown pathological inputs', 'fit in Node', 'proxy: a re-sent turn', 'agent loops: one prompt', 'release wasm']) {
       assert.ok(out.includes(heading), `no "${heading.trim()}" rows:\n${out.slice(-3000)}`);
     }
   } finally {

@@ -87,7 +87,10 @@ fn read_inline(
 /// in the resizer instead.
 pub(super) async fn measure<B, R>(call: &FitCall<'_, B, R>, read: &FitMessages) -> Vec<Found> {
     let hash = call.stash.is_some();
-    let cutoff = crate::history::compact::newest_user_index(&read.messages).unwrap_or(0);
+    let rule = crate::history::Untouched::of(&read.messages);
+    let history: Vec<bool> = (read.messages.iter().enumerate())
+        .map(|(i, m)| rule.is_history(i, m))
+        .collect();
     let mut seen = Vec::new();
     read.for_each_image(&mut |i, ordinal, path, img| {
         seen.push((i, ordinal, path.to_string(), img));
@@ -97,7 +100,7 @@ pub(super) async fn measure<B, R>(call: &FitCall<'_, B, R>, read: &FitMessages) 
     for (i, ordinal, path, img) in seen {
         let source = img.source();
         let inline_source = source.inline();
-        let stashable = i < cutoff && inline_source.is_some() && img.shape.replaceable_by_text();
+        let stashable = history[i] && inline_source.is_some() && img.shape.replaceable_by_text();
         if let (true, Some((_, payload))) = (hash, inline_source) {
             call.payloads
                 .prepare_facts(payload, HEAD_BYTES, &call.slicer)
@@ -112,7 +115,7 @@ pub(super) async fn measure<B, R>(call: &FitCall<'_, B, R>, read: &FitMessages) 
             path,
             low: is_low(img),
             stashable,
-            protected: call.options.keep_newest && i >= cutoff,
+            protected: call.options.keep_newest && !history[i],
             inline,
         });
         call.slicer.checkpoint().await;

@@ -19,14 +19,16 @@ const MAX_BREAKPOINTS: usize = 4;
 /// nothing stays (the first message changes). A byte limit is not
 /// foreseen.
 pub(super) fn stable_end(plan: &Plan<'_>, options: CompactOptions, count: usize) -> Option<usize> {
-    let next: Vec<usize> = plan
-        .kept_history
-        .iter()
+    // The images the next turn holds inline. In a loop the untouched
+    // images of its newest step come after the person's message, between
+    // history images: the first in document order is the smallest index.
+    let inline = plan.kept_history.len() + plan.newest_inline.len();
+    let first = (plan.kept_history.iter())
         .chain(&plan.newest_inline)
-        .copied()
-        .collect();
+        .min()
+        .copied();
     let slack = options.slack;
-    let mut keep = slack.window(next.len(), options.keep_recent_images);
+    let mut keep = slack.window(inline, options.keep_recent_images);
     if let Some(max) = options.limits.and_then(|l| l.max_images) {
         // The next turn brings as many images as this one.
         let fixed = plan.newest_inline.len() + plan.urls;
@@ -34,8 +36,8 @@ pub(super) fn stable_end(plan: &Plan<'_>, options: CompactOptions, count: usize)
             keep = keep.saturating_sub(slack.batch(Some(max)));
         }
     }
-    match next.first() {
-        Some(&first) if keep < next.len() => first.checked_sub(1),
+    match first {
+        Some(first) if keep < inline => first.checked_sub(1),
         _ => count.checked_sub(1),
     }
 }

@@ -1,8 +1,9 @@
-//! The compaction policy, pure: finds the inline images before the newest
-//! user message, hashes them one at a time, and — once the caller has
+//! The compaction policy, pure: finds the inline images of history (see
+//! `untouched.rs`), hashes them one at a time, and — once the caller has
 //! committed them to the stash — replaces them with
 //! `[Picture:history_<md5>]`. It decides; it does no I/O.
 
+use super::untouched::Untouched;
 use super::within_limits;
 use crate::json_path::JsonPath;
 use crate::media::payload::{payload_facts, Payloads};
@@ -11,7 +12,7 @@ use crate::messages::placeholder::{placeholder_ids, split_placeholders, Segment}
 use crate::messages::walk::{
     for_each_image, for_each_item, for_each_text_without_paths, has_image, Item,
 };
-use crate::messages::{ImageSource, Message, Role};
+use crate::messages::{ImageSource, Message};
 use crate::stash::Failure;
 use std::collections::BTreeSet;
 
@@ -47,11 +48,6 @@ impl CompactOptions {
     }
 }
 
-/// The index of the newest user message, if there is one.
-pub fn newest_user_index(messages: &[Message]) -> Option<usize> {
-    messages.iter().rposition(|m| m.role == Role::User)
-}
-
 /// One inline history image to stash.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HistoryImage<'m> {
@@ -83,11 +79,13 @@ pub struct HistoryImage<'m> {
 /// What a compaction will do.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Plan<'m> {
-    /// The newest user message; it and everything after pass untouched.
+    /// The person's newest message (the newest user message that is not
+    /// only tool results); it passes untouched, and so does everything after
+    /// the model's last output.
     pub newest_user: Option<usize>,
     /// History images to stash and replace, in order.
     pub images: Vec<HistoryImage<'m>>,
-    /// Inline images left as they are: the newest turn and `keep_recent_images`.
+    /// Inline images left as they are: what passes untouched and `keep_recent_images`.
     pub kept: usize,
     /// Images given by URL, which stay as they are.
     pub urls: usize,
@@ -102,8 +100,9 @@ pub struct Plan<'m> {
     pub limit_problem: Option<String>,
     /// The message of each history image left inline, oldest first.
     pub kept_history: Vec<usize>,
-    /// The message of each inline image of the newest turn (history the
-    /// next turn).
+    /// The message of each inline image that passes untouched now and will
+    /// be history in the next request (in a loop, the person's newest
+    /// message stays untouched in its next step).
     pub newest_inline: Vec<usize>,
 }
 
@@ -161,12 +160,12 @@ pub fn select_history_images<'m>(
     payloads: &dyn Payloads,
     offload: bool,
 ) -> (Plan<'m>, Vec<Found<'m>>) {
-    let newest_user = newest_user_index(messages);
+    let rule = Untouched::of(messages);
     let mut plan = Plan {
-        newest_user,
+        newest_user: rule.person,
         ..Plan::default()
     };
-    let mut found = find_history_images(messages, newest_user.unwrap_or(0), &mut plan);
+    let mut found = find_history_images(messages, rule, &mut plan);
     let wanted_keep = options
         .slack
         .window(found.len(), options.keep_recent_images);
@@ -210,12 +209,12 @@ pub fn select_history_images<'m>(
 }
 
 /// The image parts of `messages` that are history images with inline
-/// payloads (before message `cutoff`, replaceable by a placeholder), in
+/// payloads (history by `rule`, replaceable by a placeholder), in
 /// order; the others are counted in `plan` as kept or as URLs, and the
 /// placeholders the texts name are listed as referenced.
 fn find_history_images<'m>(
     messages: &'m [Message],
-    cutoff: usize,
+    rule: Untouched,
     plan: &mut Plan<'m>,
 ) -> Vec<Found<'m>> {
     let root = JsonPath::root("messages");
@@ -224,6 +223,9 @@ fn find_history_images<'m>(
     for (i, m) in messages.iter().enumerate() {
         // Most messages hold no image: no path is made for them.
         if has_image(m) {
+            let history = rule.is_history(i, m);
+            // Next request's history, when it is no step of this loop.
+            let next_history = !(rule.in_loop() && rule.person == Some(i));
             for_each_image(
                 m,
                 &root.index(i),
@@ -232,9 +234,9 @@ fn find_history_images<'m>(
                     source => {
                         let replaceable =
                             source.inline().is_some() && img.shape.replaceable_by_text();
-                        if i >= cutoff || !replaceable {
+                        if !history || !replaceable {
                             plan.kept += 1;
-                            if i >= cutoff && replaceable {
+                            if !history && replaceable && next_history {
                                 plan.newest_inline.push(i);
                             }
                         } else {

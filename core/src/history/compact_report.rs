@@ -8,7 +8,8 @@ use crate::stash::Failure;
 pub struct CompactReport {
     /// The wire format read and written.
     pub format: &'static str,
-    /// Index of the newest user message (`null` when there is none).
+    /// Index of the person's newest message: the newest user message that is
+    /// not only tool results (`null` when there is none).
     pub newest_user_index: Option<usize>,
     /// The first message holding an image this call stashed for the first
     /// time (`null` when none): images an earlier call stashed come back as

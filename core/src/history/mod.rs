@@ -29,6 +29,7 @@ mod replace;
 mod restore;
 pub(crate) mod tool;
 mod tool_results;
+pub(crate) mod untouched;
 mod upkeep;
 mod within_limits;
 
@@ -50,3 +51,4 @@ pub use offload::{
 pub use payloads::CompactPayloads;
 pub use restore::{expand_history, expand_inputs, LostFile};
 pub use tool::{history_image_tool, Dialect, TOOL_DESCRIPTION, TOOL_NAME};
+pub use untouched::Untouched;

@@ -17,7 +17,8 @@ use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, CallShape, ToolAnswer};
 use super::tool_slots::{key, Seg, SlotKind, ToolSlot};
-use super::{Format, ImageShape, Message, MessageError, Part, Role};
+use super::turn::only_tool_results;
+use super::{Format, ImageShape, Message, MessageError, Part, Role, Turn};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
@@ -79,6 +80,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     evidence: EVIDENCE,
     tool_slots,
     role_of: super::tool_slots::role_field,
+    turn,
     tuples: false,
 };
 
@@ -242,6 +244,48 @@ fn tool_slots(content: &Value) -> Vec<ToolSlot> {
             kind: SlotKind::Structured,
         })
         .collect()
+}
+
+/// Whose turn a `Content` is: a `user` one (or one of the older
+/// `function` role) holding `functionResponse` parts and, beside them, only
+/// the data they return (`inlineData`, `fileData`: how a tool's images went
+/// before `functionResponse.parts`) is tool results; a `model` one is the
+/// model's output (its `functionCall` parts too); a `function` one without
+/// a `functionResponse` is neither.
+fn turn(role: Role, content: &Content, _: &Value) -> Turn {
+    match role {
+        Role::User | Role::Tool if function_responses(content) => Turn::ToolResults,
+        Role::User => Turn::Person,
+        Role::Assistant => Turn::Model,
+        Role::Tool | Role::System | Role::Other => Turn::Other,
+    }
+}
+
+/// True when `content` holds a `functionResponse` and, beside it, only data.
+fn function_responses(content: &Content) -> bool {
+    let any_response = match content {
+        Content::Parts(parts) => parts.iter().any(|p| has_key(p, "functionResponse")),
+        Content::Absent | Content::Text(_) | Content::Null => false,
+    };
+    any_response && only_tool_results(content, response_or_data)
+}
+
+/// True for a `functionResponse` part or a part of data.
+fn response_or_data(part: &Part) -> bool {
+    matches!(part, Part::Image(_))
+        || ["functionResponse", "inlineData", "fileData"]
+            .into_iter()
+            .any(|key| has_key(part, key))
+}
+
+/// True when a part kept as an object has `key`.
+fn has_key(part: &Part, key: &str) -> bool {
+    match part {
+        Part::ToolResult(t) => t.wire.contains_key(key),
+        Part::Other(v) => v.get(key).is_some(),
+        Part::Text(m) => m.contains_key(key),
+        Part::Image(i) => i.wire.contains_key(key),
+    }
 }
 
 #[cfg(test)]

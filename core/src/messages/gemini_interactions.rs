@@ -24,7 +24,8 @@ use super::part::{Content, ToolResultSlot};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, text_part, CallShape, ToolAnswer};
 use super::tool_slots::{key, role_field, text_or_parts, Seg, SlotKind, ToolSlot};
-use super::{Format, ImageShape, Message, MessageError, Role, ToolDialect};
+use super::turn::{only_tool_results, part_type};
+use super::{Format, ImageShape, Message, MessageError, Part, Role, ToolDialect, Turn};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
@@ -77,6 +78,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     evidence: EVIDENCE,
     tool_slots,
     role_of,
+    turn,
     tuples: false,
 };
 
@@ -364,6 +366,26 @@ fn role_of(entry: &Value) -> Option<Role> {
         Some(t) if CONTENT_TYPES.contains(&t) => Some(Role::User),
         _ => None,
     }
+}
+
+/// Whose turn an entry is: a `user_input` step (or an older `user` turn,
+/// or a content entry) is the person's unless it holds only
+/// `function_result` blocks (as the AI SDK sends a tool's answer); a
+/// `model_output`, `thought` or `function_call` step (an older `model`
+/// turn) the model's output; a `function_result` step tool results.
+fn turn(role: Role, content: &Content, _: &Value) -> Turn {
+    match role {
+        Role::User if only_tool_results(content, is_function_result) => Turn::ToolResults,
+        Role::User => Turn::Person,
+        Role::Assistant => Turn::Model,
+        Role::Tool => Turn::ToolResults,
+        Role::System | Role::Other => Turn::Other,
+    }
+}
+
+/// True for a `function_result` block.
+fn is_function_result(part: &Part) -> bool {
+    part_type(part) == Some("function_result")
 }
 
 #[cfg(test)]

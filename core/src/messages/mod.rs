@@ -33,6 +33,7 @@ mod shape;
 mod test_support;
 mod tool_call;
 mod tool_slots;
+mod turn;
 pub(crate) mod walk;
 
 pub use detect::{Detection, Verdict};
@@ -50,3 +51,4 @@ pub use registry::{
 };
 pub use tool_call::{CallShape, ToolAnswer, ToolDialect};
 pub use tool_slots::{Seg, SlotKind, ToolSlot};
+pub use turn::Turn;

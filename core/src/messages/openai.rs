@@ -7,7 +7,8 @@ use super::model::{NewParts, PartKind, WireFormat};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, then_user, CallShape, ToolAnswer};
 use super::tool_slots::tool_message_slots;
-use super::{Format, ImageShape, MessageError, ToolDialect};
+use super::part::Content;
+use super::{Format, ImageShape, MessageError, Role, ToolDialect, Turn};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
 use serde_json::{Map, Value};
@@ -44,6 +45,7 @@ pub(super) static WIRE: WireFormat = WireFormat::role_content(
     answer,
     EVIDENCE,
     tool_message_slots,
+    turn,
 );
 
 /// Where its tool calls keep their id, name and arguments.
@@ -126,4 +128,15 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
         }
         _ => PartKind::Other,
     })
+}
+
+/// Whose turn a message is: a `tool` message is a tool result (text
+/// only), an `assistant` message the model's output.
+fn turn(role: Role, _: &Content, _: &Value) -> Turn {
+    match role {
+        Role::User => Turn::Person,
+        Role::Assistant => Turn::Model,
+        Role::Tool => Turn::ToolResults,
+        Role::System | Role::Other => Turn::Other,
+    }
 }

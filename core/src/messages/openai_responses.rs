@@ -15,7 +15,7 @@ use super::part::Content;
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, CallShape, ToolAnswer};
 use super::tool_slots::{key, typed_text_parts, SlotKind, ToolSlot};
-use super::{Format, ImageShape, Message, MessageError, Role, ToolDialect};
+use super::{Format, ImageShape, Message, MessageError, Role, ToolDialect, Turn};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
 use serde_json::{Map, Value};
@@ -71,6 +71,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
     evidence: EVIDENCE,
     tool_slots,
     role_of: super::tool_slots::role_field,
+    turn,
     tuples: false,
 };
 
@@ -202,6 +203,57 @@ fn tool_slots(item: &Value) -> Vec<ToolSlot> {
         _ => {}
     }
     out
+}
+
+/// Items the model outputs besides its messages: its tool calls, its
+/// reasoning, the server's own tools' calls and a compaction.
+const MODEL_ITEMS: [&str; 16] = [
+    "function_call",
+    "custom_tool_call",
+    "computer_call",
+    "local_shell_call",
+    "shell_call",
+    "apply_patch_call",
+    "tool_search_call",
+    "web_search_call",
+    "file_search_call",
+    "image_generation_call",
+    "code_interpreter_call",
+    "mcp_call",
+    "mcp_list_tools",
+    "mcp_approval_request",
+    "reasoning",
+    "compaction",
+];
+
+/// Items that answer the model's calls.
+const RESULT_ITEMS: [&str; 9] = [
+    "function_call_output",
+    "custom_tool_call_output",
+    "computer_call_output",
+    "local_shell_call_output",
+    "shell_call_output",
+    "apply_patch_call_output",
+    "tool_search_output",
+    "mcp_approval_response",
+    "program_output",
+];
+
+/// Whose turn an item is: a message by its role; a tool call, reasoning or
+/// a compaction the model's output; a call's output tool results; any other
+/// item (`item_reference`, …) neither.
+fn turn(role: Role, _: &Content, item: &Value) -> Turn {
+    match item.get("type").and_then(Value::as_str) {
+        None | Some("message") => match role {
+            Role::User => Turn::Person,
+            Role::Assistant => Turn::Model,
+            Role::Tool => Turn::ToolResults,
+            Role::System | Role::Other => Turn::Other,
+        },
+        Some(t) if MODEL_ITEMS.contains(&t) => Turn::Model,
+        Some(t) if RESULT_ITEMS.contains(&t) => Turn::ToolResults,
+        Some(_) => Turn::Other,
+    }
 }
 
 #[cfg(test)]

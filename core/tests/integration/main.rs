@@ -7,6 +7,7 @@ mod common;
 mod compact_call;
 
 mod fit;
+mod fit_loops;
 mod fit_repeats;
 mod fit_slices;
 mod fit_sources;
@@ -18,6 +19,9 @@ mod held_tool_texts;
 mod history;
 mod history_stash;
 pub(crate) mod known_messages;
+mod loop_fetch_back;
+mod loop_properties;
+pub(crate) mod loops;
 mod markdown_properties;
 mod markdown_spec;
 mod media_fixtures;
