@@ -365,9 +365,12 @@ impl MessageMemo {
     /// [`MessageMemo::CAPACITY`].
     fn evict(&mut self) {
         let target = Self::CAPACITY * 3 / 4;
-        let mut used: Vec<u64> = self.digests.values().map(|(_, call)| *call).collect();
+        // Pairs as the body memo sorts them (`body/memo.rs`): one sort
+        // compiled for both.
+        let mut used: Vec<(u64, usize)> =
+            self.digests.values().map(|(_, call)| (*call, 0)).collect();
         used.sort_unstable();
-        let threshold = used[self.digests.len() - target];
+        let threshold = used[self.digests.len() - target].0;
         self.digests.retain(|_, (_, call)| *call >= threshold);
         // Ties at the threshold (one call of more messages than that).
         let extra: Vec<u64> = self
