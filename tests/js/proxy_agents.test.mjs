@@ -148,7 +148,7 @@ function responsesStream(model, item) {
   return events.map(([type, d]) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: n++, ...d })}\n\n`).join('');
 }
 
-test('Codex finishes a view_image loop through the proxy; on the next prompt of the session the earlier screenshots reach the upstream as placeholders', { skip: skip(codex), timeout: 240_000 }, async () => {
+test('Codex finishes a view_image loop through the proxy: inside the loop the screenshots the model answered reach the upstream as placeholders, the newest inline; on the next prompt all are placeholders', { skip: skip(codex), timeout: 240_000 }, async () => {
   const stash = path.join(work, 'stash-codex');
   const proxy = await startProxy(['--openai-upstream', stub.url, '--stash-dir', stash, '--keep-recent-images', '0', '--no-slack']);
   const loop = [];
@@ -181,13 +181,18 @@ test('Codex finishes a view_image loop through the proxy; on the next prompt of 
     assert.match(first.out + first.err, /DONE/);
     const firstTurn = loop.length;
     assert.ok(firstTurn >= SHOTS, `the agent went round the loop (${firstTurn} requests)`);
-    // Inside one prompt's loop every screenshot is the newest turn's: the core does not compact them yet.
-    const sentShots = payloads(loop[firstTurn - 1]);
-    assert.equal(sentShots.length, SHOTS - 1, 'the last request of the loop holds every screenshot inline');
+    // Each screenshot reached the upstream inline while it was the newest
+    // tool result; in the loop's last request, every screenshot the model
+    // had answered is a placeholder and only the newest is inline.
+    const seen = [...new Set(loop.slice(0, firstTurn).flatMap((t) => payloads(t)))];
+    assert.equal(seen.length, SHOTS - 1, 'each screenshot went upstream inline once');
+    const last = loop[firstTurn - 1];
+    assert.deepEqual(payloads(last), [seen.at(-1)], 'the last request of the loop holds only the newest screenshot inline');
+    for (const [i, shot] of seen.slice(0, -1).entries()) assert.ok(last.includes(`[Picture:history_${md5(shot)}]`), `screenshot ${i} is a placeholder inside the loop`);
     const second = await run(codex, ['exec', '--skip-git-repo-check', 'resume', '--last', 'Thanks. Summarize in one word.'], env, work);
     assert.equal(second.code, 0, second.err + second.out);
     const next = loop.at(-1);
-    for (const [i, shot] of sentShots.entries()) assert.ok(next.includes(`[Picture:history_${md5(shot)}]`) && !next.includes(shot), `screenshot ${i} is a placeholder on the next prompt`);
+    for (const [i, shot] of seen.entries()) assert.ok(next.includes(`[Picture:history_${md5(shot)}]`) && !next.includes(shot), `screenshot ${i} is a placeholder on the next prompt`);
     assert.doesNotMatch(proxy.log(), /sk-codex-agent-secret/);
   } finally {
     stub.respond = null;
