@@ -14,11 +14,7 @@
 
 mod allocator;
 pub mod api;
-mod convert;
-mod error;
-mod event_loop;
-mod fetch;
-mod promise;
 pub mod stash;
 
-pub use error::CtxpackError;
+pub use ctxpack_boundary::CtxpackError;
+use ctxpack_boundary::{convert, event_loop, promise};

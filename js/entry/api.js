@@ -251,6 +251,18 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
   /** The markdown module's parser, as the main module calls it. */
   const parse = (text) => markdown().parseMarkdownImages(text);
 
+  /**
+   * What the markdown module threw, as the main module's `CtxpackError`
+   * (the same code, message, path and cause), so that every error ctxpack
+   * throws is of the one class; anything else as it was.
+   */
+  function ownError(e) {
+    if (e?.name !== 'CtxpackError' || e instanceof main.CtxpackError) return e;
+    const own = main.__ctxpackError(e.code, e.message, e.path ?? undefined);
+    if (e.cause !== undefined) own.cause = e.cause;
+    return own;
+  }
+
   /** The markdown module's result, or its error thrown as a `CtxpackError`. */
   function unwrap(result) {
     if (result?.error) throw main.__ctxpackError(result.error.code, result.error.message, result.error.path);
@@ -306,10 +318,12 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
     compactRequestBody: requestBodyCompaction(main),
     /** Finds the images in markdown `text`. */
     parseMarkdownImages: (text) => main.__parseMarkdownImages(text, parse),
-    /** Turns user text with markdown images into ordered content parts. */
+    /** Turns user text with markdown images into ordered content parts (the markdown module's). */
     toMultimodal: async (text, options) => {
       await ready();
-      return main.__toMultimodal(text, options, parse);
+      return markdown().__toMultimodal(text, options).catch((e) => {
+        throw ownError(e);
+      });
     },
     /** True when any message holds an image or file part, a placeholder, or a markdown image. */
     hasMultimedia: (messages, options) => main.__hasMultimedia(messages, options, parse),

@@ -6,7 +6,7 @@ pub mod idb_future;
 pub mod idb_write;
 pub mod indexeddb;
 pub mod js_adapter;
-pub mod js_error;
+pub use ctxpack_boundary::js_error;
 pub mod js_map;
 pub mod meta_js;
 pub mod record_js;

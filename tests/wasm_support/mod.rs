@@ -5,7 +5,8 @@
 pub mod idb_events;
 pub mod stash;
 
-use ctxpack::api::{markdown, messages, multimodal};
+use ctxpack::api::{markdown, messages};
+use ctxpack_markdown::multimodal;
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -128,7 +129,7 @@ pub async fn resolves_files_through_the_resolver() {
         ("resolve", fixture_resolver().into()),
         ("detail", "auto".into()),
     ]);
-    let out = multimodal::to_multimodal(text.into(), Some(opts), parser())
+    let out = multimodal::to_multimodal(text.into(), Some(opts))
         .await
         .unwrap();
     let content: Array = get(&out, "content").unchecked_into();
@@ -177,7 +178,7 @@ pub async fn writes_anthropic_and_ai_sdk_parts() {
             ("resolve", fixture_resolver().into()),
             ("format", format.into()),
         ]);
-        let out = multimodal::to_multimodal(text.into(), Some(opts), parser())
+        let out = multimodal::to_multimodal(text.into(), Some(opts))
             .await
             .unwrap();
         let content: Array = get(&out, "content").unchecked_into();
@@ -197,19 +198,17 @@ pub async fn writes_anthropic_and_ai_sdk_parts() {
 }
 
 pub async fn bad_options_are_ctxpack_errors() {
-    let err =
-        multimodal::to_multimodal("x".into(), Some(obj(&[("format", "xml".into())])), parser())
-            .await
-            .unwrap_err();
+    let err = multimodal::to_multimodal("x".into(), Some(obj(&[("format", "xml".into())])))
+        .await
+        .unwrap_err();
     assert_ctxpack_error(err.into(), "INVALID_OPTION", "options.format");
-    let err = multimodal::to_multimodal("x".into(), Some(obj(&[("resolve", 3.into())])), parser())
+    let err = multimodal::to_multimodal("x".into(), Some(obj(&[("resolve", 3.into())])))
         .await
         .unwrap_err();
     assert_ctxpack_error(err.into(), "INVALID_OPTION", "options.resolve");
-    let err =
-        multimodal::to_multimodal("x".into(), Some(obj(&[("detail", "max".into())])), parser())
-            .await
-            .unwrap_err();
+    let err = multimodal::to_multimodal("x".into(), Some(obj(&[("detail", "max".into())])))
+        .await
+        .unwrap_err();
     assert_ctxpack_error(err.into(), "INVALID_OPTION", "options.detail");
 }
 
@@ -218,7 +217,6 @@ pub async fn resolver_that_throws_leaves_the_image_in_the_text() {
     let out = multimodal::to_multimodal(
         "a ![x](file:///x.png) b".into(),
         Some(obj(&[("resolve", thrower.into())])),
-        parser(),
     )
     .await
     .unwrap();

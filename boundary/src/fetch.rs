@@ -15,7 +15,7 @@ pub enum Fetched {
 }
 
 fn describe(e: &JsValue) -> String {
-    crate::stash::js_error::exception_message(e)
+    crate::js_error::exception_message(e)
 }
 
 /// GETs `url` with the global `fetch`.

@@ -4,17 +4,17 @@
 //! Reading is bounded in depth; writing never lets a `__proto__` key touch a
 //! prototype.
 
-pub(crate) mod body_memo;
-pub(crate) mod bytes;
+pub mod body_memo;
+pub mod bytes;
 mod caller_strings;
 pub mod external;
 pub mod js_payloads;
-pub(crate) mod message_memo;
+pub mod message_memo;
 mod node_host;
-pub(crate) mod payload_memo;
+pub mod payload_memo;
 mod string_memo;
 mod text;
-pub(crate) use text::whole_text;
+pub use text::whole_text;
 mod text_memo;
 pub mod text_payloads;
 
@@ -35,7 +35,7 @@ pub const MAX_DEPTH: usize = 256;
 
 /// Strings at least this long, under a payload key or starting with `data:`,
 /// stay in JavaScript.
-pub(crate) const EXTERNAL_MIN: u32 = 1024;
+pub const EXTERNAL_MIN: u32 = 1024;
 
 /// Reads a JavaScript value as JSON, keeping long payloads and non-JSON
 /// values in `table`. `path` names the value for errors.

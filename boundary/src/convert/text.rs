@@ -59,7 +59,7 @@ pub(super) fn ascii_text(text: &JsString) -> Option<String> {
 /// The string argument at `path` copied into wasm memory once, as UTF-8
 /// (see [`utf8_text`]). A value that is no string, or a string holding a
 /// lone surrogate (which has no UTF-8 form), is refused.
-pub(crate) fn whole_text(value: &JsValue, path: &str) -> Result<String, crate::CtxpackError> {
+pub fn whole_text(value: &JsValue, path: &str) -> Result<String, crate::CtxpackError> {
     let Some(js) = value.dyn_ref::<JsString>() else {
         return Err(crate::CtxpackError::invalid_argument(
             path,
@@ -81,7 +81,7 @@ pub(crate) fn whole_text(value: &JsValue, path: &str) -> Result<String, crate::C
 /// character while the text is ASCII, and, from the first character that
 /// is not, room for three bytes per UTF-16 unit left. `None` where the host
 /// has no `encodeInto`.
-pub(crate) fn utf8_text(text: &JsString) -> Option<String> {
+pub fn utf8_text(text: &JsString) -> Option<String> {
     let (encoder, encode_into) = ENCODE_INTO.with(Clone::clone)?;
     let len = text.length() as usize;
     let mut bytes = vec![0u8; len];
