@@ -445,7 +445,11 @@ for (const d of dirs) rmSync(d, { recursive: true, force: true });
 Object.assign(result.node, { nodeCrypto, nodeMemory, nodeFile });
 console.log(`\nNode big: node:crypto + Map ${nodeCrypto.toFixed(1)} ms; ctxpack memory stash ${nodeMemory.toFixed(1)} ms (${(nodeMemory / nodeCrypto).toFixed(2)}× the baseline's time); file stash ${nodeFile.toFixed(1)} ms`);
 }
-if ([undefined, 'loops'].includes(process.env.BENCH_ONLY)) { result.node.loops = await (await import('../bench/loops.mjs')).benchLoops(ctx, { imageOfSize }); if (process.env.BENCH_ONLY) done('loops'); } // Node: agent loops
+// Node: agent loops (every group, or BENCH_ONLY=loops alone).
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'loops') {
+  result.node.loops = await (await import('../bench/loops.mjs')).benchLoops(ctx, { imageOfSize });
+  if (process.env.BENCH_ONLY) done('loops');
+}
 
 // Node: ctxpack proxy against a server forwarding untouched, and the bytes it sends upstream.
 if (!nodeFitOnly && !resentOnly && !markdownOnly && !cacheOnly && !offloadOnly && !redisOnly) result.node.proxy = await (await import('../bench/proxy.mjs')).benchProxy({ root, imageOfSize, runs });
