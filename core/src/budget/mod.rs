@@ -25,7 +25,7 @@ pub use limits::{limits_of, Provider, RequestLimits};
 pub use profiles::{
     image_tokens_at, model_profile, profile_image_tokens, provider_profile, register_model_profile,
     resolve_profile, seen_size, seen_size_at, BytesOn, Detail, MimeSet, ModelProfile, ProfileError,
-    ProfileOverrides, TokenRule, PROFILES,
+    ProfileOverrides, TokenRule, ROWS,
 };
 pub use provider_error::parse_provider_error;
 pub use refusal::{ProviderRefusal, RefusalKind};
