@@ -12,11 +12,11 @@ const declared = [...dts.match(/export interface ModelProfile \{([\s\S]*?)\n\}/)
 
 test('a model id finds its row, its family, or its provider', () => {
   const opus = modelProfile('claude-opus-4-7');
-  assert.deepEqual(opus.tokens, { kind: 'anthropic-pixels', longEdge: 2576, maxTokens: 4784, pixelsPerToken: 750 });
+  assert.deepEqual(opus.tokens, { kind: 'anthropic-patches', patch: 28, longEdge: 2576, maxTokens: 4784 });
   // Opus 4.7 has a 1M-token window: 600 images per request (100 with 200k).
   assert.deepEqual([opus.manyImages, opus.manyImagesLongEdge, opus.maxImages, opus.maxImageBytes, opus.imageBytesOn], [20, 2000, 600, 5 * 1024 * 1024, 'base64']);
   assert.equal(modelProfile('claude-haiku-4-5').maxImages, 100);
-  assert.match(opus.source, /claude\.com.*read 2026-11/);
+  assert.match(opus.source, /claude\.com.*read 2026-12-06/);
   assert.deepEqual(modelProfile('claude-sonnet-4-5').tokens, { kind: 'anthropic-pixels', longEdge: 1568, maxTokens: 1600, pixelsPerToken: 750 });
   assert.deepEqual(modelProfile('gpt-4.1-nano').tokens, { kind: 'openai-patches', multiplierMilli: 2460, patch: 32, maxPatches: 1536 });
   assert.deepEqual(modelProfile('gpt-4o-2024-11-20').tokens, { kind: 'openai-tiles', base: 85, perTile: 170, tile: 512, fitBox: 2048, shortestSide: 768, lowBox: 512 });

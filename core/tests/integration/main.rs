@@ -24,6 +24,7 @@ mod media_fixtures;
 #[cfg(feature = "offload")]
 mod offload;
 mod offload_formats;
+mod profiles;
 pub(crate) mod properties;
 mod refusals;
 mod request_body;

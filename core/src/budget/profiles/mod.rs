@@ -9,17 +9,17 @@
 mod names;
 mod overrides_input;
 mod registry;
-mod rule_input;
 mod rows;
+mod rule_input;
 mod rules;
 mod spec;
 mod table;
 mod tokens;
 
 pub use registry::register_model_profile;
+pub use rows::{model_ids, ROWS};
 pub use rules::{BytesOn, Detail, MimeSet, TokenRule};
 pub use spec::{resolve_profile, ProfileError, ProfileOverrides};
-pub use rows::ROWS;
 pub use table::{model_profile, provider_profile};
 pub use tokens::{image_tokens_at, profile_image_tokens, seen_size, seen_size_at};
 

@@ -14,7 +14,8 @@ const OPENAI: &str = "developers.openai.com/api/docs/guides/images-vision, devel
 const OPENAI_6: &str = "developers.openai.com/api/docs/models/gpt-6.2-sol, developers.openai.com/api/docs/guides/images-vision (2,500 patches at high, ×1.2), read 2026-12-06";
 pub(super) const GEMINI: &str = "ai.google.dev/gemini-api/docs/image-understanding, /tokens, /media-resolution, firebase.google.com/docs/ai-logic/input-file-requirements, read 2026-12-06";
 const GEMINI_4: &str = "docs.cloud.google.com/gemini-enterprise-agent-platform/models/start/get-started-with-gemini-4, ai.google.dev/gemini-api/docs/media-resolution, read 2026-12-06";
-const GEMMA: &str = "ai.google.dev/gemma/docs/core (images at 896 px, 256 tokens each), read 2026-12-06";
+const GEMMA: &str =
+    "ai.google.dev/gemma/docs/core (images at 896 px, 256 tokens each), read 2026-12-06";
 
 /// A rule of OpenAI's API.
 const fn openai(tokens: TokenRule, context: u64, source: &'static str) -> ModelProfile {
@@ -144,21 +145,45 @@ pub(super) const RULES: &[(&str, ModelProfile)] = &[
     // window); from Opus 4.7 on, 28-px patches within 2576 px and 4,784.
     ("claude", anthropic(CLAUDE_STD, 200_000)),
     ("claude-1m", anthropic(CLAUDE_STD, 1_000_000)),
-    ("claude-hi", anthropic(TokenRule::ANTHROPIC_PATCHES, 1_000_000)),
+    (
+        "claude-hi",
+        anthropic(TokenRule::ANTHROPIC_PATCHES, 1_000_000),
+    ),
     // OpenAI: tiles (base, per tile) or patches (multiplier), per the
     // "Calculating costs" tables of the vision guide.
     ("4o", openai(TILES_4O, 128_000, OPENAI)),
-    ("4o-mini", openai(TokenRule::openai_tiles(2833, 5667), 128_000, OPENAI)),
+    (
+        "4o-mini",
+        openai(TokenRule::openai_tiles(2833, 5667), 128_000, OPENAI),
+    ),
     ("4.1", openai(TILES_4O, 1_047_576, OPENAI)),
-    ("4.1-mini", openai(TokenRule::openai_patches(1620), 1_047_576, OPENAI)),
-    ("4.1-nano", openai(TokenRule::openai_patches(2460), 1_047_576, OPENAI)),
+    (
+        "4.1-mini",
+        openai(TokenRule::openai_patches(1620), 1_047_576, OPENAI),
+    ),
+    (
+        "4.1-nano",
+        openai(TokenRule::openai_patches(2460), 1_047_576, OPENAI),
+    ),
     ("o", openai(TILES_O, 200_000, OPENAI)),
-    ("o4-mini", openai(TokenRule::openai_patches(1720), 200_000, OPENAI)),
-    ("cua", openai(TokenRule::openai_tiles(65, 129), 8_192, OPENAI)),
+    (
+        "o4-mini",
+        openai(TokenRule::openai_patches(1720), 200_000, OPENAI),
+    ),
+    (
+        "cua",
+        openai(TokenRule::openai_tiles(65, 129), 8_192, OPENAI),
+    ),
     ("5", openai(TILES_5, 400_000, OPENAI)),
     ("5-chat", openai(TILES_5, 128_000, OPENAI)),
-    ("5-mini", openai(TokenRule::openai_patches(1620), 400_000, OPENAI)),
-    ("5-nano", openai(TokenRule::openai_patches(2460), 400_000, OPENAI)),
+    (
+        "5-mini",
+        openai(TokenRule::openai_patches(1620), 400_000, OPENAI),
+    ),
+    (
+        "5-nano",
+        openai(TokenRule::openai_patches(2460), 400_000, OPENAI),
+    ),
     ("6", openai(PATCHES_6, 1_050_000, OPENAI_6)),
     ("text-8k", text_only(openai(TILES_4O, 8_192, OPENAI))),
     ("text-16k", text_only(openai(TILES_4O, 16_385, OPENAI))),
@@ -166,16 +191,37 @@ pub(super) const RULES: &[(&str, ModelProfile)] = &[
     ("text-128k", text_only(openai(TILES_4O, 128_000, OPENAI))),
     ("text-200k", text_only(openai(TILES_4O, 200_000, OPENAI))),
     // Gemini: 2.x tiles; 3 and 4 by media resolution (images at high).
-    ("gemini-2", gemini(TokenRule::GEMINI_TILES, None, M1, GEMINI)),
-    ("gemini-2-128k", gemini(TokenRule::GEMINI_TILES, None, 131_072, GEMINI)),
-    ("gemini-2-image", images(3, gemini(TokenRule::GEMINI_TILES, None, 32_768, GEMINI))),
+    (
+        "gemini-2",
+        gemini(TokenRule::GEMINI_TILES, None, M1, GEMINI),
+    ),
+    (
+        "gemini-2-128k",
+        gemini(TokenRule::GEMINI_TILES, None, 131_072, GEMINI),
+    ),
+    (
+        "gemini-2-image",
+        images(3, gemini(TokenRule::GEMINI_TILES, None, 32_768, GEMINI)),
+    ),
     ("gemini-3", gemini(GEMINI_3, Some(Detail::High), M1, GEMINI)),
-    ("gemini-3-image", images(14, gemini(GEMINI_3, Some(Detail::High), 65_536, GEMINI))),
-    ("gemini-4", gemini(GEMINI_3, Some(Detail::High), M1, GEMINI_4)),
-    ("gemini-text", text_only(gemini(TokenRule::GEMINI_TILES, None, 32_768, GEMINI))),
+    (
+        "gemini-3-image",
+        images(14, gemini(GEMINI_3, Some(Detail::High), 65_536, GEMINI)),
+    ),
+    (
+        "gemini-4",
+        gemini(GEMINI_3, Some(Detail::High), M1, GEMINI_4),
+    ),
+    (
+        "gemini-text",
+        text_only(gemini(TokenRule::GEMINI_TILES, None, 32_768, GEMINI)),
+    ),
     ("gemma", gemini(GEMMA_256, None, 131_072, GEMMA)),
     ("gemma-32k", gemini(GEMMA_256, None, 32_768, GEMMA)),
-    ("gemma-text", text_only(gemini(GEMMA_256, None, 32_768, GEMMA))),
+    (
+        "gemma-text",
+        text_only(gemini(GEMMA_256, None, 32_768, GEMMA)),
+    ),
 ];
 
 /// One line per model: its id (dated ids and aliases are read as it; an id
@@ -215,6 +261,7 @@ gpt-6.2 6
 gpt-6.1 6
 gpt-6 6
 gpt-5.6 6
+gpt-5.5 6
 gpt-5.4-mini 5-mini
 gpt-5.4-nano 5-nano
 gpt-5.4 6
@@ -315,6 +362,11 @@ pub(super) fn rows() -> impl Iterator<Item = (&'static str, &'static str, Option
         let mut words = line.split(' ');
         Some((words.next()?, words.next()?, words.next()))
     })
+}
+
+/// The model ids of the table, in its order.
+pub fn model_ids() -> impl Iterator<Item = &'static str> {
+    rows().map(|r| r.0)
 }
 
 /// The profile of the row named `id`, if any.

@@ -166,7 +166,10 @@ mod tests {
             rule(r#"{"kind":"anthropic-patches","longEdge":2576,"maxTokens":4784}"#),
             Ok(TokenRule::ANTHROPIC_PATCHES)
         );
-        assert!(rule(r#"{"kind":"anthropic-patches","longEdge":1,"maxTokens":1,"pixelsPerToken":1}"#).is_err());
+        assert!(rule(
+            r#"{"kind":"anthropic-patches","longEdge":1,"maxTokens":1,"pixelsPerToken":1}"#
+        )
+        .is_err());
         // The rule round-trips through its own JSON.
         let tiles = TokenRule::openai_tiles(85, 170);
         assert_eq!(rule(&serde_json::to_string(&tiles).unwrap()), Ok(tiles));

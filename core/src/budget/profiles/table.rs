@@ -66,7 +66,12 @@ pub fn provider_profile(provider: Provider) -> ModelProfile {
         },
         Provider::Gemini => ModelProfile {
             matched: "gemini",
-            ..gemini(TokenRule::GEMINI_TILES, None, 1_048_576, super::rows::GEMINI)
+            ..gemini(
+                TokenRule::GEMINI_TILES,
+                None,
+                1_048_576,
+                super::rows::GEMINI,
+            )
         },
         Provider::OpenAi => provider_openai(),
     }
@@ -103,9 +108,11 @@ fn date_len(id: &str) -> usize {
         .iter()
         .find(|shape| {
             segments.len() > shape.len()
-                && shape.iter().rev().zip(&segments).all(|(n, s)| {
-                    s.len() == *n && s.bytes().all(|b| b.is_ascii_digit())
-                })
+                && shape
+                    .iter()
+                    .rev()
+                    .zip(&segments)
+                    .all(|(n, s)| s.len() == *n && s.bytes().all(|b| b.is_ascii_digit()))
         })
         .map_or(0, |shape| shape.iter().map(|n| n + 1).sum())
 }

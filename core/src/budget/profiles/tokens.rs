@@ -220,7 +220,10 @@ mod tests {
         let square = seen_size(&sonnet, d(4000, 4000), false);
         assert!(square.width.div_ceil(28) * square.height.div_ceil(28) <= 4784);
         assert!(square.width > 1900, "{square:?}");
-        assert_eq!(profile_image_tokens(&sonnet, d(4000, 4000), false), u64::from(square.width.div_ceil(28) * square.height.div_ceil(28)));
+        assert_eq!(
+            profile_image_tokens(&sonnet, d(4000, 4000), false),
+            u64::from(square.width.div_ceil(28) * square.height.div_ceil(28))
+        );
         assert_eq!(
             profile_image_tokens(&model_profile("gemini-2.5-pro"), d(1000, 800), false),
             258 * 4
