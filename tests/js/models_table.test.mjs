@@ -6,15 +6,11 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { modelIds, modelProfile, estimate } from 'ctxpack';
-
-const require = createRequire(import.meta.url);
 
 /** A file of an installed package, by its path inside the package. */
 function packageFile(pkg, path) {
-  return readFileSync(join(dirname(require.resolve(`${pkg}/package.json`)), path), 'utf8');
+  return readFileSync(new URL(`../../node_modules/${pkg}/${path}`, import.meta.url), 'utf8');
 }
 
 /** The string literals of the union type `name` declares in `text`. */
