@@ -12,7 +12,7 @@ pub(super) const VERTEX: &str =
     "platform.claude.com/docs/en/build-with-claude/vision, read 2026-12-06";
 const OPENAI: &str = "developers.openai.com/api/docs/guides/images-vision, developers.openai.com/api/docs/models, read 2026-12-06";
 const OPENAI_6: &str = "developers.openai.com/api/docs/models/gpt-6.2-sol, developers.openai.com/api/docs/guides/images-vision (2,500 patches at high, ×1.2), read 2026-12-06";
-pub(super) const GEMINI: &str = "ai.google.dev/gemini-api/docs/image-understanding, /tokens, /media-resolution, firebase.google.com/docs/ai-logic/input-file-requirements, read 2026-12-06";
+const GEMINI: &str = "ai.google.dev/gemini-api/docs/image-understanding, /tokens, /media-resolution, firebase.google.com/docs/ai-logic/input-file-requirements, read 2026-12-06";
 const GEMINI_4: &str = "docs.cloud.google.com/gemini-enterprise-agent-platform/models/start/get-started-with-gemini-4, ai.google.dev/gemini-api/docs/media-resolution, read 2026-12-06";
 const GEMMA: &str =
     "ai.google.dev/gemma/docs/core (images at 896 px, 256 tokens each), read 2026-12-06";
@@ -43,7 +43,7 @@ const fn openai(tokens: TokenRule, context: u64, source: &'static str) -> ModelP
 
 /// A Claude rule on the Anthropic API: 100 images per request with a
 /// 200k-token window, 600 with a larger one.
-pub(super) const fn anthropic(tokens: TokenRule, context: u64) -> ModelProfile {
+const fn anthropic(tokens: TokenRule, context: u64) -> ModelProfile {
     ModelProfile {
         matched: "",
         inferred: false,
@@ -71,7 +71,7 @@ pub(super) const fn anthropic(tokens: TokenRule, context: u64) -> ModelProfile {
 }
 
 /// A rule of the Gemini API.
-pub(super) const fn gemini(
+const fn gemini(
     tokens: TokenRule,
     detail: Option<Detail>,
     context: u64,
@@ -139,11 +139,19 @@ const GEMMA_256: TokenRule = TokenRule::GeminiMediaResolution {
 const CLAUDE_STD: TokenRule = TokenRule::anthropic_pixels(1568, 1600);
 const M1: u64 = 1_048_576;
 
+/// Claude's rule before Opus 4.7 with a 200k-token window: also the
+/// Anthropic API's defaults.
+pub(super) const CLAUDE: ModelProfile = anthropic(CLAUDE_STD, 200_000);
+/// gpt-4o's rule: also OpenAI's defaults.
+pub(super) const GPT_4O: ModelProfile = openai(TILES_4O, 128_000, OPENAI);
+/// Gemini 2's rule: also Gemini's defaults.
+pub(super) const GEMINI_2: ModelProfile = gemini(TokenRule::GEMINI_TILES, None, M1, GEMINI);
+
 /// The rules, by name: what the lines of [`ROWS`] name.
 pub(super) const RULES: &[(&str, ModelProfile)] = &[
     // Anthropic: w·h/750 within 1568 px and ~1,600 tokens (200k or 1M
     // window); from Opus 4.7 on, 28-px patches within 2576 px and 4,784.
-    ("claude", anthropic(CLAUDE_STD, 200_000)),
+    ("claude", CLAUDE),
     ("claude-1m", anthropic(CLAUDE_STD, 1_000_000)),
     (
         "claude-hi",
@@ -151,7 +159,7 @@ pub(super) const RULES: &[(&str, ModelProfile)] = &[
     ),
     // OpenAI: tiles (base, per tile) or patches (multiplier), per the
     // "Calculating costs" tables of the vision guide.
-    ("4o", openai(TILES_4O, 128_000, OPENAI)),
+    ("4o", GPT_4O),
     (
         "4o-mini",
         openai(TokenRule::openai_tiles(2833, 5667), 128_000, OPENAI),

@@ -5,8 +5,7 @@
 //! gateways) is read without its prefix, and the platform it names (Bedrock,
 //! Vertex AI) sets its platform's limits.
 
-use super::rows::{anthropic, gemini, row, rows, BEDROCK, FAMILIES, VERTEX};
-use super::rules::TokenRule;
+use super::rows::{row, rows, BEDROCK, CLAUDE, FAMILIES, GEMINI_2, GPT_4O, VERTEX};
 use super::{ModelProfile, MB};
 use crate::budget::limits::Provider;
 
@@ -50,41 +49,29 @@ const fn on_vertex(row: ModelProfile) -> ModelProfile {
 /// matches falls back to. Claude's general limits are those of its
 /// 200k-token models, which every Claude model meets.
 pub fn provider_profile(provider: Provider) -> ModelProfile {
-    let claude = ModelProfile {
+    const ANTHROPIC: ModelProfile = ModelProfile {
         matched: "anthropic",
-        ..anthropic(TokenRule::anthropic_pixels(1568, 1600), 200_000)
+        ..CLAUDE
     };
     match provider {
-        Provider::Anthropic => claude,
+        Provider::Anthropic => ANTHROPIC,
         Provider::Bedrock => ModelProfile {
             matched: "bedrock",
-            ..on_bedrock(claude)
+            ..on_bedrock(ANTHROPIC)
         },
         Provider::Vertex => ModelProfile {
             matched: "vertex",
-            ..on_vertex(claude)
+            ..on_vertex(ANTHROPIC)
         },
         Provider::Gemini => ModelProfile {
             matched: "gemini",
-            ..gemini(
-                TokenRule::GEMINI_TILES,
-                None,
-                1_048_576,
-                super::rows::GEMINI,
-            )
+            ..GEMINI_2
         },
-        Provider::OpenAi => provider_openai(),
-    }
-}
-
-/// OpenAI's defaults: gpt-4o's rule.
-fn provider_openai() -> ModelProfile {
-    row("gpt-4o")
-        .map(|p| ModelProfile {
+        Provider::OpenAi => ModelProfile {
             matched: "openai",
-            ..p
-        })
-        .unwrap_or_else(|| provider_profile(Provider::Anthropic))
+            ..GPT_4O
+        },
+    }
 }
 
 /// The platform an id names: Bedrock (`bedrock/…`, `anthropic.claude-…`,
@@ -199,7 +186,7 @@ pub fn model_profile(model_id: &str) -> ModelProfile {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rules::{BytesOn, Detail};
+    use super::super::rules::{BytesOn, Detail, TokenRule};
     use super::*;
 
     const GEMINI_3: TokenRule = TokenRule::GeminiMediaResolution {
