@@ -5,17 +5,18 @@
 use super::rules::{BytesOn, Detail, MimeSet, TokenRule};
 use super::{ModelProfile, MB};
 
-const ANTHROPIC: &str = "platform.claude.com/docs/en/build-with-claude/vision, platform.claude.com/docs/en/about-claude/models/overview, platform.claude.com/docs/en/about-claude/model-deprecations, read 2026-12-06";
-const ANTHROPIC_PATCHES: &str = "platform.claude.com/docs/en/build-with-claude/vision (28-px patches, 2576 px and 4,784 tokens from Opus 4.7 on; count_tokens agrees), platform.claude.com/docs/en/models/haiku-5-5/overview, read 2026-12-06";
+const ANTHROPIC: &str = "platform.claude.com/docs/en/build-with-claude/vision, /about-claude/models/overview, /about-claude/model-deprecations, read 2026-12-06";
+const ANTHROPIC_PATCHES: &str = "platform.claude.com/docs/en/build-with-claude/vision, /models/haiku-5-5/overview, read 2026-12-06";
 pub(super) const BEDROCK: &str = "platform.claude.com/docs/en/build-with-claude/vision, docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html, github.com/RooCodeInc/Roo-Code/issues/8800, read 2026-12-06";
 pub(super) const VERTEX: &str =
     "platform.claude.com/docs/en/build-with-claude/vision, read 2026-12-06";
-const OPENAI: &str = "developers.openai.com/api/docs/guides/images-vision, developers.openai.com/api/docs/models, read 2026-12-06";
-const OPENAI_6: &str = "developers.openai.com/api/docs/models/gpt-6.2-sol, developers.openai.com/api/docs/guides/images-vision (2,500 patches at high, ×1.2), read 2026-12-06";
+const OPENAI: &str =
+    "developers.openai.com/api/docs/guides/images-vision, /models, read 2026-12-06";
+const OPENAI_6: &str =
+    "developers.openai.com/api/docs/models/gpt-6.2-sol, /guides/images-vision, read 2026-12-06";
 const GEMINI: &str = "ai.google.dev/gemini-api/docs/image-understanding, /tokens, /media-resolution, firebase.google.com/docs/ai-logic/input-file-requirements, read 2026-12-06";
 const GEMINI_4: &str = "docs.cloud.google.com/gemini-enterprise-agent-platform/models/start/get-started-with-gemini-4, ai.google.dev/gemini-api/docs/media-resolution, read 2026-12-06";
-const GEMMA: &str =
-    "ai.google.dev/gemma/docs/core (images at 896 px, 256 tokens each), read 2026-12-06";
+const GEMMA: &str = "ai.google.dev/gemma/docs/core, read 2026-12-06";
 
 /// A rule of OpenAI's API.
 const fn openai(tokens: TokenRule, context: u64, source: &'static str) -> ModelProfile {

@@ -106,12 +106,18 @@ fn date_len(id: &str) -> usize {
 
 /// The base id of a bare id: the model it names, as the table spells it.
 pub(super) fn base_id(bare: &str) -> String {
-    let mut id = bare.split(['@', ':']).next().unwrap_or(bare).to_owned();
+    let end = bare
+        .bytes()
+        .position(|b| b == b'@' || b == b':')
+        .unwrap_or(bare.len());
+    let mut id = bare.get(..end).unwrap_or(bare).to_owned();
     if id.starts_with("claude-") {
         id = id.replace('.', "-");
     }
-    if let Some(at) = id.rfind("-v") {
-        if id[at + 2..].bytes().all(|b| b.is_ascii_digit()) && id.len() > at + 2 {
+    // Bedrock's `-v1` (its `:0` cut above).
+    if let Some(at) = id.rfind('-') {
+        let version = id.get(at + 1..).and_then(|v| v.strip_prefix('v'));
+        if version.is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit())) {
             id.truncate(at);
         }
     }
