@@ -25,11 +25,23 @@ function declaredIds() {
   const anthropic = union(packageFile('@anthropic-ai/sdk', 'resources/messages/messages.d.ts'), 'Model');
   const shared = packageFile('openai', 'resources/shared.d.ts');
   const openai = [...union(shared, 'ChatModel'), ...union(shared, 'ResponsesModel')];
-  const google = packageFile('@ai-sdk/google', 'dist/index.d.ts');
-  const definitions = google.slice(google.indexOf('declare const languageModelDefinitions'), google.indexOf('type GoogleModelIds'));
+  return { anthropic, openai, gemini: googleIds(packageFile('@ai-sdk/google', 'dist/index.d.ts')) };
+}
+
+/** The ids @ai-sdk/google declares for language, interactions and speech models. */
+function googleIds(text) {
+  // One catalog of every id with its model types.
+  const start = text.indexOf('declare const modelDefinitions');
+  if (start >= 0) {
+    const catalog = text.slice(start, text.indexOf('\n};', start));
+    return [...catalog.matchAll(/'([^']+)': \{\s*readonly types: readonly \[([^\]]*)\]/g)]
+      .filter(([, , types]) => /"(language|interactions|speech)"/.test(types))
+      .map(([, id]) => id);
+  }
+  // Before it: the language models' definitions, and unions for the rest.
+  const definitions = text.slice(text.indexOf('declare const languageModelDefinitions'), text.indexOf('type GoogleModelIds'));
   const language = [...definitions.matchAll(/^ {2}'([^']+)'/gm)].map((x) => x[1]);
-  const gemini = [...language, ...union(google, 'GoogleInteractionsModelId'), ...union(google, 'GoogleSpeechModelId')];
-  return { anthropic, openai, gemini };
+  return [...language, ...union(text, 'GoogleInteractionsModelId'), ...union(text, 'GoogleSpeechModelId')];
 }
 
 test('every model id the installed SDKs declare resolves to a row naming it or its generation', () => {
@@ -68,7 +80,7 @@ test('every row of the table names its source and the date it was read', () => {
 });
 
 test('an id the table does not name gets its family newest row, and says so', () => {
-  for (const [id, newest] of [['claude-sonnet-6', 'claude-sonnet-5-5'], ['gpt-7', 'gpt-6.2'], ['gemini-5-pro', 'gemini-4-argon']]) {
+  for (const [id, newest] of [['claude-sonnet-6', 'claude-sonnet-5-5'], ['gpt-7', 'gpt-6.2'], ['gemini-5-pro', 'gemini-4-neon']]) {
     const p = modelProfile(id);
     assert.deepEqual([p.matched, p.inferred], [newest, true], id);
     assert.deepEqual(p.tokens, modelProfile(newest).tokens, id);

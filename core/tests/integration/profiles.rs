@@ -14,8 +14,8 @@ fn an_unknown_generation_gets_its_familys_newest_row_marked_inferred() {
         ("gpt-7", "gpt-6.2"),
         ("gpt-6.3-astra", "gpt-6.2"),
         ("gpt-5.9", "gpt-6.2"),
-        ("gemini-5-pro", "gemini-4-argon"),
-        ("gemini-3.9-flash", "gemini-4-argon"),
+        ("gemini-5-pro", "gemini-4-neon"),
+        ("gemini-3.9-flash", "gemini-4-neon"),
     ] {
         let p = model_profile(id);
         assert_eq!((p.matched, p.inferred), (newest, true), "{id}");

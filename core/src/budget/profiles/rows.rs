@@ -15,7 +15,7 @@ const OPENAI: &str =
 const OPENAI_6: &str =
     "developers.openai.com/api/docs/models/gpt-6.2-sol, /guides/images-vision, read 2026-12-06";
 const GEMINI: &str = "ai.google.dev/gemini-api/docs/image-understanding, /tokens, /media-resolution, firebase.google.com/docs/ai-logic/input-file-requirements, read 2026-12-06";
-const GEMINI_4: &str = "docs.cloud.google.com/gemini-enterprise-agent-platform/models/start/get-started-with-gemini-4, ai.google.dev/gemini-api/docs/media-resolution, read 2026-12-06";
+const GEMINI_4: &str = "docs.cloud.google.com/gemini-enterprise-agent-platform/models/start/get-started-with-gemini-4, /models/guides/gemini-4-neon, ai.google.dev/gemini-api/docs/media-resolution, read 2026-12-06";
 const GEMMA: &str = "ai.google.dev/gemma/docs/core, read 2026-12-06";
 
 /// A rule of OpenAI's API.
@@ -310,6 +310,7 @@ o1-mini text-128k
 o1-preview text-128k
 o1 o
 computer-use-preview cua
+gemini-4-neon gemini-4
 gemini-4-argon gemini-4
 gemini-4-carbon gemini-4
 gemini-4-hydrogen gemini-4
@@ -361,7 +362,7 @@ pub(super) const FAMILIES: &[(&str, &str)] = &[
     ("claude-mythos-", "claude-mythos-5-2"),
     ("claude-", "claude-opus-5-5"),
     ("gpt-", "gpt-6.2"),
-    ("gemini-", "gemini-4-argon"),
+    ("gemini-", "gemini-4-neon"),
     ("gemma-", "gemma-3"),
 ];
 
