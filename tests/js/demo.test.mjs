@@ -145,7 +145,7 @@ test('a dropped 4000×3000 photo: the model selector shows what is sent, and a s
   assert.match(await page.textContent('#fit-summary'), /claude-sonnet-5-5: .* fits/);
   // Another model, other figures: 32-px patches, at most 2,500.
   await page.selectOption('#model', 'gpt-6.2-sol');
-  await page.waitForFunction(() => window.ctxDemo.fit.report.model === 'gpt-6.2-sol');
+  await page.waitForFunction(() => window.ctxDemo.fit.report.model === 'gpt-6.2'); // its row
   const gpt = (await page.evaluate(() => window.ctxDemo.fit.report)).images.find((i) => i.before?.width === 4000);
   assert.equal(gpt.action, 'downscaled');
   assert.ok(Math.ceil(gpt.after.width / 32) * Math.ceil(gpt.after.height / 32) <= 2500 && gpt.after.width > 1700, JSON.stringify(gpt.after));
@@ -214,7 +214,7 @@ test('the phone photo and screenshot samples are fitted to a model at the size i
   assert.ok(rows.some(([action, before]) => action === 'downscaled' && before.startsWith(`${height}×${width}`)), JSON.stringify(rows));
   // GPT-6.2 Sol reads it within 2,500 patches of 32 px.
   await page.selectOption('#model', 'gpt-6.2-sol');
-  await page.waitForFunction(() => window.ctxDemo.fit.report.model === 'gpt-6.2-sol');
+  await page.waitForFunction(() => window.ctxDemo.fit.report.model === 'gpt-6.2'); // its row
   const gpt = (await page.evaluate(() => window.ctxDemo.fit.report)).images.find(isPhoto);
   assert.equal(gpt.action, 'downscaled');
   assert.ok(gpt.after.width < gpt.after.height && Math.ceil(gpt.after.width / 32) * Math.ceil(gpt.after.height / 32) <= 2500, JSON.stringify(gpt.after));
