@@ -2,20 +2,24 @@
 // one new screenshot a turn, the app re-sending its originals every turn —
 // compacted as a turn is sent, counting the turns whose request keeps the
 // previous request's prefix, the images each request carries, and what the
-// input costs at Anthropic's published prices for Claude Sonnet 4.5 ($3 a
-// million input tokens, $3.75 for a 5-minute cache write, $0.30 for a cache
-// read), each slack against `slack: false` (one image a turn) in the same
-// run. Counts and ratios, never times.
+// input costs at Anthropic's published prices for the session's model (a
+// 5-minute cache write at 1.25× the input price, a read at 0.1×), each slack
+// against `slack: false` (one image a turn) in the same run. Counts and
+// ratios, never times.
 //
-//   window  40 turns, one new ~1 MB PNG a turn, keepRecentImages: 3
+//   window  40 turns, one new ~1 MB PNG a turn, keepRecentImages: 3, on
+//           claude-sonnet-5-5 ($2 a million input tokens)
 //   limit   150 turns, one new 1280×800 screenshot a turn, against
-//           claude-sonnet-4-5's 100-image limit (keepRecentImages: 1000),
-//           counted from turn 100
+//           claude-haiku-4-5's 100-image limit (keepRecentImages: 1000,
+//           $1 a million input tokens), counted from turn 100
 
 import { SIZES } from './sizes.mjs';
 
-/** Anthropic's prices for Claude Sonnet 4.5, in dollars a million tokens. */
-const PRICE = { input: 3, write: 3.75, read: 0.3 };
+/** Each session's model and its prices, in dollars a million tokens (platform.claude.com/docs/en/models/sonnet-5/overview for Sonnet 5 and 5.5, read 2026-12-06). */
+const MODELS = {
+  window: { model: 'claude-sonnet-5-5', price: { input: 2, write: 2.5, read: 0.2 } },
+  limit: { model: 'claude-haiku-4-5', price: { input: 1, write: 1.25, read: 0.1 } },
+};
 
 /**
  * A session of `turns` turns: each a user message with a screenshot (from
@@ -37,14 +41,14 @@ function session(shots, turns) {
 
 /**
  * The tokens of each message of `messages` (serialized as `serialized`) as
- * claude-sonnet-4-5 counts them; a message serialized as it was in the
- * previous request (`previous`) keeps its count.
+ * `model` counts them; a message serialized as it was in the previous
+ * request (`previous`) keeps its count.
  */
-function tokensOf(ctx, messages, serialized, previous) {
+function tokensOf(ctx, model, messages, serialized, previous) {
   return messages.map((m, k) =>
     previous && serialized[k] === previous.serialized[k]
       ? previous.tokens[k]
-      : ctx.estimate([m], { model: 'claude-sonnet-4-5', format: 'openai' }).totalTokens);
+      : ctx.estimate([m], { model, format: 'openai' }).totalTokens);
 }
 
 /**
@@ -55,14 +59,14 @@ function tokensOf(ctx, messages, serialized, previous) {
  * request (the prefix it shares with the previous request read from the
  * cache, the rest written to it).
  */
-async function run(ctx, request, turns, from, options) {
+async function run(ctx, request, turns, from, { model, price }, options) {
   const stash = await ctx.Stash.open({ backend: 'memory' });
   let previous = null;
   const out = { turns: 0, kept: 0, images: 0, cost: 0, uncachedCost: 0, firstChanged: [] };
   for (let i = 0; i < turns; i++) {
     const { messages, report } = await ctx.compactContext(request(i), { stash, ...options });
     const serialized = messages.map((m) => JSON.stringify(m));
-    const tokens = tokensOf(ctx, messages, serialized, previous);
+    const tokens = tokensOf(ctx, model, messages, serialized, previous);
     if (i >= from && previous) {
       out.turns++;
       const newest = previous.newest;
@@ -71,8 +75,8 @@ async function run(ctx, request, turns, from, options) {
       while (shared < previous.serialized.length && serialized[shared] === previous.serialized[shared]) shared++;
       const cached = previous.tokens.slice(0, shared).reduce((a, b) => a + b, 0);
       const total = tokens.reduce((a, b) => a + b, 0);
-      out.cost += (cached * PRICE.read + (total - cached) * PRICE.write) / 1e6;
-      out.uncachedCost += (total * PRICE.input) / 1e6;
+      out.cost += (cached * price.read + (total - cached) * price.write) / 1e6;
+      out.uncachedCost += (total * price.input) / 1e6;
       out.images += report.kept;
       if (report.firstChangedIndex !== null) out.firstChanged.push(report.firstChangedIndex);
     }
@@ -107,16 +111,16 @@ export async function benchCache(ctx, { imageOfSize, makeScreenshot }) {
 
   const windowRows = [];
   const windowSession = session(shots, windowTurns);
-  for (const [label, slack] of slacks) windowRows.push([label, await run(ctx, windowSession, windowTurns, 1, { keepRecentImages: 3, slack })]);
-  print(`prompt cache, window: ${windowTurns} turns, one new ~1 MB screenshot a turn, keepRecentImages: 3 (Sonnet 4.5 prices, a breakpoint at each request's end)`, windowRows);
+  for (const [label, slack] of slacks) windowRows.push([label, await run(ctx, windowSession, windowTurns, 1, MODELS.window, { keepRecentImages: 3, slack })]);
+  print(`prompt cache, window: ${windowTurns} turns, one new ~1 MB screenshot a turn, keepRecentImages: 3 (claude-sonnet-5-5 prices, a breakpoint at each request's end)`, windowRows);
   result.window = Object.fromEntries(windowRows.map(([label, r]) => [label, r]));
 
   const limitRows = [];
   const limitSession = session(pages, limitTurns);
   for (const [label, slack] of [slacks[0], slacks[2]]) {
-    limitRows.push([label, await run(ctx, limitSession, limitTurns, limitFrom, { keepRecentImages: 1000, model: 'claude-sonnet-4-5', slack })]);
+    limitRows.push([label, await run(ctx, limitSession, limitTurns, limitFrom, MODELS.limit, { keepRecentImages: 1000, model: MODELS.limit.model, slack })]);
   }
-  print(`prompt cache, limit: ${limitTurns} turns against claude-sonnet-4-5's 100 images, counted from turn ${limitFrom}`, limitRows);
+  print(`prompt cache, limit: ${limitTurns} turns against claude-haiku-4-5's 100 images (its prices), counted from turn ${limitFrom}`, limitRows);
   const [, exact] = limitRows[0];
   const [, stepped] = limitRows[1];
   console.log(`  input cost with the steps ÷ without: ${(stepped.cost / exact.cost).toFixed(2)}; without any cache the same turns would cost $${exact.uncachedCost.toFixed(3)}`);

@@ -10,6 +10,7 @@ const path = require('node:path');
 const { fileURLToPath } = require('node:url');
 const ctxpack = require('../dist/node/index.js');
 const { fileStash } = require('../dist/node/file-stash.js');
+const { listModels } = require('./models.cjs');
 
 /** Every wire format name the library takes as `format` (its `Format` type), from the core's format list. */
 const FORMATS = ctxpack.formats();
@@ -46,7 +47,7 @@ const OPTIONS = {
   callProvider: { flags: ['--provider'], arg: 'P', help: "with --format ai-sdk: the model's provider (openai.responses, anthropic.messages, …)" },
   maxImages: { flags: ['--max-images'], arg: 'N', int: true, help: 'images per request (with --provider; default: its limit)' },
   maxRequestBytes: { flags: ['--max-request-bytes'], arg: 'N', int: true, help: 'bytes per request (with --provider; default: its limit)' },
-  model: { flags: ['--model'], arg: 'M', help: 'a model id (gpt-4o, claude-sonnet-4-5, gemini-2.5-pro, bedrock/…)' },
+  model: { flags: ['--model'], arg: 'M', help: 'a model id (claude-sonnet-5-5, gpt-6.2-sol, gemini-4-argon, bedrock/…; see ctxpack models)' },
   profile: { flags: ['--profile'], arg: 'JSON|F', json: true, help: "figures of the model's profile to replace, or a whole profile" },
   limits: { flags: ['--limits'], arg: 'JSON|F', json: true, help: 'request limits to use instead of the provider’s' },
   json: { flags: ['--json'], help: 'print the estimate report(s) as JSON' },
@@ -127,6 +128,12 @@ const COMMANDS = {
     options: ['id', 'output', ...STASH,
       ['format', `the answer's format (with a call: required; with --id: default openai, langchain-python too)`],
       'callProvider', 'lang'],
+  },
+  models: {
+    input: '[FILTER]',
+    summary: "the model table: each model's image limits, token rule, context, source and date",
+    fn: 'modelProfile',
+    options: [['json', 'print the profiles as JSON']],
   },
 };
 
@@ -236,7 +243,7 @@ function parseArgs(argv) {
     if (opts.input !== null && opts.format === undefined) throw new UsageError('--format is required with a call', command);
     if (opts.input !== null && opts.lang !== undefined) throw new UsageError('--lang goes with --id', command);
     if (opts.id !== undefined && opts.callProvider !== undefined) throw new UsageError('--provider goes with a call', command);
-  } else if (opts.input === null) {
+  } else if (opts.input === null && command !== 'models') {
     throw new UsageError('missing input file', command);
   }
   if (command === 'stats' && opts.provider !== undefined && opts.model !== undefined) throw new UsageError('give --provider or --model, not both', command);
@@ -395,6 +402,7 @@ function stats(opts) {
     const width = Math.max(10, ...rows.map(({ label }) => label.length + 1));
     for (const { label, r } of rows) {
       process.stdout.write(`${label.padEnd(width)} image tokens ${String(r.imageTokens).padStart(8)}  total ≈ ${String(r.totalTokens).padStart(8)}  ${r.exceeded.length ? `EXCEEDS: ${r.exceeded.join('; ')}` : 'within limits'}\n`);
+      if (r.pastRetirement) say(`${label} was retired on ${r.modelRetired}: its provider refuses it`);
     }
   }
   return rows.some(({ r }) => r.exceeded.length) ? EXIT.limits : EXIT.ok;
@@ -528,7 +536,7 @@ async function answer(opts, stash) {
   return EXIT.ok;
 }
 
-const RUN = { compact, expand, stats, fit, repair, multimodal, sanitize, 'text-only': textOnly, answer };
+const RUN = { compact, expand, stats, fit, repair, multimodal, sanitize, 'text-only': textOnly, answer, models: (opts) => listModels(ctxpack, opts) };
 const USES_STASH = new Set(['compact', 'expand', 'fit', 'repair', 'sanitize', 'text-only', 'answer']);
 
 async function main(argv) {

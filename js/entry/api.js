@@ -166,14 +166,24 @@ function rememberingChanges(call, memory) {
   };
 }
 
+/**
+ * `report` saying whether its model is past its end-of-life date: the core
+ * knows the date, the host the day (UTC).
+ */
+function withRetirement(report) {
+  const today = new Date().toISOString().slice(0, 10);
+  report.pastRetirement = report.modelRetired != null && report.modelRetired <= today;
+  return report;
+}
+
 /** estimate over the main module, with `memory` (see messageMemory). */
 function rememberingEstimate(main, memory) {
   return function estimate(messages, options) {
-    if (!Array.isArray(messages)) return main.__estimate(messages, options, undefined).report;
+    if (!Array.isArray(messages)) return withRetirement(main.__estimate(messages, options, undefined).report);
     const { keys, snaps } = memory.look(messages);
     const { report, keys: learned } = main.__estimate(messages, options, keys);
     memory.learn(messages, snaps, learned);
-    return report;
+    return withRetirement(report);
   };
 }
 

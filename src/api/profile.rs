@@ -13,6 +13,7 @@ export type TokenRule =
   | { kind: "openai-tiles"; base: number; perTile: number; tile: number; fitBox: number; shortestSide: number; lowBox: number }
   | { kind: "openai-patches"; multiplierMilli: number; patch: number; maxPatches: number }
   | { kind: "anthropic-pixels"; longEdge: number; maxTokens: number; pixelsPerToken: number }
+  | { kind: "anthropic-patches"; patch: number; longEdge: number; maxTokens: number }
   | { kind: "gemini-tiles"; perTile: number; tile: number; smallSide: number }
   | { kind: "gemini-media-resolution"; high: number; medium: number; low: number };
 
@@ -20,12 +21,14 @@ export type TokenRule =
  * A token rule as given in a profile: the figures marked optional take the
  * documented ones (512-px tiles in a 2048² box with a 768-px shortest side
  * and a 512² low-detail box; 32-px patches, at most 1536; 750 pixels per
- * token; 258 tokens per 768-px Gemini tile, 384 px for one tile).
+ * token; 28-px Claude patches; 258 tokens per 768-px Gemini tile, 384 px
+ * for one tile).
  */
 export type TokenRuleInput =
   | { kind: "openai-tiles"; base: number; perTile: number; tile?: number; fitBox?: number; shortestSide?: number; lowBox?: number }
   | { kind: "openai-patches"; multiplierMilli: number; patch?: number; maxPatches?: number }
   | { kind: "anthropic-pixels"; longEdge: number; maxTokens: number; pixelsPerToken?: number }
+  | { kind: "anthropic-patches"; patch?: number; longEdge: number; maxTokens: number }
   | { kind: "gemini-tiles"; perTile?: number; tile?: number; smallSide?: number }
   | { kind: "gemini-media-resolution"; high: number; medium: number; low: number };
 
@@ -40,8 +43,14 @@ export type ProfileProvider = "openai" | "anthropic" | "gemini" | "bedrock" | "v
 
 /** The image rules of one model. */
 export interface ModelProfile {
-  /** The table row that matched: a model id, a family prefix, a registered id (or the provider, for its defaults). */
+  /** The table row that matched: a model id, a registered id (or the provider, for its defaults). */
   matched: string;
+  /** True when the id is not in the table and `matched` is its family's newest row (`claude-sonnet-6` → the newest Sonnet). */
+  inferred: boolean;
+  /** The date (YYYY-MM-DD) the model was retired, or is to be, on its provider's API; null while none is announced. */
+  retired: string | null;
+  /** Whether the model reads images at all; one that does not takes none (`maxImages` 0, `accepts` empty). */
+  readsImages: boolean;
   provider: ProfileProvider;
   tokens: TokenRule;
   /** The detail (OpenAI) or media resolution (Gemini 3) a part without its own is read at; null where the model has none. */
@@ -90,12 +99,19 @@ export interface ProfileOverrides {
 }
 
 /**
- * The rules of `modelId`: a registered profile, else its row of the table,
- * else its family's (`claude-…`, `gemini-3…`), else the defaults of the
+ * The rules of `modelId`: a registered profile, else its row of the table
+ * (a dated or aliased id, `-20260415`, `-latest`, `@…`, `anthropic/claude-sonnet-5.5`,
+ * read as its base id), else its family's newest row (`inferred`), else the defaults of the
  * provider it names (`anthropic/…`, `bedrock/…`, `vertex_ai/…`,
  * `google/…`), else OpenAI's.
  */
 export function modelProfile(modelId: string): ModelProfile;
+
+/**
+ * The model ids of the built-in table, newest first within each provider:
+ * what `modelProfile` knows by name (`ctxpack models` lists their profiles).
+ */
+export function modelIds(): string[];
 
 /**
  * Registers `profile` for `modelId` and every id that starts with it
@@ -112,6 +128,14 @@ export function registerModelProfile(modelId: string, profile: ProfileOverrides)
 pub fn model_profile(model_id: JsValue) -> Result<JsValue, CtxpackError> {
     let id = string_arg(&model_id, "modelId")?;
     Ok(to_js(&ctxpack_core::budget::model_profile(&id)))
+}
+
+/// See the TypeScript declaration.
+#[wasm_bindgen(js_name = modelIds, skip_typescript)]
+pub fn model_ids() -> Vec<JsValue> {
+    ctxpack_core::budget::model_ids()
+        .map(JsValue::from_str)
+        .collect()
 }
 
 /// See the TypeScript declaration.

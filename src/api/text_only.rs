@@ -56,6 +56,10 @@ export interface EstimateReport {
   limits: RequestLimits;
   /** Limits this request exceeds, as sentences; empty when it fits. */
   exceeded: string[];
+  /** The date (YYYY-MM-DD) the model was retired, or is to be, if announced (`modelProfile(model).retired`). */
+  modelRetired: string | null;
+  /** True when `modelRetired` is today or earlier: the provider refuses requests to the model. */
+  pastRetirement: boolean;
 }
 
 /**

@@ -132,19 +132,23 @@ test('a dropped 4000×3000 photo: the model selector shows what is sent, and a s
   await page.waitForFunction(() => /attachment:\d/.test(document.getElementById('composer').value));
   const count = await page.evaluate(() => document.querySelectorAll('#conversation > li').length);
   await sendAndWait(count + 2);
-  await page.selectOption('#model', 'claude-sonnet-4-5');
+  // The default model: the newest Sonnet, reading 28-px patches up to 2576 px and 4,784 tokens.
+  assert.equal(await page.inputValue('#model'), 'claude-sonnet-5-5');
+  await page.selectOption('#model', 'claude-sonnet-5-5');
   await page.waitForFunction(() => [...document.querySelectorAll('#fit-table tbody tr')].some((tr) => tr.textContent.includes('4000×3000')));
   const fit = await page.evaluate(() => window.ctxDemo.fit.report);
   const row = fit.images.find((i) => i.before?.width === 4000);
   assert.equal(row.action, 'downscaled');
-  assert.ok(row.after.width <= 1568 && row.after.bytes < row.before.bytes);
-  assert.equal(row.after.tokens, Math.ceil((row.after.width * row.after.height) / 750));
-  assert.match(await page.textContent('#fit-summary'), /claude-sonnet-4-5: .* fits/);
-  // Another model, other figures.
-  await page.selectOption('#model', 'gpt-4o');
-  await page.waitForFunction(() => window.ctxDemo.fit.report.model === 'gpt-4o');
+  assert.ok(row.after.width <= 2576 && row.after.width > 1568 && row.after.bytes < row.before.bytes, JSON.stringify(row.after));
+  assert.equal(row.after.tokens, Math.ceil(row.after.width / 28) * Math.ceil(row.after.height / 28));
+  assert.ok(row.after.tokens <= 4784);
+  assert.match(await page.textContent('#fit-summary'), /claude-sonnet-5-5: .* fits/);
+  // Another model, other figures: 32-px patches, at most 2,500.
+  await page.selectOption('#model', 'gpt-6.2-sol');
+  await page.waitForFunction(() => window.ctxDemo.fit.report.model === 'gpt-6.2'); // its row
   const gpt = (await page.evaluate(() => window.ctxDemo.fit.report)).images.find((i) => i.before?.width === 4000);
-  assert.deepEqual([gpt.after.width, gpt.after.height], [1024, 768]);
+  assert.equal(gpt.action, 'downscaled');
+  assert.ok(Math.ceil(gpt.after.width / 32) * Math.ceil(gpt.after.height / 32) <= 2500 && gpt.after.width > 1700, JSON.stringify(gpt.after));
   // The refusal: dimensions over 1000 px.
   await page.selectOption('#refusal', { index: 0 });
   await page.click('#refuse');
@@ -193,29 +197,29 @@ test('the phone photo and screenshot samples are fitted to a model at the size i
   await sendAndWait(count + 2);
   const { width, height, orientation } = SAMPLES.photo;
   const isPhoto = (i) => i.before?.orientation === orientation;
-  await page.selectOption('#model', 'claude-sonnet-4-5');
-  await page.waitForFunction(() => window.ctxDemo.fit.report.model === 'claude-sonnet-4-5');
+  await page.selectOption('#model', 'claude-sonnet-5-5');
+  await page.waitForFunction(() => window.ctxDemo.fit.report.model === 'claude-sonnet-5-5');
   const claude = await page.evaluate(() => window.ctxDemo.fit.report);
   const photo = claude.images.find(isPhoto);
   // Measured as shown: a portrait, its stored sides swapped.
   assert.deepEqual([photo.before.width, photo.before.height], [height, width]);
   assert.equal(photo.action, 'downscaled');
   assert.ok(photo.reasons.includes('exif-orientation'), photo.reasons.join(' '));
-  assert.ok(photo.after.height <= 1568 && photo.after.width < photo.after.height, JSON.stringify(photo.after));
+  assert.ok(photo.after.height <= 2576 && photo.after.width < photo.after.height, JSON.stringify(photo.after));
   assert.ok(photo.after.bytes < photo.before.bytes, JSON.stringify(photo));
-  assert.equal(photo.after.tokens, Math.ceil((photo.after.width * photo.after.height) / 750));
+  assert.equal(photo.after.tokens, Math.ceil(photo.after.width / 28) * Math.ceil(photo.after.height / 28));
   const shot = claude.images.find((i) => i.before?.width === SAMPLES.screenshot.width);
   assert.equal(shot.before.height, SAMPLES.screenshot.height);
   assert.equal(shot.action, 'downscaled', shot.note);
   assert.ok(shot.after.width < shot.before.width && shot.after.bytes < shot.before.bytes, JSON.stringify(shot));
   const rows = await page.$$eval('#fit-table tbody tr', (trs) => trs.map((tr) => [tr.dataset.action, tr.children[1].textContent]));
   assert.ok(rows.some(([action, before]) => action === 'downscaled' && before.startsWith(`${height}×${width}`)), JSON.stringify(rows));
-  // GPT-4o reads it at 768 px on its short side.
-  await page.selectOption('#model', 'gpt-4o');
-  await page.waitForFunction(() => window.ctxDemo.fit.report.model === 'gpt-4o');
+  // GPT-6.2 Sol reads it within 2,500 patches of 32 px.
+  await page.selectOption('#model', 'gpt-6.2-sol');
+  await page.waitForFunction(() => window.ctxDemo.fit.report.model === 'gpt-6.2'); // its row
   const gpt = (await page.evaluate(() => window.ctxDemo.fit.report)).images.find(isPhoto);
   assert.equal(gpt.action, 'downscaled');
-  assert.deepEqual([gpt.after.width, gpt.after.height], [768, 1024]);
+  assert.ok(gpt.after.width < gpt.after.height && Math.ceil(gpt.after.width / 32) * Math.ceil(gpt.after.height / 32) <= 2500, JSON.stringify(gpt.after));
   await page.screenshot({ path: path.join(shots, 'demo-samples.png'), fullPage: true });
 });
 

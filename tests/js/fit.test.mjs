@@ -73,7 +73,9 @@ test('25 screenshots of 3000×1900 fit each model, Claude’s many-image rule in
       if (profile.provider === 'anthropic') {
         assert.ok(before.exceeded.some((e) => e.includes('more than 20 images')), model);
         assert.ok(Math.max(d.width, d.height) <= 2000, `${model}: ${d.width}×${d.height}`);
-        assert.equal(img.after.tokens, Math.ceil((d.width * d.height) / 750), 'w·h/750');
+        // From Opus 4.7 on, 28-px patches; earlier Claude models, w·h/750.
+        const tokens = profile.tokens.kind === 'anthropic-patches' ? Math.ceil(d.width / 28) * Math.ceil(d.height / 28) : Math.ceil((d.width * d.height) / 750);
+        assert.equal(img.after.tokens, tokens, profile.tokens.kind);
         assert.ok(img.reasons.includes('many-image-rule') || img.reasons.includes('larger-than-model-reads'));
         // Never more bytes than the original: a PNG of the resampled text
         // would be larger, so a screenshot goes as JPEG at a quality that

@@ -12,11 +12,11 @@ const declared = [...dts.match(/export interface ModelProfile \{([\s\S]*?)\n\}/)
 
 test('a model id finds its row, its family, or its provider', () => {
   const opus = modelProfile('claude-opus-4-7');
-  assert.deepEqual(opus.tokens, { kind: 'anthropic-pixels', longEdge: 2576, maxTokens: 4784, pixelsPerToken: 750 });
+  assert.deepEqual(opus.tokens, { kind: 'anthropic-patches', patch: 28, longEdge: 2576, maxTokens: 4784 });
   // Opus 4.7 has a 1M-token window: 600 images per request (100 with 200k).
   assert.deepEqual([opus.manyImages, opus.manyImagesLongEdge, opus.maxImages, opus.maxImageBytes, opus.imageBytesOn], [20, 2000, 600, 5 * 1024 * 1024, 'base64']);
   assert.equal(modelProfile('claude-haiku-4-5').maxImages, 100);
-  assert.match(opus.source, /claude\.com.*read 2026-11/);
+  assert.match(opus.source, /claude\.com.*read 2026-12-06/);
   assert.deepEqual(modelProfile('claude-sonnet-4-5').tokens, { kind: 'anthropic-pixels', longEdge: 1568, maxTokens: 1600, pixelsPerToken: 750 });
   assert.deepEqual(modelProfile('gpt-4.1-nano').tokens, { kind: 'openai-patches', multiplierMilli: 2460, patch: 32, maxPatches: 1536 });
   assert.deepEqual(modelProfile('gpt-4o-2024-11-20').tokens, { kind: 'openai-tiles', base: 85, perTile: 170, tile: 512, fitBox: 2048, shortestSide: 768, lowBox: 512 });
@@ -36,8 +36,8 @@ test('estimate with a model applies its formula, its many-image rule and its byt
   const screenshots = (n) => [{ role: 'user', content: Array.from({ length: n }, () => part) }];
   const few = estimate(screenshots(20), { model: 'claude-sonnet-4-5' });
   assert.equal(few.provider, 'anthropic');
-  // Scaled to a 1568-px long edge, then to ~1,600 tokens (Opus 4.7: 2576 px,
-  // 4,784 tokens), as the vision docs say; then w·h/750.
+  // Scaled to a 1568-px long edge, then to ~1,600 tokens, as the vision
+  // docs say for models before Opus 4.7; then w·h/750.
   const claude = (w, h, edge, cap) => {
     let s = Math.min(1, edge / Math.max(w, h));
     const area = w * s * h * s;
@@ -49,8 +49,22 @@ test('estimate with a model applies its formula, its many-image rule and its byt
   const many = estimate(screenshots(25), { model: 'claude-sonnet-4-5' });
   assert.equal(many.exceeded.filter((e) => e.includes('with more than 20 images anthropic allows 2000 px per side')).length, 25);
   assert.equal(many.images[0].bytes, shot.length, "Anthropic's 5 MB is measured on the base64");
+  // From Opus 4.7 on: the long edge to 2576 px, then to at most 4,784
+  // patches of 28 px (whole patches along one side), ⌈w/28⌉×⌈h/28⌉.
+  const claudePatches = (w, h) => {
+    const s = Math.min(1, 2576 / Math.max(w, h));
+    const [w1, h1] = [w * s, h * s];
+    let t = s;
+    if (Math.ceil(w1 / 28) * Math.ceil(h1 / 28) > 4784) {
+      const shrink = Math.sqrt((28 * 28 * 4784) / (w1 * h1));
+      const [sw, sh] = [(w1 * shrink) / 28, (h1 * shrink) / 28];
+      t = s * shrink * Math.min(Math.floor(sw) / sw, Math.floor(sh) / sh);
+    }
+    return Math.min(4784, Math.ceil(Math.floor(w * t) / 28) * Math.ceil(Math.floor(h * t) / 28));
+  };
   const opus = estimate(screenshots(1), { model: 'claude-opus-4-7' });
-  assert.equal(opus.images[0].tokens, claude(3000, 1900, 2576, 4784));
+  assert.equal(opus.images[0].tokens, claudePatches(3000, 1900));
+  assert.equal(claudePatches(3000, 1900), 86 * 55);
   const nano = estimate([{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${shot}` } }] }], { model: 'gpt-4.1-nano' });
   assert.equal(nano.provider, 'openai');
   // OpenAI's patch rule, as the vision guide writes it: shrink to at most

@@ -99,6 +99,9 @@ pub struct EstimateReport {
     pub limits: RequestLimits,
     /// Limits this request exceeds, as sentences.
     pub exceeded: Vec<String>,
+    /// The date (`YYYY-MM-DD`) the model was retired, or is to be, if
+    /// announced: requests to a model past its date fail.
+    pub model_retired: Option<&'static str>,
 }
 
 /// The detail a part asks for: OpenAI's `detail` (on the part or its
@@ -216,6 +219,7 @@ impl<'p> Tally<'p> {
             images,
             limits,
             exceeded,
+            model_retired: profile.retired,
         }
     }
 }

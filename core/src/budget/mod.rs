@@ -23,9 +23,9 @@ pub use estimate::{
 pub use json_size::{json_len, json_len_with};
 pub use limits::{limits_of, Provider, RequestLimits};
 pub use profiles::{
-    image_tokens_at, model_profile, profile_image_tokens, provider_profile, register_model_profile,
-    resolve_profile, seen_size, seen_size_at, BytesOn, Detail, MimeSet, ModelProfile, ProfileError,
-    ProfileOverrides, TokenRule, PROFILES,
+    image_tokens_at, model_ids, model_profile, profile_image_tokens, provider_profile,
+    register_model_profile, resolve_profile, seen_size, seen_size_at, BytesOn, Detail, MimeSet,
+    ModelProfile, ProfileError, ProfileOverrides, TokenRule, ROWS,
 };
 pub use provider_error::parse_provider_error;
 pub use refusal::{ProviderRefusal, RefusalKind};

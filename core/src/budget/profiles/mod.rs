@@ -9,6 +9,7 @@
 mod names;
 mod overrides_input;
 mod registry;
+mod rows;
 mod rule_input;
 mod rules;
 mod spec;
@@ -16,9 +17,10 @@ mod table;
 mod tokens;
 
 pub use registry::register_model_profile;
+pub use rows::{model_ids, ROWS};
 pub use rules::{BytesOn, Detail, MimeSet, TokenRule};
 pub use spec::{resolve_profile, ProfileError, ProfileOverrides};
-pub use table::{model_profile, provider_profile, PROFILES};
+pub use table::{model_profile, provider_profile};
 pub use tokens::{image_tokens_at, profile_image_tokens, seen_size, seen_size_at};
 
 /// One mebibyte: the providers' "MB".
@@ -28,9 +30,18 @@ pub(crate) const MB: u64 = 1024 * 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelProfile {
-    /// The table row that matched: a model id, a family prefix, a registered
-    /// id, or the provider (for its defaults).
+    /// The table row that matched: a model id, a registered id, or the
+    /// provider (for its defaults).
     pub matched: &'static str,
+    /// True when the id is not in the table and the profile is its family's
+    /// newest row (`matched`): `claude-sonnet-6` gets the newest Sonnet's.
+    pub inferred: bool,
+    /// The date (`YYYY-MM-DD`) the model was retired, or is to be, on its
+    /// provider's API; `None` while none is announced.
+    pub retired: Option<&'static str>,
+    /// Whether the model reads images at all; one that does not takes none
+    /// (`maxImages` 0, `accepts` empty).
+    pub reads_images: bool,
     /// Whose API it is: `openai`, `anthropic`, `bedrock`, `vertex` (Claude
     /// on Google Vertex AI) or `gemini`.
     pub provider: &'static str,

@@ -6,12 +6,13 @@ use super::rules::figures::*;
 use super::rules::TokenRule;
 
 /// The kinds of token rule, by their names.
-const KINDS: [&str; 5] = [
+const KINDS: [&str; 6] = [
     "openai-tiles",
     "openai-patches",
     "anthropic-pixels",
     "gemini-tiles",
     "gemini-media-resolution",
+    "anthropic-patches",
 ];
 
 /// The figures a token rule may name.
@@ -82,6 +83,7 @@ impl TokenRule {
             1 => (0b1_1100_0000, 0b100_0000),
             2 => (0b1110_0000_0000, 0b110_0000_0000),
             3 => (0b1_0000_0000_0110, 0),
+            5 => (0b110_1000_0000, 0b110_0000_0000),
             _ => (0b1110_0000_0000_0000, 0b1110_0000_0000_0000),
         };
         for (k, (v, name)) in f.iter().zip(NAMES).enumerate() {
@@ -117,6 +119,11 @@ impl TokenRule {
                 per_tile: g(1, GEMINI_PER_TILE),
                 tile: g(2, GEMINI_TILE),
                 small_side: g(12, GEMINI_SMALL_SIDE),
+            },
+            5 => TokenRule::AnthropicPatches {
+                patch: g(7, ANTHROPIC_PATCH),
+                long_edge: g(9, 0),
+                max_tokens: g(10, 0),
             },
             _ => TokenRule::GeminiMediaResolution {
                 high: g(13, 0),
@@ -155,6 +162,14 @@ mod tests {
         assert!(e.unwrap_err().contains("missing field `perTile`"));
         assert!(rule(r#"{"kind":"openai-squares"}"#).is_err());
         assert!(rule(r#"{"base":85}"#).is_err());
+        assert_eq!(
+            rule(r#"{"kind":"anthropic-patches","longEdge":2576,"maxTokens":4784}"#),
+            Ok(TokenRule::ANTHROPIC_PATCHES)
+        );
+        assert!(rule(
+            r#"{"kind":"anthropic-patches","longEdge":1,"maxTokens":1,"pixelsPerToken":1}"#
+        )
+        .is_err());
         // The rule round-trips through its own JSON.
         let tiles = TokenRule::openai_tiles(85, 170);
         assert_eq!(rule(&serde_json::to_string(&tiles).unwrap()), Ok(tiles));

@@ -48,6 +48,18 @@ pub enum TokenRule {
         /// Pixels per token (750).
         pixels_per_token: u32,
     },
+    /// Anthropic from Claude Opus 4.7 on: `⌈width / patch⌉ × ⌈height /
+    /// patch⌉` visual tokens after scaling the long edge to `longEdge` and
+    /// the image to at most `maxTokens` patches.
+    #[serde(rename_all = "camelCase")]
+    AnthropicPatches {
+        /// The patch's side, px (28).
+        patch: u32,
+        /// The long edge images are scaled to, px.
+        long_edge: u32,
+        /// The most patches (tokens) one image costs.
+        max_tokens: u32,
+    },
     /// Gemini 2.x: `perTile` tokens for an image within `smallSide`², else
     /// `perTile` per `tile`-px tile.
     #[serde(rename_all = "camelCase")]
@@ -86,6 +98,8 @@ pub(super) mod figures {
     pub const MAX_PATCHES: u32 = 1536;
     /// Anthropic's pixels per token.
     pub const PIXELS_PER_TOKEN: u32 = 750;
+    /// Anthropic's patch, px.
+    pub const ANTHROPIC_PATCH: u32 = 28;
     /// Gemini's tokens per tile.
     pub const GEMINI_PER_TILE: u32 = 258;
     /// Gemini's tile, px.
@@ -126,6 +140,14 @@ impl TokenRule {
         }
     }
 
+    /// Anthropic's patch rule from Claude Opus 4.7 on: 28-px patches, the
+    /// long edge to 2576 px, at most 4,784 patches.
+    pub const ANTHROPIC_PATCHES: TokenRule = TokenRule::AnthropicPatches {
+        patch: ANTHROPIC_PATCH,
+        long_edge: 2576,
+        max_tokens: 4784,
+    };
+
     /// Gemini 2.x's tile rule.
     pub const GEMINI_TILES: TokenRule = TokenRule::GeminiTiles {
         per_tile: GEMINI_PER_TILE,
@@ -159,6 +181,15 @@ impl TokenRule {
                 ("longEdge", *long_edge),
                 ("maxTokens", *max_tokens),
                 ("pixelsPerToken", *pixels_per_token),
+            ],
+            TokenRule::AnthropicPatches {
+                patch,
+                long_edge,
+                max_tokens,
+            } => &[
+                ("patch", *patch),
+                ("longEdge", *long_edge),
+                ("maxTokens", *max_tokens),
             ],
             TokenRule::GeminiTiles {
                 tile, small_side, ..
@@ -242,6 +273,8 @@ const MIMES: [&str; 9] = [
 pub struct MimeSet(u16);
 
 impl MimeSet {
+    /// No image type: a model that reads no images.
+    pub const NONE: MimeSet = MimeSet(0);
     /// PNG, JPEG, GIF and WebP.
     pub const PNG_JPEG_GIF_WEBP: MimeSet = MimeSet(0b1111);
     /// PNG, JPEG, WebP, HEIC and HEIF.

@@ -1,110 +1,23 @@
-//! The built-in table, read from the providers' pages on 2026-11-25. Unknown
-//! ids match by family prefix (`claude-sonnet-4-9` finds `claude-`), else
-//! the provider's defaults; a `provider/model` id (OpenRouter, gateways) is
-//! read without its prefix, and the platform it names (Bedrock, Vertex AI)
-//! sets its platform's limits.
+//! Finding a model's row: the id read as its base id (without a provider
+//! prefix, a date, `-latest`, a Vertex AI `@` version or a Bedrock
+//! `-v1:0`), then the longest row it names, else its family's newest row,
+//! else the provider's defaults. A `provider/model` id (OpenRouter,
+//! gateways) is read without its prefix, and the platform it names (Bedrock,
+//! Vertex AI) sets its platform's limits.
 
-use super::rules::{BytesOn, Detail, MimeSet, TokenRule};
+use super::rows::{row, rows, BEDROCK, CLAUDE, FAMILIES, GEMINI_2, GPT_4O, VERTEX};
 use super::{ModelProfile, MB};
 use crate::budget::limits::Provider;
 
-const OPENAI_DOCS: &str = "developers.openai.com/api/docs/guides/images-vision, read 2026-11-25";
-const ANTHROPIC_DOCS: &str = "platform.claude.com/docs/en/build-with-claude/vision, docs.anthropic.com/en/api/overview, platform.claude.com/docs/en/models, read 2026-11-25";
-const BEDROCK_DOCS: &str = "platform.claude.com/docs/en/build-with-claude/vision, docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html, github.com/RooCodeInc/Roo-Code/issues/8800, read 2026-11-25";
-const VERTEX_DOCS: &str = "platform.claude.com/docs/en/build-with-claude/vision, read 2026-11-25";
-const GEMINI_DOCS: &str = "ai.google.dev/gemini-api/docs/image-understanding, /tokens, /media-resolution, firebase.google.com/docs/ai-logic/input-file-requirements, read 2026-11-25";
-
-// Each page, and what it says:
-// - OpenAI vision guide: PNG, JPEG, WEBP, non-animated GIF; 20 MB per
-//   image, 500 images and 50 MB per request; detail low/high/auto (default
-//   auto); the tile and patch rules ("calculating costs").
+// What the pages say, beyond each rule's figures:
 // - Claude vision: 100 images per request with a 200k-token window, 600
 //   otherwise; 8000 px, 2000 px with more than 20 images; 5 MB of base64
-//   per image on Bedrock and Vertex AI; 1568 px, ~1,600 tokens, w·h/750.
-//   API overview: 32 MB per request. Models: context windows.
-// - Bedrock: 20 MB InvokeModel payload; Claude 4.x on Bedrock refuses the
+//   per image on Bedrock and Vertex AI; 32 MB per request.
+// - Bedrock: 20 MB InvokeModel payload; Claude on Bedrock refuses the
 //   21st image ("too many images and documents: 21 + 0 > 20", Roo-Code#8800).
 // - Vertex AI: a request limit lower than 32 MB, not given as a figure.
-// - Gemini: 258 tokens per 768-px tile, one tile within 384 px; Gemini 3
-//   per-part media_resolution, images default to high; PNG, JPEG, WEBP,
-//   HEIC, HEIF (Vertex AI image understanding: 3,000 images per prompt);
-//   20 MB inline request (Firebase AI Logic input file requirements).
-
-/// OpenAI's image types: PNG, JPEG, WEBP, non-animated GIF.
-const OPENAI_ACCEPTS: MimeSet = MimeSet::PNG_JPEG_GIF_WEBP;
-/// Anthropic's image types: JPEG, PNG, GIF, WebP.
-const ANTHROPIC_ACCEPTS: MimeSet = MimeSet::PNG_JPEG_GIF_WEBP;
-/// Gemini's image types: PNG, JPEG, WEBP, HEIC, HEIF.
-const GEMINI_ACCEPTS: MimeSet = MimeSet::PNG_JPEG_WEBP_HEIC_HEIF;
-
-const fn openai(matched: &'static str, tokens: TokenRule, context: u64) -> ModelProfile {
-    ModelProfile {
-        matched,
-        provider: "openai",
-        tokens,
-        default_detail: Some(Detail::Auto),
-        accepts: OPENAI_ACCEPTS,
-        accepts_animated: false,
-        max_long_edge: None,
-        many_images: None,
-        many_images_long_edge: None,
-        max_images: Some(500),
-        max_image_bytes: Some(20 * MB),
-        image_bytes_on: BytesOn::Decoded,
-        max_request_bytes: Some(50 * MB),
-        context_tokens: Some(context),
-        source: OPENAI_DOCS,
-    }
-}
-
-/// A Claude model on the Anthropic API: 100 images per request with a
-/// 200k-token window, 600 with a larger one.
-const fn anthropic(
-    matched: &'static str,
-    long_edge: u32,
-    max_tokens: u32,
-    context: u64,
-) -> ModelProfile {
-    ModelProfile {
-        matched,
-        provider: "anthropic",
-        tokens: TokenRule::anthropic_pixels(long_edge, max_tokens),
-        default_detail: None,
-        accepts: ANTHROPIC_ACCEPTS,
-        // Animated GIFs are taken (the model reads one frame); nothing in
-        // the vision guide refuses them.
-        accepts_animated: true,
-        max_long_edge: Some(8000),
-        many_images: Some(20),
-        many_images_long_edge: Some(2000),
-        max_images: Some(if context > 200_000 { 600 } else { 100 }),
-        max_image_bytes: Some(5 * MB),
-        image_bytes_on: BytesOn::Base64,
-        max_request_bytes: Some(32 * MB),
-        context_tokens: Some(context),
-        source: ANTHROPIC_DOCS,
-    }
-}
-
-const fn gemini(matched: &'static str, tokens: TokenRule, detail: Option<Detail>) -> ModelProfile {
-    ModelProfile {
-        matched,
-        provider: "gemini",
-        tokens,
-        default_detail: detail,
-        accepts: GEMINI_ACCEPTS,
-        accepts_animated: false,
-        max_long_edge: None,
-        many_images: None,
-        many_images_long_edge: None,
-        max_images: Some(3000),
-        max_image_bytes: Some(7 * MB),
-        image_bytes_on: BytesOn::Decoded,
-        max_request_bytes: Some(20 * MB),
-        context_tokens: Some(1_048_576),
-        source: GEMINI_DOCS,
-    }
-}
+// - Gemini: PNG, JPEG, WEBP, HEIC, HEIF; 3,000 images per prompt; 20 MB
+//   inline request.
 
 /// A Claude row on Amazon Bedrock: 20 images, 5 MB of base64 per image,
 /// 20 MB per request.
@@ -114,7 +27,7 @@ const fn on_bedrock(row: ModelProfile) -> ModelProfile {
         max_images: Some(20),
         max_image_bytes: Some(5 * MB),
         max_request_bytes: Some(20 * MB),
-        source: BEDROCK_DOCS,
+        source: BEDROCK,
         ..row
     }
 }
@@ -126,79 +39,38 @@ const fn on_vertex(row: ModelProfile) -> ModelProfile {
         provider: "vertex",
         max_image_bytes: Some(5 * MB),
         max_request_bytes: None,
-        source: VERTEX_DOCS,
+        source: VERTEX,
         ..row
     }
 }
-
-const TILES_4O: TokenRule = TokenRule::openai_tiles(85, 170);
-const GEMINI_3: TokenRule = TokenRule::GeminiMediaResolution {
-    high: 1120,
-    medium: 560,
-    low: 280,
-};
-/// Claude models whose window is 200k tokens (100 images per request).
-const CLAUDE_200K: u64 = 200_000;
-/// Claude models whose window is 1M tokens (600 images per request).
-const CLAUDE_1M: u64 = 1_000_000;
-
-/// The table, most specific first: a model id matches the first row it
-/// starts with.
-pub const PROFILES: &[ModelProfile] = &[
-    // OpenAI: tiles (base, per tile) or patches (multiplier), per the
-    // "Calculating costs" tables of the vision guide.
-    openai("gpt-4o-mini", TokenRule::openai_tiles(2833, 5667), 128_000),
-    openai("gpt-4o", TILES_4O, 128_000),
-    openai("gpt-4.1-mini", TokenRule::openai_patches(1620), 1_047_576),
-    openai("gpt-4.1-nano", TokenRule::openai_patches(2460), 1_047_576),
-    openai("gpt-4.1", TILES_4O, 1_047_576),
-    openai("gpt-5-mini", TokenRule::openai_patches(1620), 400_000),
-    openai("gpt-5-nano", TokenRule::openai_patches(2460), 400_000),
-    openai("gpt-5", TokenRule::openai_tiles(70, 140), 400_000),
-    openai("o4-mini", TokenRule::openai_patches(1720), 200_000),
-    openai("o3", TokenRule::openai_tiles(75, 150), 200_000),
-    openai("o1", TokenRule::openai_tiles(75, 150), 200_000),
-    openai("gpt-", TILES_4O, 128_000),
-    // Anthropic: w·h/750 after the long edge is scaled to 1568 px (2576 px on
-    // Opus 4.7) and the image to ~1,600 tokens (4,784 on Opus 4.7). 200k-token
-    // windows: Claude 3, Claude 4.0, 4.1, 4.5 (1M only in beta); 1M: Opus and
-    // Sonnet 4.6, Opus 4.7 and the current lineup.
-    anthropic("claude-opus-4-7", 2576, 4784, CLAUDE_1M),
-    anthropic("claude-opus-4-6", 1568, 1600, CLAUDE_1M),
-    anthropic("claude-sonnet-4-6", 1568, 1600, CLAUDE_1M),
-    anthropic("claude-haiku-4-5", 1568, 1600, CLAUDE_200K),
-    anthropic("claude-sonnet-4-5", 1568, 1600, CLAUDE_200K),
-    anthropic("claude-opus-4-5", 1568, 1600, CLAUDE_200K),
-    anthropic("claude-opus-4-1", 1568, 1600, CLAUDE_200K),
-    anthropic("claude-opus-4-0", 1568, 1600, CLAUDE_200K),
-    anthropic("claude-sonnet-4-0", 1568, 1600, CLAUDE_200K),
-    anthropic("claude-opus-4-2025", 1568, 1600, CLAUDE_200K),
-    anthropic("claude-sonnet-4-2025", 1568, 1600, CLAUDE_200K),
-    anthropic("claude-3", 1568, 1600, CLAUDE_200K),
-    anthropic("claude-", 1568, 1600, CLAUDE_1M),
-    // Gemini: 2.x tiles; 3 by media resolution (images default to high).
-    gemini("gemini-3", GEMINI_3, Some(Detail::High)),
-    gemini("gemini-", TokenRule::GEMINI_TILES, None),
-];
 
 /// The rules of `provider`'s models in general: what `estimate` applies
 /// when given a provider rather than a model, and what an id no row
 /// matches falls back to. Claude's general limits are those of its
 /// 200k-token models, which every Claude model meets.
 pub fn provider_profile(provider: Provider) -> ModelProfile {
-    let claude = anthropic("anthropic", 1568, 1600, CLAUDE_200K);
+    const ANTHROPIC: ModelProfile = ModelProfile {
+        matched: "anthropic",
+        ..CLAUDE
+    };
     match provider {
-        Provider::Anthropic => claude,
+        Provider::Anthropic => ANTHROPIC,
         Provider::Bedrock => ModelProfile {
             matched: "bedrock",
-            ..on_bedrock(claude)
+            ..on_bedrock(ANTHROPIC)
         },
         Provider::Vertex => ModelProfile {
             matched: "vertex",
-            ..on_vertex(claude)
+            ..on_vertex(ANTHROPIC)
         },
-        Provider::Gemini => gemini("gemini", TokenRule::GEMINI_TILES, None),
-        Provider::OpenAi => openai("openai", TILES_4O, 128_000),
+        Provider::Gemini => ModelProfile {
+            matched: "gemini",
+            ..GEMINI_2
+        },
+        Provider::OpenAi => ModelProfile {
+            matched: "openai",
+            ..GPT_4O
+        },
     }
 }
 
@@ -214,9 +86,78 @@ fn platform_of(named: Option<Provider>, lower: &str) -> Option<Provider> {
     }
 }
 
+/// True when `tail` (`-` and digits) is a date or a release stamp: `-MMDD`,
+/// `-MM-DD`, `-MM-YYYY`, `-YYYYMMDD`, `-YYYY-MM-DD`.
+fn date_len(id: &str) -> usize {
+    let shapes: [&[usize]; 5] = [&[4, 2, 2], &[8], &[2, 4], &[2, 2], &[4]];
+    let segments: Vec<&str> = id.rsplit('-').collect();
+    shapes
+        .iter()
+        .find(|shape| {
+            segments.len() > shape.len()
+                && shape
+                    .iter()
+                    .rev()
+                    .zip(&segments)
+                    .all(|(n, s)| s.len() == *n && s.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map_or(0, |shape| shape.iter().map(|n| n + 1).sum())
+}
+
+/// The base id of a bare id: the model it names, as the table spells it.
+pub(super) fn base_id(bare: &str) -> String {
+    let end = bare
+        .bytes()
+        .position(|b| b == b'@' || b == b':')
+        .unwrap_or(bare.len());
+    let mut id = bare.get(..end).unwrap_or(bare).to_owned();
+    if id.starts_with("claude-") {
+        id = id.replace('.', "-");
+    }
+    // Bedrock's `-v1` (its `:0` cut above).
+    if let Some(at) = id.rfind('-') {
+        let version = id.get(at + 1..).and_then(|v| v.strip_prefix('v'));
+        if version.is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit())) {
+            id.truncate(at);
+        }
+    }
+    if let Some(stem) = id.strip_suffix("-latest") {
+        id.truncate(stem.len());
+    }
+    let cut = date_len(&id);
+    id.truncate(id.len() - cut);
+    id
+}
+
+/// The row `id` names: the longest row that is `id`, or that `id` starts
+/// with followed by `-` and a variant (`gpt-5-codex` is gpt-5's; a
+/// version, `claude-opus-4-9` or `gpt-5.5`, is not `claude-opus-4`'s or
+/// `gpt-5`'s).
+fn named_row(id: &str) -> Option<ModelProfile> {
+    let names = |r: &str| match id.strip_prefix(r) {
+        Some("") => true,
+        Some(rest) => rest.strip_prefix('-').is_some_and(|rest| {
+            let next = rest.split('-').next().unwrap_or("");
+            !(next.len() <= 2 && next.bytes().all(|b| b.is_ascii_digit()))
+        }),
+        None => false,
+    };
+    let (name, ..) = rows().filter(|r| names(r.0)).max_by_key(|r| r.0.len())?;
+    row(name)
+}
+
+/// The row of `id`'s family's newest model, marked inferred.
+fn family_row(id: &str) -> Option<ModelProfile> {
+    let (_, newest) = FAMILIES.iter().find(|(f, _)| id.starts_with(f))?;
+    row(newest).map(|p| ModelProfile {
+        inferred: true,
+        ..p
+    })
+}
+
 /// The profile of `model_id`: a registered profile, else its row, else its
-/// family's, else the defaults of the provider the id names (`claude…`,
-/// `gemini…`, `anthropic/…`, `bedrock/…`), else OpenAI's.
+/// family's newest row (inferred), else the defaults of the provider the id
+/// names (`claude…`, `gemini…`, `anthropic/…`, `bedrock/…`), else OpenAI's.
 pub fn model_profile(model_id: &str) -> ModelProfile {
     let lower = model_id.trim().to_ascii_lowercase();
     // `provider/model` (OpenRouter, gateways) and Bedrock's `anthropic.claude-…`.
@@ -227,10 +168,9 @@ pub fn model_profile(model_id: &str) -> ModelProfile {
     if let Some(p) = super::registry::find(&lower, bare) {
         return p;
     }
-    let bare = bare
-        .strip_prefix("us.")
-        .or_else(|| bare.strip_prefix("eu."))
-        .or_else(|| bare.strip_prefix("global."))
+    let bare = ["us.", "eu.", "apac.", "global."]
+        .iter()
+        .find_map(|r| bare.strip_prefix(r))
         .unwrap_or(bare);
     let bare = bare.strip_prefix("anthropic.").unwrap_or(bare);
     // The provider a prefix names: `bedrock/…`, `openrouter/anthropic/…`.
@@ -238,11 +178,12 @@ pub fn model_profile(model_id: &str) -> ModelProfile {
         .and_then(|p| p.rsplit('/').next())
         .and_then(Provider::from_name);
     let platform = platform_of(named, &lower);
-    if let Some(row) = PROFILES.iter().find(|p| bare.starts_with(p.matched)) {
+    let id = base_id(bare);
+    if let Some(row) = named_row(&id).or_else(|| family_row(&id)) {
         return match (platform, row.provider) {
-            (Some(Provider::Bedrock), "anthropic") => on_bedrock(*row),
-            (Some(Provider::Vertex), "anthropic") => on_vertex(*row),
-            _ => *row,
+            (Some(Provider::Bedrock), "anthropic") => on_bedrock(row),
+            (Some(Provider::Vertex), "anthropic") => on_vertex(row),
+            _ => row,
         };
     }
     let provider = platform.or(named).unwrap_or(Provider::OpenAi);
@@ -251,7 +192,14 @@ pub fn model_profile(model_id: &str) -> ModelProfile {
 
 #[cfg(test)]
 mod tests {
+    use super::super::rules::{BytesOn, Detail, TokenRule};
     use super::*;
+
+    const GEMINI_3: TokenRule = TokenRule::GeminiMediaResolution {
+        high: 1120,
+        medium: 560,
+        low: 280,
+    };
 
     #[test]
     fn ids_match_their_row_then_their_family_then_the_provider() {
@@ -262,10 +210,11 @@ mod tests {
             "gpt-4.1-mini"
         );
         assert_eq!(model_profile("gpt-5-nano").matched, "gpt-5-nano");
-        assert_eq!(model_profile("gpt-5.1").matched, "gpt-5");
+        assert_eq!(model_profile("gpt-5.1").matched, "gpt-5.1");
+        assert_eq!(model_profile("gpt-5-codex").matched, "gpt-5");
         assert_eq!(
             model_profile("claude-opus-4-7").tokens,
-            TokenRule::anthropic_pixels(2576, 4784)
+            TokenRule::ANTHROPIC_PATCHES
         );
         assert_eq!(
             model_profile("claude-sonnet-4-5-20250929").matched,
@@ -281,6 +230,7 @@ mod tests {
             TokenRule::GEMINI_TILES
         );
         assert_eq!(model_profile("google/some-new-model").provider, "gemini");
+        assert!(!model_profile("google/some-new-model").inferred);
         assert_eq!(model_profile("my-local-llava").provider, "openai");
         let claude = model_profile("claude-haiku-4-5");
         assert_eq!(
@@ -337,7 +287,7 @@ mod tests {
         );
         assert_eq!(
             (cross.provider, cross.tokens),
-            ("bedrock", TokenRule::anthropic_pixels(2576, 4784))
+            ("bedrock", TokenRule::ANTHROPIC_PATCHES)
         );
         assert_eq!(
             (vertex.provider, vertex.max_images, vertex.max_request_bytes),
@@ -360,9 +310,11 @@ mod tests {
         assert!(claude.accepts_mime("image/jpeg") && !claude.accepts_mime("image/avif"));
         let gemini = model_profile("gemini-2.5-pro");
         assert!(gemini.accepts_mime("image/heif") && !gemini.accepts_mime("image/gif"));
-        for row in PROFILES {
-            assert!(row.source.contains("read 2026-11"), "{}", row.matched);
-            assert_eq!(row.tokens.zero_figure(), None, "{}", row.matched);
+        for (id, ..) in super::super::rows::rows() {
+            let row = model_profile(id);
+            assert_eq!((row.matched, row.inferred), (id, false), "{id}");
+            assert!(row.source.contains("read 2026-12-06"), "{id}");
+            assert_eq!(row.tokens.zero_figure(), None, "{id}");
         }
     }
 }

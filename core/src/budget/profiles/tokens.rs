@@ -61,6 +61,14 @@ pub fn image_tokens_at(profile: &ModelProfile, dims: Dimensions, detail: Option<
             (f64::from(seen.width) * f64::from(seen.height) / f64::from(pixels_per_token.max(1)))
                 .ceil() as u64
         }
+        TokenRule::AnthropicPatches {
+            patch, max_tokens, ..
+        } => {
+            let seen = seen_size_at(profile, dims, detail);
+            let p = patch.max(1);
+            (u64::from(seen.width.div_ceil(p)) * u64::from(seen.height.div_ceil(p)))
+                .min(u64::from(max_tokens))
+        }
         TokenRule::GeminiTiles {
             per_tile,
             tile,
@@ -126,15 +134,14 @@ pub fn seen_size_at(
         }
         TokenRule::OpenaiPatches {
             patch, max_patches, ..
+        } => patch_scale(w, h, f64::from(patch.max(1)), f64::from(max_patches)),
+        TokenRule::AnthropicPatches {
+            patch,
+            long_edge,
+            max_tokens,
         } => {
-            let (p, cap) = (f64::from(patch.max(1)), f64::from(max_patches));
-            if (w / p).ceil() * (h / p).ceil() <= cap {
-                1.0
-            } else {
-                let shrink = (p * p * cap / (w * h)).sqrt();
-                let (sw, sh) = (w * shrink / p, h * shrink / p);
-                shrink * (sw.floor() / sw).min(sh.floor() / sh)
-            }
+            let s = (f64::from(long_edge) / w.max(h)).min(1.0);
+            s * patch_scale(w * s, h * s, f64::from(patch.max(1)), f64::from(max_tokens))
         }
         TokenRule::GeminiTiles { .. } | TokenRule::GeminiMediaResolution { .. } => 1.0,
     };
@@ -145,6 +152,18 @@ pub fn seen_size_at(
         width: ((w * scale).floor() as u32).max(1),
         height: ((h * scale).floor() as u32).max(1),
     }
+}
+
+/// The scale that brings a `w`×`h` image within `cap` patches of `patch`
+/// px: the area to fit, then further so its width or height is a whole
+/// number of patches (1 when it fits already).
+fn patch_scale(w: f64, h: f64, p: f64, cap: f64) -> f64 {
+    if (w / p).ceil() * (h / p).ceil() <= cap {
+        return 1.0;
+    }
+    let shrink = (p * p * cap / (w * h)).sqrt();
+    let (sw, sh) = (w * shrink / p, h * shrink / p);
+    shrink * (sw.floor() / sw).min(sh.floor() / sh)
 }
 
 /// OpenAI's patch count: at most `cap` patches of `patch` px; a larger image
@@ -189,10 +208,21 @@ mod tests {
             profile_image_tokens(&sonnet, d(3136, 1568), false),
             (1549u64 * 774).div_ceil(750)
         );
+        // From Opus 4.7 on: ⌈w/28⌉×⌈h/28⌉, the long edge to 2576 px, at most 4,784.
         let opus = model_profile("claude-opus-4-7");
+        assert_eq!(profile_image_tokens(&opus, d(2576, 1288), false), 92 * 46);
+        assert_eq!(profile_image_tokens(&opus, d(1000, 1000), false), 36 * 36);
+        let sonnet = model_profile("claude-sonnet-5-5");
+        assert_eq!(profile_image_tokens(&sonnet, d(960, 540), false), 35 * 20);
+        // 5152×2576 → 2576×1288; 4000×4000 → at most 4,784 patches.
+        assert_eq!(profile_image_tokens(&sonnet, d(5152, 2576), false), 92 * 46);
+        assert_eq!(seen_size(&sonnet, d(5152, 2576), false), d(2576, 1288));
+        let square = seen_size(&sonnet, d(4000, 4000), false);
+        assert!(square.width.div_ceil(28) * square.height.div_ceil(28) <= 4784);
+        assert!(square.width > 1900, "{square:?}");
         assert_eq!(
-            profile_image_tokens(&opus, d(2576, 1288), false),
-            (2576u64 * 1288).div_ceil(750)
+            profile_image_tokens(&sonnet, d(4000, 4000), false),
+            u64::from(square.width.div_ceil(28) * square.height.div_ceil(28))
         );
         assert_eq!(
             profile_image_tokens(&model_profile("gemini-2.5-pro"), d(1000, 800), false),
