@@ -51,50 +51,8 @@ impl TokenRule {
         let obj = value
             .as_object()
             .ok_or("expected a token rule object with a `kind`")?;
-        let mut kind = None;
-        let mut f = [None; 16];
-        for (key, v) in obj {
-            if key == "kind" {
-                kind = v.as_str().and_then(|k| KINDS.iter().position(|n| *n == k));
-                if kind.is_none() {
-                    return Err(format!(
-                        "unknown `kind`; expected one of {}",
-                        KINDS.join(", ")
-                    ));
-                }
-                continue;
-            }
-            let at = NAMES
-                .iter()
-                .position(|n| n == key)
-                .ok_or_else(|| format!("unknown field `{key}`"))?;
-            let n = v
-                .as_u64()
-                .and_then(|n| u32::try_from(n).ok())
-                .ok_or_else(|| format!("`{key}` must be a whole number"))?;
-            if let Some(slot) = f.get_mut(at) {
-                *slot = Some(n);
-            }
-        }
-        let kind = kind.ok_or("missing field `kind`")?;
-        // Bits of NAMES: the figures each kind uses, and those it needs.
-        let (uses, needs): (u16, u16) = match kind {
-            0 => (0b11_1111, 0b11),
-            1 => (0b1_1100_0000, 0b100_0000),
-            2 => (0b1110_0000_0000, 0b110_0000_0000),
-            3 => (0b1_0000_0000_0110, 0),
-            5 => (0b110_1000_0000, 0b110_0000_0000),
-            _ => (0b1110_0000_0000_0000, 0b1110_0000_0000_0000),
-        };
-        for (k, (v, name)) in f.iter().zip(NAMES).enumerate() {
-            let bit = 1u16 << k;
-            if v.is_some() && uses & bit == 0 {
-                return Err(format!("unknown field `{name}` for this kind"));
-            }
-            if v.is_none() && needs & bit != 0 {
-                return Err(format!("missing field `{name}`"));
-            }
-        }
+        let (kind, f) = read_figures(obj)?;
+        check_figures(kind, &f)?;
         let g = |k: usize, default: u32| f.get(k).copied().flatten().unwrap_or(default);
         Ok(match kind {
             0 => TokenRule::OpenaiTiles {
@@ -132,6 +90,62 @@ impl TokenRule {
             },
         })
     }
+}
+
+/// The `kind` (its index in `KINDS`) and each figure of a rule's JSON
+/// object, by its index in `NAMES`.
+fn read_figures(
+    obj: &serde_json::Map<String, serde_json::Value>,
+) -> Result<(usize, [Option<u32>; 16]), String> {
+    let mut kind = None;
+    let mut f = [None; 16];
+    for (key, v) in obj {
+        if key == "kind" {
+            kind = v.as_str().and_then(|k| KINDS.iter().position(|n| *n == k));
+            if kind.is_none() {
+                return Err(format!(
+                    "unknown `kind`; expected one of {}",
+                    KINDS.join(", ")
+                ));
+            }
+            continue;
+        }
+        let at = NAMES
+            .iter()
+            .position(|n| n == key)
+            .ok_or_else(|| format!("unknown field `{key}`"))?;
+        let n = v
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .ok_or_else(|| format!("`{key}` must be a whole number"))?;
+        if let Some(slot) = f.get_mut(at) {
+            *slot = Some(n);
+        }
+    }
+    Ok((kind.ok_or("missing field `kind`")?, f))
+}
+
+/// Refuses a figure `kind` does not use, and a missing one it needs.
+fn check_figures(kind: usize, f: &[Option<u32>; 16]) -> Result<(), String> {
+    // Bits of NAMES: the figures each kind uses, and those it needs.
+    let (uses, needs): (u16, u16) = match kind {
+        0 => (0b11_1111, 0b11),
+        1 => (0b1_1100_0000, 0b100_0000),
+        2 => (0b1110_0000_0000, 0b110_0000_0000),
+        3 => (0b1_0000_0000_0110, 0),
+        5 => (0b110_1000_0000, 0b110_0000_0000),
+        _ => (0b1110_0000_0000_0000, 0b1110_0000_0000_0000),
+    };
+    for (k, (v, name)) in f.iter().zip(NAMES).enumerate() {
+        let bit = 1u16 << k;
+        if v.is_some() && uses & bit == 0 {
+            return Err(format!("unknown field `{name}` for this kind"));
+        }
+        if v.is_none() && needs & bit != 0 {
+            return Err(format!("missing field `{name}`"));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
