@@ -6,7 +6,7 @@
 // `claude mcp add ctxpack -- npx ctxpack mcp`; Codex: an `mcp_servers`
 // entry in its config.toml.
 const ctxpack = require('../dist/node/index.js');
-const { STASH_FLAGS, ServeUsageError, flagHelp, openServeStash, parseFlags } = require('./serve-args.cjs');
+const { STASH_FLAGS, ServeUsageError, commandFlags, flagHelp, openServeStash } = require('./serve-args.cjs');
 
 const USAGE = `usage: ctxpack mcp [options]
 
@@ -45,18 +45,8 @@ function mcpServer(stash) {
 
 /** Serves MCP on stdio until stdin closes; resolves to the exit code. */
 async function main(argv) {
-  let opts;
-  try {
-    opts = parseFlags(argv, STASH_FLAGS);
-  } catch (e) {
-    if (!(e instanceof ServeUsageError)) throw e;
-    process.stderr.write(`ctxpack: ${e.message}\n${USAGE}`);
-    return 1;
-  }
-  if (opts.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
+  const { opts, exit } = commandFlags(argv, STASH_FLAGS, USAGE);
+  if (exit !== undefined) return exit;
   let opened;
   try {
     opened = await openServeStash(ctxpack, opts);

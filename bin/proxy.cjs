@@ -6,7 +6,7 @@
 const http = require('node:http');
 const ctxpack = require('../dist/node/index.js');
 const { createProxy, DEFAULT_KEEP_RECENT_IMAGES, formatLogLine } = require('../dist/proxy/index.cjs');
-const { STASH_FLAGS, ServeUsageError, flagHelp, openServeStash, parseFlags } = require('./serve-args.cjs');
+const { STASH_FLAGS, ServeUsageError, commandFlags, flagHelp, openServeStash } = require('./serve-args.cjs');
 
 const FLAGS = {
   '--port': { key: 'port', arg: 'int', help: 'N           listen on port N (default: 8787; 0 picks a free one)' },
@@ -43,18 +43,8 @@ the time ctxpack added. No key is ever logged or stored.
 
 /** Runs the proxy until SIGINT or SIGTERM; resolves to the exit code. */
 async function main(argv) {
-  let opts;
-  try {
-    opts = parseFlags(argv, FLAGS);
-  } catch (e) {
-    if (!(e instanceof ServeUsageError)) throw e;
-    process.stderr.write(`ctxpack: ${e.message}\n${USAGE}`);
-    return 1;
-  }
-  if (opts.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
+  const { opts, exit } = commandFlags(argv, FLAGS, USAGE);
+  if (exit !== undefined) return exit;
   let opened;
   let handler;
   try {

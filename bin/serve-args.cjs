@@ -91,4 +91,25 @@ async function openServeStash(ctxpack, opts) {
   return { stash, where: dir, close: async () => stash.close() };
 }
 
-module.exports = { STASH_FLAGS, ServeUsageError, defaultStashDir, flagHelp, openServeStash, parseFlags };
+/**
+ * A serving command's flags read from `argv` by `spec`: `{opts}`, or
+ * `{exit}` once `--help` printed `usage` (0) or a usage error printed it
+ * after the error (1).
+ */
+function commandFlags(argv, spec, usage) {
+  let opts;
+  try {
+    opts = parseFlags(argv, spec);
+  } catch (e) {
+    if (!(e instanceof ServeUsageError)) throw e;
+    process.stderr.write(`ctxpack: ${e.message}\n${usage}`);
+    return { exit: 1 };
+  }
+  if (opts.help) {
+    process.stdout.write(usage);
+    return { exit: 0 };
+  }
+  return { opts };
+}
+
+module.exports = { STASH_FLAGS, ServeUsageError, commandFlags, defaultStashDir, flagHelp, openServeStash, parseFlags };
