@@ -12,8 +12,7 @@ use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
 use super::tool_call::{message, obj, text_part, then_user, CallShape, ToolAnswer};
 use super::tool_slots::{key, role_field, typed_text_parts, Seg, SlotKind, ToolSlot};
-use super::part::Content;
-use super::{Format, ImageShape, MessageError, Role, Turn};
+use super::{Format, ImageShape, MessageError, Role};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
@@ -72,7 +71,8 @@ pub(super) static WIRE: WireFormat = WireFormat::role_content(
     answer,
     EVIDENCE,
     tool_slots,
-    turn,
+    // Whose turn a message is, by its role.
+    super::turn::by_role,
 );
 
 /// Where its tool calls keep their id, name and arguments.
@@ -311,14 +311,3 @@ fn tool_slots(message: &Value) -> Vec<ToolSlot> {
     out
 }
 
-/// Whose turn a message is: a `tool` message holds the tool results
-/// (`tool-result` parts), an `assistant` message the model's output and
-/// calls.
-fn turn(role: Role, _: &Content, _: &Value) -> Turn {
-    match role {
-        Role::User => Turn::Person,
-        Role::Assistant => Turn::Model,
-        Role::Tool => Turn::ToolResults,
-        Role::System | Role::Other => Turn::Other,
-    }
-}

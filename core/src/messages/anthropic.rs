@@ -9,9 +9,7 @@ use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
 use super::tool_call::{message, obj, text_part, CallShape, ToolAnswer};
 use super::tool_slots::{key, text_or_parts, Seg, ToolSlot};
-use super::part::{Content, Part};
-use super::turn::{only_tool_results, part_type};
-use super::{Format, ImageShape, MessageError, Role, ToolDialect, Turn};
+use super::{Format, ImageShape, MessageError, ToolDialect};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
@@ -58,7 +56,8 @@ pub(super) static WIRE: WireFormat = WireFormat::role_content(
     answer,
     EVIDENCE,
     tool_slots,
-    turn,
+    // Whose turn a message is: by its role; a user message of `tool_result` blocks only is tool results.
+    super::turn::by_role_and_tool_result_blocks,
 );
 
 /// Where its tool calls keep their id, name and arguments.
@@ -221,20 +220,3 @@ fn tool_slots(message: &Value) -> Vec<ToolSlot> {
     out
 }
 
-/// Whose turn a message is: a `user` message of `tool_result` blocks only
-/// is tool results, an `assistant` message the model's output (its
-/// `tool_use` blocks too).
-fn turn(role: Role, content: &Content, _: &Value) -> Turn {
-    match role {
-        Role::User if only_tool_results(content, is_tool_result) => Turn::ToolResults,
-        Role::User => Turn::Person,
-        Role::Assistant => Turn::Model,
-        Role::Tool => Turn::ToolResults,
-        Role::System | Role::Other => Turn::Other,
-    }
-}
-
-/// True for a `tool_result` block.
-fn is_tool_result(part: &Part) -> bool {
-    part_type(part) == Some("tool_result")
-}

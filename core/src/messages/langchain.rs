@@ -12,8 +12,7 @@ use super::model::{NewParts, PartKind, WireFormat};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, then_user, CallShape, ToolAnswer};
 use super::tool_slots::tool_message_slots;
-use super::part::Content;
-use super::{Format, ImageShape, MessageError, Role, Turn};
+use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
@@ -81,7 +80,8 @@ pub(super) static WIRE: WireFormat = WireFormat {
         answer,
         EVIDENCE,
         tool_message_slots,
-        turn,
+        // Whose turn a message is: by its role.
+        super::turn::by_role,
     )
 };
 
@@ -243,13 +243,3 @@ const IMAGE_KEYS: [&str; 8] = [
     "mimeType",
 ];
 
-/// Whose turn a message is: a `tool` message (a `ToolMessage`) is a tool
-/// result, an `ai` or `assistant` message the model's output.
-fn turn(role: Role, _: &Content, _: &Value) -> Turn {
-    match role {
-        Role::User => Turn::Person,
-        Role::Assistant => Turn::Model,
-        Role::Tool => Turn::ToolResults,
-        Role::System | Role::Other => Turn::Other,
-    }
-}

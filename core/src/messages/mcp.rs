@@ -16,8 +16,7 @@ use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, text_part, CallShape, ToolAnswer};
 use super::tool_slots::{key, typed_text_parts, Seg, SlotKind, ToolSlot};
-use super::turn::{only_tool_results, part_type};
-use super::{Format, ImageShape, Message, MessageError, Part, Role, ToolDialect, Turn};
+use super::{Format, ImageShape, Message, MessageError, ToolDialect};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
@@ -76,7 +75,8 @@ pub(super) static WIRE: WireFormat = WireFormat {
     evidence: EVIDENCE,
     tool_slots,
     role_of: super::tool_slots::role_field,
-    turn,
+    // Whose turn a message is: by its role; a user message of `tool_result` blocks only is tool results.
+    turn: super::turn::by_role_and_tool_result_blocks,
     tuples: false,
 };
 
@@ -216,24 +216,6 @@ fn tool_slots(message: &Value) -> Vec<ToolSlot> {
         }
     }
     out
-}
-
-/// Whose turn a message is: a `user` message of `tool_result` blocks only
-/// is tool results, an `assistant` message the model's output (its
-/// `tool_use` blocks too).
-fn turn(role: Role, content: &Content, _: &Value) -> Turn {
-    match role {
-        Role::User if only_tool_results(content, is_tool_result) => Turn::ToolResults,
-        Role::User => Turn::Person,
-        Role::Assistant => Turn::Model,
-        Role::Tool => Turn::ToolResults,
-        Role::System | Role::Other => Turn::Other,
-    }
-}
-
-/// True for a `tool_result` block.
-fn is_tool_result(part: &Part) -> bool {
-    part_type(part) == Some("tool_result")
 }
 
 #[cfg(test)]

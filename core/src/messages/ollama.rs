@@ -23,7 +23,7 @@ use super::placeholder::{placeholder, split_placeholders, Segment};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, CallShape, ToolAnswer};
 use super::tool_slots::tool_message_slots;
-use super::{Format, ImagePart, ImageShape, Message, MessageError, Part, Role, Turn};
+use super::{Format, ImagePart, ImageShape, Message, MessageError, Part};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
@@ -66,7 +66,8 @@ pub(super) static WIRE: WireFormat = WireFormat {
     evidence: EVIDENCE,
     tool_slots: tool_message_slots,
     role_of: super::tool_slots::role_field,
-    turn,
+    // Whose turn a message is: by its role.
+    turn: super::turn::by_role,
     tuples: false,
 };
 
@@ -282,17 +283,6 @@ fn flatten(layout: SplitLayout, parts: Vec<Part>) -> (String, Vec<Value>) {
         .filter_map(|slot| slot.or_else(|| rest.next()))
         .collect();
     (text, images)
-}
-
-/// Whose turn a message is: a `tool` message is a tool result (its
-/// `images` too), an `assistant` message the model's output.
-fn turn(role: Role, _: &Content, _: &Value) -> Turn {
-    match role {
-        Role::User => Turn::Person,
-        Role::Assistant => Turn::Model,
-        Role::Tool => Turn::ToolResults,
-        Role::System | Role::Other => Turn::Other,
-    }
 }
 
 #[cfg(test)]

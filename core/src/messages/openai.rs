@@ -7,8 +7,7 @@ use super::model::{NewParts, PartKind, WireFormat};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, then_user, CallShape, ToolAnswer};
 use super::tool_slots::tool_message_slots;
-use super::part::Content;
-use super::{Format, ImageShape, MessageError, Role, ToolDialect, Turn};
+use super::{Format, ImageShape, MessageError, ToolDialect};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
 use serde_json::{Map, Value};
@@ -45,7 +44,8 @@ pub(super) static WIRE: WireFormat = WireFormat::role_content(
     answer,
     EVIDENCE,
     tool_message_slots,
-    turn,
+    // Whose turn a message is: by its role.
+    super::turn::by_role,
 );
 
 /// Where its tool calls keep their id, name and arguments.
@@ -130,13 +130,3 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
     })
 }
 
-/// Whose turn a message is: a `tool` message is a tool result (text
-/// only), an `assistant` message the model's output.
-fn turn(role: Role, _: &Content, _: &Value) -> Turn {
-    match role {
-        Role::User => Turn::Person,
-        Role::Assistant => Turn::Model,
-        Role::Tool => Turn::ToolResults,
-        Role::System | Role::Other => Turn::Other,
-    }
-}

@@ -26,6 +26,32 @@ pub enum Turn {
 /// what is left of its wire value (the content lifted out).
 pub(super) type TurnOf = fn(Role, &Content, &Value) -> Turn;
 
+/// The turn of a format whose roles tell it: a `user` message is the
+/// person's, an `assistant` message the model's output and calls, a `tool`
+/// message tool results.
+pub(super) fn by_role(role: Role, _: &Content, _: &Value) -> Turn {
+    match role {
+        Role::User => Turn::Person,
+        Role::Assistant => Turn::Model,
+        Role::Tool => Turn::ToolResults,
+        Role::System | Role::Other => Turn::Other,
+    }
+}
+
+/// [`by_role`], but a `user` message of `tool_result` blocks only is tool
+/// results (Anthropic's and MCP's loops answer a call in a user message).
+pub(super) fn by_role_and_tool_result_blocks(role: Role, content: &Content, value: &Value) -> Turn {
+    match role {
+        Role::User if only_tool_results(content, is_tool_result_block) => Turn::ToolResults,
+        _ => by_role(role, content, value),
+    }
+}
+
+/// True for a `tool_result` block.
+fn is_tool_result_block(part: &Part) -> bool {
+    part_type(part) == Some("tool_result")
+}
+
 /// True when `content` is parts, at least one, each of them what
 /// `is_result` takes for a tool result.
 pub(super) fn only_tool_results(content: &Content, is_result: fn(&Part) -> bool) -> bool {

@@ -15,8 +15,7 @@ use super::part::ToolResultSlot;
 use super::shape::ShapeSpec;
 use super::tool_call::ToolAnswer;
 use super::tool_slots::no_slots;
-use super::part::Content;
-use super::{Format, ImageShape, Message, MessageError, Role, Turn};
+use super::{Format, ImageShape, Message, MessageError};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
 use serde_json::{Map, Value};
@@ -54,7 +53,8 @@ pub(super) static WIRE: WireFormat = WireFormat {
     evidence: EVIDENCE,
     tool_slots: no_slots,
     role_of: super::tool_slots::role_field,
-    turn,
+    // Whose turn a message is: by its role.
+    turn: super::turn::by_role,
     tuples: false,
 };
 
@@ -159,17 +159,6 @@ pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
         _ => None,
     },
 });
-
-/// Whose turn a message is: an `assistant` message is the model's output,
-/// its tool parts with it (a UIMessage has no message of tool results).
-fn turn(role: Role, _: &Content, _: &Value) -> Turn {
-    match role {
-        Role::User => Turn::Person,
-        Role::Assistant => Turn::Model,
-        Role::Tool => Turn::ToolResults,
-        Role::System | Role::Other => Turn::Other,
-    }
-}
 
 #[cfg(test)]
 mod tests {
