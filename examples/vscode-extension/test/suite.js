@@ -65,7 +65,9 @@ async function answerChecks(api, md5, chart) {
 
 /** `get_history_image` as a language model tool: listed, and its invocation gives the image. */
 async function toolChecks(md5, chart) {
-  check(vscode.lm.tools.some((t) => t.name === 'get_history_image'), 'vscode.lm.tools lists get_history_image');
+  // As package.json declares it (contributes.languageModelTools).
+  const tool = vscode.lm.tools.find((t) => t.name === 'get_history_image');
+  check(tool?.inputSchema?.required?.[0] === 'image_md5' && /\[Picture:history_<md5>\]/.test(tool.description), `vscode.lm.tools lists get_history_image: ${JSON.stringify(tool)}`);
   const result = await vscode.lm.invokeTool('get_history_image', { input: { image_md5: md5 }, toolInvocationToken: undefined });
   const data = result.content.find((p) => p instanceof vscode.LanguageModelDataPart || p.mimeType);
   check(data && data.mimeType === 'image/png', `the tool's result holds the PNG: ${JSON.stringify(result.content.map((p) => p.constructor?.name))}`);
