@@ -59,13 +59,17 @@ function openChat(vscode, ctxpack, stash) {
 
     /**
      * `get_history_image` as a language model tool of VS Code: the image as
-     * a data part where the host has them, its text otherwise.
+     * a data part. A VS Code whose tool results hold no images (before
+     * LanguageModelDataPart) gets the answer for an image it cannot have:
+     * ask the user to share it again.
      */
     async invokeTool(input) {
-      const parts = await ctxpack.getHistoryImage(stash, String(input?.image_md5 ?? ''), { format: 'anthropic' });
+      const id = String(input?.image_md5 ?? '');
+      const parts = await ctxpack.getHistoryImage(stash, id, { format: 'anthropic' });
       return new vscode.LanguageModelToolResult(parts.map((part) => {
-        if (part.type === 'image' && vscode.LanguageModelDataPart) return vscode.LanguageModelDataPart.image(fromBase64(part.source.data), part.source.media_type);
-        return new vscode.LanguageModelTextPart(part.type === 'text' ? part.text : ctxpack.historyImageTexts(String(input.image_md5)).found);
+        if (part.type === 'text') return new vscode.LanguageModelTextPart(part.text);
+        if (vscode.LanguageModelDataPart) return vscode.LanguageModelDataPart.image(fromBase64(part.source.data), part.source.media_type);
+        return new vscode.LanguageModelTextPart(ctxpack.historyImageTexts(id).missing);
       }));
     },
   };

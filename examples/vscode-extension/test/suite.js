@@ -72,6 +72,8 @@ async function toolChecks(md5, chart) {
   const data = result.content.find((p) => p instanceof vscode.LanguageModelDataPart || p.mimeType);
   check(data && data.mimeType === 'image/png', `the tool's result holds the PNG: ${JSON.stringify(result.content.map((p) => p.constructor?.name))}`);
   check(`data:image/png;base64,${base64(data.data)}` === chart, "the tool's image is chart.png");
+  const gone = await vscode.lm.invokeTool('get_history_image', { input: { image_md5: '0'.repeat(32) }, toolInvocationToken: undefined });
+  check(gone.content.length === 1 && /not found or expired/.test(gone.content[0].value), `an unknown image is answered in words: ${JSON.stringify(gone.content)}`);
 }
 
 /** What the first window stashed (its md5 and compacted messages). */
