@@ -103,9 +103,9 @@ export async function runExtensionTests(server, browser, { folder, extension, te
   const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
   const payload = JSON.stringify([['extensionDevelopmentPath', remote(extension)], ['extensionTestsPath', remote(tests)]]);
   const page = await browser.context.newPage();
-  const console = [];
-  page.on('console', (m) => console.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => console.push(`pageerror: ${e.message}`));
+  const lines = [];
+  page.on('console', (m) => lines.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => lines.push(`pageerror: ${e.message}`));
   let exit;
   const exited = new Promise((resolve) => { exit = resolve; });
   await page.exposeFunction('codeAutomationExit', (code) => exit(code));
@@ -114,7 +114,7 @@ export async function runExtensionTests(server, browser, { folder, extension, te
   try {
     await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(payload)}`);
     const code = await Promise.race([exited, timedOut]);
-    return { code, console };
+    return { code, console: lines };
   } finally {
     clearTimeout(timer);
     await page.close().catch(() => {});
