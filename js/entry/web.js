@@ -118,9 +118,8 @@ const { codecModule, ...api } = bindApi({
   // extension bundled into one file holds the glue); a later one, after a
   // trap, by a URL of its own, which only an unbundled script can import.
   loadCodec: async () => {
-    const m = codecInstances++ === 0
-      ? await import('./codec/ctxpack_codec.js')
-      : await import(/* webpackIgnore: true */ `./codec/ctxpack_codec.js?instance=${codecInstances}`);
+    const fresh = `./codec/ctxpack_codec.js?instance=${codecInstances + 1}`;
+    const m = codecInstances++ === 0 ? await import('./codec/ctxpack_codec.js') : await import(/* webpackIgnore: true */ /* @vite-ignore */ fresh);
     await m.default(typeof codecInput === 'function' ? codecInput() : codecInput).catch((e) => {
       throw loadError('codec', e);
     });
