@@ -113,10 +113,13 @@ const { codecModule, ...api } = bindApi({
   main,
   markdown: () => markdown,
   markdownReady: () => initMarkdownModule(),
-  // Each instance is a fresh copy of the glue, which holds its instance.
+  // Each instance is a fresh copy of the glue, which holds its instance. The
+  // first is imported by a literal path, which a bundler follows (a web
+  // extension bundled into one file holds the glue); a later one, after a
+  // trap, by a URL of its own, which only an unbundled script can import.
   loadCodec: async () => {
-    const url = codecInstances++ === 0 ? './codec/ctxpack_codec.js' : `./codec/ctxpack_codec.js?instance=${codecInstances}`;
-    const m = await import(url);
+    const fresh = `./codec/ctxpack_codec.js?instance=${codecInstances + 1}`;
+    const m = codecInstances++ === 0 ? await import('./codec/ctxpack_codec.js') : await import(/* webpackIgnore: true */ /* @vite-ignore */ fresh);
     await m.default(typeof codecInput === 'function' ? codecInput() : codecInput).catch((e) => {
       throw loadError('codec', e);
     });
