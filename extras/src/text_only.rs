@@ -42,7 +42,12 @@ pub fn to_text_only_js(
     let table = Table::new();
     let (array, values) = read_messages(&messages, &table)?;
     let stored: BTreeSet<String> = stored.unwrap_or_default().into_iter().collect();
-    let out = to_text_only(values, format, &|id| stored.contains(id), &JsPayloads(&table))?;
+    let out = to_text_only(
+        values,
+        format,
+        &|id| stored.contains(id),
+        &JsPayloads(&table),
+    )?;
     let result = Array::new_with_length(array.length());
     for (i, changed) in out.into_iter().enumerate() {
         let v = match changed {
@@ -58,7 +63,10 @@ pub fn to_text_only_js(
 /// markdown image (`hasMultimedia` in the package; the main module declares
 /// it).
 #[wasm_bindgen(js_name = __hasMultimedia, skip_typescript)]
-pub fn has_multimedia_js(messages: JsValue, options: Option<JsValue>) -> Result<bool, CtxpackError> {
+pub fn has_multimedia_js(
+    messages: JsValue,
+    options: Option<JsValue>,
+) -> Result<bool, CtxpackError> {
     let format = options_arg(options.as_ref(), "options")?.format()?;
     let table = Table::new();
     let (_, values) = read_messages(&messages, &table)?;

@@ -89,8 +89,7 @@ pub fn stash_inline_images_js(
     let stash = call.stash()?;
     Ok(to_promise(Box::pin(async move {
         let store = CallStash::new(&stash, &call);
-        let stored =
-            stash_inline_images(store.access(), values, format, &call.payloads()).await?;
+        let stored = stash_inline_images(store.access(), values, format, &call.payloads()).await?;
         Ok(stored
             .iter()
             .map(|id| JsValue::from_str(id))

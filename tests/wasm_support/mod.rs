@@ -57,9 +57,7 @@ pub fn assert_ctxpack_error(err: JsValue, code: &str, path: &str) {
 
 pub fn parses_markdown_with_utf16_offsets() {
     let text = "图😀 ![alt](a.png \"t\") `![x](y)`";
-    let out: Array = parse_markdown_images(text.into())
-        .unwrap()
-        .unchecked_into();
+    let out: Array = parse_markdown_images(text.into()).unwrap().unchecked_into();
     assert_eq!(out.length(), 1);
     let img = out.get(0);
     assert_eq!(get_str(&img, "url"), "a.png");

@@ -63,8 +63,13 @@ fn text_only_references_what_the_stash_committed_and_describes_the_rest() {
     ];
     let id = ctxpack_core::md5_hex(b"AAAA");
 
-    let described =
-        to_text_only(msgs.clone(), None, &|_| false, &ctxpack_core::media::InMemory).unwrap();
+    let described = to_text_only(
+        msgs.clone(),
+        None,
+        &|_| false,
+        &ctxpack_core::media::InMemory,
+    )
+    .unwrap();
     assert_eq!(
         described,
         vec![
