@@ -1,7 +1,7 @@
 // The functions every flavour's entry adds to the main module's exports,
-// bound once over the wasm modules: the markdown functions, routeArtifact,
-// historyImageTool, historyImageTexts and
-// the refusal readers joined to the markdown module, the codec module loaded
+// bound once over the wasm modules: the markdown functions, toTextOnly,
+// routeArtifact, historyImageTool, historyImageTexts and
+// the refusal readers joined to the extras module, the codec module loaded
 // on first use, and fitContext and repairContext given their default resize.
 // Each entry (js/entry/<flavour>.js) loads the modules its own way and hands
 // them to `bindApi`. This file is an ES module; the build writes the Node
@@ -10,9 +10,9 @@
 /**
  * The public functions over the flavour's modules:
  * - `main`: the main module's exports, instantiated;
- * - `markdown()`: the markdown module's exports (the flavour may load it on
+ * - `extras()`: the extras module's exports (the flavour may load it on
  *   this first call);
- * - `markdownReady()` (optional): resolves once the markdown module can be
+ * - `extrasReady()` (optional): resolves once the extras module can be
  *   called; the asynchronous functions await it first;
  * - `loadCodec()`: a fresh instance of the codec module, or a promise of
  *   one; called on first use, again after a trap or a failed load;
@@ -255,14 +255,11 @@ function offloadedAfter(fit, compact) {
   };
 }
 
-function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
-  const ready = markdownReady ?? (() => undefined);
-
-  /** The markdown module's parser, as the main module calls it. */
-  const parse = (text) => markdown().parseMarkdownImages(text);
+function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
+  const ready = extrasReady ?? (() => undefined);
 
   /**
-   * What the markdown module threw, as the main module's `CtxpackError`
+   * What the extras module threw, as the main module's `CtxpackError`
    * (the same code, message, path and cause), so that every error ctxpack
    * throws is of the one class; anything else as it was.
    */
@@ -273,7 +270,16 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
     return own;
   }
 
-  /** The markdown module's result, or its error thrown as a `CtxpackError`. */
+  /** `f()` (a synchronous call of the extras module), its error thrown as a `CtxpackError`. */
+  function own(f) {
+    try {
+      return f();
+    } catch (e) {
+      throw ownError(e);
+    }
+  }
+
+  /** The extras module's result, or its error thrown as a `CtxpackError`. */
   function unwrap(result) {
     if (result?.error) throw main.__ctxpackError(result.error.code, result.error.message, result.error.path);
     return result?.ok;
@@ -327,31 +333,39 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
     /** compactContext for a request body as JSON text (see the declaration). */
     compactRequestBody: requestBodyCompaction(main),
     /** Finds the images in markdown `text`. */
-    parseMarkdownImages: (text) => main.__parseMarkdownImages(text, parse),
-    /** Turns user text with markdown images into ordered content parts (the markdown module's). */
+    parseMarkdownImages: (text) => own(() => extras().parseMarkdownImages(text)),
+    /** Turns user text with markdown images into ordered content parts (the extras module's). */
     toMultimodal: async (text, options) => {
       await ready();
-      return markdown().__toMultimodal(text, options).catch((e) => {
+      return extras().__toMultimodal(text, options).catch((e) => {
         throw ownError(e);
       });
     },
     /** True when any message holds an image or file part, a placeholder, or a markdown image. */
-    hasMultimedia: (messages, options) => main.__hasMultimedia(messages, options, parse),
+    hasMultimedia: (messages, options) => own(() => extras().__hasMultimedia(messages, options)),
+    /** For a text-only model (see the declaration): with a stash, the main module writes the inline images first. */
+    toTextOnly: (messages, options) => {
+      if (options?.stash === undefined || options?.stash === null) return own(() => extras().__toTextOnly(messages, options));
+      return main.__stashInlineImages(messages, options).then(async (stored) => {
+        await ready();
+        return own(() => extras().__toTextOnly(messages, options, stored));
+      });
+    },
     /** Which part an artifact becomes for a model's capabilities (see the declaration). */
-    routeArtifact: (artifact, capabilities, options) => unwrap(markdown().routeArtifact(artifact, capabilities, options)),
+    routeArtifact: (artifact, capabilities, options) => unwrap(extras().routeArtifact(artifact, capabilities, options)),
     /** The get_history_image tool definition in a dialect (see the declaration). */
-    historyImageTool: (dialect) => unwrap(markdown().historyImageTool(dialect)),
+    historyImageTool: (dialect) => unwrap(extras().historyImageTool(dialect)),
     /** What an answer of the tool says besides the image (see the declaration). */
-    historyImageTexts: (id) => markdown().historyImageTexts(String(id ?? '')),
-    parseProviderError: (textOrError) => markdown().parseProviderError(textOrError),
-    parseContextLengthError: (text) => markdown().parseContextLengthError(text),
+    historyImageTexts: (id) => extras().historyImageTexts(String(id ?? '')),
+    parseProviderError: (textOrError) => extras().parseProviderError(textOrError),
+    parseContextLengthError: (text) => extras().parseContextLengthError(text),
     codecResize,
     /** Fits a request to its model (see the declaration); messages are remembered between calls as compactContext's are. */
     fitContext,
-    /** Fits a refused request to what the refusal names (see the declaration): the markdown module reads the refusal; messages are remembered as fitContext's are. */
+    /** Fits a refused request to what the refusal names (see the declaration): the extras module reads the refusal; messages are remembered as fitContext's are. */
     repairContext: async (messages, error, options) => {
       await ready();
-      const refusal = markdown().parseProviderError(error);
+      const refusal = extras().parseProviderError(error);
       if (refusal?.kind === 'file-missing' && options?.stash !== undefined) {
         // The provider lost a file an image was offloaded as: the stash
         // forgets it and the image is put back, then compacted keeping every

@@ -440,7 +440,7 @@ pub fn fit_context_js(
 }
 
 /// See the TypeScript declaration of `repairContext`, which is this with
-/// `refusal` read from `error` by the markdown module's `parseProviderError`
+/// `refusal` read from `error` by the extras module's `parseProviderError`
 /// and the default resize function (the package's entry passes both), and
 /// `keys` as `__fitContext` takes them. The promise resolves to `{changed,
 /// values, report, keys, refusal}`.

@@ -35,7 +35,6 @@ pub(super) struct FitCall<'a, B, R> {
     pub resizer: &'a R,
     /// The model's rules.
     pub profile: &'a ModelProfile,
-    /// The caller's options.
     pub options: FitOptions,
     /// Where payloads are read.
     pub payloads: &'a dyn CompactPayloads,
