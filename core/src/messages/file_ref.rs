@@ -341,17 +341,42 @@ mod tests {
         for format in [Format::OpenAi, Format::Mcp, Format::Ollama] {
             assert!(format.file_provider().is_err(), "{format:?}");
         }
-        // An inline image is no reference; neither is a Gemini function
-        // response's image, which stays inline.
+        // An inline image is no reference.
         let inline = json!({"type": "input_image", "image_url": "data:image/png;base64,AAAA"});
         assert_eq!(Format::OpenAiResponses.referenced_file(&inline), None);
+    }
+
+    #[test]
+    fn picture_only_places_take_their_own_references() {
+        // A Gemini function response's image goes as a `FunctionResponsePart`'s `fileData`.
         let blob = template_of(
             Format::Gemini,
             json!({"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {}, "parts": [{"inlineData": {"mimeType": "image/png", "data": "AAAA"}}]}}]}),
         );
+        let uri = "https://generativelanguage.googleapis.com/v1beta/files/abc";
+        let part = Format::Gemini
+            .reference_part(&blob, FileProvider::Gemini, &file(), "image/png")
+            .unwrap();
         assert_eq!(
-            Format::Gemini.reference_part(&blob, FileProvider::Gemini, &file(), "image/png"),
-            None
+            part,
+            json!({"fileData": {"mimeType": "image/png", "fileUri": uri}})
+        );
+        assert_eq!(Format::Gemini.referenced_file(&part), Some(uri));
+        // A computer screenshot as `{type:'computer_screenshot', file_id}`, no `detail`.
+        let shot = template_of(
+            Format::OpenAiResponses,
+            json!({"type": "computer_call_output", "call_id": "c", "output": {"type": "computer_screenshot", "image_url": "data:image/png;base64,AAAA"}}),
+        );
+        let part = Format::OpenAiResponses
+            .reference_part(&shot, FileProvider::OpenAi, &file(), "image/png")
+            .unwrap();
+        assert_eq!(
+            part,
+            json!({"type": "computer_screenshot", "file_id": "file-1"})
+        );
+        assert_eq!(
+            Format::OpenAiResponses.referenced_file(&part),
+            Some("file-1")
         );
     }
 
