@@ -48,8 +48,8 @@ pub use picture::picture_of;
 pub use placeholder::{parse_image_id, placeholder};
 pub use registry::{
     answer_tool_call, call_shape, decode_messages, detect_format, is_payload_key, native_shapes,
-    new_file_part, new_image_part, new_image_shape, raw_role, tool_result_slots, verdict_after,
-    verdict_of, TOOL_DIALECT_UNION_TS,
+    new_file_part, new_image_part, new_image_shape, raw_role, raw_turn, tool_result_slots,
+    verdict_after, verdict_of, TOOL_DIALECT_UNION_TS,
 };
 pub use tool_call::{CallShape, ToolAnswer, ToolDialect};
 pub use tool_slots::{Seg, SlotKind, ToolSlot};
