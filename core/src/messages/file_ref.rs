@@ -229,7 +229,24 @@ mod tests {
             assert_eq!(part["filename"], "a.png");
             assert_eq!(part["data"]["reference"][key], name);
         }
-        // A tool result's image stays inline.
+        // AI SDK 6's tool-result images go as that version's file ids.
+        for (kind, id_kind) in [("image-data", "image-file-id"), ("file-data", "file-id")] {
+            let shot = template_of(
+                Format::AiSdk,
+                json!({"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "t", "output": {"type": "content", "value": [{"type": kind, "data": "AAAA", "mediaType": "image/png", "providerOptions": {"openai": {"imageDetail": "low"}}}]}}]}),
+            );
+            let part = Format::AiSdk
+                .reference_part(&shot, FileProvider::OpenAi, &file(), "image/png")
+                .unwrap();
+            assert_eq!(
+                part,
+                json!({"providerOptions": {"openai": {"imageDetail": "low"}}, "type": id_kind, "fileId": {"openai": "file-1"}})
+            );
+            assert_eq!(Format::AiSdk.referenced_file(&part), Some("file-1"));
+            let plain = json!({"type": id_kind, "fileId": "file-2"});
+            assert_eq!(Format::AiSdk.referenced_file(&plain), Some("file-2"));
+        }
+        // AI SDK 5's `media` part has no file id: it stays inline.
         let media = template_of(
             Format::AiSdk,
             json!({"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "t", "output": {"type": "content", "value": [{"type": "media", "data": "AAAA", "mediaType": "image/png"}]}}]}),

@@ -28,6 +28,7 @@ mod media_fixtures;
 mod memo_serves;
 mod offload;
 mod offload_formats;
+mod offload_loops;
 mod profiles;
 pub(crate) mod properties;
 mod refusals;
