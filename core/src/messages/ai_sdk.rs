@@ -239,7 +239,7 @@ fn image_part(mime: &str, payload: &str, _detail: Option<&str>) -> Value {
 }
 
 /// Decides what an AI SDK content part is.
-fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
+pub(super) fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
     let media_type = part
         .get("mediaType")
         .or_else(|| part.get("mimeType"))

@@ -53,4 +53,4 @@ pub use registry::{
 };
 pub use tool_call::{CallShape, ToolAnswer, ToolDialect};
 pub use tool_slots::{Seg, SlotKind, ToolSlot};
-pub use turn::Turn;
+pub use turn::{answered_images, Turn};

@@ -37,3 +37,4 @@ mod resent;
 mod route_properties;
 mod shapes;
 mod tool_results;
+mod ui_loops;
