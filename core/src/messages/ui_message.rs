@@ -117,12 +117,15 @@ fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("text") => PartKind::Text,
+        // A tool output's file, in the AI SDK's tool-result parts.
+        Some("file") if part.contains_key("data") && !part.contains_key("url") => {
+            super::ai_sdk::classify(part, path)?
+        }
         Some("file")
             if part
                 .get("mediaType")
                 .and_then(Value::as_str)
-                .is_some_and(super::ai_sdk::is_image_media_type)
-                && !(part.contains_key("data") && !part.contains_key("url")) =>
+                .is_some_and(super::ai_sdk::is_image_media_type) =>
         {
             match part.get("url") {
                 Some(Value::String(_)) => PartKind::Image(FILE_URL),
@@ -136,9 +139,6 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
         }
         // A tool output's images, in the AI SDK's tool-result parts.
         Some("image-data" | "file-data" | "media") => super::ai_sdk::classify(part, path)?,
-        Some("file") if part.contains_key("data") && !part.contains_key("url") => {
-            super::ai_sdk::classify(part, path)?
-        }
         Some("steering-message") if part.get("parts").is_some_and(Value::is_array) => {
             PartKind::ToolResult(ToolResultSlot::Parts)
         }
