@@ -122,3 +122,34 @@ fn a_ui_message_chat_and_a_one_step_answer_compact_as_before() {
     assert_eq!(out.report.stashed, 3);
     assert_eq!(out.messages[2], chat[2]);
 }
+
+#[test]
+fn fitting_a_ui_message_loop_stashes_its_oldest_answered_screenshots_first() {
+    use crate::common::codec::Codec;
+    use ctxpack_core::budget::model_profile;
+    use ctxpack_core::fit::{fit_context, FitOptions};
+    let mut profile = model_profile("claude-sonnet-4-5");
+    profile.max_images = Some(6);
+    let input = ui_loop(STEPS, "image-data");
+    let stash = MemoryBackend::new();
+    let out = block_on(fit_context(
+        Some(access(&stash, 1.0)),
+        &Codec::default(),
+        input.clone(),
+        Some(Format::UiMessage),
+        &profile,
+        FitOptions {
+            slack: Slack::EXACT,
+            ..FitOptions::default()
+        },
+        &InMemory,
+    ))
+    .unwrap();
+    // 13 images, 6 allowed: the 7 oldest screenshots go.
+    assert_eq!(out.messages[0], input[0]);
+    for n in 0..STEPS {
+        let part = out.messages[1]["parts"][2 * n + 1].to_string();
+        assert_eq!(part.contains(&b64(&screenshot(n))), n >= 7, "{n}");
+        assert_eq!(part.contains(&placeholder(&screenshot(n))), n < 7, "{n}");
+    }
+}
