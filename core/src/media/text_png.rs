@@ -8,8 +8,9 @@
 //! characters), so that a JavaScript caller's copy of it is read into the
 //! core like any short string. To stay there its pixels are deflated, in
 //! fixed Huffman codes, each run found earlier a copy of it. The
-//! CRC-32 is computed bit by bit: the usual crate's tables would add 16 KiB
-//! to the main module for a few hundred bytes a picture.
+//! checksums are computed plainly (CRC-32 bit by bit): the crates' tables
+//! and unrolled loops would add 17 KiB to the main module, for a picture of
+//! 1.4 KB of pixels.
 
 /// How many times each pixel of the font is drawn, across and down.
 const SCALE: usize = 2;
@@ -72,7 +73,9 @@ pub fn text_png(text: &str) -> Vec<u8> {
     // not interlaced.
     header.extend([1, 0, 0, 0, 0]);
     chunk(&mut png, b"IHDR", &header);
-    chunk(&mut png, b"tEXt", &[KEYWORD, text.as_bytes()].concat());
+    let mut named = KEYWORD.to_vec();
+    named.extend(text.as_bytes());
+    chunk(&mut png, b"tEXt", &named);
     chunk(&mut png, b"IDAT", &zlib(&rows));
     chunk(&mut png, b"IEND", &[]);
     png
@@ -89,11 +92,12 @@ pub fn named_text(png: &[u8]) -> Option<&str> {
     std::str::from_utf8(body.strip_prefix(KEYWORD)?).ok()
 }
 
-/// The picture's rows as PNG scanlines (filter byte 0, then 1 bit a pixel,
-/// 1 white), each row of the font drawn `SCALE` times.
-fn pixel_rows(text: &[u8], width: usize) -> Vec<Vec<u8>> {
+/// The picture's rows as PNG scanlines, one after another (each a filter
+/// byte 0, then 1 bit a pixel, 1 white), each row of the font drawn
+/// `SCALE` times.
+fn pixel_rows(text: &[u8], width: usize) -> Vec<u8> {
     let row_bytes = 1 + width.div_ceil(8);
-    let mut out = Vec::with_capacity(HEIGHT * SCALE);
+    let mut out = Vec::with_capacity(HEIGHT * SCALE * row_bytes);
     for y in 0..HEIGHT {
         let mut row = vec![0xFF; row_bytes];
         row[0] = 0;
@@ -112,7 +116,7 @@ fn pixel_rows(text: &[u8], width: usize) -> Vec<Vec<u8>> {
             }
         }
         for _ in 0..SCALE {
-            out.push(row.clone());
+            out.extend_from_slice(&row);
         }
     }
     out
@@ -140,19 +144,18 @@ fn crc32(bytes: &[u8]) -> u32 {
     !crc
 }
 
-/// `rows` as a zlib stream: one deflate block of fixed Huffman codes, each
+/// `data` as a zlib stream: one deflate block of fixed Huffman codes, each
 /// byte a literal unless it starts a run of 3 or more found earlier (a
 /// blank row, a row drawn again, a run of white), then a copy of the
 /// longest such run, the nearest of those.
-fn zlib(rows: &[Vec<u8>]) -> Vec<u8> {
-    let data = rows.concat();
+fn zlib(data: &[u8]) -> Vec<u8> {
     let mut bits = Bits::default();
     // BFINAL, then BTYPE 01 (fixed Huffman codes).
     bits.put(1, 1);
     bits.put(1, 2);
     let mut at = 0;
     while at < data.len() {
-        match longest_match(&data, at) {
+        match longest_match(data, at) {
             Some((len, distance)) => {
                 copy(&mut bits, len, distance);
                 at += len;
@@ -164,12 +167,20 @@ fn zlib(rows: &[Vec<u8>]) -> Vec<u8> {
         }
     }
     literal(&mut bits, 256);
-    let mut adler = adler2::Adler32::new();
-    adler.write_slice(&data);
     let mut out = vec![0x78, 0x01];
     out.extend(bits.finish());
-    out.extend(adler.checksum().to_be_bytes());
+    out.extend(adler32(data).to_be_bytes());
     out
+}
+
+/// Adler-32 (RFC 1950), a byte at a time.
+fn adler32(bytes: &[u8]) -> u32 {
+    let (mut a, mut b) = (1u32, 0u32);
+    for &byte in bytes {
+        a = (a + u32::from(byte)) % 65521;
+        b = (b + a) % 65521;
+    }
+    (b << 16) | a
 }
 
 /// The longest run of bytes from `at` (3 to 258 of them) that starts
@@ -330,6 +341,19 @@ mod tests {
         assert!(crate::media::encode_base64(&png).len() < 800);
         assert_eq!(named_text(&png[..40]), None);
         assert_eq!(named_text(b"GIF89a"), None);
+    }
+
+    #[test]
+    fn adler32_is_zlib_s() {
+        assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
+        assert_eq!(adler32(&[0xFF; 5000]), {
+            let (mut a, mut b) = (1u64, 0u64);
+            for _ in 0..5000 {
+                a = (a + 255) % 65521;
+                b = (b + a) % 65521;
+            }
+            ((b << 16) | a) as u32
+        });
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::Format;
 use crate::media::data_url::format_data_url;
 use crate::media::text_png::{named_text, text_png};
 use crate::media::{decode_base64, encode_base64};
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
 /// The base64 of a PNG always starts with its signature's.
 const PNG_BASE64: &str = "iVBORw0KGgo";
@@ -51,13 +51,23 @@ pub(crate) fn shown_in_data_url(url: &str) -> Option<String> {
 /// `{inlineData:{mimeType, data}}`, a Responses `computer_screenshot`.
 pub(super) fn picture_part(format: Format, text: &str) -> Value {
     let png = picture_of(text);
+    let mut part = Map::new();
     match format {
-        Format::Gemini => json!({ "inlineData": { "mimeType": "image/png", "data": png } }),
-        _ => json!({
-            "type": "computer_screenshot",
-            "image_url": format_data_url("image/png", &png)
-        }),
+        Format::Gemini => {
+            let mut blob = Map::new();
+            blob.insert("mimeType".into(), "image/png".into());
+            blob.insert("data".into(), png.into());
+            part.insert("inlineData".into(), Value::Object(blob));
+        }
+        _ => {
+            part.insert("type".into(), "computer_screenshot".into());
+            part.insert(
+                "image_url".into(),
+                format_data_url("image/png", &png).into(),
+            );
+        }
     }
+    Value::Object(part)
 }
 
 #[cfg(test)]
