@@ -190,14 +190,11 @@ fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
 /// placeholder's text part, a screenshot by `file_id` passed through. An
 /// `output` of another kind stays in the item, and the item has no content.
 fn screenshot_output(mut map: Map<String, Value>) -> Message {
-    let screenshot = map.get("output").is_some_and(|o| {
-        o.get("type").and_then(Value::as_str) == Some("computer_screenshot")
-    });
-    let content = match map.get_mut("output") {
-        Some(slot) if screenshot => match std::mem::take(slot) {
-            Value::Object(output) => Content::Parts(vec![screenshot_part(output)]),
-            other => Content::Parts(vec![Part::Other(other)]),
-        },
+    let output = map
+        .get_mut("output")
+        .filter(|o| o.get("type").and_then(Value::as_str) == Some("computer_screenshot"));
+    let content = match output.map(std::mem::take) {
+        Some(Value::Object(output)) => Content::Parts(vec![screenshot_part(output)]),
         _ => Content::Absent,
     };
     Message::lifted(
@@ -212,14 +209,15 @@ fn screenshot_output(mut map: Map<String, Value>) -> Message {
 /// A `computer_screenshot` as a part: by `image_url`, an image or the
 /// placeholder it is a picture of; by `file_id`, passed through.
 fn screenshot_part(output: Map<String, Value>) -> Part {
-    let url = output.get("image_url").and_then(Value::as_str);
-    match url.map(|url| (url, picture::shown_in_data_url(url))) {
-        Some((_, Some(text))) => Part::typed_text(Some("input_text"), text),
-        Some((_, None)) => Part::Image(ImagePart {
+    let Some(url) = output.get("image_url").and_then(Value::as_str) else {
+        return Part::Other(Value::Object(output));
+    };
+    match picture::shown_in_data_url(url) {
+        Some(text) => Part::typed_text(Some("input_text"), text),
+        None => Part::Image(ImagePart {
             wire: output,
             shape: COMPUTER_SCREENSHOT,
         }),
-        None => Part::Other(Value::Object(output)),
     }
 }
 
