@@ -4,10 +4,12 @@
 //                same kind of server forwarding the body untouched (node:http,
 //                the body read whole and sent on, the answer piped back),
 //                both in front of one local upstream that answers at once:
-//                the median time of a request through each, on a re-sent
-//                turn of the long agent chat (text, tool calls, placeholders)
-//                and of the 30-screenshot chat (one new ~1 MB screenshot a
-//                turn); proxy ÷ forwarding (goal ≤ 1.2× on a re-sent turn)
+//                the median time of a request through each on the next turn
+//                of a conversation (its history re-sent, seen by both the
+//                turn before), of the long agent chat (text, tool calls,
+//                placeholders, four new messages a turn) and of the
+//                30-screenshot chat (one new ~1 MB screenshot a turn);
+//                proxy ÷ forwarding (goal ≤ 1.2×)
 //   bytes        a 50-turn computer-use session (Anthropic tool loop, one new
 //                ~1.5 MB screenshot a turn) sent through the proxy with its
 //                defaults, against the same session sent untouched: the bytes
@@ -74,11 +76,11 @@ async function proxyProcess(root, target, dir, extra = []) {
 }
 
 const keepAlive = new http.Agent({ keepAlive: true });
-/** One POST of `body` to `url`, answered; its time in ms. */
+/** One POST of `body` (a Buffer) to `url`, answered; its time in ms. */
 function post(url, body) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = http.request(url, { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': 'bench' } }, (res) => {
+    const req = http.request(url, { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json', 'content-length': body.length, 'x-api-key': 'bench' } }, (res) => {
       res.resume();
       res.on('end', () => resolve(performance.now() - t0));
     });
@@ -88,29 +90,27 @@ function post(url, body) {
 }
 
 /**
- * The median time of `turns` re-sent turns through `url`: turn k is
- * `request(k)`, sent once beforehand (a first send is not a re-sent turn)
- * and then again, timed.
+ * The proxy against forwarding on one conversation; prints a row and
+ * returns it. Turn k's body (`request(k)`, made before the clock starts)
+ * is turn k - 1's with the turn's new messages added: its history is
+ * re-sent. Both servers receive every turn in order, one after the other
+ * (which goes first alternates), so each has seen the history before;
+ * turn 0, the whole history sent the first time, is not timed. The
+ * figures are the medians over turns 1..turns.
  */
-async function resentTimes(url, request, turns) {
-  const times = [];
-  for (let k = 0; k < turns; k++) {
-    await post(url, request(k));
-    times.push(await post(url, request(k)));
-  }
-  return median(times);
-}
-
-/** The proxy against forwarding on one workload; prints a row and returns it. */
 async function timeRow(label, route, proxy, forward, request, turns) {
-  // Alternate which goes first, so neither always meets a warmer upstream.
   const plain = [];
   const through = [];
-  for (let r = 0; r < 2; r++) {
-    plain.push(await resentTimes(`${forward.url}${route}`, request, turns));
-    through.push(await resentTimes(`${proxy.url}${route}`, request, turns));
+  for (let k = 0; k <= turns; k++) {
+    const body = Buffer.from(request(k));
+    const arms = [[forward, plain], [proxy, through]];
+    if (k % 2) arms.reverse();
+    for (const [server, times] of arms) {
+      const ms = await post(`${server.url}${route}`, body);
+      if (k > 0) times.push(ms);
+    }
   }
-  const row = { forwardingMs: median(plain), proxyMs: median(through) };
+  const row = { turns, forwardingMs: median(plain), proxyMs: median(through) };
   row.ratio = row.proxyMs / row.forwardingMs;
   row.addedMs = row.proxyMs - row.forwardingMs;
   console.log(`  ${label.padEnd(46)} ${row.forwardingMs.toFixed(2).padStart(8)} ms ${row.proxyMs.toFixed(2).padStart(9)} ms ${row.addedMs.toFixed(2).padStart(8)} ms ${row.ratio.toFixed(2).padStart(7)}×`);
@@ -138,7 +138,7 @@ export async function benchProxy({ root, imageOfSize, runs }) {
   const out = {};
   try {
     const turns = SMOKE ? 2 : Math.max(5, runs * 2);
-    console.log(`\nproxy: a re-sent turn through ctxpack proxy and through a server forwarding it untouched (median of ${turns} turns × 2)`);
+    console.log(`\nproxy: the next turn of a conversation (its history re-sent) through ctxpack proxy and through a server forwarding it untouched, both in front of one upstream; median of ${turns} turns (goal: proxy ÷ forwarding ≤ 1.2×)`);
     console.log('                                                  forwarding       proxy      added   proxy ÷ forwarding');
     // The long agent chat (OpenAI format): text, tool calls and placeholders, two new messages a turn.
     const placeholders = Array.from({ length: 20 }, (_, i) => `[Picture:history_${(i + 1).toString(16).padStart(32, '0')}]`);
@@ -162,7 +162,7 @@ export async function benchProxy({ root, imageOfSize, runs }) {
     const requests = computerUse(session);
     const sentThrough = async (url) => {
       const before = up.bytes;
-      for (const body of requests) await post(`${url}/v1/messages`, body);
+      for (const body of requests) await post(`${url}/v1/messages`, Buffer.from(body));
       return up.bytes - before;
     };
     const plainBytes = await sentThrough(forward.url);
