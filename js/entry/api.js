@@ -239,22 +239,6 @@ function requestBodyCompaction(main) {
   };
 }
 
-/**
- * `fit` (fitContext, or a repair) followed, when `options.offload` is given,
- * by `compact` keeping every history image: the images the fitting left
- * inline before the newest user message go by reference, as fitted. The
- * compaction's report is the fit report's `offload`.
- */
-function offloadedAfter(fit, compact) {
-  return async (messages, options) => {
-    const fitted = await fit(messages, options);
-    if (!options?.offload) return fitted;
-    const all = { ...options, keepRecentImages: Number.MAX_SAFE_INTEGER, slack: false };
-    const { messages: sent, report } = await compact(fitted.messages, all);
-    return { ...fitted, messages: sent, report: { ...fitted.report, offload: report } };
-  };
-}
-
 function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
   const ready = markdownReady ?? (() => undefined);
 
@@ -311,11 +295,8 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
   const resize = defaultResize ?? codecResize;
   const memory = messageMemory();
 
-  /** The main module's repair of `error` (read as `refusal`): it throws NOT_A_REFUSAL for one no tighter limit fixes. */
-  const repairOf = (error, refusal) => (m, o, keys) => main.__repairContext(m, error, refusal, o, resize, keys);
   const compactContext = rememberingChanges((messages, options, keys) => main.__compactContext(messages, sharedUploads(options), keys), memory);
-  const fitOnly = rememberingChanges((messages, options, keys) => main.__fitContext(messages, options, resize, keys), memory);
-  const fitContext = offloadedAfter(fitOnly, compactContext);
+  const fitContext = rememberingChanges((messages, options, keys) => main.__fitContext(messages, sharedUploads(options), resize, keys), memory);
 
   return {
     /** Replaces history images with placeholders (see the declaration); messages it cannot change are remembered between calls. */
@@ -352,18 +333,8 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
     repairContext: async (messages, error, options) => {
       await ready();
       const refusal = markdown().parseProviderError(error);
-      if (refusal?.kind === 'file-missing' && options?.stash !== undefined) {
-        // The provider lost a file an image was offloaded as: the stash
-        // forgets it and the image is put back, then compacted keeping every
-        // history image (uploaded again with `offload`), then fitted.
-        const lost = await main.__restoreLostFile(messages, refusal.fileId, options.offload?.account, options);
-        if (lost.report.restored === 0) return rememberingChanges(repairOf(error, refusal), memory)(messages, options);
-        const all = { ...options, keepRecentImages: Number.MAX_SAFE_INTEGER, slack: false };
-        const reupload = await compactContext(lost.messages, all);
-        const fitted = await fitOnly(reupload.messages, options);
-        return { ...fitted, refusal, reupload: reupload.report };
-      }
-      return offloadedAfter(rememberingChanges(repairOf(error, refusal), memory), compactContext)(messages, options);
+      const repair = (m, o, keys) => main.__repairContext(m, error, refusal, sharedUploads(o), resize, keys);
+      return rememberingChanges(repair, memory)(messages, options);
     },
     codecModule,
     codecLoaded: () => codec !== null,

@@ -138,4 +138,8 @@ pub struct FitReport {
     pub first_changed_index: Option<usize>,
     /// Every image, in document order.
     pub images: Vec<ImageFit>,
+    /// With an offload: the compaction that sent the history images the
+    /// fitting left inline by reference, as fitted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offload: Option<crate::history::CompactReport>,
 }
