@@ -255,31 +255,39 @@ if (key && !reuse && sourceKey(root) === key) {
 await Promise.all(optimizing);
 
 const entryFiles = {
-  web: [['web.js', 'index.js'], ['web.d.ts', 'index.d.ts'], ['api.js', 'api.js'], ['canvas-resize.js', 'canvas-resize.js']],
-  bundler: [['bundler.js', 'index.js'], ['bundler.d.ts', 'index.d.ts'], ['api.js', 'api.js'], ['canvas-resize.js', 'canvas-resize.js']],
+  web: [['web.js', 'index.js'], ['web.d.ts', 'index.d.ts'], ['canvas-resize.js', 'canvas-resize.js']],
+  bundler: [['bundler.js', 'index.js'], ['bundler.d.ts', 'index.d.ts'], ['canvas-resize.js', 'canvas-resize.js']],
   node: [['node.js', 'index.js']],
 };
 
-/** js/entry/api.js (the functions every entry binds over the modules) as
- * CommonJS for dist/node: it imports nothing, and its one `export { … };`
- * line becomes `module.exports = { … };`. */
-function apiAsCommonJs() {
-  const source = readFileSync(path.join(root, 'js/entry/api.js'), 'utf8');
+/** The files every entry binds over the modules: js/entry/api.js and the
+ * concepts it imports from js/entry/api/, as paths under js/entry. */
+const apiFiles = ['api.js', ...readdirSync(path.join(root, 'js/entry/api')).filter((f) => f.endsWith('.js')).sort().map((f) => `api/${f}`)];
+
+/** js/entry/`file` as CommonJS for dist/node: each of its imports is one
+ * `import { … } from './….js';` line, which becomes a `require`, and its
+ * one `export { … };` line becomes `module.exports = { … };`. */
+function apiAsCommonJs(file) {
+  const source = readFileSync(path.join(root, 'js/entry', file), 'utf8');
+  const importLine = /^import \{([^}]*)\} from '(\.\/[^']+\.js)';$/gm;
   const exportLine = /^export \{([^}]*)\};$/m;
-  if (/^import\b/m.test(source) || (source.match(/^export\b/gm) ?? []).length !== 1 || !exportLine.test(source)) {
-    fail('js/entry/api.js must import nothing and export with one `export { … };` line');
+  const imports = source.match(/^import\b.*$/gm) ?? [];
+  if (imports.some((l) => !new RegExp(importLine.source).test(l)) || (source.match(/^export\b/gm) ?? []).length !== 1 || !exportLine.test(source)) {
+    fail(`js/entry/${file} must import only with \`import { … } from './….js';\` lines and export with one \`export { … };\` line`);
   }
-  return `'use strict';\n${source.replace(exportLine, 'module.exports = {$1};')}`;
+  return `'use strict';\n${source.replace(importLine, "const {$1} = require('$2');").replace(exportLine, 'module.exports = {$1};')}`;
 }
 
-const nodeApi = apiAsCommonJs();
+const nodeApi = apiFiles.map((f) => [f, apiAsCommonJs(f)]);
 
 // The entry apps import: the main module's exports, with the markdown
 // functions joined to the markdown module (js/entry/<flavour>.*).
 for (const [dir] of flavours) {
+  mkdirSync(path.join(dist, dir, 'api'), { recursive: true });
   for (const [from, to] of entryFiles[dir]) copyFileSync(path.join(root, 'js/entry', from), path.join(dist, dir, to));
+  if (dir !== 'node') for (const f of apiFiles) copyFileSync(path.join(root, 'js/entry', f), path.join(dist, dir, f));
 }
-writeFileSync(path.join(dist, 'node/api.js'), nodeApi);
+for (const [f, text] of nodeApi) writeFileSync(path.join(dist, 'node', f), text);
 
 /** Replaces each `from` with its `to` in `file`; a `from` not found stops
  * the build (wasm-bindgen changed how its glue names the module). */
