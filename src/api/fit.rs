@@ -1,24 +1,23 @@
-//! `fitContext` and `repairContext`: convert, call the core's fitting over
-//! the stash and a resize function, map errors. The package's entry passes
-//! the default resize function (a canvas in browsers, the codec module in
-//! Node); a caller's `resize` option replaces it.
+//! `fitContext`, and the fitting `repairContext` runs (see `repair`):
+//! convert, call the core's fitting over the stash and a resize function,
+//! map errors. The package's entry passes the default resize function (a
+//! canvas in browsers, the codec module in Node); a caller's `resize`
+//! option replaces it.
 
 use crate::api::call::{Answer, Call, CallStash};
 use crate::api::compact_settings::{offload_of, uploader_of, OffloadSettings};
 use crate::api::slack::slack_option;
 use crate::api::target::target_options;
+use crate::convert::array_arg;
 use crate::convert::bytes::{from_base64, to_base64};
 use crate::convert::external::Table;
 use crate::convert::message_memo::{self, keys_of, Seen};
 use crate::convert::payload_memo;
-use crate::convert::{array_arg, options_arg};
 use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::budget::ProviderRefusal;
 use ctxpack_core::calls::{fit_setup, FitInput, FitSetup};
-use ctxpack_core::fit::{
-    Attempt, FitCall, RepairCall, RepairError, Repaired, ResizeFailure, Resizer,
-};
+use ctxpack_core::fit::{Attempt, FitCall, RepairCall, Repaired, ResizeFailure, Resizer};
 use ctxpack_core::history::{
     settle_inputs, settle_inputs_for_expansion, CompactOptions, Input, Settled,
 };
@@ -344,7 +343,7 @@ fn prepare(call: &Call, default_resize: &JsValue) -> Result<Prepared, CtxpackErr
 
 /// A fitting (or a repair) whose options are read, and each message not
 /// known by its key (see `convert::message_memo`).
-struct Fitting {
+pub(crate) struct Fitting {
     call: Call,
     prepared: Prepared,
     inputs: Vec<Input>,
@@ -354,14 +353,14 @@ struct Fitting {
 
 /// A refusal to repair: as read, the error it was read from, and its
 /// JavaScript form for the result.
-type Refusal = (ProviderRefusal, JsValue, JsValue);
+pub(crate) type Refusal = (ProviderRefusal, JsValue, JsValue);
 
 impl Fitting {
     /// Reads the options and the messages now, before the promise is made,
     /// so what the JavaScript side compared is what is fitted.
     /// A repair (`repairing`) settles its messages as an expansion does
     /// (see `RepairCall::run`).
-    fn read(
+    pub(crate) fn read(
         messages: &JsValue,
         options: &JsValue,
         default_resize: &JsValue,
@@ -391,7 +390,7 @@ impl Fitting {
     /// Fits to the model's limits or, given a `refusal`, to the limits it
     /// names; keeps the digests the core made, and answers `{changed,
     /// values, report, keys}` (with `refusal` for a repair).
-    async fn run(self, refusal: Option<Refusal>) -> Result<JsValue, CtxpackError> {
+    pub(crate) async fn run(self, refusal: Option<Refusal>) -> Result<JsValue, CtxpackError> {
         let Fitting {
             call,
             prepared: p,
@@ -424,30 +423,13 @@ impl Fitting {
             outcome,
             digests,
             reupload,
-        } = repaired.map_err(|e| repair_error(e, error))?;
+        } = repaired.map_err(|e| crate::api::repair::repair_error(e, error))?;
         let out = Answer::Changes.give(&call, outcome, message_memo::keep(&keys, digests))?;
         let _ = Reflect::set(&out, &"refusal".into(), written);
         if let Some(report) = reupload {
             let _ = Reflect::set(&out, &"reupload".into(), &crate::convert::to_js(&report));
         }
         Ok(out)
-    }
-}
-
-/// What a repair's failure throws: a refusal it does not fix, or one it
-/// cannot fit, caused by the caller's `error`.
-fn repair_error(e: RepairError, error: &JsValue) -> CtxpackError {
-    match e {
-        RepairError::Message(m) => CtxpackError::from(m),
-        RepairError::NotARefusal => CtxpackError::new(
-            ErrorCode::NotARefusal,
-            "error: not a refusal about context length, images or request size",
-        )
-        .at("error")
-        .caused_by(error.clone()),
-        e @ RepairError::CannotFit { .. } => {
-            CtxpackError::new(ErrorCode::CannotFit, e.to_string()).caused_by(error.clone())
-        }
     }
 }
 
@@ -466,50 +448,4 @@ pub fn fit_context_js(
         Ok(fitting) => to_promise(Box::pin(fitting.run(None))),
         Err(e) => to_promise(Box::pin(async move { Err(e) })),
     }
-}
-
-/// See the TypeScript declaration of `repairContext`, which is this with
-/// `refusal` read from `error` by the markdown module's `parseProviderError`
-/// and the default resize function (the package's entry passes both), and
-/// `keys` as `__fitContext` takes them. The promise resolves to `{changed,
-/// values, report, keys, refusal}`.
-#[wasm_bindgen(js_name = __repairContext, skip_typescript)]
-pub fn repair_context_js(
-    messages: JsValue,
-    error: JsValue,
-    refusal: JsValue,
-    options: JsValue,
-    default_resize: JsValue,
-    keys: JsValue,
-) -> Promise {
-    let Some(read) = read_refusal(&refusal) else {
-        let e = CtxpackError::new(
-            ErrorCode::NotARefusal,
-            "error: not a refusal about context length, images or request size",
-        )
-        .at("error")
-        .caused_by(error);
-        return to_promise(Box::pin(async move { Err(e) }));
-    };
-    match Fitting::read(&messages, &options, &default_resize, &keys, true) {
-        Ok(fitting) => to_promise(Box::pin(fitting.run(Some((read, error, refusal))))),
-        Err(e) => to_promise(Box::pin(async move { Err(e) })),
-    }
-}
-
-/// A refusal as `parseProviderError` writes it, read back; `None` for
-/// `null` or anything it never writes.
-fn read_refusal(value: &JsValue) -> Option<ProviderRefusal> {
-    let r = options_arg(Some(value), "refusal").ok()?;
-    let text = |key: &str| r.string(key).ok().flatten();
-    let count = |key: &str| r.number(key).ok().flatten();
-    let mut refusal = ProviderRefusal::named(&text("kind")?, &text("provider")?)?;
-    refusal.limit = count("limit").map(|n| n as u64);
-    refusal.actual = count("actual").map(|n| n as u64);
-    refusal.output_tokens = count("outputTokens").map(|n| n as u64);
-    refusal.documents = count("documents").map(|n| n as u64);
-    refusal.message_index = count("messageIndex").map(|n| n as usize);
-    refusal.path = text("path");
-    refusal.file_id = text("fileId");
-    Some(refusal)
 }

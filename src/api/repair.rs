@@ -1,0 +1,76 @@
+//! `repairContext`: the refusal the markdown module read, read back, and
+//! the fitting (see `fit`) run as the core's repair of it; what a failed
+//! repair throws.
+
+use crate::api::fit::Fitting;
+use crate::convert::options_arg;
+use crate::promise::to_promise;
+use crate::CtxpackError;
+use ctxpack_core::budget::ProviderRefusal;
+use ctxpack_core::fit::RepairError;
+use ctxpack_core::ErrorCode;
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+
+/// See the TypeScript declaration of `repairContext`, which is this with
+/// `refusal` read from `error` by the markdown module's `parseProviderError`
+/// and the default resize function (the package's entry passes both), and
+/// `keys` as `__fitContext` takes them. The promise resolves to `{changed,
+/// values, report, keys, refusal}`.
+#[wasm_bindgen(js_name = __repairContext, skip_typescript)]
+pub fn repair_context_js(
+    messages: JsValue,
+    error: JsValue,
+    refusal: JsValue,
+    options: JsValue,
+    default_resize: JsValue,
+    keys: JsValue,
+) -> Promise {
+    let Some(read) = read_refusal(&refusal) else {
+        let e = CtxpackError::new(
+            ErrorCode::NotARefusal,
+            "error: not a refusal about context length, images or request size",
+        )
+        .at("error")
+        .caused_by(error);
+        return to_promise(Box::pin(async move { Err(e) }));
+    };
+    match Fitting::read(&messages, &options, &default_resize, &keys, true) {
+        Ok(fitting) => to_promise(Box::pin(fitting.run(Some((read, error, refusal))))),
+        Err(e) => to_promise(Box::pin(async move { Err(e) })),
+    }
+}
+
+/// A refusal as `parseProviderError` writes it, read back; `None` for
+/// `null` or anything it never writes.
+fn read_refusal(value: &JsValue) -> Option<ProviderRefusal> {
+    let r = options_arg(Some(value), "refusal").ok()?;
+    let text = |key: &str| r.string(key).ok().flatten();
+    let count = |key: &str| r.number(key).ok().flatten();
+    let mut refusal = ProviderRefusal::named(&text("kind")?, &text("provider")?)?;
+    refusal.limit = count("limit").map(|n| n as u64);
+    refusal.actual = count("actual").map(|n| n as u64);
+    refusal.output_tokens = count("outputTokens").map(|n| n as u64);
+    refusal.documents = count("documents").map(|n| n as u64);
+    refusal.message_index = count("messageIndex").map(|n| n as usize);
+    refusal.path = text("path");
+    refusal.file_id = text("fileId");
+    Some(refusal)
+}
+
+/// What a repair's failure throws: a refusal it does not fix, or one it
+/// cannot fit, caused by the caller's `error`.
+pub(crate) fn repair_error(e: RepairError, error: &JsValue) -> CtxpackError {
+    match e {
+        RepairError::Message(m) => CtxpackError::from(m),
+        RepairError::NotARefusal => CtxpackError::new(
+            ErrorCode::NotARefusal,
+            "error: not a refusal about context length, images or request size",
+        )
+        .at("error")
+        .caused_by(error.clone()),
+        e @ RepairError::CannotFit { .. } => {
+            CtxpackError::new(ErrorCode::CannotFit, e.to_string()).caused_by(error.clone())
+        }
+    }
+}
