@@ -6,7 +6,7 @@ use crate::common::calls::*;
 use crate::common::codec::Codec;
 use crate::common::*;
 use crate::offload::{responses_chat, Recorder};
-use ctxpack_core::budget::{model_profile, ProviderRefusal};
+use ctxpack_core::budget::{model_profile, ModelProfile, ProviderRefusal};
 use ctxpack_core::fit::{FitCall, FitOptions, RepairCall, RepairError};
 use ctxpack_core::history::Offload;
 use ctxpack_core::media::InMemory;
@@ -16,12 +16,49 @@ use serde_json::Value;
 
 const T0: f64 = 1_700_000_000_000.0;
 
-fn offload(uploader: &Recorder) -> Offload<'_> {
-    Offload {
-        uploader,
-        provider: None,
-        account: "",
-        min_bytes: 0,
+/// What both tests fit with: a memory stash, an uploader that records,
+/// GPT-4o's profile, the codec, and a Responses chat of two history images.
+#[derive(Default)]
+struct Setup {
+    stash: MemoryBackend,
+    config: StashConfig,
+    up: Recorder,
+    codec: Codec,
+}
+
+const RESPONSES: Option<Format> = Some(Format::OpenAiResponses);
+
+impl Setup {
+    fn chat() -> Vec<Value> {
+        responses_chat(&[PNG, JPEG], PNG)
+            .as_array()
+            .unwrap()
+            .clone()
+    }
+
+    fn offload(&self) -> Offload<'_> {
+        Offload {
+            uploader: &self.up,
+            provider: None,
+            account: "",
+            min_bytes: 0,
+        }
+    }
+
+    /// A fitting to `profile` offloading, with the stash unless `bare`.
+    fn fit<'a>(
+        &'a self,
+        profile: &'a ModelProfile,
+        bare: bool,
+    ) -> FitCall<'a, MemoryBackend, Codec> {
+        let call = FitCall::new(profile, FitOptions::default(), &self.codec, &InMemory)
+            .with_offload(self.offload());
+        let access = StashAccess {
+            backend: &self.stash,
+            config: &self.config,
+            now: T0,
+        };
+        stashing(call, (!bare).then_some(access))
     }
 }
 
@@ -36,25 +73,14 @@ fn file_ids(messages: &[Value]) -> Vec<String> {
 
 #[test]
 fn a_fitting_with_offload_sends_the_history_images_it_leaves_inline_by_reference() {
-    let (stash, config, up) = (
-        MemoryBackend::new(),
-        StashConfig::default(),
-        Recorder::default(),
-    );
-    let access = StashAccess {
-        backend: &stash,
-        config: &config,
-        now: T0,
-    };
-    let chat = responses_chat(&[PNG, JPEG], PNG);
-    let values = chat.as_array().unwrap().clone();
+    let setup = Setup::default();
     let profile = model_profile("gpt-4o");
-    let (codec, options) = (Codec::default(), FitOptions::default());
-    let responses = Some(Format::OpenAiResponses);
-    let call = FitCall::new(&profile, options, &codec, &InMemory)
-        .with_stash(access)
-        .with_offload(offload(&up));
-    let out = block_on(fit_values(call, values.clone(), responses)).unwrap();
+    let out = block_on(fit_values(
+        setup.fit(&profile, false),
+        Setup::chat(),
+        RESPONSES,
+    ))
+    .unwrap();
     let sent = out.report.offload.as_ref().expect("the offload's report");
     assert_eq!((sent.offloaded, sent.uploaded), (2, 2), "{sent:?}");
     assert_eq!(file_ids(&out.messages), ["file-1", "file-2"]);
@@ -63,38 +89,24 @@ fn a_fitting_with_offload_sends_the_history_images_it_leaves_inline_by_reference
     assert!(out.messages[4]["content"][0]["image_url"].is_string());
 
     // Without a stash no file can be remembered: nothing goes by reference.
-    let call = FitCall::<MemoryBackend, _>::new(&profile, options, &codec, &InMemory)
-        .with_offload(offload(&up));
-    let out = block_on(fit_values(call, values, responses)).unwrap();
+    let out = block_on(fit_values(
+        setup.fit(&profile, true),
+        Setup::chat(),
+        RESPONSES,
+    ))
+    .unwrap();
     assert!(out.report.offload.is_none() && file_ids(&out.messages).is_empty());
-    assert_eq!(up.uploads.borrow().len(), 2);
+    assert_eq!(setup.up.uploads.borrow().len(), 2);
 }
 
 #[test]
 fn a_lost_file_is_forgotten_put_back_uploaded_again_and_fitted() {
-    let (stash, config, up) = (
-        MemoryBackend::new(),
-        StashConfig::default(),
-        Recorder::default(),
-    );
-    let access = StashAccess {
-        backend: &stash,
-        config: &config,
-        now: T0,
-    };
+    let setup = Setup::default();
     let profile = model_profile("gpt-4o");
-    let (codec, options) = (Codec::default(), FitOptions::default());
-    let responses = Some(Format::OpenAiResponses);
-    let chat = responses_chat(&[PNG, JPEG], PNG);
-    let fit = || {
-        FitCall::new(&profile, options, &codec, &InMemory)
-            .with_stash(access)
-            .with_offload(offload(&up))
-    };
     let sent = block_on(fit_values(
-        fit(),
-        chat.as_array().unwrap().clone(),
-        responses,
+        setup.fit(&profile, false),
+        Setup::chat(),
+        RESPONSES,
     ))
     .unwrap();
     assert_eq!(file_ids(&sent.messages), ["file-1", "file-2"]);
@@ -103,8 +115,12 @@ fn a_lost_file_is_forgotten_put_back_uploaded_again_and_fitted() {
         file_id: Some("file-1".into()),
         ..ProviderRefusal::named("file-missing", "openai").unwrap()
     };
-    let (inputs, settled) = read_all(sent.messages.clone(), responses);
-    let repaired = block_on(RepairCall::new(&lost, fit()).run(inputs, &settled)).unwrap();
+    let repair = |refusal, bare| {
+        let (inputs, settled) = read_all(sent.messages.clone(), RESPONSES);
+        let call = RepairCall::new(refusal, setup.fit(&profile, bare));
+        block_on(call.run(inputs, &settled))
+    };
+    let repaired = repair(&lost, false).unwrap();
     let reupload = repaired
         .reupload
         .expect("the compaction that uploaded again");
@@ -120,11 +136,8 @@ fn a_lost_file_is_forgotten_put_back_uploaded_again_and_fitted() {
         file_id: Some("file-9".into()),
         ..lost.clone()
     };
-    let (inputs, settled) = read_all(sent.messages.clone(), responses);
-    let err = block_on(RepairCall::new(&other, fit()).run(inputs, &settled)).unwrap_err();
-    assert!(matches!(err, RepairError::NotARefusal), "{err}");
-    let unstashed = FitCall::<MemoryBackend, _>::new(&profile, options, &codec, &InMemory);
-    let (inputs, settled) = read_all(sent.messages, responses);
-    let err = block_on(RepairCall::new(&lost, unstashed).run(inputs, &settled)).unwrap_err();
-    assert!(matches!(err, RepairError::NotARefusal), "{err}");
+    for (refusal, bare) in [(&other, false), (&lost, true)] {
+        let err = repair(refusal, bare).unwrap_err();
+        assert!(matches!(err, RepairError::NotARefusal), "{err}");
+    }
 }
