@@ -1,5 +1,5 @@
 // The markdown rows of `npm run bench`: ctxpack's parseMarkdownImages (the
-// nodejs build, markdown module) against commonmark.js `new Parser().parse`
+// nodejs build, extras module) against commonmark.js `new Parser().parse`
 // on the pathological inputs CommonMark implementations test against
 // (commonmark.js test/test.js and cmark test/pathological_tests.py) and on
 // the shapes that used to make ctxpack superlinear (deeply nested containers

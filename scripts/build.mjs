@@ -1,13 +1,14 @@
 // Builds the npm package's three flavours from one release compile of each
-// wasm module — the main one (crate `ctxpack`) and the markdown one (crate
-// `ctxpack-markdown`, the CommonMark parser, kept out of the main module):
+// wasm module — the main one (crate `ctxpack`) and the extras one (crate
+// `ctxpack-extras`: the CommonMark parser and the functions a page's first
+// compaction does not need, kept out of the main module):
 //   dist/web      ES module for browsers and workers (explicit `await init()`,
 //                 which instantiates both modules in parallel)
 //   dist/bundler  ES module importing both .wasm files (Vite, webpack)
-//   dist/node     CommonJS for `require` (the markdown module is loaded on
+//   dist/node     CommonJS for `require` (the extras module is loaded on
 //                 first use), with an ES module wrapper for `import`
 // Each flavour's entry is `index.js` (from js/entry/), over wasm-bindgen's
-// `ctxpack.js` and `markdown/ctxpack_markdown.js`, feeding them to `api.js`
+// `ctxpack.js` and `extras/ctxpack_extras.js`, feeding them to `api.js`
 // (the functions every flavour binds the same way).
 //   dist/wasm     the .wasm files, once for all three flavours (with the
 //                 bundler glue they import)
@@ -198,8 +199,8 @@ const compiledCache = path.join(metadata.target_directory, 'compiled-cache');
 const COMPILED_KEEP = 4;
 const modules = [
   { pkg: 'ctxpack', name: 'ctxpack', sub: '', level: '-Oz' },
-  // The CommonMark parser, as a module of its own (see js/entry/).
-  { pkg: 'ctxpack-markdown', name: 'ctxpack_markdown', sub: 'markdown', level: '-Oz' },
+  // The CommonMark parser and what a page's first compaction does not need, as a module of its own (see js/entry/).
+  { pkg: 'ctxpack-extras', name: 'ctxpack_extras', sub: 'extras', level: '-Oz' },
   // The image codec, as a module of its own, loaded on first use. It is built
   // with WebAssembly SIMD (the resizer's convolutions run about a quarter
   // faster; every engine since 2021 has it), in the same target directory as
@@ -280,8 +281,8 @@ function apiAsCommonJs(file) {
 
 const nodeApi = apiFiles.map((f) => [f, apiAsCommonJs(f)]);
 
-// The entry apps import: the main module's exports, with the markdown
-// functions joined to the markdown module (js/entry/<flavour>.*).
+// The entry apps import: the main module's exports, with the functions of
+// the extras module joined to it (js/entry/<flavour>.*).
 for (const [dir] of flavours) {
   mkdirSync(path.join(dist, dir, 'api'), { recursive: true });
   for (const [from, to] of entryFiles[dir]) copyFileSync(path.join(root, 'js/entry', from), path.join(dist, dir, to));
@@ -305,7 +306,7 @@ function rewrite(file, pairs) {
 // the bundler glue half it imports (the module's import section names
 // "./<name>_bg.js", which a bundler resolves next to the .wasm); the web
 // glue fetches, and the Node glue reads, the same file.
-const sharedModules = [['', 'ctxpack'], ['markdown', 'ctxpack_markdown'], ['codec', 'ctxpack_codec']];
+const sharedModules = [['', 'ctxpack'], ['extras', 'ctxpack_extras'], ['codec', 'ctxpack_codec']];
 for (const [sub, name] of sharedModules) {
   const into = path.join(dist, 'wasm', sub);
   mkdirSync(into, { recursive: true });
@@ -368,14 +369,14 @@ for (const f of readdirSync(path.join(root, 'js/proxy'))) {
 }
 
 const bytes = readFileSync(path.join(dist, 'wasm/ctxpack_bg.wasm'));
-const markdownBytes = readFileSync(path.join(dist, 'wasm/markdown/ctxpack_markdown_bg.wasm'));
+const extrasBytes = readFileSync(path.join(dist, 'wasm/extras/ctxpack_extras_bg.wasm'));
 const codecBytes = readFileSync(path.join(dist, 'wasm/codec/ctxpack_codec_bg.wasm'));
 const sizes = {
   raw: bytes.length,
   gzip: gzipSync(bytes, { level: 9 }).length,
   wasmOpt: true,
-  markdown: { raw: markdownBytes.length, gzip: gzipSync(markdownBytes, { level: 9 }).length },
+  extras: { raw: extrasBytes.length, gzip: gzipSync(extrasBytes, { level: 9 }).length },
   codec: { raw: codecBytes.length, gzip: gzipSync(codecBytes, { level: 9 }).length },
 };
 writeFileSync(path.join(dist, 'sizes.json'), JSON.stringify(sizes) + '\n');
-log(`wasm: ${(sizes.raw / 1024).toFixed(1)} KiB raw, ${(sizes.gzip / 1024).toFixed(1)} KiB gzipped; markdown module ${(sizes.markdown.raw / 1024).toFixed(1)} KiB raw, ${(sizes.markdown.gzip / 1024).toFixed(1)} KiB gzipped; codec module ${(sizes.codec.raw / 1024).toFixed(1)} KiB raw, ${(sizes.codec.gzip / 1024).toFixed(1)} KiB gzipped`);
+log(`wasm: ${(sizes.raw / 1024).toFixed(1)} KiB raw, ${(sizes.gzip / 1024).toFixed(1)} KiB gzipped; extras module ${(sizes.extras.raw / 1024).toFixed(1)} KiB raw, ${(sizes.extras.gzip / 1024).toFixed(1)} KiB gzipped; codec module ${(sizes.codec.raw / 1024).toFixed(1)} KiB raw, ${(sizes.codec.gzip / 1024).toFixed(1)} KiB gzipped`);

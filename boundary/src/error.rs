@@ -171,7 +171,7 @@ impl From<CtxpackError> for JsValue {
     }
 }
 
-/// The `CtxpackError` for an error the markdown module reports as
+/// The `CtxpackError` for an error the extras module reports as
 /// `{code, message, path}` (the package's entry throws it), so that every
 /// error ctxpack throws is of the one class. An unknown code is `INTERNAL`.
 #[wasm_bindgen(js_name = __ctxpackError, skip_typescript)]

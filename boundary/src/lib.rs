@@ -5,7 +5,7 @@
 //! in JavaScript, results written back with the very same strings), the
 //! `CtxpackError` every call throws, promises of Rust futures, the host's
 //! event loop, fetching, and reading what JavaScript threw. The main module
-//! (crate `ctxpack`) and the markdown module (`ctxpack-markdown`) each link
+//! (crate `ctxpack`) and the extras module (`ctxpack-extras`) each link
 //! what they use of it. It builds for `wasm32` only; elsewhere it is empty.
 #![deny(missing_docs)]
 #![cfg(target_arch = "wasm32")]

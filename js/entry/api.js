@@ -1,7 +1,7 @@
 // The functions every flavour's entry adds to the main module's exports,
-// bound once over the wasm modules: the markdown functions, routeArtifact,
-// historyImageTool, historyImageTexts and
-// the refusal readers joined to the markdown module, the codec module loaded
+// bound once over the wasm modules: the markdown functions, toTextOnly,
+// routeArtifact, historyImageTool, historyImageTexts and
+// the refusal readers joined to the extras module, the codec module loaded
 // on first use, and fitContext and repairContext given their default resize.
 // Each entry (js/entry/<flavour>.js) loads the modules its own way and hands
 // them to `bindApi`. This file binds; what it binds lives by concept in
@@ -18,9 +18,9 @@ import { sharedUploads } from './api/uploads.js';
 /**
  * The public functions over the flavour's modules:
  * - `main`: the main module's exports, instantiated;
- * - `markdown()`: the markdown module's exports (the flavour may load it on
+ * - `extras()`: the extras module's exports (the flavour may load it on
  *   this first call);
- * - `markdownReady()` (optional): resolves once the markdown module can be
+ * - `extrasReady()` (optional): resolves once the extras module can be
  *   called; the asynchronous functions await it first;
  * - `loadCodec()`: a fresh instance of the codec module, or a promise of
  *   one; called on first use, again after a trap or a failed load;
@@ -31,14 +31,12 @@ import { sharedUploads } from './api/uploads.js';
  * if need be) and `codecLoaded()` (true once it was asked for), which the
  * entries use without exporting them as such.
  */
-function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
-  const ready = markdownReady ?? (() => undefined);
+function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
+  const ready = extrasReady ?? (() => undefined);
 
-  /** The markdown module's parser, as the main module calls it. */
-  const parse = (text) => markdown().parseMarkdownImages(text);
-
-  const { ownError, unwrap } = ownErrors(main);
+  const { ownError, own, unwrap } = ownErrors(main);
   const { codecModule, codecResize, loaded } = codecLoader(loadCodec);
+
   const resize = defaultResize ?? codecResize;
   const memory = messageMemory();
 
@@ -55,31 +53,39 @@ function bindApi({ main, markdown, markdownReady, loadCodec, defaultResize }) {
     /** compactContext for a request body as JSON text (see the declaration). */
     compactRequestBody: requestBodyCompaction(main),
     /** Finds the images in markdown `text`. */
-    parseMarkdownImages: (text) => main.__parseMarkdownImages(text, parse),
-    /** Turns user text with markdown images into ordered content parts (the markdown module's). */
+    parseMarkdownImages: (text) => own(() => extras().parseMarkdownImages(text)),
+    /** Turns user text with markdown images into ordered content parts (the extras module's). */
     toMultimodal: async (text, options) => {
       await ready();
-      return markdown().__toMultimodal(text, options).catch((e) => {
+      return extras().__toMultimodal(text, options).catch((e) => {
         throw ownError(e);
       });
     },
     /** True when any message holds an image or file part, a placeholder, or a markdown image. */
-    hasMultimedia: (messages, options) => main.__hasMultimedia(messages, options, parse),
+    hasMultimedia: (messages, options) => own(() => extras().__hasMultimedia(messages, options)),
+    /** For a text-only model (see the declaration): with a stash, the main module writes the inline images first. */
+    toTextOnly: (messages, options) => {
+      if (options?.stash === undefined || options?.stash === null) return own(() => extras().__toTextOnly(messages, options));
+      return main.__stashInlineImages(messages, options).then(async (stored) => {
+        await ready();
+        return own(() => extras().__toTextOnly(messages, options, stored));
+      });
+    },
     /** Which part an artifact becomes for a model's capabilities (see the declaration). */
-    routeArtifact: (artifact, capabilities, options) => unwrap(markdown().routeArtifact(artifact, capabilities, options)),
+    routeArtifact: (artifact, capabilities, options) => unwrap(extras().routeArtifact(artifact, capabilities, options)),
     /** The get_history_image tool definition in a dialect (see the declaration). */
-    historyImageTool: (dialect) => unwrap(markdown().historyImageTool(dialect)),
+    historyImageTool: (dialect) => unwrap(extras().historyImageTool(dialect)),
     /** What an answer of the tool says besides the image (see the declaration). */
-    historyImageTexts: (id) => markdown().historyImageTexts(String(id ?? '')),
-    parseProviderError: (textOrError) => markdown().parseProviderError(textOrError),
-    parseContextLengthError: (text) => markdown().parseContextLengthError(text),
+    historyImageTexts: (id) => extras().historyImageTexts(String(id ?? '')),
+    parseProviderError: (textOrError) => extras().parseProviderError(textOrError),
+    parseContextLengthError: (text) => extras().parseContextLengthError(text),
     codecResize,
     /** Fits a request to its model (see the declaration); messages are remembered between calls as compactContext's are. */
     fitContext,
-    /** Fits a refused request to what the refusal names (see the declaration): the markdown module reads the refusal; messages are remembered as fitContext's are. */
+    /** Fits a refused request to what the refusal names (see the declaration): the extras module reads the refusal; messages are remembered as fitContext's are. */
     repairContext: async (messages, error, options) => {
       await ready();
-      const refusal = markdown().parseProviderError(error);
+      const refusal = extras().parseProviderError(error);
       const repair = (m, o, keys) => main.__repairContext(m, error, refusal, sharedUploads(o), resize, keys);
       return rememberingChanges(repair, memory)(messages, options);
     },

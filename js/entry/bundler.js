@@ -1,10 +1,10 @@
-// The bundler entry: the main module's exports, with the markdown functions
-// joined to the markdown module, which also holds routeArtifact and the
-// refusal readers (see api.js; both .wasm files are imported, the bundler
+// The bundler entry: the main module's exports, with the markdown functions,
+// toTextOnly, routeArtifact and the refusal readers joined to the extras
+// module (see api.js; both .wasm files are imported, the bundler
 // loads them). The codec module is a dynamic import: bundlers split it into
 // a chunk fetched the first time an image must change without a canvas.
 import * as main from './ctxpack.js';
-import * as markdown from './markdown/ctxpack_markdown.js';
+import * as extras from './extras/ctxpack_extras.js';
 import { bindApi } from './api.js';
 import { canvasAvailable, canvasResize } from './canvas-resize.js';
 
@@ -12,11 +12,11 @@ export * from './ctxpack.js';
 export { canvasResize };
 
 export const {
-  parseMarkdownImages, toMultimodal, hasMultimedia, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError,
+  parseMarkdownImages, toMultimodal, hasMultimedia, toTextOnly, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError,
   codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate, expandContext,
 } = bindApi({
   main,
-  markdown: () => markdown,
+  extras: () => extras,
   // The bundler's module holds the one instance it instantiated.
   loadCodec: () => import('./codec/ctxpack_codec.js'),
   defaultResize: canvasAvailable ? canvasResize : undefined,

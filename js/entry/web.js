@@ -1,25 +1,25 @@
-// The browser and worker entry: the main module's exports, with the markdown
-// functions joined to the markdown module (which also holds routeArtifact and
-// the refusal readers; see api.js). `init()` instantiates both modules in
+// The browser and worker entry: the main module's exports, with the extras
+// module's functions joined to them (the markdown functions, toTextOnly,
+// routeArtifact, the tool definition and the refusal readers; see api.js). `init()` instantiates both modules in
 // parallel, so every synchronous function works once it resolves.
 import initMain, * as main from './ctxpack.js';
-import initMarkdown, * as markdown from './markdown/ctxpack_markdown.js';
+import initExtras, * as extras from './extras/ctxpack_extras.js';
 import { bindApi } from './api.js';
 import { canvasAvailable, canvasResize } from './canvas-resize.js';
 
 export * from './ctxpack.js';
 export { canvasResize };
 
-let markdownInit = null;
+let extrasInit = null;
 
 /** Each module's file, in the package's `dist/wasm/` folder. */
-const WASM_FILES = { main: 'ctxpack_bg.wasm', markdown: 'markdown/ctxpack_markdown_bg.wasm', codec: 'codec/ctxpack_codec_bg.wasm' };
+const WASM_FILES = { main: 'ctxpack_bg.wasm', extras: 'extras/ctxpack_extras_bg.wasm', codec: 'codec/ctxpack_codec_bg.wasm' };
 
 /**
  * What wasm-bindgen's init takes for module `which`, from `wasm` (init's
  * option): a folder holding the package's `dist/wasm/` files (a URL, or a
  * string a URL is made of), or a function reading one of them by its path
- * in that folder (`'markdown/ctxpack_markdown_bg.wasm'`) that returns bytes,
+ * in that folder (`'extras/ctxpack_extras_bg.wasm'`) that returns bytes,
  * a `Response` or a promise of either. `undefined` without one.
  */
 function moduleInput(wasm, which) {
@@ -53,30 +53,30 @@ function loadError(which, cause) {
 }
 
 /**
- * Instantiates the markdown module (once): `input` is what wasm-bindgen's
+ * Instantiates the extras module (once): `input` is what wasm-bindgen's
  * init takes (`{module_or_path}`); by default the `.wasm` next to its script.
  * A load that failed is tried again on the next call.
  */
-export function initMarkdownModule(input) {
-  if (markdownInit === null) {
-    const loading = initMarkdown(input).catch((e) => {
-      throw loadError('markdown', e);
+export function initExtrasModule(input) {
+  if (extrasInit === null) {
+    const loading = initExtras(input).catch((e) => {
+      throw loadError('extras', e);
     });
-    markdownInit = loading;
+    extrasInit = loading;
     loading.catch(() => {
-      if (markdownInit === loading) markdownInit = null;
+      if (extrasInit === loading) extrasInit = null;
     });
   }
-  return markdownInit;
+  return extrasInit;
 }
 
 /**
- * Instantiates the main and markdown modules in parallel, and says where
+ * Instantiates the main and extras modules in parallel, and says where
  * the codec module is (loaded on its first use). `options`:
  * - `wasm`: where every module's file is (see `moduleInput`): a bundled web
  *   extension or a worker passes its own files this way;
  * - or, module by module, what wasm-bindgen's init takes for the main
- *   module (`{module_or_path}`, a URL, a `Response`…), plus `markdown` and
+ *   module (`{module_or_path}`, a URL, a `Response`…), plus `extras` and
  *   `codec` for the others'.
  * A load that fails throws a `CtxpackError` (`MODULE_LOAD_FAILED`) saying
  * what was missing; the next call tries again.
@@ -85,14 +85,15 @@ export default async function init(options) {
   const given = options && typeof options === 'object' && Object.getPrototypeOf(options) === Object.prototype ? options : undefined;
   const wasm = given?.wasm;
   let mainInput = options;
-  let markdownInput;
+  let extrasInput;
   try {
-    markdownInput = given && 'markdown' in given ? given.markdown : moduleInput(wasm, 'markdown');
+    // `markdown`: the extras module's older name.
+    extrasInput = given && 'extras' in given ? given.extras : given && 'markdown' in given ? given.markdown : moduleInput(wasm, 'extras');
     if (given && 'codec' in given) codecInput = given.codec;
     // The codec's file is read on its first use.
     else if (wasm !== undefined) codecInput = () => moduleInput(wasm, 'codec');
     if (given) {
-      const { markdown: _m, codec: _c, wasm: _w, ...rest } = given;
+      const { extras: _e, markdown: _m, codec: _c, wasm: _w, ...rest } = given;
       mainInput = 'module_or_path' in rest ? rest : moduleInput(wasm, 'main');
     }
   } catch (e) {
@@ -102,7 +103,7 @@ export default async function init(options) {
   const loadingMain = initMain(mainInput).catch((e) => {
     throw loadError('main', e);
   });
-  const [exports] = await Promise.all([loadingMain, initMarkdownModule(markdownInput)]);
+  const [exports] = await Promise.all([loadingMain, initExtrasModule(extrasInput)]);
   return exports;
 }
 
@@ -111,12 +112,15 @@ let codecInstances = 0;
 
 const { codecModule, ...api } = bindApi({
   main,
-  markdown: () => markdown,
-  markdownReady: () => initMarkdownModule(),
-  // Each instance is a fresh copy of the glue, which holds its instance.
+  extras: () => extras,
+  extrasReady: () => initExtrasModule(),
+  // Each instance is a fresh copy of the glue, which holds its instance. The
+  // first is imported by a literal path, which a bundler follows (a web
+  // extension bundled into one file holds the glue); a later one, after a
+  // trap, by a URL of its own, which only an unbundled script can import.
   loadCodec: async () => {
-    const url = codecInstances++ === 0 ? './codec/ctxpack_codec.js' : `./codec/ctxpack_codec.js?instance=${codecInstances}`;
-    const m = await import(url);
+    const fresh = `./codec/ctxpack_codec.js?instance=${codecInstances + 1}`;
+    const m = codecInstances++ === 0 ? await import('./codec/ctxpack_codec.js') : await import(/* webpackIgnore: true */ /* @vite-ignore */ fresh);
     await m.default(typeof codecInput === 'function' ? codecInput() : codecInput).catch((e) => {
       throw loadError('codec', e);
     });
@@ -137,6 +141,6 @@ export function initCodecModule(input) {
 }
 
 export const {
-  parseMarkdownImages, toMultimodal, hasMultimedia, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError,
+  parseMarkdownImages, toMultimodal, hasMultimedia, toTextOnly, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError,
   codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate, expandContext,
 } = api;

@@ -1,4 +1,4 @@
-//! The declaration of `toMultimodal`, which the markdown module holds (see
+//! The declaration of `toMultimodal`, which the extras module holds (see
 //! its `multimodal`): a page's first compaction does not need it.
 
 use wasm_bindgen::prelude::*;

@@ -1,6 +1,6 @@
 //! `parseProviderError`: a model API's refusal about size or images, read.
 //! Its declaration is here with the main module's others; the function
-//! lives in the markdown module (`markdown/src/refusal.rs`): pure,
+//! lives in the extras module (`markdown/src/refusal.rs`): pure,
 //! synchronous and called by only some apps, it is kept out of the main
 //! module's size budget. `repairContext` gets the refusal it read from the
 //! package's entry.

@@ -1,4 +1,4 @@
-//! `repairContext`: the refusal the markdown module read, read back, and
+//! `repairContext`: the refusal the extras module read, read back, and
 //! the fitting (see `fit`) run as the core's repair of it; what a failed
 //! repair throws.
 
@@ -13,7 +13,7 @@ use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 /// See the TypeScript declaration of `repairContext`, which is this with
-/// `refusal` read from `error` by the markdown module's `parseProviderError`
+/// `refusal` read from `error` by the extras module's `parseProviderError`
 /// and the default resize function (the package's entry passes both), and
 /// `keys` as `__fitContext` takes them. The promise resolves to `{changed,
 /// values, report, keys, refusal}`.

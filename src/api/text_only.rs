@@ -1,22 +1,18 @@
-//! `toTextOnly`, `hasMultimedia` and `estimate`, and the declaration of
-//! `parseContextLengthError` (which lives in the markdown module, like
-//! `parseProviderError`).
+//! `estimate`, the stash step of `toTextOnly`, and the declarations of
+//! `toTextOnly`, `hasMultimedia` and `parseContextLengthError`, which live
+//! in the extras module (a page's first compaction needs none of them).
 
 use crate::api::call::{Call, CallStash};
 use crate::api::target::target_options;
-use crate::convert::external::Table;
 use crate::convert::message_memo::{self, keys_of};
-use crate::convert::{array_arg, to_js, to_js_kept};
+use crate::convert::{array_arg, to_js};
 use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::budget::required_target;
 use ctxpack_core::calls::EstimateCall;
 use ctxpack_core::history::{settle_inputs, CompactOptions};
-use ctxpack_core::messages::decode_messages;
-use ctxpack_core::tool_results::{self as text_only, has_multimedia};
-use ctxpack_core::JsonPath;
-use js_sys::{Array, Object, Reflect};
-use serde_json::Value;
+use ctxpack_core::tool_results::stash_inline_images;
+use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -79,62 +75,27 @@ export function estimate(messages: readonly unknown[], options: ({ model: string
 export function parseContextLengthError(text: string): { requested: number; max: number; provider: "openai" | "anthropic" | "gemini" } | null;
 "#;
 
-/// The text-only messages: changed ones converted, the rest the caller's own.
-fn result(array: &Array, out: Vec<Option<Value>>, table: &Table) -> JsValue {
-    let result = Array::new_with_length(array.length());
-    for (i, changed) in out.into_iter().enumerate() {
-        let v = match changed {
-            Some(value) => to_js_kept(&value, table),
-            None => array.get(i as u32),
-        };
-        result.set(i as u32, v);
-    }
-    result.into()
-}
-
-/// See the TypeScript declaration.
-#[wasm_bindgen(js_name = toTextOnly, skip_typescript)]
-pub fn to_text_only(messages: JsValue, options: Option<JsValue>) -> Result<JsValue, CtxpackError> {
-    let call = Call::new(options.as_ref())?;
-    let format = call.opts.format()?;
-    let (array, values) = call.messages(&messages)?;
-    let Some(stash) = call.optional_stash()? else {
-        let out = text_only::to_text_only(values, format, &call.payloads())?;
-        return Ok(result(&array, out, &call.table));
-    };
-    let promise = to_promise(Box::pin(async move {
-        let store = CallStash::new(&stash, &call);
-        let out = text_only::to_text_only_stashed(store.access(), values, format, &call.payloads())
-            .await?;
-        Ok(result(&array, out, &call.table))
-    }));
-    Ok(promise.into())
-}
-
-/// See the TypeScript declaration of `hasMultimedia`, which is this with
-/// the markdown module's parser as `parse` (the package's entry passes it).
-#[wasm_bindgen(js_name = __hasMultimedia, skip_typescript)]
-pub fn has_multimedia_js(
+/// The inline images of `messages` written to the `stash` option's stash:
+/// resolves to the ids that committed, which the package's `toTextOnly`
+/// hands to the extras module to reference by placeholder.
+#[wasm_bindgen(js_name = __stashInlineImages, skip_typescript)]
+pub fn stash_inline_images_js(
     messages: JsValue,
     options: Option<JsValue>,
-    parse: &js_sys::Function,
-) -> Result<bool, CtxpackError> {
+) -> Result<Promise, CtxpackError> {
     let call = Call::new(options.as_ref())?;
+    let format = call.opts.format()?;
     let (_, values) = call.messages(&messages)?;
-    let (_, decoded) = decode_messages(values, call.opts.format()?, &JsonPath::root("messages"))?;
-    let failed = std::cell::RefCell::new(None);
-    let has_images = |text: &str| match crate::api::markdown::markdown_images(text, parse) {
-        Ok(images) => !images.is_empty(),
-        Err(e) => {
-            failed.borrow_mut().get_or_insert(e);
-            false
-        }
-    };
-    let found = has_multimedia(&decoded, &has_images);
-    match failed.into_inner() {
-        Some(e) if !found => Err(e),
-        _ => Ok(found),
-    }
+    let stash = call.stash()?;
+    Ok(to_promise(Box::pin(async move {
+        let store = CallStash::new(&stash, &call);
+        let stored = stash_inline_images(store.access(), values, format, &call.payloads()).await?;
+        Ok(stored
+            .iter()
+            .map(|id| JsValue::from_str(id))
+            .collect::<Array>()
+            .into())
+    })))
 }
 
 /// `estimate` with what the JavaScript side says of each message (`keys`,

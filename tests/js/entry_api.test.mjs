@@ -25,7 +25,7 @@ test('the codec module is loaded on first use, once, and again after a failed lo
   let loads = 0;
   const api = bindApi({
     main,
-    markdown: () => ({}),
+    extras: () => ({}),
     loadCodec: async () => {
       loads++;
       if (loads === 1) throw new Error('offline');
@@ -45,7 +45,7 @@ test('a trap gets the next call a fresh instance; another error keeps the instan
   const instances = [];
   const api = bindApi({
     main,
-    markdown: () => ({}),
+    extras: () => ({}),
     loadCodec: () => {
       const n = instances.length;
       const m = codec(() => {
@@ -66,41 +66,41 @@ test('a trap gets the next call a fresh instance; another error keeps the instan
 
 test('fitContext and repairContext resize with the default given, else with codecResize', async () => {
   const own = async () => 'canvas';
-  const withDefault = bindApi({ main, markdown: () => ({ parseProviderError: () => null }), loadCodec: () => codec(() => 'x'), defaultResize: own });
+  const withDefault = bindApi({ main, extras: () => ({ parseProviderError: () => null }), loadCodec: () => codec(() => 'x'), defaultResize: own });
   assert.equal((await withDefault.fitContext([], {})).report.resize, own);
   assert.equal((await withDefault.repairContext([], {}, {})).report.resize, own);
-  const without = bindApi({ main, markdown: () => ({ parseProviderError: () => null }), loadCodec: () => codec(() => 'x') });
+  const without = bindApi({ main, extras: () => ({ parseProviderError: () => null }), loadCodec: () => codec(() => 'x') });
   assert.equal((await without.fitContext([], {})).report.resize, without.codecResize);
 });
 
-test('repairContext waits for the markdown module, reads the refusal there, and rejects rather than throws', async () => {
+test('repairContext waits for the extras module, reads the refusal there, and rejects rather than throws', async () => {
   let ready = false;
   const api = bindApi({
     main,
-    markdown: () => ({
+    extras: () => ({
       parseProviderError: (e) => {
-        if (!ready) throw new Error('markdown module not instantiated');
+        if (!ready) throw new Error('extras module not instantiated');
         if (e === 'boom') throw new Error('unreadable');
         return { kind: 'too-many-images', limit: 10 };
       },
     }),
-    markdownReady: async () => { ready = true; },
+    extrasReady: async () => { ready = true; },
     loadCodec: () => codec(() => 'x'),
   });
   assert.deepEqual((await api.repairContext([], 'refused', {})).refusal, { kind: 'too-many-images', limit: 10 });
   const pending = api.repairContext([], 'boom', {});
   assert.ok(pending instanceof Promise);
   await assert.rejects(pending, /unreadable/);
-  const withoutReady = bindApi({ main, markdown: () => ({ parseProviderError: () => { throw new Error('unreadable'); } }), loadCodec: () => codec(() => 'x') });
+  const withoutReady = bindApi({ main, extras: () => ({ parseProviderError: () => { throw new Error('unreadable'); } }), loadCodec: () => codec(() => 'x') });
   const rejected = withoutReady.repairContext([], 'boom', {});
   assert.ok(rejected instanceof Promise);
   await assert.rejects(rejected, /unreadable/);
 });
 
-test('routeArtifact returns the markdown module\'s answer or throws its error through the main module', () => {
+test('routeArtifact returns the extras module\'s answer or throws its error through the main module', () => {
   const api = bindApi({
     main,
-    markdown: () => ({ routeArtifact: (a) => (a ? { ok: { part: a } } : { error: { code: 'INVALID_ARGUMENT', message: 'no artifact', path: 'artifact' } }) }),
+    extras: () => ({ routeArtifact: (a) => (a ? { ok: { part: a } } : { error: { code: 'INVALID_ARGUMENT', message: 'no artifact', path: 'artifact' } }) }),
     loadCodec: () => codec(() => 'x'),
   });
   assert.deepEqual(api.routeArtifact('a', {}), { part: 'a' });
@@ -109,6 +109,6 @@ test('routeArtifact returns the markdown module\'s answer or throws its error th
 
 test('the Node flavour\'s CommonJS copy binds the same functions', () => {
   const cjs = createRequire(import.meta.url)(path.join(ROOT, 'dist/node/api.js'));
-  const args = { main, markdown: () => ({}), loadCodec: () => codec(() => 'x') };
+  const args = { main, extras: () => ({}), loadCodec: () => codec(() => 'x') };
   assert.deepEqual(Object.keys(cjs.bindApi(args)), Object.keys(bindApi(args)));
 });

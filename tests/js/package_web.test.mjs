@@ -55,7 +55,7 @@ test('errors thrown in the page are CtxpackError instances', async () => {
   assert.deepEqual(e, { isCtx: true, isError: true, name: 'CtxpackError', code: 'INVALID_MESSAGE', path: 'messages[0].content' });
 });
 
-test('in a page, the refusal readers answer from the markdown module and repairContext uses them', async () => {
+test('in a page, the refusal readers answer from the extras module and repairContext uses them', async () => {
   const out = await page.evaluate(async () => {
     const { parseProviderError, parseContextLengthError, repairContext, CtxpackError } = window.ctxpack;
     const error = { message: 'Too many images in request. Max is 10.' };

@@ -1,15 +1,14 @@
 // Every code example in the README, in CONTRIBUTING.md and in the files under
 // docs/ runs. ```js blocks run in Node (CommonJS when they `require`); ```js
 // browser in a page; ```js worker in a module worker; ```js bundler bundled by
-// webpack and run in a page; ```js vscode with a stand-in for the `vscode`
-// API. Every relative link between those files points at a file and a
-// heading that exist.
+// webpack and run in a page; ```js vscode is a file of the example VS Code
+// extension, word for word. Every relative link between those files points
+// at a file and a heading that exist.
 import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import webpack from 'webpack';
@@ -211,22 +210,13 @@ for (const block of of('bundler')) {
   });
 }
 
+// The VS Code examples are the example extension's entries, word for word:
+// tests/js/vscode_hosts.test.mjs runs that extension inside VS Code's own
+// extension hosts.
+const EXTENSION = path.join(ROOT, 'examples/vscode-extension/src');
 for (const block of of('vscode')) {
-  test(`${block.name} runs with a stand-in vscode API`, async () => {
-    const file = path.join(dir, `example-${block.id}.cjs`);
-    writeFileSync(file, block.code);
-    const { prepareRequest } = createRequire(import.meta.url)(file);
-    const storage = mkdtempSync(path.join(os.tmpdir(), 'ctxpack-vscode-'));
-    tmp.push(storage);
-    const chart = readFileSync(path.join(ROOT, 'tests/fixtures/chart.png'));
-    const vscode = {
-      Uri: { joinPath: (u, p) => ({ fsPath: path.join(u.fsPath, p) }), parse: (s) => ({ s }) },
-      workspace: { fs: { readFile: async (uri) => (uri.s === 'file:///workspace/chart.png' ? new Uint8Array(chart) : Promise.reject(new Error('ENOENT'))) } },
-    };
-    const old = readFileSync(path.join(ROOT, 'tests/fixtures/photo.jpg')).toString('base64');
-    const history = [{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/jpeg;base64,${old}` } }] }, { role: 'assistant', content: 'a photo' }];
-    const messages = await prepareRequest({ globalStorageUri: { fsPath: storage } }, vscode, history, '请分析这张图：![图表](file:///workspace/chart.png)');
-    assert.match(messages[0].content[0].text, /^\[Picture:history_[0-9a-f]{32}\]$/);
-    assert.equal(messages[2].content[1].image_url.url, `data:image/png;base64,${chart.toString('base64')}`);
+  test(`${block.name} is a file of the example VS Code extension`, () => {
+    const files = readdirSync(EXTENSION).map((f) => path.join(EXTENSION, f));
+    assert.ok(files.some((f) => readFileSync(f, 'utf8') === block.code), `${block.name} is none of ${files.map((f) => path.relative(ROOT, f)).join(', ')}, word for word`);
   });
 }

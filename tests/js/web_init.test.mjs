@@ -39,7 +39,7 @@ test('a failed init says what was missing and how to pass it, and the next init 
     const failed = await init({ wasm: '/nowhere/' }).then(() => null, (e) => ({
       ctx: e instanceof CtxpackError, error: e instanceof Error, name: e.name, code: e.code, message: e.message,
     }));
-    // The markdown module alone missing: the same, then a good call.
+    // The extras module alone missing: the same, then a good call.
     const markdownFailed = await init({ markdown: { module_or_path: '/nowhere/markdown.wasm' } }).then(() => null, (e) => e.code);
     await init();
     return { failed, markdownFailed, parsed: parseMarkdownImages('![a](b.png)').length };
@@ -70,9 +70,9 @@ test('init({ wasm: read }) loads every module through the reader: main and markd
     const codec = await initCodecModule();
     return { afterInit, parsed, all: [...read].sort(), codec: typeof codec.transcodeImage };
   });
-  assert.deepEqual(out.afterInit, ['ctxpack_bg.wasm', 'markdown/ctxpack_markdown_bg.wasm']);
+  assert.deepEqual(out.afterInit, ['ctxpack_bg.wasm', 'extras/ctxpack_extras_bg.wasm']);
   assert.equal(out.parsed, 1);
-  assert.deepEqual(out.all, ['codec/ctxpack_codec_bg.wasm', 'ctxpack_bg.wasm', 'markdown/ctxpack_markdown_bg.wasm']);
+  assert.deepEqual(out.all, ['codec/ctxpack_codec_bg.wasm', 'ctxpack_bg.wasm', 'extras/ctxpack_extras_bg.wasm']);
   assert.equal(out.codec, 'function');
   await page.close();
 });

@@ -5,8 +5,9 @@
 pub mod idb_events;
 pub mod stash;
 
-use ctxpack::api::{markdown, messages};
-use ctxpack_markdown::multimodal;
+use ctxpack::api::messages;
+use ctxpack_extras::exports::parse_markdown_images;
+use ctxpack_extras::multimodal;
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -15,14 +16,6 @@ pub const PNG: &[u8] = include_bytes!("../fixtures/chart.png");
 pub const JPEG: &[u8] = include_bytes!("../fixtures/photo.jpg");
 pub const GIF: &[u8] = include_bytes!("../fixtures/anim.gif");
 pub const WEBP: &[u8] = include_bytes!("../fixtures/shot.webp");
-
-/// The markdown module's parser as the JavaScript entry hands it over.
-pub fn parser() -> js_sys::Function {
-    let f = Closure::<dyn Fn(String) -> JsValue>::new(|text: String| {
-        ctxpack_markdown::exports::parse_markdown_images(&text)
-    });
-    f.into_js_value().unchecked_into()
-}
 
 pub fn get(v: &JsValue, key: &str) -> JsValue {
     Reflect::get(v, &key.into()).unwrap_or(JsValue::UNDEFINED)
@@ -64,9 +57,7 @@ pub fn assert_ctxpack_error(err: JsValue, code: &str, path: &str) {
 
 pub fn parses_markdown_with_utf16_offsets() {
     let text = "图😀 ![alt](a.png \"t\") `![x](y)`";
-    let out: Array = markdown::parse_markdown_images(text.into(), &parser())
-        .unwrap()
-        .unchecked_into();
+    let out: Array = parse_markdown_images(text.into()).unwrap().unchecked_into();
     assert_eq!(out.length(), 1);
     let img = out.get(0);
     assert_eq!(get_str(&img, "url"), "a.png");
@@ -81,7 +72,7 @@ pub fn parses_markdown_with_utf16_offsets() {
 }
 
 pub fn rejects_non_string_text() {
-    let err = markdown::parse_markdown_images(JsValue::from(5), &parser()).unwrap_err();
+    let err = parse_markdown_images(JsValue::from(5)).unwrap_err();
     assert_ctxpack_error(err.into(), "INVALID_ARGUMENT", "text");
 }
 

@@ -6,7 +6,7 @@
 use super::*;
 use ctxpack::api::history::{compact_context, expand_context, get_history_image};
 use ctxpack::stash::Stash;
-use ctxpack_markdown::tool::history_image_tool_js;
+use ctxpack_extras::tool::history_image_tool_js;
 use js_sys::{Array, Function, Promise};
 use wasm_bindgen_futures::JsFuture;
 
@@ -321,7 +321,7 @@ pub async fn memory_stash_and_tool_definitions() {
         ("anthropic", "input_schema"),
         ("mcp", "inputSchema"),
     ] {
-        // The markdown module's answer, `{ok}` (the package unwraps it).
+        // The extras module's answer, `{ok}` (the package unwraps it).
         let tool = get(&history_image_tool_js(d.into()), "ok");
         assert!(!get(&tool, key).is_undefined(), "{d}");
     }

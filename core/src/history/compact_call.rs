@@ -35,7 +35,6 @@ use std::collections::BTreeSet;
 pub struct CompactCall<'a, B> {
     /// The stash, its settings and the clock.
     stash: StashAccess<'a, B>,
-    /// The caller's options.
     options: CompactOptions,
     /// Where payloads are read.
     payloads: &'a dyn CompactPayloads,

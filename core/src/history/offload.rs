@@ -53,7 +53,8 @@ pub trait Uploader {
 /// Offloading as a caller asks for it.
 #[derive(Clone, Copy)]
 pub struct Offload<'a> {
-    /// Uploads.
+    /// The app's upload, called once for each image that has no file of
+    /// this provider and account in the stash yet.
     pub uploader: &'a dyn Uploader,
     /// Whose Files API; `None`: the one the format's API is.
     pub provider: Option<FileProvider>,

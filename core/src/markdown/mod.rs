@@ -3,7 +3,7 @@
 //! so code spans, fenced and indented code, HTML, escapes and entities follow
 //! the spec rather than a regex), and the multimodal parts built from them.
 //! Without the feature the spans come from elsewhere (the wasm build gets
-//! them from its separate markdown module) and [`with_byte_offsets`] makes
+//! them from its separate extras module) and [`with_byte_offsets`] makes
 //! them usable on the Rust string. [`work_bound`] keeps the parser's work
 //! linear in the text.
 

@@ -23,4 +23,4 @@ pub use route::{
 };
 pub use sanitize::{SanitizeOptions, DEFAULT_THRESHOLD_BYTES, KNOWN_BINARY_FIELDS};
 pub use sanitized_text::{escaped_len, HeldJson, SanitizeMemo, SanitizedText};
-pub use text_only::{has_multimedia, message_to_text_only, to_text_only, to_text_only_stashed};
+pub use text_only::{has_multimedia, message_to_text_only, stash_inline_images, to_text_only};

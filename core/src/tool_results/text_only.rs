@@ -10,7 +10,7 @@ use crate::media::payload::Payloads;
 use crate::messages::placeholder::{has_placeholder, placeholder};
 use crate::messages::{decode_messages, Content, Format, ImageSource, Message, MessageError, Part};
 use crate::stash::WrittenAt;
-use crate::stash::{NewRecord, StashAccess, StashBackend, StashConfig};
+use crate::stash::{NewRecord, StashAccess, StashBackend};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -106,55 +106,36 @@ fn rewrite_all(
         .collect()
 }
 
-/// `values` for a text-only model, without a stash. Nothing is known to be
-/// stashed: inline images are described, never named by a placeholder the
-/// tool could not answer. Per message: its new wire value, or `None` when it
-/// did not change.
+/// `values` for a text-only model: `stored(md5)` says whether that inline
+/// image's original is in the stash (see [`stash_inline_images`]); one that
+/// is not is described, never named by a placeholder the tool could not
+/// answer. Per message: its new wire value, or `None` when it did not change.
 pub fn to_text_only(
     values: Vec<Value>,
     format: Option<Format>,
+    stored: &dyn Fn(&str) -> bool,
     payloads: &dyn Payloads,
 ) -> Result<Vec<Option<Value>>, MessageError> {
     let (format, messages) = decode_messages(values, format, &JsonPath::root("messages"))?;
-    Ok(rewrite_all(messages, format, &|_| false, payloads))
+    Ok(rewrite_all(messages, format, stored, payloads))
 }
 
-/// `values` for a text-only model, with a stash: every inline image is
-/// written first, and those that committed are referenced by placeholder;
-/// the rest are described. Per message: its new wire value, or `None` when
-/// it did not change.
-pub async fn to_text_only_stashed<B: StashBackend>(
+/// Writes every inline image of `values` to the stash (each distinct one
+/// once), before [`to_text_only`] references them by placeholder, and
+/// returns the ids that committed.
+pub async fn stash_inline_images<B: StashBackend>(
     access: StashAccess<'_, B>,
     values: Vec<Value>,
     format: Option<Format>,
     payloads: &dyn Payloads,
-) -> Result<Vec<Option<Value>>, MessageError> {
+) -> Result<BTreeSet<String>, MessageError> {
     let StashAccess {
         backend,
         config,
         now,
     } = access;
-    let (format, messages) = decode_messages(values, format, &JsonPath::root("messages"))?;
-    let stored = stash_inline_images(backend, config, now, &messages, payloads).await;
-    Ok(rewrite_all(
-        messages,
-        format,
-        &|id| stored.contains(id),
-        payloads,
-    ))
-}
-
-/// Writes every inline image of `messages` to the stash (each distinct one
-/// once) and returns the ids that committed — for text-only conversion, which
-/// references inline images by placeholder.
-async fn stash_inline_images<B: StashBackend>(
-    backend: &B,
-    config: &StashConfig,
-    now: f64,
-    messages: &[Message],
-    payloads: &dyn Payloads,
-) -> BTreeSet<String> {
     let root = JsonPath::root("messages");
+    let (_, messages) = decode_messages(values, format, &root)?;
     let mut records = Vec::new();
     let mut seen = BTreeSet::new();
     for (i, m) in messages.iter().enumerate() {
@@ -187,7 +168,7 @@ async fn stash_inline_images<B: StashBackend>(
         });
     }
     if records.is_empty() {
-        return BTreeSet::new();
+        return Ok(BTreeSet::new());
     }
     let results = backend.put_records(&records).await;
     // Inserted one by one: collecting into the set would sort with code of
@@ -198,7 +179,7 @@ async fn stash_inline_images<B: StashBackend>(
             committed.insert(rec.id.clone());
         }
     }
-    committed
+    Ok(committed)
 }
 
 /// True when any message holds an image or file part, a placeholder, or a

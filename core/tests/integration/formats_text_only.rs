@@ -53,7 +53,7 @@ fn text_only_conversion_keeps_each_format_valid() {
 
 #[test]
 fn text_only_references_what_the_stash_committed_and_describes_the_rest() {
-    use ctxpack_core::tool_results::{to_text_only, to_text_only_stashed};
+    use ctxpack_core::tool_results::{stash_inline_images, to_text_only};
     let msgs = vec![
         json!({"role":"user","content":[
             {"type":"text","text":"what is it?"},
@@ -63,7 +63,13 @@ fn text_only_references_what_the_stash_committed_and_describes_the_rest() {
     ];
     let id = ctxpack_core::md5_hex(b"AAAA");
 
-    let described = to_text_only(msgs.clone(), None, &ctxpack_core::media::InMemory).unwrap();
+    let described = to_text_only(
+        msgs.clone(),
+        None,
+        &|_| false,
+        &ctxpack_core::media::InMemory,
+    )
+    .unwrap();
     assert_eq!(
         described,
         vec![
@@ -75,16 +81,23 @@ fn text_only_references_what_the_stash_committed_and_describes_the_rest() {
     );
 
     let stash = MemoryBackend::new();
-    let stashed = block_on(to_text_only_stashed(
+    let stored = block_on(stash_inline_images(
         StashAccess {
             backend: &stash,
             config: &StashConfig::default(),
             now: T0,
         },
-        msgs,
+        msgs.clone(),
         None,
         &ctxpack_core::media::InMemory,
     ))
+    .unwrap();
+    let stashed = to_text_only(
+        msgs,
+        None,
+        &|id| stored.contains(id),
+        &ctxpack_core::media::InMemory,
+    )
     .unwrap();
     assert_eq!(
         stashed,

@@ -243,7 +243,7 @@ fn a_request_body_limit_named_is_met_with_a_margin() {
 fn a_refusal_reads_back_from_its_written_form() {
     use ctxpack_core::budget::ProviderRefusal;
     use serde_json::Value;
-    // What `repairContext` does with the refusal the markdown module wrote:
+    // What `repairContext` does with the refusal the extras module wrote:
     // kind and provider by name, the figures as JavaScript numbers.
     for text in [
         "messages.3.content.0.image.source.base64: image exceeds 5 MB maximum: 15908784 bytes > 5242880 bytes",

@@ -1,11 +1,13 @@
-// The markdown module's errors as the main module's `CtxpackError`, so that
+// The extras module's errors as the main module's `CtxpackError`, so that
 // every error ctxpack throws is of the one class.
 
 /**
- * Over the main module `main`: `ownError(e)`, what the markdown module
+ * Over the main module `main`: `ownError(e)`, what the extras module
  * threw as a `CtxpackError` of the main module (the same code, message,
- * path and cause; anything else as it was), and `unwrap(result)`, the
- * markdown module's `{ok}` or its `{error}` thrown as one.
+ * path and cause; anything else as it was); `own(f)`, `f()` (a synchronous
+ * call of the extras module) with its error thrown as one; and
+ * `unwrap(result)`, the extras module's `{ok}` or its `{error}` thrown as
+ * one.
  */
 function ownErrors(main) {
   function ownError(e) {
@@ -15,12 +17,20 @@ function ownErrors(main) {
     return own;
   }
 
+  function own(f) {
+    try {
+      return f();
+    } catch (e) {
+      throw ownError(e);
+    }
+  }
+
   function unwrap(result) {
     if (result?.error) throw main.__ctxpackError(result.error.code, result.error.message, result.error.path);
     return result?.ok;
   }
 
-  return { ownError, unwrap };
+  return { ownError, own, unwrap };
 }
 
 export { ownErrors };

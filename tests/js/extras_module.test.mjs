@@ -9,40 +9,45 @@ import { ROOT } from '../../scripts/serve.mjs';
 import { cargoTree } from './support/cargo_tree.mjs';
 
 
-test('the main wasm crate does not depend on pulldown-cmark; the markdown crate does', () => {
+test('the main wasm crate does not depend on pulldown-cmark; the extras crate does', () => {
   assert.doesNotMatch(cargoTree('ctxpack'), /pulldown-cmark/);
-  assert.match(cargoTree('ctxpack-markdown'), /pulldown-cmark/);
+  assert.match(cargoTree('ctxpack-extras'), /pulldown-cmark/);
   const sizes = JSON.parse(readFileSync(path.join(ROOT, 'dist/sizes.json'), 'utf8'));
-  console.log(`main module ${sizes.gzip} B gzipped; markdown module ${sizes.markdown.gzip} B gzipped`);
-  assert.ok(sizes.markdown.gzip > 0);
+  console.log(`main module ${sizes.gzip} B gzipped; extras module ${sizes.extras.gzip} B gzipped`);
+  assert.ok(sizes.extras.gzip > 0);
 });
 
-test('Node loads the markdown module on first use only', () => {
-  const script = `
+test('Node loads the extras module on first use only, not for a compaction; toTextOnly, hasMultimedia and parseMarkdownImages live there', () => {
+  const script = `(async () => {
     const c = require(${JSON.stringify(path.join(ROOT, 'dist/node/index.js'))});
-    const before = c.__markdownLoaded();
+    const before = c.__extrasLoaded();
     const messages = [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] }];
+    const compacted = await c.compactContext(messages, { stash: await c.Stash.open({ backend: 'memory' }) });
+    const still = c.__extrasLoaded();
     const parts = c.hasMultimedia(messages);
-    const still = c.__markdownLoaded();
     const found = c.parseMarkdownImages('see ![a](b.png) and \`![c](d.png)\`');
-    console.log(JSON.stringify({ before, parts, still, after: c.__markdownLoaded(), found }));
-  `;
+    const text = c.toTextOnly(messages);
+    console.log(JSON.stringify({ before, compacted: compacted.messages.length, still, parts, after: c.__extrasLoaded(), found, text, inMain: ['toTextOnly', '__hasMultimedia', '__parseMarkdownImages'].filter((n) => n in require(${JSON.stringify(path.join(ROOT, 'dist/node/ctxpack.js'))})) }));
+  })();`;
   const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), {
     before: false,
-    parts: true,
+    compacted: 1,
     still: false,
+    parts: true,
     after: true,
     found: [{ alt: 'a', url: 'b.png', start: 4, end: 15 }],
+    text: [{ role: 'user', content: '![图片1](https://x.test/a.png)' }],
+    inMain: [],
   });
 });
 
-test('routeArtifact lives in the markdown module: the main module has none of it, and its errors are the one CtxpackError', () => {
+test('routeArtifact lives in the extras module: the main module has none of it, and its errors are the one CtxpackError', () => {
   const script = `
     const c = require(${JSON.stringify(path.join(ROOT, 'dist/node/index.js'))});
     const main = require(${JSON.stringify(path.join(ROOT, 'dist/node/ctxpack.js'))});
-    const before = c.__markdownLoaded();
+    const before = c.__extrasLoaded();
     const routed = c.routeArtifact({ id: 'r1', filename: 'report.pdf', text: 'x' }, { file: true }, { format: 'anthropic' });
     const errors = [];
     for (const args of [[{ filename: 'x' }, {}], [{ id: 'a', text: 't' }, {}, { lang: 'fr' }], [{ id: 'a', text: 't' }, {}, { format: 'nope' }], [7, {}]]) {
@@ -50,13 +55,13 @@ test('routeArtifact lives in the markdown module: the main module has none of it
         errors.push({ cls: e instanceof c.CtxpackError && e instanceof Error, name: e.name, code: e.code, path: e.path });
       }
     }
-    console.log(JSON.stringify({ before, after: c.__markdownLoaded(), inMain: 'routeArtifact' in main, id: routed.metadata.id, errors }));
+    console.log(JSON.stringify({ before, after: c.__extrasLoaded(), inMain: 'routeArtifact' in main, id: routed.metadata.id, errors }));
   `;
   const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.before, false);
-  assert.equal(out.after, true, 'the first routeArtifact loads the markdown module');
+  assert.equal(out.after, true, 'the first routeArtifact loads the extras module');
   assert.equal(out.inMain, false, 'the main module exports no routeArtifact');
   assert.equal(out.id, 'r1');
   assert.deepEqual(out.errors, [
@@ -67,18 +72,18 @@ test('routeArtifact lives in the markdown module: the main module has none of it
   ]);
 });
 
-test('the refusal readers live in the markdown module: repairContext reads the refusal there', async () => {
+test('the refusal readers live in the extras module: repairContext reads the refusal there', async () => {
   const script = `
     const c = require(${JSON.stringify(path.join(ROOT, 'dist/node/index.js'))});
     const main = require(${JSON.stringify(path.join(ROOT, 'dist/node/ctxpack.js'))});
     (async () => {
-      const before = c.__markdownLoaded();
+      const before = c.__extrasLoaded();
       const messages = [{ role: 'user', content: 'word '.repeat(50) }];
       let notARefusal = null;
       try { await c.repairContext(messages, new Error('socket hang up'), { model: 'claude-sonnet-4-5' }); } catch (e) {
         notARefusal = { cls: e instanceof c.CtxpackError, code: e.code, path: e.path, cause: e.cause?.message };
       }
-      const after = c.__markdownLoaded();
+      const after = c.__extrasLoaded();
       const error = { message: 'error, status code: 400, message: Too many images in request. Max is 10.' };
       const { refusal } = await c.repairContext(messages, error, { model: 'gpt-4o' });
       console.log(JSON.stringify({
@@ -92,7 +97,7 @@ test('the refusal readers live in the markdown module: repairContext reads the r
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.before, false);
-  assert.equal(out.after, true, 'repairContext loads the markdown module to read the refusal');
+  assert.equal(out.after, true, 'repairContext loads the extras module to read the refusal');
   assert.deepEqual(out.notARefusal, { cls: true, code: 'NOT_A_REFUSAL', path: 'error', cause: 'socket hang up' });
   const read = { kind: 'too-many-images', provider: 'openai', limit: 10 };
   assert.deepEqual(out.refusal, read, 'the result carries the refusal as parseProviderError reads it');
