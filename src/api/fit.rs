@@ -17,7 +17,9 @@ use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::budget::ProviderRefusal;
 use ctxpack_core::calls::{fit_setup, FitInput, FitSetup};
-use ctxpack_core::fit::{Attempt, FitCall, RepairCall, Repaired, ResizeFailure, Resizer};
+use ctxpack_core::fit::{
+    Attempt, FitCall, RepairCall, RepairError, Repaired, ResizeFailure, Resizer,
+};
 use ctxpack_core::history::{
     settle_inputs, settle_inputs_for_expansion, CompactOptions, Input, Settled,
 };
@@ -423,13 +425,30 @@ impl Fitting {
             outcome,
             digests,
             reupload,
-        } = repaired.map_err(|e| crate::api::repair::repair_error(e, error))?;
+        } = repaired.map_err(|e| repair_error(e, error))?;
         let out = Answer::Changes.give(&call, outcome, message_memo::keep(&keys, digests))?;
         let _ = Reflect::set(&out, &"refusal".into(), written);
         if let Some(report) = reupload {
             let _ = Reflect::set(&out, &"reupload".into(), &crate::convert::to_js(&report));
         }
         Ok(out)
+    }
+}
+
+/// What a repair's failure throws: a refusal it does not fix, or one it
+/// cannot fit, caused by the caller's `error`.
+fn repair_error(e: RepairError, error: &JsValue) -> CtxpackError {
+    match e {
+        RepairError::Message(m) => CtxpackError::from(m),
+        RepairError::NotARefusal => CtxpackError::new(
+            ErrorCode::NotARefusal,
+            "error: not a refusal about context length, images or request size",
+        )
+        .at("error")
+        .caused_by(error.clone()),
+        e @ RepairError::CannotFit { .. } => {
+            CtxpackError::new(ErrorCode::CannotFit, e.to_string()).caused_by(error.clone())
+        }
     }
 }
 

@@ -1,13 +1,11 @@
 //! `repairContext`: the refusal the extras module read, read back, and
-//! the fitting (see `fit`) run as the core's repair of it; what a failed
-//! repair throws.
+//! the fitting (see `fit`) run as the core's repair of it.
 
 use crate::api::fit::Fitting;
 use crate::convert::options_arg;
 use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::budget::ProviderRefusal;
-use ctxpack_core::fit::RepairError;
 use ctxpack_core::ErrorCode;
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
@@ -56,21 +54,4 @@ fn read_refusal(value: &JsValue) -> Option<ProviderRefusal> {
     refusal.path = text("path");
     refusal.file_id = text("fileId");
     Some(refusal)
-}
-
-/// What a repair's failure throws: a refusal it does not fix, or one it
-/// cannot fit, caused by the caller's `error`.
-pub(crate) fn repair_error(e: RepairError, error: &JsValue) -> CtxpackError {
-    match e {
-        RepairError::Message(m) => CtxpackError::from(m),
-        RepairError::NotARefusal => CtxpackError::new(
-            ErrorCode::NotARefusal,
-            "error: not a refusal about context length, images or request size",
-        )
-        .at("error")
-        .caused_by(error.clone()),
-        e @ RepairError::CannotFit { .. } => {
-            CtxpackError::new(ErrorCode::CannotFit, e.to_string()).caused_by(error.clone())
-        }
-    }
 }
