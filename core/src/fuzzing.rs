@@ -104,7 +104,7 @@ pub fn messages(data: &[u8]) {
     drop(plan);
     let rule = crate::history::Untouched::of(&messages);
     let history: Vec<bool> = (messages.iter().enumerate())
-        .map(|(i, m)| rule.is_history(i, m))
+        .map(|(i, m)| rule.is_history(i, m) || crate::messages::answered_images(m) > 0)
         .collect();
     let changed = apply_compaction(&mut messages, &replacements, &[], true);
     assert!(

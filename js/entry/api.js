@@ -79,6 +79,8 @@ function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
     historyImageTexts: (id) => extras().historyImageTexts(String(id ?? '')),
     parseProviderError: (textOrError) => extras().parseProviderError(textOrError),
     parseContextLengthError: (text) => extras().parseContextLengthError(text),
+    /** The core's rule of which AI SDK providers take files in tool results, for the AI SDK adapter. */
+    __aiSdkToolResultsTakeFiles: (provider) => extras().aiSdkToolResultsTakeFiles(provider),
     codecResize,
     /** Fits a request to its model (see the declaration); messages are remembered between calls as compactContext's are. */
     fitContext,

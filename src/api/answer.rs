@@ -84,11 +84,3 @@ pub async fn answer(
         .collect::<Array>()
         .into())
 }
-
-/// Whether the AI SDK provider `provider` (a language model's `provider`
-/// field; anything but a string is none) sends a tool result's `file`
-/// parts as images: the core's rule, for the AI SDK adapter.
-#[wasm_bindgen(js_name = __aiSdkToolResultsTakeFiles, skip_typescript)]
-pub fn ai_sdk_tool_results_take_files_js(provider: JsValue) -> bool {
-    ctxpack_core::history::ai_sdk_tool_result_takes_images(provider.as_string().as_deref())
-}

@@ -416,18 +416,33 @@ impl Fitting {
         if let Some(offload) = offload_of(p.offload.as_ref(), uploader.as_ref()) {
             fit = fit.with_offload(offload);
         }
-        let Some((r, error, written)) = &refusal else {
-            let (outcome, digests) = fit.run(inputs, &settled).await?;
-            return Answer::Changes.give(&call, outcome, message_memo::keep(&keys, digests));
-        };
-        let repaired = RepairCall::new(r, fit).run(inputs, &settled).await;
         let Repaired {
-            outcome,
+            mut outcome,
             digests,
             reupload,
-        } = repaired.map_err(|e| repair_error(e, error))?;
+        } = match &refusal {
+            None => {
+                let (outcome, digests) = fit.run(inputs, &settled).await?;
+                Repaired {
+                    outcome,
+                    digests,
+                    reupload: None,
+                }
+            }
+            Some((r, error, _)) => {
+                let repaired = RepairCall::new(r, fit).run(inputs, &settled).await;
+                repaired.map_err(|e| repair_error(e, error))?
+            }
+        };
+        let offload = outcome.report.offload.take();
         let out = Answer::Changes.give(&call, outcome, message_memo::keep(&keys, digests))?;
-        let _ = Reflect::set(&out, &"refusal".into(), written);
+        if let Some(report) = offload {
+            let fitted = Reflect::get(&out, &"report".into()).unwrap_or(JsValue::UNDEFINED);
+            let _ = Reflect::set(&fitted, &"offload".into(), &crate::convert::to_js(&report));
+        }
+        if let Some((_, _, written)) = &refusal {
+            let _ = Reflect::set(&out, &"refusal".into(), written);
+        }
         if let Some(report) = reupload {
             let _ = Reflect::set(&out, &"reupload".into(), &crate::convert::to_js(&report));
         }
@@ -437,7 +452,7 @@ impl Fitting {
 
 /// What a repair's failure throws: a refusal it does not fix, or one it
 /// cannot fit, caused by the caller's `error`.
-fn repair_error(e: RepairError, error: &JsValue) -> CtxpackError {
+pub(crate) fn repair_error(e: RepairError, error: &JsValue) -> CtxpackError {
     match e {
         RepairError::Message(m) => CtxpackError::from(m),
         RepairError::NotARefusal => CtxpackError::new(

@@ -1,12 +1,11 @@
 //! `repairContext`: the refusal the extras module read, read back, and
 //! the fitting (see `fit`) run as the core's repair of it.
 
-use crate::api::fit::Fitting;
+use crate::api::fit::{repair_error, Fitting};
 use crate::convert::options_arg;
 use crate::promise::to_promise;
-use crate::CtxpackError;
 use ctxpack_core::budget::ProviderRefusal;
-use ctxpack_core::ErrorCode;
+use ctxpack_core::fit::RepairError;
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
@@ -25,12 +24,7 @@ pub fn repair_context_js(
     keys: JsValue,
 ) -> Promise {
     let Some(read) = read_refusal(&refusal) else {
-        let e = CtxpackError::new(
-            ErrorCode::NotARefusal,
-            "error: not a refusal about context length, images or request size",
-        )
-        .at("error")
-        .caused_by(error);
+        let e = repair_error(RepairError::NotARefusal, &error);
         return to_promise(Box::pin(async move { Err(e) }));
     };
     match Fitting::read(&messages, &options, &default_resize, &keys, true) {

@@ -4,7 +4,9 @@
 // slack: false` before each request and sends it with `responses.create`,
 // `messages.create`, `models.generateContent` or `interactions.create` on a
 // capturing `fetch`. The last request carries the mockup whole, the newest 3
-// screenshots inline and the other 9 as placeholders in their tool results;
+// screenshots inline and the other 9 as placeholders in their tool results
+// (where the API takes a picture and nothing else, a computer-use screenshot
+// or a Gemini function response's media, as a picture of the placeholder);
 // `expandContext` gives the loop back exactly.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +17,7 @@ import { GoogleGenAI } from '@google/genai';
 import { Stash, compactContext, expandContext } from 'ctxpack';
 import { REPLIES, capturingFetch } from './support/wire.mjs';
 import { makeImage } from '../fixtures/make.mjs';
+import sharp from 'sharp';
 
 const STEPS = 12;
 const md5 = (s) => createHash('md5').update(s).digest('hex');
@@ -39,6 +42,28 @@ const APIS = [
     async send(input) {
       const { fetch, bodies } = capturingFetch([REPLIES.responses.text('ok')]);
       await new OpenAI({ apiKey: 'test', fetch, maxRetries: 0 }).responses.create({ model: 'gpt-5', input });
+      return { body: bodies[0], items: bodies[0].input };
+    },
+  },
+  {
+    // OpenAI computer use: a `computer_call_output` takes a screenshot and
+    // nothing else, so a placeholder goes as a picture of its text.
+    name: 'openai responses.create, computer use',
+    format: 'openai-responses',
+    prompt: { role: 'user', content: [{ type: 'input_text', text: 'Build this page.' }, { type: 'input_image', image_url: `data:image/jpeg;base64,${mockup.b64}`, detail: 'auto' }] },
+    step: (n, shot) => [
+      { type: 'computer_call', id: `cu_${n}`, call_id: `call_${n}`, action: { type: 'screenshot' }, pending_safety_checks: [], status: 'completed' },
+      { type: 'computer_call_output', call_id: `call_${n}`, output: { type: 'computer_screenshot', image_url: `data:image/png;base64,${shot}` } },
+    ],
+    picture: (item) => item.output.image_url.replace(/^data:image\/png;base64,/, ''),
+    async send(input) {
+      const { fetch, bodies } = capturingFetch([REPLIES.responses.text('ok')]);
+      await new OpenAI({ apiKey: 'test', fetch, maxRetries: 0 }).responses.create({
+        model: 'computer-use-preview',
+        tools: [{ type: 'computer_use_preview', display_width: 1024, display_height: 768, environment: 'browser' }],
+        truncation: 'auto',
+        input,
+      });
       return { body: bodies[0], items: bodies[0].input };
     },
   },
@@ -71,6 +96,23 @@ const APIS = [
     },
   },
   {
+    // Gemini 3's multimodal function responses: a `FunctionResponsePart`
+    // takes media only, so a placeholder goes as a picture of its text.
+    name: '@google/genai models.generateContent, functionResponse.parts',
+    format: 'gemini',
+    prompt: { role: 'user', parts: [{ text: 'Build this page.' }, { inlineData: { mimeType: 'image/jpeg', data: mockup.b64 } }] },
+    step: (n, shot) => [
+      { role: 'model', parts: [{ functionCall: { id: `fc_${n}`, name: 'screenshot', args: {} } }] },
+      { role: 'user', parts: [{ functionResponse: { id: `fc_${n}`, name: 'screenshot', response: { ok: true }, parts: [{ inlineData: { mimeType: 'image/png', data: shot } }] } }] },
+    ],
+    picture: (item) => item.parts[0].functionResponse.parts[0].inlineData.data,
+    async send(contents) {
+      const { fetch, bodies } = capturingFetch([REPLIES.gemini.text('ok')]);
+      await new GoogleGenAI({ apiKey: 'test', httpOptions: { fetch } }).models.generateContent({ model: 'gemini-3-flash-preview', contents });
+      return { body: bodies[0], items: bodies[0].contents };
+    },
+  },
+  {
     name: '@google/genai interactions.create',
     format: 'gemini-interactions',
     prompt: { type: 'user_input', content: [{ type: 'text', text: 'Build this page.' }, { type: 'image', data: mockup.b64, mime_type: 'image/jpeg' }] },
@@ -95,6 +137,21 @@ const APIS = [
   },
 ];
 
+/**
+ * The text of `item` a model reads for its image: where the API takes a
+ * picture and nothing else, what the picture says (libvips decodes it and
+ * reads its text chunk; it is a PNG of at least a line of glyphs);
+ * elsewhere the item's text.
+ */
+async function placeholderIn(api, item) {
+  const b64 = api.picture?.(item);
+  if (!b64 || !b64.startsWith('iVBOR') || b64.length > 1000) return JSON.stringify(item);
+  const { format, width, height, comments = [] } = await sharp(Buffer.from(b64, 'base64')).metadata();
+  assert.equal(format, 'png');
+  assert.ok(width > 500 && height >= 14, `${width}×${height}`);
+  return comments.map((c) => c.text).join(' ');
+}
+
 for (const api of APIS) {
   test(`${api.name}: a 12-step screenshot loop, compacted before each request, sends the prompt whole, 3 screenshots inline and 9 placeholders`, async () => {
     const stash = await Stash.open({ backend: 'memory' });
@@ -108,13 +165,14 @@ for (const api of APIS) {
     }
     const text = JSON.stringify(sent.body);
     assert.deepEqual(sent.items[0], api.prompt, 'the prompt is sent whole');
-    shots.forEach((shot, n) => {
+    for (const [n, shot] of shots.entries()) {
       const stashed = n < STEPS - 3;
       assert.equal(text.includes(shot.b64), !stashed, `screenshot ${n} inline`);
-      assert.equal(text.includes(shot.placeholder), stashed, `screenshot ${n} as its placeholder`);
       // Each answer is the item after its call: the placeholder stays in it.
-      if (stashed) assert.ok(JSON.stringify(sent.items[2 + 2 * n]).includes(shot.placeholder), `screenshot ${n}'s placeholder is in its tool result`);
-    });
+      const shown = await placeholderIn(api, sent.items[2 + 2 * n]);
+      assert.equal(shown.includes(shot.placeholder), stashed, `screenshot ${n} as its placeholder in its tool result`);
+      if (!api.picture) assert.equal(text.includes(shot.placeholder), stashed, `screenshot ${n}'s placeholder`);
+    }
     const { messages: back } = await expandContext(compacted, { stash, format: api.format });
     assert.deepEqual(back, loop);
   });

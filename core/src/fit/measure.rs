@@ -91,6 +91,12 @@ pub(super) async fn measure<B, R>(call: &FitCall<'_, B, R>, read: &FitMessages) 
     let history: Vec<bool> = (read.messages.iter().enumerate())
         .map(|(i, m)| rule.is_history(i, m))
         .collect();
+    // A message's own earlier steps (a UIMessage loop) are history too.
+    let answered: Vec<usize> = read
+        .messages
+        .iter()
+        .map(crate::messages::answered_images)
+        .collect();
     let mut seen = Vec::new();
     read.for_each_image(&mut |i, ordinal, path, img| {
         seen.push((i, ordinal, path.to_string(), img));
@@ -100,7 +106,8 @@ pub(super) async fn measure<B, R>(call: &FitCall<'_, B, R>, read: &FitMessages) 
     for (i, ordinal, path, img) in seen {
         let source = img.source();
         let inline_source = source.inline();
-        let stashable = history[i] && inline_source.is_some() && img.shape.replaceable_by_text();
+        let is_history = history[i] || ordinal < answered[i];
+        let stashable = is_history && inline_source.is_some() && img.shape.replaceable_by_text();
         if let (true, Some((_, payload))) = (hash, inline_source) {
             call.payloads
                 .prepare_facts(payload, HEAD_BYTES, &call.slicer)
@@ -115,7 +122,7 @@ pub(super) async fn measure<B, R>(call: &FitCall<'_, B, R>, read: &FitMessages) 
             path,
             low: is_low(img),
             stashable,
-            protected: call.options.keep_newest && !history[i],
+            protected: call.options.keep_newest && !is_history,
             inline,
         });
         call.slicer.checkpoint().await;

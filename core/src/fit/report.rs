@@ -139,7 +139,9 @@ pub struct FitReport {
     /// Every image, in document order.
     pub images: Vec<ImageFit>,
     /// With an offload: the compaction that sent the history images the
-    /// fitting left inline by reference, as fitted.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// fitting left inline by reference, as fitted. Not serialized with the
+    /// rest: a host writes it as the report's `offload` itself (the main
+    /// module serializes each report once).
+    #[serde(skip)]
     pub offload: Option<crate::history::CompactReport>,
 }

@@ -12,7 +12,7 @@ use crate::messages::placeholder::{placeholder_ids, split_placeholders, Segment}
 use crate::messages::walk::{
     for_each_image, for_each_item, for_each_text_without_paths, has_image, Item,
 };
-use crate::messages::{ImageSource, Message};
+use crate::messages::{answered_images, ImageSource, Message};
 use crate::stash::Failure;
 use std::collections::BTreeSet;
 
@@ -223,7 +223,9 @@ fn find_history_images<'m>(
     for (i, m) in messages.iter().enumerate() {
         // Most messages hold no image: no path is made for them.
         if has_image(m) {
-            let history = rule.is_history(i, m);
+            let whole = rule.is_history(i, m);
+            // A message's own earlier steps (a UIMessage loop) are history too.
+            let answered = answered_images(m);
             // Next request's history, when it is no step of this loop.
             let next_history = !(rule.in_loop() && rule.person == Some(i));
             for_each_image(
@@ -232,6 +234,7 @@ fn find_history_images<'m>(
                 &mut |ordinal, path, img| match img.source() {
                     ImageSource::Url(_) | ImageSource::Opaque => plan.urls += 1,
                     source => {
+                        let history = whole || ordinal < answered;
                         let replaceable =
                             source.inline().is_some() && img.shape.replaceable_by_text();
                         if !history || !replaceable {

@@ -16,8 +16,8 @@ use crate::history::compact::CompactOptions;
 use crate::messages::placeholder::placeholder_ids;
 use crate::messages::walk::{for_each_image, for_each_text_without_paths};
 use crate::messages::{
-    raw_role, tool_result_slots, verdict_after, verdict_of, Detection, Format, ImagePart,
-    ImageSource, Message, Role, Verdict,
+    tool_result_slots, verdict_after, verdict_of, Detection, Format, ImagePart, ImageSource,
+    Message, Verdict,
 };
 use crate::JsonPath;
 use serde_json::Value;
@@ -31,8 +31,6 @@ pub struct Digest {
     format: Format,
     /// What it says of its format, whole, for a call that detects.
     pub(super) verdict: Verdict,
-    /// Its raw role is the user's (where sanitizing starts).
-    pub(super) raw_user: bool,
     /// Its serialized size.
     pub(crate) size: u64,
     /// It holds tool results sanitizing would search.
@@ -54,7 +52,6 @@ pub struct Digest {
 pub(super) struct RawFacts {
     format: Format,
     verdict: Verdict,
-    raw_user: bool,
     tool_slots: bool,
 }
 
@@ -65,7 +62,6 @@ impl RawFacts {
         RawFacts {
             format,
             verdict: verdict.unwrap_or_else(|| verdict_of(raw)),
-            raw_user: raw_role(format, raw) == Some(Role::User),
             tool_slots: !tool_result_slots(format, raw).is_empty(),
         }
     }
@@ -92,7 +88,6 @@ impl Digest {
         Some(Digest {
             format: raw.format,
             verdict: raw.verdict,
-            raw_user: raw.raw_user,
             size,
             tool_slots: raw.tool_slots,
             stand_in: message.stand_in(&placeholders),

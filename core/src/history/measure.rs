@@ -8,10 +8,11 @@ use crate::history::listing::Listing;
 use crate::history::loose::put_back_loose;
 use crate::history::payloads::CompactPayloads;
 use crate::history::tool_results::{sanitize_tool_results, Sanitized};
+use crate::history::untouched::Untouched;
 use crate::media::payload::Payloads;
-use crate::messages::{Format, Message, MessageError, Role};
+use crate::messages::{raw_turn, Format, Message, MessageError, Turn};
 use crate::stash::{StashAccess, StashBackend};
-use crate::tool_results::slots::{raw_role, tool_result_slots, Slot};
+use crate::tool_results::slots::{tool_result_slots, Slot};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -181,20 +182,30 @@ fn decode_or_stand_in(
     Ok((messages, digests))
 }
 
-/// The tool results the search reads, per message before the newest user
-/// message of `values`; loose strings anywhere else are text from here on.
+/// The tool results the search reads, per message of `values` that is
+/// history by the rule of history ([`Untouched`]: before the person's newest
+/// message, or tool results the model has answered since); loose strings
+/// anywhere else are text from here on.
 fn sanitized_slots(
     format: Format,
     values: &mut [Value],
     digests: &[Option<Rc<Digest>>],
     payloads: &dyn Payloads,
 ) -> Vec<Vec<Slot>> {
-    let cutoff = sanitize_cutoff(format, values, digests);
+    let turns: Vec<Turn> = values
+        .iter()
+        .zip(digests)
+        .map(|(v, d)| match d {
+            Some(d) => d.stand_in.turn(),
+            None => raw_turn(format, v),
+        })
+        .collect();
+    let rule = Untouched::of_turns(&turns);
     values
         .iter_mut()
         .enumerate()
         .map(|(i, message)| {
-            let slots = if i < cutoff && digests[i].is_none() {
+            let slots = if rule.is_history_turn(i, turns[i]) && digests[i].is_none() {
                 tool_result_slots(format, message)
             } else {
                 Vec::new()
@@ -236,18 +247,4 @@ fn loose_as_text(
         }
     }
     bytes_before.max(0) as u64
-}
-
-/// The index of the newest user message of the raw `values` (a known
-/// message's role from its digest): tool results before it are sanitized
-/// (none when there is none).
-fn sanitize_cutoff(format: Format, values: &[Value], digests: &[Option<Rc<Digest>>]) -> usize {
-    values
-        .iter()
-        .zip(digests)
-        .rposition(|(v, d)| match d {
-            Some(d) => d.raw_user,
-            None => raw_role(format, v) == Some(Role::User),
-        })
-        .unwrap_or(0)
 }

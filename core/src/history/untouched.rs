@@ -23,9 +23,14 @@ pub struct Untouched {
 impl Untouched {
     /// The cut of `messages`.
     pub fn of(messages: &[Message]) -> Untouched {
+        Untouched::of_turns(&messages.iter().map(Message::turn).collect::<Vec<_>>())
+    }
+
+    /// The cut of messages whose turns are `turns`, in order.
+    pub fn of_turns(turns: &[Turn]) -> Untouched {
         Untouched {
-            person: messages.iter().rposition(|m| m.turn() == Turn::Person),
-            model: messages.iter().rposition(|m| m.turn() == Turn::Model),
+            person: turns.iter().rposition(|t| *t == Turn::Person),
+            model: turns.iter().rposition(|t| *t == Turn::Model),
         }
     }
 
@@ -34,10 +39,15 @@ impl Untouched {
     /// answered. Everything else passes untouched, the model's own output
     /// after the person's newest message too (as in a chat).
     pub fn is_history(&self, i: usize, message: &Message) -> bool {
+        self.is_history_turn(i, message.turn())
+    }
+
+    /// [`Untouched::is_history`] for message `i`, whose turn is `turn`.
+    pub fn is_history_turn(&self, i: usize, turn: Turn) -> bool {
         match self.person {
             Some(p) if i < p => true,
             Some(p) if i == p => false,
-            _ => message.turn() == Turn::ToolResults && self.model.is_some_and(|l| i < l),
+            _ => turn == Turn::ToolResults && self.model.is_some_and(|l| i < l),
         }
     }
 

@@ -12,6 +12,7 @@ mod memo;
 pub(crate) mod mime;
 mod orientation;
 pub(crate) mod payload;
+pub(crate) mod text_png;
 pub(crate) mod type_names;
 
 pub use animation::is_animated;

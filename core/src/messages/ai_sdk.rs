@@ -120,12 +120,22 @@ fn cache_breakpoint(message: &mut Value) -> bool {
 /// 'reference', reference:{[provider]: id}}}`, the key as its providers
 /// read it (`openai`, `anthropic`, `google`, whose value is the file's
 /// URI). A message's `image` or `file` part becomes one, its other keys
-/// kept; a tool result's image stays inline.
+/// kept. A tool result's AI SDK 6 `image-data` (or `file-data`) part
+/// becomes that version's `{type:'image-file-id' (or 'file-id'), fileId:
+/// {[provider]: id}}`, which AI SDK 7 still reads; a `media` part (AI SDK
+/// 5's) stays inline.
 pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
     provider: None,
     write: |template, provider, name, mime| {
-        let own_part = template.wire.get("type").and_then(Value::as_str) == Some("file")
-            || template.shape == IMAGE;
+        let kind = template.wire.get("type").and_then(Value::as_str);
+        if let (Some(kind @ ("image-data" | "file-data")), true) = (kind, template.shape == DATA) {
+            let mut part = wire_without(template, &["type", "data", "mediaType"]);
+            let id_kind = if kind == "image-data" { "image-file-id" } else { "file-id" };
+            part.insert("type".into(), id_kind.into());
+            part.insert("fileId".into(), provider_reference(provider, name));
+            return Some(part);
+        }
+        let own_part = kind == Some("file") || template.shape == IMAGE;
         if !own_part || ![IMAGE, DATA, TAGGED_DATA].contains(&template.shape) {
             return None;
         }
@@ -138,12 +148,19 @@ pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
         part.insert("data".into(), Value::Object(data));
         Some(part)
     },
-    read: |part| {
-        let data = part.get("data")?;
-        match (part.get("type")?.as_str()?, data.get("type")?.as_str()?) {
-            ("file", "reference") => data.get("reference")?.as_object()?.values().next()?.as_str(),
-            _ => None,
+    read: |part| match part.get("type")?.as_str()? {
+        "image-file-id" | "file-id" => match part.get("fileId")? {
+            Value::String(id) => Some(id),
+            ids => ids.as_object()?.values().next()?.as_str(),
+        },
+        "file" => {
+            let data = part.get("data")?;
+            match data.get("type")?.as_str()? {
+                "reference" => data.get("reference")?.as_object()?.values().next()?.as_str(),
+                _ => None,
+            }
         }
+        _ => None,
     },
 });
 
@@ -222,7 +239,7 @@ fn image_part(mime: &str, payload: &str, _detail: Option<&str>) -> Value {
 }
 
 /// Decides what an AI SDK content part is.
-fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
+pub(super) fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
     let media_type = part
         .get("mediaType")
         .or_else(|| part.get("mimeType"))

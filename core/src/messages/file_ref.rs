@@ -229,7 +229,24 @@ mod tests {
             assert_eq!(part["filename"], "a.png");
             assert_eq!(part["data"]["reference"][key], name);
         }
-        // A tool result's image stays inline.
+        // AI SDK 6's tool-result images go as that version's file ids.
+        for (kind, id_kind) in [("image-data", "image-file-id"), ("file-data", "file-id")] {
+            let shot = template_of(
+                Format::AiSdk,
+                json!({"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "t", "output": {"type": "content", "value": [{"type": kind, "data": "AAAA", "mediaType": "image/png", "providerOptions": {"openai": {"imageDetail": "low"}}}]}}]}),
+            );
+            let part = Format::AiSdk
+                .reference_part(&shot, FileProvider::OpenAi, &file(), "image/png")
+                .unwrap();
+            assert_eq!(
+                part,
+                json!({"providerOptions": {"openai": {"imageDetail": "low"}}, "type": id_kind, "fileId": {"openai": "file-1"}})
+            );
+            assert_eq!(Format::AiSdk.referenced_file(&part), Some("file-1"));
+            let plain = json!({"type": id_kind, "fileId": "file-2"});
+            assert_eq!(Format::AiSdk.referenced_file(&plain), Some("file-2"));
+        }
+        // AI SDK 5's `media` part has no file id: it stays inline.
         let media = template_of(
             Format::AiSdk,
             json!({"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "t", "output": {"type": "content", "value": [{"type": "media", "data": "AAAA", "mediaType": "image/png"}]}}]}),
@@ -341,17 +358,42 @@ mod tests {
         for format in [Format::OpenAi, Format::Mcp, Format::Ollama] {
             assert!(format.file_provider().is_err(), "{format:?}");
         }
-        // An inline image is no reference; neither is a Gemini function
-        // response's image, which stays inline.
+        // An inline image is no reference.
         let inline = json!({"type": "input_image", "image_url": "data:image/png;base64,AAAA"});
         assert_eq!(Format::OpenAiResponses.referenced_file(&inline), None);
+    }
+
+    #[test]
+    fn picture_only_places_take_their_own_references() {
+        // A Gemini function response's image goes as a `FunctionResponsePart`'s `fileData`.
         let blob = template_of(
             Format::Gemini,
             json!({"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {}, "parts": [{"inlineData": {"mimeType": "image/png", "data": "AAAA"}}]}}]}),
         );
+        let uri = "https://generativelanguage.googleapis.com/v1beta/files/abc";
+        let part = Format::Gemini
+            .reference_part(&blob, FileProvider::Gemini, &file(), "image/png")
+            .unwrap();
         assert_eq!(
-            Format::Gemini.reference_part(&blob, FileProvider::Gemini, &file(), "image/png"),
-            None
+            part,
+            json!({"fileData": {"mimeType": "image/png", "fileUri": uri}})
+        );
+        assert_eq!(Format::Gemini.referenced_file(&part), Some(uri));
+        // A computer screenshot as `{type:'computer_screenshot', file_id}`, no `detail`.
+        let shot = template_of(
+            Format::OpenAiResponses,
+            json!({"type": "computer_call_output", "call_id": "c", "output": {"type": "computer_screenshot", "image_url": "data:image/png;base64,AAAA"}}),
+        );
+        let part = Format::OpenAiResponses
+            .reference_part(&shot, FileProvider::OpenAi, &file(), "image/png")
+            .unwrap();
+        assert_eq!(
+            part,
+            json!({"type": "computer_screenshot", "file_id": "file-1"})
+        );
+        assert_eq!(
+            Format::OpenAiResponses.referenced_file(&part),
+            Some("file-1")
         );
     }
 

@@ -4,9 +4,11 @@
 //! `mimeType` is `image/…`), `{fileData}`, `{functionCall}`,
 //! `{functionResponse:{name, response, parts?}}` and others, which pass
 //! through. A placeholder takes an image's place as `{text}`. Images inside
-//! a `functionResponse.parts` are read (estimates count them) but stay
-//! inline: a `FunctionResponsePart` holds media only, no text could stand
-//! in their place.
+//! a `functionResponse.parts` (Gemini 3's multimodal function responses) are
+//! history images too, but a `FunctionResponsePart` holds media only
+//! (`inlineData`, `fileData`): there a placeholder goes as a picture of its
+//! text (see `picture.rs`), read back as the placeholder, and an offloaded
+//! image as `{fileData:{mimeType, fileUri}}`.
 
 use super::file_ref::{wire_without, FileProvider, FileRefs};
 use super::decode::{message_object, optional_role, parts_message};
@@ -18,7 +20,7 @@ use super::shape::ShapeSpec;
 use super::tool_call::{obj, CallShape, ToolAnswer};
 use super::tool_slots::{key, Seg, SlotKind, ToolSlot};
 use super::turn::only_tool_results;
-use super::{Format, ImageShape, Message, MessageError, Part, Role, Turn};
+use super::{picture, Format, ImageShape, Message, MessageError, Part, Role, Turn};
 use crate::json_path::JsonPath;
 use crate::media::mime::is_image_mime;
 use serde_json::{Map, Value};
@@ -32,16 +34,13 @@ pub(super) const INLINE_DATA: ImageShape = ImageShape::new(&ShapeSpec::base64(
 ));
 
 /// `{inlineData:{mimeType, data}}` inside a `functionResponse.parts`, where
-/// no text can take its place: it stays inline.
-pub(super) const FUNCTION_RESPONSE_BLOB: ImageShape = ImageShape::new(&ShapeSpec {
-    replaceable_by_text: false,
-    ..ShapeSpec::base64(
-        "GeminiFunctionResponseBlob",
-        Some("inlineData"),
-        "data",
-        Some("mimeType"),
-    )
-});
+/// a placeholder goes as a picture of its text.
+pub(super) const FUNCTION_RESPONSE_BLOB: ImageShape = ImageShape::new(&ShapeSpec::base64(
+    "GeminiFunctionResponseBlob",
+    Some("inlineData"),
+    "data",
+    Some("mimeType"),
+));
 
 /// Evidence of it: `parts` whose first entry is an object without a
 /// `type` (Gemini parts say what they are by their one field), or the
@@ -98,12 +97,12 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
 };
 
 /// Images by file reference: `{fileData:{mimeType, fileUri}}`, a Gemini
-/// file (a `functionResponse` part's image stays inline); the part's other
-/// keys stay.
+/// file (a `FunctionResponsePart` takes one too); the part's other keys
+/// stay.
 pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
     provider: Some(FileProvider::Gemini),
     write: |template, _, uri, mime| {
-        if template.shape != INLINE_DATA {
+        if template.shape != INLINE_DATA && template.shape != FUNCTION_RESPONSE_BLOB {
             return None;
         }
         let mut part = wire_without(template, &["inlineData"]);
@@ -200,23 +199,26 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
     })
 }
 
-/// A tool result's nested content once read: the images of a
-/// `functionResponse.parts` stay inline.
+/// A tool result's nested content once read: in a `functionResponse.parts`,
+/// a picture of a placeholder is that placeholder's text part, and every
+/// other image is in the shape that place writes back.
 fn read_tool_result(content: &mut Content, slot: ToolResultSlot) {
-    if slot == ToolResultSlot::FunctionResponseParts {
-        pin_function_response_images(content);
+    let Content::Parts(parts) = content else {
+        return;
+    };
+    if slot != ToolResultSlot::FunctionResponseParts {
+        return;
     }
-}
-
-/// Marks the images of a `functionResponse.parts` as ones that stay inline.
-fn pin_function_response_images(content: &mut Content) {
-    if let Content::Parts(parts) = content {
-        for part in parts {
-            if let Part::Image(img) = part {
-                if img.shape == INLINE_DATA {
-                    img.shape = FUNCTION_RESPONSE_BLOB;
-                }
-            }
+    for part in parts {
+        let Part::Image(img) = part else { continue };
+        let shown = match img.source() {
+            super::ImageSource::Base64 { data, .. } => picture::shown_placeholder(data),
+            _ => None,
+        };
+        match shown {
+            Some(text) => *part = Part::typed_text(None, text),
+            None if img.shape == INLINE_DATA => img.shape = FUNCTION_RESPONSE_BLOB,
+            None => {}
         }
     }
 }

@@ -25,6 +25,7 @@ macro_rules! format_modules {
 list::format_list!(format_modules);
 mod model;
 mod part;
+pub(crate) mod picture;
 pub(crate) mod placeholder;
 mod registry;
 pub(crate) mod restorable;
@@ -43,12 +44,13 @@ pub use format::{Format, FORMAT_UNION_TS};
 pub use image::{ImagePart, ImageShape, ImageSource};
 pub use model::{Message, Role};
 pub use part::{Content, Part, ToolResultPart};
+pub use picture::picture_of;
 pub use placeholder::{parse_image_id, placeholder};
 pub use registry::{
     answer_tool_call, call_shape, decode_messages, detect_format, is_payload_key, native_shapes,
-    new_file_part, new_image_part, new_image_shape, raw_role, tool_result_slots, verdict_after,
-    verdict_of, TOOL_DIALECT_UNION_TS,
+    new_file_part, new_image_part, new_image_shape, raw_role, raw_turn, tool_result_slots,
+    verdict_after, verdict_of, TOOL_DIALECT_UNION_TS,
 };
 pub use tool_call::{CallShape, ToolAnswer, ToolDialect};
 pub use tool_slots::{Seg, SlotKind, ToolSlot};
-pub use turn::Turn;
+pub use turn::{answered_images, Turn};

@@ -190,6 +190,10 @@ pub(super) enum Slot {
     /// One part object, not an array, under this key (an MCP message's
     /// single content block): written back as one object while it is one part.
     SingleKey(&'static str),
+    /// One picture object under this key, in a place that takes a picture
+    /// and nothing else (a Responses `computer_call_output`'s `output`): a
+    /// text part there (a placeholder) goes back as a picture of its text.
+    Picture(&'static str),
     /// Index 1 of a LangChain tuple.
     TupleIndex,
     /// The message is itself one content part (an entry of an Interactions
@@ -283,7 +287,7 @@ impl Message {
     /// `messages[0].content`, or `messages[0][1]` for a tuple.
     pub fn content_path(&self, base: &JsonPath) -> JsonPath {
         match self.slot {
-            Slot::Key(key) | Slot::SingleKey(key) => base.key(key),
+            Slot::Key(key) | Slot::SingleKey(key) | Slot::Picture(key) => base.key(key),
             Slot::TupleIndex => base.index(1),
             Slot::Split(layout) => base.key(layout.text_key),
             Slot::Itself => base.clone(),
@@ -296,7 +300,7 @@ impl Message {
     /// `messages[0].images[1]`.
     pub fn part_path(&self, base: &JsonPath, index: usize) -> JsonPath {
         match self.slot {
-            Slot::SingleKey(key) if index == 0 => base.key(key),
+            Slot::SingleKey(key) | Slot::Picture(key) if index == 0 => base.key(key),
             Slot::Itself if index == 0 => base.clone(),
             // The texts are the text field, the others their entry of the array.
             Slot::Split(layout) => match index.checked_sub(1 + layout.appended) {
@@ -352,6 +356,12 @@ impl Message {
             }
             return wire;
         }
+        if let (Value::Object(map), Slot::Picture(key)) = (&mut wire, self.slot) {
+            if let Some(value) = picture_content(format, self.content) {
+                map.insert(key.into(), value);
+            }
+            return wire;
+        }
         let content = match self.content {
             // Where content cannot be one string, folded text is one text part.
             Content::Text(text) if self.parts_only || !format.has_string_content() => {
@@ -380,6 +390,22 @@ impl Message {
             }
         }
         wire
+    }
+}
+
+/// The content of a picture-only place back to its one value: a text (a
+/// placeholder) as a picture showing it, any other part as it is.
+fn picture_content(format: Format, content: Content) -> Option<Value> {
+    match content {
+        Content::Text(text) => Some(super::picture::picture_part(format, &text)),
+        Content::Parts(mut parts) if parts.len() == 1 => match parts.pop()? {
+            Part::Text(fields) => {
+                let text = fields.get("text").and_then(Value::as_str).unwrap_or("");
+                Some(super::picture::picture_part(format, text))
+            }
+            part => Some(part.into_wire()),
+        },
+        other => other.into_wire(),
     }
 }
 

@@ -5,17 +5,21 @@
 //! or a list of those parts), and its images are history images like any
 //! other. Every other item (`function_call`, `reasoning`, `item_reference`,
 //! …), with or without a `role`, passes through untouched. A placeholder
-//! takes an image's place as `{type:'input_text', text}`.
+//! takes an image's place as `{type:'input_text', text}`. A
+//! `computer_call_output`'s `output` is one `computer_screenshot`
+//! (`image_url` or `file_id`, nothing else): there a placeholder goes as a
+//! picture of its text (see `picture.rs`), and an offloaded screenshot as
+//! its `file_id`.
 
 use super::file_ref::{wire_without, FileProvider, FileRefs};
 use super::decode::{message_object, optional_role, take_content};
 use super::evidence::Evidence;
 use super::model::{NewParts, PartKind, Slot, WireFormat};
-use super::part::Content;
+use super::part::{Content, Part};
 use super::shape::ShapeSpec;
 use super::tool_call::{obj, CallShape, ToolAnswer};
 use super::tool_slots::{key, typed_text_parts, SlotKind, ToolSlot};
-use super::{Format, ImageShape, Message, MessageError, Role, ToolDialect, Turn};
+use super::{picture, Format, ImageShape, ImagePart, Message, MessageError, Role, ToolDialect, Turn};
 use crate::json_path::JsonPath;
 use crate::media::data_url::format_data_url;
 use serde_json::{Map, Value};
@@ -26,6 +30,14 @@ const TOOL_OUTPUTS: [&str; 2] = ["function_call_output", "custom_tool_call_outpu
 /// `{type:'input_image', image_url, detail}`; `image_url` is a data URL or a URL.
 pub(super) const INPUT_IMAGE: ImageShape = ImageShape::new(&ShapeSpec::url(
     "ResponsesInputImage",
+    None,
+    "image_url",
+    None,
+));
+
+/// A `computer_call_output`'s `{type:'computer_screenshot', image_url}`.
+pub(super) const COMPUTER_SCREENSHOT: ImageShape = ImageShape::new(&ShapeSpec::url(
+    "ResponsesComputerScreenshot",
     None,
     "image_url",
     None,
@@ -79,7 +91,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
 pub(super) static NEW_PARTS: NewParts = NewParts {
     new_part: image_part,
     new_shape: INPUT_IMAGE,
-    shapes: &[INPUT_IMAGE],
+    shapes: &[INPUT_IMAGE, COMPUTER_SCREENSHOT],
     text_type: Some("input_text"),
     string_content: true,
     file_parts: true,
@@ -89,20 +101,24 @@ pub(super) static NEW_PARTS: NewParts = NewParts {
 };
 
 /// Images by file reference: `{type:'input_image', file_id, detail}`, an
-/// OpenAI file (`detail` as the part asked, else `auto`).
+/// OpenAI file (`detail` as the part asked, else `auto`), or a screenshot's
+/// `{type:'computer_screenshot', file_id}`.
 pub(super) const FILE_REFS: Option<FileRefs> = Some(FileRefs {
     provider: Some(FileProvider::OpenAi),
     write: |template, _, id, _| {
-        if template.shape != INPUT_IMAGE {
+        let input_image = template.shape == INPUT_IMAGE;
+        if !input_image && template.shape != COMPUTER_SCREENSHOT {
             return None;
         }
         let mut part = wire_without(template, &["image_url", "file_id"]);
         part.insert("file_id".into(), id.into());
-        part.entry("detail").or_insert_with(|| "auto".into());
+        if input_image {
+            part.entry("detail").or_insert_with(|| "auto".into());
+        }
         Some(part)
     },
     read: |part| match part.get("type").and_then(Value::as_str) {
-        Some("input_image") => part.get("file_id").and_then(Value::as_str),
+        Some("input_image" | "computer_screenshot") => part.get("file_id").and_then(Value::as_str),
         _ => None,
     },
 });
@@ -148,6 +164,9 @@ fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
     let mut map = message_object(value, path)?;
     let role = optional_role(&map, path)?;
     let item_type = map.get("type").and_then(Value::as_str);
+    if item_type == Some("computer_call_output") {
+        return Ok(screenshot_output(map));
+    }
     let (role, key) = match (item_type, role) {
         (Some(t), _) if TOOL_OUTPUTS.contains(&t) => (Role::Tool, Some("output")),
         (None | Some("message"), Some(role)) => (role, Some("content")),
@@ -164,6 +183,42 @@ fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
         Value::Object(map),
         Slot::Key(key.unwrap_or("content")),
     ))
+}
+
+/// A `computer_call_output` item: its `output` the one part of its content,
+/// a screenshot by `image_url` an image, a picture of a placeholder that
+/// placeholder's text part, a screenshot by `file_id` passed through. An
+/// `output` of another kind stays in the item, and the item has no content.
+fn screenshot_output(mut map: Map<String, Value>) -> Message {
+    let output = map
+        .get_mut("output")
+        .filter(|o| o.get("type").and_then(Value::as_str) == Some("computer_screenshot"));
+    let content = match output.map(std::mem::take) {
+        Some(Value::Object(output)) => Content::Parts(vec![screenshot_part(output)]),
+        _ => Content::Absent,
+    };
+    Message::lifted(
+        &WIRE,
+        Role::Tool,
+        content,
+        Value::Object(map),
+        Slot::Picture("output"),
+    )
+}
+
+/// A `computer_screenshot` as a part: by `image_url`, an image or the
+/// placeholder it is a picture of; by `file_id`, passed through.
+fn screenshot_part(output: Map<String, Value>) -> Part {
+    let Some(url) = output.get("image_url").and_then(Value::as_str) else {
+        return Part::Other(Value::Object(output));
+    };
+    match picture::shown_in_data_url(url) {
+        Some(text) => Part::typed_text(Some("input_text"), text),
+        None => Part::Image(ImagePart {
+            wire: output,
+            shape: COMPUTER_SCREENSHOT,
+        }),
+    }
 }
 
 /// Decides what a content part of a message or a tool output is.

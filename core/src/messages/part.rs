@@ -136,7 +136,11 @@ impl ToolResultPart {
     /// Back to the wire value, the content in its original place.
     pub fn into_wire(self) -> Value {
         let mut wire = self.wire;
-        let content = self.content.into_wire();
+        let content = match self.slot {
+            ToolResultSlot::FunctionResponseParts => texts_as_pictures(self.content),
+            _ => self.content,
+        };
+        let content = content.into_wire();
         if let Some(content) = content {
             match self.slot {
                 ToolResultSlot::Content => {
@@ -164,5 +168,24 @@ impl ToolResultPart {
             }
         }
         Value::Object(wire)
+    }
+}
+
+/// `content` with each text part (a placeholder) a picture of its text: a
+/// Gemini `functionResponse.parts` entry takes media only.
+fn texts_as_pictures(content: Content) -> Content {
+    match content {
+        Content::Parts(parts) => Content::Parts(
+            parts
+                .into_iter()
+                .map(|part| match part.as_text() {
+                    Some(text) => {
+                        Part::Other(super::picture::picture_part(super::Format::Gemini, text))
+                    }
+                    None => part,
+                })
+                .collect(),
+        ),
+        other => other,
     }
 }

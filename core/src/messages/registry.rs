@@ -280,6 +280,13 @@ pub fn raw_role(format: Format, message: &Value) -> Option<Role> {
     (wire_format(format).role_of)(message)
 }
 
+/// Whose turn a raw message of `format` is, as reading it says (a message
+/// that does not read is neither side's).
+pub fn raw_turn(format: Format, message: &Value) -> super::Turn {
+    Message::decode(format, message.clone(), &JsonPath::root("messages"))
+        .map_or(super::Turn::Other, |m| m.turn())
+}
+
 impl Message {
     /// Reads one message of `format` at `path`.
     pub fn decode(format: Format, value: Value, path: &JsonPath) -> Result<Message, MessageError> {

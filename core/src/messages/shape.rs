@@ -19,8 +19,10 @@ pub struct ShapeSpec {
     pub(super) mime_outside: bool,
     /// True when the value is always base64, never a URL.
     pub(super) always_base64: bool,
-    /// False in a place where a text placeholder cannot stand (a Gemini
-    /// `functionResponse.parts` entry): such images stay inline.
+    /// False for an image that stays inline wherever it is (an entry of
+    /// an Interactions content-list input, which is all the person's one
+    /// turn). A place that takes a picture and nothing else takes its
+    /// placeholder as a picture of it (`picture.rs`).
     pub(super) replaceable_by_text: bool,
     /// True for a part that is no part of its message's content (an entry
     /// of an Ollama message's `images`): it goes back only into a message
@@ -89,8 +91,8 @@ impl ImageShape {
         self.0.always_base64
     }
 
-    /// False for shapes in a place where a text placeholder cannot stand
-    /// (a Gemini `functionResponse.parts` entry): such images stay inline.
+    /// False for shapes whose images stay inline wherever they are (an
+    /// entry of an Interactions content-list input).
     pub fn replaceable_by_text(self) -> bool {
         self.0.replaceable_by_text
     }

@@ -2,16 +2,27 @@
 //! `{id, role, parts, metadata?}` with `{type:'text', text}` parts, `{type:'file',
 //! mediaType, url, filename?, providerMetadata?}` parts (an image when
 //! `mediaType` is `image` or `image/…`; `url` is a data URL or a hosted URL),
-//! and tool parts (`tool-<name>`, `dynamic-tool`) whose inputs and outputs
-//! pass through untouched. A placeholder takes a file part's place as
-//! `{type:'text', text}`. An experimental `steering-message` part's own
-//! `parts` are read like the message's.
+//! and tool parts (`tool-<name>`, `dynamic-tool`). A tool part's `output` is
+//! the tool's own value, which the tool's `toModelOutput` turns into what
+//! the model reads: one that is already a model output with content
+//! (`{type:'content', value}`, which `toModelOutput: ({output}) => output`
+//! passes on) is a tool result whose images (`image-data`, `file-data`,
+//! `media`, `file` with `data`, as in the AI SDK's tool results) are read;
+//! any other output, and every input, passes through untouched. A
+//! placeholder takes an image's place as `{type:'text', text}`. An
+//! experimental `steering-message` part's own `parts` are read like the
+//! message's.
+//!
+//! A loop of tools the browser runs happens inside one assistant message:
+//! each step starts with a `step-start` part, so the tool outputs before the
+//! message's last `step-start` are ones the model has answered (see
+//! [`answered_parts`]).
 
 use super::decode::{message_object, parts_message, required_role};
 use super::evidence::Evidence;
 use super::file_ref::{wire_without, FileRefs};
 use super::model::{NewParts, PartKind, WireFormat};
-use super::part::ToolResultSlot;
+use super::part::{Part, ToolResultSlot};
 use super::shape::ShapeSpec;
 use super::tool_call::ToolAnswer;
 use super::tool_slots::no_slots;
@@ -62,7 +73,7 @@ pub(super) static WIRE: WireFormat = WireFormat {
 pub(super) static NEW_PARTS: NewParts = NewParts {
     new_part: image_part,
     new_shape: FILE_URL,
-    shapes: &[FILE_URL],
+    shapes: &[FILE_URL, super::ai_sdk::DATA, super::ai_sdk::TAGGED_DATA],
     text_type: Some("text"),
     string_content: false,
     file_parts: true,
@@ -106,6 +117,10 @@ fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
 fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, MessageError> {
     Ok(match part.get("type").and_then(Value::as_str) {
         Some("text") => PartKind::Text,
+        // A tool output's file, in the AI SDK's tool-result parts.
+        Some("file") if part.contains_key("data") && !part.contains_key("url") => {
+            super::ai_sdk::classify(part, path)?
+        }
         Some("file")
             if part
                 .get("mediaType")
@@ -122,11 +137,43 @@ fn classify(part: &Map<String, Value>, path: &JsonPath) -> Result<PartKind, Mess
                 }
             }
         }
+        // A tool output's images, in the AI SDK's tool-result parts.
+        Some("image-data" | "file-data" | "media") => super::ai_sdk::classify(part, path)?,
         Some("steering-message") if part.get("parts").is_some_and(Value::is_array) => {
             PartKind::ToolResult(ToolResultSlot::Parts)
         }
+        Some(t) if is_tool_part(t) && has_content_output(part) => {
+            PartKind::ToolResult(ToolResultSlot::OutputValue)
+        }
         _ => PartKind::Other,
     })
+}
+
+/// True for a tool part's `type`: `tool-<name>` or `dynamic-tool`.
+fn is_tool_part(kind: &str) -> bool {
+    kind.starts_with("tool-") || kind == "dynamic-tool"
+}
+
+/// True when a part's `output` is a model output with content:
+/// `{type:'content', value:[…]}`.
+fn has_content_output(part: &Map<String, Value>) -> bool {
+    part.get("output")
+        .and_then(Value::as_object)
+        .is_some_and(|o| {
+            o.get("type").and_then(Value::as_str) == Some("content")
+                && o.get("value").is_some_and(Value::is_array)
+        })
+}
+
+/// How many of an assistant message's parts, from its first, the model has
+/// answered within the message itself: those before its last `step-start`
+/// (the earlier steps of a loop of tools the browser runs, each answered by
+/// the step after it). None in a message with one step or none.
+pub(super) fn answered_parts(parts: &[Part]) -> usize {
+    parts
+        .iter()
+        .rposition(|p| matches!(p, Part::Other(v) if v.get("type").and_then(Value::as_str) == Some("step-start")))
+        .unwrap_or(0)
 }
 
 /// A file reference: a file part's `providerReference` (`{openai |

@@ -2,7 +2,7 @@
 //! that may hold JSON and the structured values. Each format's module finds
 //! its own; this is the name `tool_results` knows them by.
 
-pub use crate::messages::{raw_role, tool_result_slots, SlotKind, ToolSlot as Slot};
+pub use crate::messages::{tool_result_slots, SlotKind, ToolSlot as Slot};
 
 #[cfg(test)]
 mod tests {

@@ -9,7 +9,7 @@ use crate::common::calls::*;
 use common::*;
 use ctxpack_core::history::{CompactCall, CompactOptions, Outcome};
 use ctxpack_core::history::{CompactReport, ExpandReport};
-use ctxpack_core::messages::{detect_format, Format};
+use ctxpack_core::messages::{detect_format, picture_of, Format};
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
 use serde_json::{json, Value};
 
@@ -289,17 +289,25 @@ fn gemini_contents_with_inline_images_function_calls_and_responses() {
             {"text":"这张新图呢？"}
         ]}),
     ];
-    // The function response's image stays: no text can stand in a FunctionResponsePart.
-    let out = round_trip(Format::Gemini, &input, 4, 2, &[JPEG, WEBP]);
+    // A FunctionResponsePart takes media only: there the placeholder goes as
+    // a picture of its text.
+    let out = round_trip(Format::Gemini, &input, 4, 3, &[JPEG, WEBP]);
     assert_eq!(out[0]["parts"][1], json!({"text": placeholder(JPEG)}));
     assert_eq!(
         out[0]["parts"][2], input[0]["parts"][2],
         "audio is not an image"
     );
-    assert_eq!(out[2], input[2], "function response media stays inline");
+    assert_eq!(
+        out[2]["parts"][0]["functionResponse"]["parts"],
+        json!([{"inlineData":{"mimeType":"image/png","data": picture_of(&placeholder(GIF))}}])
+    );
+    assert_eq!(
+        out[2]["parts"][0]["functionResponse"]["response"],
+        input[2]["parts"][0]["functionResponse"]["response"]
+    );
     assert_eq!(out[3]["parts"][1], json!({"text": placeholder(WEBP)}));
     let report = compact(&MemoryBackend::new(), &input).report;
-    assert_eq!((report.kept, report.urls), (2, 0));
+    assert_eq!((report.kept, report.urls), (1, 0));
 }
 
 #[test]

@@ -87,6 +87,34 @@ pub(crate) fn loop_shapes() -> Vec<LoopShape> {
                 "output":[{"type":"input_image","image_url":data_url("image/png", img),"detail":"auto"}]})
             },
         },
+        // OpenAI computer use: a `computer_call_output` takes nothing but a
+        // screenshot, so a placeholder goes as a picture of its text.
+        LoopShape {
+            format: Format::OpenAiResponses,
+            prompt: |img| {
+                json!({"role":"user","content":[{"type":"input_text","text":"Build this page."},
+                {"type":"input_image","image_url":data_url("image/jpeg", img),"detail":"auto"}]})
+            },
+            call: |n| {
+                json!({"type":"computer_call","id":format!("cu_{n}"),"call_id":format!("call_{n}"),
+                "action":{"type":"screenshot"},"pending_safety_checks":[],"status":"completed"})
+            },
+            result: |n, img| {
+                json!({"type":"computer_call_output","call_id":format!("call_{n}"),
+                "output":{"type":"computer_screenshot","image_url":data_url("image/png", img)},"acknowledged_safety_checks":[]})
+            },
+        },
+        // Gemini 3's multimodal function responses: the screenshot inside
+        // `functionResponse.parts`, which takes media only.
+        LoopShape {
+            format: Format::Gemini,
+            prompt: |img| json!({"role":"user","parts":[{"text":"Build this page."},{"inlineData":{"mimeType":"image/jpeg","data":b64(img)}}]}),
+            call: |n| json!({"role":"model","parts":[{"functionCall":{"name":"screenshot","args":{"step":n}}}]}),
+            result: |_, img| {
+                json!({"role":"user","parts":[{"functionResponse":{"name":"screenshot","response":{"ok":true},
+                "parts":[{"inlineData":{"mimeType":"image/png","data":b64(img)}}]}}]})
+            },
+        },
         LoopShape {
             format: Format::GeminiInteractions,
             prompt: |img| {
@@ -139,6 +167,14 @@ pub(crate) fn loop_shapes() -> Vec<LoopShape> {
             result: |_, img| json!({"role":"tool","tool_name":"screenshot","content":"done","images":[b64(img)]}),
         },
     ]
+}
+
+/// True when `step` (a message's JSON text) holds the placeholder of
+/// `image`: as text, or as the picture of it that stands where only a
+/// picture may.
+pub(crate) fn holds_placeholder(step: &str, image: &[u8]) -> bool {
+    let text = placeholder(image);
+    step.contains(&text) || step.contains(&ctxpack_core::messages::picture_of(&text))
 }
 
 /// The stash's settings.
@@ -194,7 +230,7 @@ fn the_loop_keeps_the_prompt_and_the_newest_screenshots_in_every_format() {
         assert_eq!(compacted[0].to_string(), input[0].to_string(), "{name}");
         for n in 0..STEPS - 3 {
             let step = compacted[2 + 2 * n].to_string();
-            assert!(step.contains(&placeholder(&screenshot(n))), "{name} {n}");
+            assert!(holds_placeholder(&step, &screenshot(n)), "{name} {n}");
         }
         // The calls and the newest answer are untouched.
         for i in (1..input.len()).step_by(2) {
@@ -238,8 +274,8 @@ fn a_loop_after_earlier_chat_turns_stashes_their_images_too() {
         let text: Vec<String> = out.messages.iter().map(Value::to_string).collect();
         // The earlier image and the two answered screenshots are history.
         assert!(text[0].contains(&placeholder(GIF)), "{name}");
-        assert!(text[4].contains(&placeholder(&screenshot(0))), "{name}");
-        assert!(text[6].contains(&placeholder(&screenshot(1))), "{name}");
+        assert!(holds_placeholder(&text[4], &screenshot(0)), "{name}");
+        assert!(holds_placeholder(&text[6], &screenshot(1)), "{name}");
         // The person's newest message and the newest screenshot pass untouched.
         assert_eq!(out.messages[2], input[2], "{name}");
         assert_eq!(out.messages[8], input[8], "{name}");

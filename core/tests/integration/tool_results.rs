@@ -262,3 +262,45 @@ fn a_text_may_be_json_only_when_it_opens_an_object_or_array_and_every_such_text_
     assert!(was_json);
     assert_eq!(target.value, json!({"imageBase64": "AAAA"}));
 }
+
+#[test]
+fn in_a_loop_the_tool_results_the_model_has_answered_are_sanitized_and_the_newest_is_not() {
+    let payload = big_png_b64();
+    let json_text = tool_result_json(&payload).to_string();
+    // One prompt, then three tool steps: the first two answered by the
+    // model's next call, the third not yet.
+    let cases = [
+        json!([
+            {"role":"user","content":"draw three cats"},
+            {"type":"function_call","call_id":"c0","name":"gen","arguments":"{}"},
+            {"type":"function_call_output","call_id":"c0","output": json_text},
+            {"type":"function_call","call_id":"c1","name":"gen","arguments":"{}"},
+            {"type":"function_call_output","call_id":"c1","output": json_text},
+            {"type":"function_call","call_id":"c2","name":"gen","arguments":"{}"},
+            {"type":"function_call_output","call_id":"c2","output": json_text}
+        ]),
+        json!([
+            {"role":"user","content":"draw three cats"},
+            {"role":"assistant","content":[{"type":"tool_use","id":"t0","name":"gen","input":{}}]},
+            {"role":"user","content":[{"type":"tool_result","tool_use_id":"t0","content": json_text}]},
+            {"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"gen","input":{}}]},
+            {"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content": json_text}]},
+            {"role":"assistant","content":[{"type":"tool_use","id":"t2","name":"gen","input":{}}]},
+            {"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content": json_text}]}
+        ]),
+    ];
+    for msgs in cases {
+        let input = msgs.as_array().unwrap();
+        let out = run(&MemoryBackend::new(), &msgs, true);
+        let format = out.report.format;
+        assert_eq!(out.report.newest_user_index, Some(0), "{format}");
+        assert_eq!(out.messages[0], input[0], "{format}: the prompt");
+        for answered in [2, 4] {
+            let text = out.messages[answered].to_string();
+            assert!(!text.contains(&payload[..64]), "{format} {answered}");
+            assert!(text.contains(&format!("[Binary:history_{}", md5(&payload))));
+        }
+        assert_eq!(out.messages[6], input[6], "{format}: not answered yet");
+        assert_eq!(out.report.binaries_stashed, 2, "{format}");
+    }
+}
