@@ -59,3 +59,12 @@ pub fn history_image_texts_js(id: JsValue) -> JsValue {
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::NULL)
 }
+
+/// Whether the AI SDK provider `provider` (a language model's `provider`
+/// field; anything but a string is none) sends a tool result's `file`
+/// parts as images: the core's rule, for the AI SDK adapter (the package
+/// binds it as `__aiSdkToolResultsTakeFiles`).
+#[wasm_bindgen(js_name = aiSdkToolResultsTakeFiles, skip_typescript)]
+pub fn ai_sdk_tool_results_take_files_js(provider: JsValue) -> bool {
+    ctxpack_core::history::ai_sdk_tool_result_takes_images(provider.as_string().as_deref())
+}

@@ -3,28 +3,21 @@
 // the `get_history_image` tool, and compaction of `useChat`'s UIMessages.
 import { jsonSchema, tool } from 'ai';
 import { compactPrompt } from './plain-prompt.mjs';
-import { compactContext, getHistoryImage, historyImageTexts, historyImageTool as toolDefinition } from 'ctxpack';
+import { __aiSdkToolResultsTakeFiles, compactContext, getHistoryImage, historyImageTexts, historyImageTool as toolDefinition } from 'ctxpack';
 
 /** The tool's name, as placeholders and the model know it: the package's tool definition's. */
 export const HISTORY_IMAGE_TOOL = toolDefinition('openai').function.name;
 
 /**
  * True when the provider `provider` (a language model's `provider` field)
- * sends the `file` parts of a tool result's `content` output as images:
- * OpenAI Responses (`*.responses`: `input_image` in `function_call_output`),
- * Anthropic (`anthropic.messages`: an image block in `tool_result`) and
- * Google (`google.generative-ai`: `inlineData`; `*.interactions`, such as
- * `google.generative-ai.interactions`: an image content in
- * `function_result`). Every other provider —
- * `openai.chat` turns that output into JSON text, base64 and all — gets the
- * files in a user message instead. The same rule as the core's answer of
- * `answerHistoryImageCall(…, { format: 'ai-sdk', provider })`, read in each
- * provider's prompt converter (`@ai-sdk/openai` 4.0.118, `@ai-sdk/anthropic`
- * 4.0.105, `@ai-sdk/google` 4.0.121) on 2026-11-25.
+ * sends the `file` parts of a tool result's `content` output as images
+ * (OpenAI Responses, Anthropic, Google's `generative-ai` and `*.interactions`
+ * providers); every other provider gets the files in a user message
+ * instead. The core's rule, the one `answerHistoryImageCall(…, { format:
+ * 'ai-sdk', provider })` answers by.
  */
 export function toolResultsTakeFiles(provider) {
-  return typeof provider === 'string' &&
-    (provider.endsWith('.responses') || provider.endsWith('.interactions') || provider === 'anthropic.messages' || provider === 'google.generative-ai');
+  return __aiSdkToolResultsTakeFiles(provider);
 }
 
 /** True for a `file` part of a tool result's output that a user message can carry (not inline text). */

@@ -13,7 +13,7 @@ export { canvasResize };
 
 export const {
   parseMarkdownImages, toMultimodal, hasMultimedia, toTextOnly, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError,
-  codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate, expandContext,
+  codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate, expandContext, __aiSdkToolResultsTakeFiles,
 } = bindApi({
   main,
   extras: () => extras,

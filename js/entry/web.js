@@ -142,5 +142,5 @@ export function initCodecModule(input) {
 
 export const {
   parseMarkdownImages, toMultimodal, hasMultimedia, toTextOnly, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError,
-  codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate, expandContext,
+  codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate, expandContext, __aiSdkToolResultsTakeFiles,
 } = api;

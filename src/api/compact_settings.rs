@@ -45,7 +45,7 @@ pub(crate) struct OffloadSettings {
 
 impl OffloadSettings {
     /// Reads the `offload` option of `opts`, if given.
-    fn read(opts: &Options) -> Result<Option<OffloadSettings>, CtxpackError> {
+    pub(crate) fn read(opts: &Options) -> Result<Option<OffloadSettings>, CtxpackError> {
         let Some(o) = opts.object("offload")? else {
             return Ok(None);
         };
@@ -75,15 +75,25 @@ pub(crate) fn offloaded<'a, B: StashBackend>(
     settings: Option<&'a OffloadSettings>,
     uploader: Option<&'a JsUploader<'a>>,
 ) -> CompactCall<'a, B> {
-    match (settings, uploader) {
-        (Some(o), Some(uploader)) => compaction.with_offload(Offload {
-            uploader,
-            provider: o.provider,
-            account: &o.account,
-            min_bytes: o.min_bytes,
-        }),
-        _ => compaction,
+    match offload_of(settings, uploader) {
+        Some(offload) => compaction.with_offload(offload),
+        None => compaction,
     }
+}
+
+/// The offload `settings` ask, uploading through `uploader` (made of them
+/// with `uploader_of`); none without both.
+pub(crate) fn offload_of<'a>(
+    settings: Option<&'a OffloadSettings>,
+    uploader: Option<&'a JsUploader<'a>>,
+) -> Option<Offload<'a>> {
+    let (o, uploader) = (settings?, uploader?);
+    Some(Offload {
+        uploader,
+        provider: o.provider,
+        account: &o.account,
+        min_bytes: o.min_bytes,
+    })
 }
 
 /// The uploader of `settings` over `table`'s kept values.

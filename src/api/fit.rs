@@ -1,24 +1,28 @@
-//! `fitContext` and `repairContext`: convert, call the core's fitting over
-//! the stash and a resize function, map errors. The package's entry passes
-//! the default resize function (a canvas in browsers, the codec module in
-//! Node); a caller's `resize` option replaces it.
+//! `fitContext`, and the fitting `repairContext` runs (see `repair`):
+//! convert, call the core's fitting over the stash and a resize function,
+//! map errors. The package's entry passes the default resize function (a
+//! canvas in browsers, the codec module in Node); a caller's `resize`
+//! option replaces it.
 
 use crate::api::call::{Answer, Call, CallStash};
+use crate::api::compact_settings::{offload_of, uploader_of, OffloadSettings};
 use crate::api::slack::slack_option;
 use crate::api::target::target_options;
+use crate::convert::array_arg;
 use crate::convert::bytes::{from_base64, to_base64};
 use crate::convert::external::Table;
 use crate::convert::message_memo::{self, keys_of, Seen};
 use crate::convert::payload_memo;
-use crate::convert::{array_arg, options_arg};
 use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::budget::ProviderRefusal;
 use ctxpack_core::calls::{fit_setup, FitInput, FitSetup};
 use ctxpack_core::fit::{
-    fit_inputs, repair_inputs, Attempt, RepairError, RepairOptions, ResizeFailure, Resizer,
+    Attempt, FitCall, RepairCall, RepairError, Repaired, ResizeFailure, Resizer,
 };
-use ctxpack_core::history::{settle_inputs, CompactOptions, Input, Settled};
+use ctxpack_core::history::{
+    settle_inputs, settle_inputs_for_expansion, CompactOptions, Input, Settled,
+};
 use ctxpack_core::media::{BytesKind, Dimensions};
 use ctxpack_core::ErrorCode;
 use js_sys::{Function, JsString, Object, Promise, Reflect};
@@ -300,6 +304,7 @@ struct Prepared {
     own_resize: bool,
     format: Option<ctxpack_core::messages::Format>,
     stash: Option<std::rc::Rc<crate::stash::StashInner>>,
+    offload: Option<OffloadSettings>,
 }
 
 fn prepare(call: &Call, default_resize: &JsValue) -> Result<Prepared, CtxpackError> {
@@ -322,18 +327,25 @@ fn prepare(call: &Call, default_resize: &JsValue) -> Result<Prepared, CtxpackErr
             )
         })?,
     };
+    let offload = OffloadSettings::read(opts)?;
+    // An offload needs a stash, where the files are remembered.
+    let stash = match offload {
+        Some(_) => Some(call.stash()?),
+        None => call.optional_stash()?,
+    };
     Ok(Prepared {
         setup,
         resize,
         own_resize,
         format: opts.format()?,
-        stash: call.optional_stash()?,
+        stash,
+        offload,
     })
 }
 
 /// A fitting (or a repair) whose options are read, and each message not
 /// known by its key (see `convert::message_memo`).
-struct Fitting {
+pub(crate) struct Fitting {
     call: Call,
     prepared: Prepared,
     inputs: Vec<Input>,
@@ -343,16 +355,19 @@ struct Fitting {
 
 /// A refusal to repair: as read, the error it was read from, and its
 /// JavaScript form for the result.
-type Refusal = (ProviderRefusal, JsValue, JsValue);
+pub(crate) type Refusal = (ProviderRefusal, JsValue, JsValue);
 
 impl Fitting {
     /// Reads the options and the messages now, before the promise is made,
     /// so what the JavaScript side compared is what is fitted.
-    fn read(
+    /// A repair (`repairing`) settles its messages as an expansion does
+    /// (see `RepairCall::run`).
+    pub(crate) fn read(
         messages: &JsValue,
         options: &JsValue,
         default_resize: &JsValue,
         keys: &JsValue,
+        repairing: bool,
     ) -> Result<Fitting, CtxpackError> {
         let call = Call::new(Some(options))?;
         let prepared = prepare(&call, default_resize)?;
@@ -360,8 +375,11 @@ impl Fitting {
         let keys = keys_of(keys, array.length());
         let mut read = |i: usize| call.message(&array, i, false);
         let mut inputs = message_memo::inputs(&keys, &mut read)?;
-        let defaults = CompactOptions::default();
-        let settled = settle_inputs(&mut inputs, prepared.format, &defaults, &mut read)?;
+        let format = prepared.format;
+        let settled = match repairing {
+            true => settle_inputs_for_expansion(&mut inputs, format, &mut read)?,
+            false => settle_inputs(&mut inputs, format, &CompactOptions::default(), &mut read)?,
+        };
         Ok(Fitting {
             call,
             prepared,
@@ -374,7 +392,7 @@ impl Fitting {
     /// Fits to the model's limits or, given a `refusal`, to the limits it
     /// names; keeps the digests the core made, and answers `{changed,
     /// values, report, keys}` (with `refusal` for a repair).
-    async fn run(self, refusal: Option<Refusal>) -> Result<JsValue, CtxpackError> {
+    pub(crate) async fn run(self, refusal: Option<Refusal>) -> Result<JsValue, CtxpackError> {
         let Fitting {
             call,
             prepared: p,
@@ -388,37 +406,64 @@ impl Fitting {
             remember: p.own_resize,
         };
         let store = p.stash.as_deref().map(|s| CallStash::new(s, &call));
-        let access = store.as_ref().map(CallStash::access);
         let payloads = call.payloads();
+        let uploader = uploader_of(p.offload.as_ref(), &call.table);
         let (profile, options) = (&p.setup.profile, p.setup.options);
-        let (outcome, digests) = match &refusal {
+        let mut fit = FitCall::new(profile, options, &resizer, &payloads);
+        if let Some(store) = &store {
+            fit = fit.with_stash(store.access());
+        }
+        if let Some(offload) = offload_of(p.offload.as_ref(), uploader.as_ref()) {
+            fit = fit.with_offload(offload);
+        }
+        let Repaired {
+            mut outcome,
+            digests,
+            reupload,
+        } = match &refusal {
             None => {
-                let fitted = fit_inputs(
-                    access, &resizer, inputs, &settled, profile, options, &payloads,
-                );
-                fitted.await?
+                let (outcome, digests) = fit.run(inputs, &settled).await?;
+                Repaired {
+                    outcome,
+                    digests,
+                    reupload: None,
+                }
             }
             Some((r, error, _)) => {
-                let fit = RepairOptions {
-                    refusal: r,
-                    fit: options,
-                };
-                let repaired =
-                    repair_inputs(access, &resizer, inputs, &settled, profile, fit, &payloads);
-                repaired.await.map_err(|e| match e {
-                    RepairError::Message(m) => CtxpackError::from(m),
-                    e @ RepairError::CannotFit { .. } => {
-                        CtxpackError::new(ErrorCode::CannotFit, e.to_string())
-                            .caused_by(error.clone())
-                    }
-                })?
+                let repaired = RepairCall::new(r, fit).run(inputs, &settled).await;
+                repaired.map_err(|e| repair_error(e, error))?
             }
         };
+        let offload = outcome.report.offload.take();
         let out = Answer::Changes.give(&call, outcome, message_memo::keep(&keys, digests))?;
+        if let Some(report) = offload {
+            let fitted = Reflect::get(&out, &"report".into()).unwrap_or(JsValue::UNDEFINED);
+            let _ = Reflect::set(&fitted, &"offload".into(), &crate::convert::to_js(&report));
+        }
         if let Some((_, _, written)) = &refusal {
             let _ = Reflect::set(&out, &"refusal".into(), written);
         }
+        if let Some(report) = reupload {
+            let _ = Reflect::set(&out, &"reupload".into(), &crate::convert::to_js(&report));
+        }
         Ok(out)
+    }
+}
+
+/// What a repair's failure throws: a refusal it does not fix, or one it
+/// cannot fit, caused by the caller's `error`.
+pub(crate) fn repair_error(e: RepairError, error: &JsValue) -> CtxpackError {
+    match e {
+        RepairError::Message(m) => CtxpackError::from(m),
+        RepairError::NotARefusal => CtxpackError::new(
+            ErrorCode::NotARefusal,
+            "error: not a refusal about context length, images or request size",
+        )
+        .at("error")
+        .caused_by(error.clone()),
+        e @ RepairError::CannotFit { .. } => {
+            CtxpackError::new(ErrorCode::CannotFit, e.to_string()).caused_by(error.clone())
+        }
     }
 }
 
@@ -433,55 +478,8 @@ pub fn fit_context_js(
     default_resize: JsValue,
     keys: JsValue,
 ) -> Promise {
-    match Fitting::read(&messages, &options, &default_resize, &keys) {
+    match Fitting::read(&messages, &options, &default_resize, &keys, false) {
         Ok(fitting) => to_promise(Box::pin(fitting.run(None))),
         Err(e) => to_promise(Box::pin(async move { Err(e) })),
     }
-}
-
-/// See the TypeScript declaration of `repairContext`, which is this with
-/// `refusal` read from `error` by the extras module's `parseProviderError`
-/// and the default resize function (the package's entry passes both), and
-/// `keys` as `__fitContext` takes them. The promise resolves to `{changed,
-/// values, report, keys, refusal}`.
-#[wasm_bindgen(js_name = __repairContext, skip_typescript)]
-pub fn repair_context_js(
-    messages: JsValue,
-    error: JsValue,
-    refusal: JsValue,
-    options: JsValue,
-    default_resize: JsValue,
-    keys: JsValue,
-) -> Promise {
-    // A missing file is no refusal a tighter limit fixes.
-    let Some(read) = read_refusal(&refusal).filter(|r| r.kind.is_about_size()) else {
-        let e = CtxpackError::new(
-            ErrorCode::NotARefusal,
-            "error: not a refusal about context length, images or request size",
-        )
-        .at("error")
-        .caused_by(error);
-        return to_promise(Box::pin(async move { Err(e) }));
-    };
-    match Fitting::read(&messages, &options, &default_resize, &keys) {
-        Ok(fitting) => to_promise(Box::pin(fitting.run(Some((read, error, refusal))))),
-        Err(e) => to_promise(Box::pin(async move { Err(e) })),
-    }
-}
-
-/// A refusal as `parseProviderError` writes it, read back; `None` for
-/// `null` or anything it never writes.
-fn read_refusal(value: &JsValue) -> Option<ProviderRefusal> {
-    let r = options_arg(Some(value), "refusal").ok()?;
-    let text = |key: &str| r.string(key).ok().flatten();
-    let count = |key: &str| r.number(key).ok().flatten();
-    let mut refusal = ProviderRefusal::named(&text("kind")?, &text("provider")?)?;
-    refusal.limit = count("limit").map(|n| n as u64);
-    refusal.actual = count("actual").map(|n| n as u64);
-    refusal.output_tokens = count("outputTokens").map(|n| n as u64);
-    refusal.documents = count("documents").map(|n| n as u64);
-    refusal.message_index = count("messageIndex").map(|n| n as usize);
-    refusal.path = text("path");
-    refusal.file_id = text("fileId");
-    Some(refusal)
 }

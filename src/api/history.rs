@@ -16,8 +16,8 @@ use crate::stash::StashInner;
 use crate::CtxpackError;
 use ctxpack_core::calls::history_image_dialect;
 use ctxpack_core::history::{
-    expand_inputs, history_image, settle_inputs, settle_inputs_for_expansion, CompactCall,
-    CompactOptions, Input, LostFile, Settled,
+    history_image, settle_inputs, settle_inputs_for_expansion, CompactCall, CompactOptions,
+    ExpandCall, Input, Settled,
 };
 use js_sys::{Array, Promise};
 use std::rc::Rc;
@@ -329,7 +329,7 @@ impl Compaction {
         let compaction = CompactCall::new(store.access(), options, &payloads);
         let (outcome, digests) = offloaded(compaction, offload.as_ref(), uploader.as_ref())
             .with_progress(&mut progress)
-            .run_inputs(inputs, &settled)
+            .run(inputs, &settled)
             .await?;
         answer.give(&call, outcome, message_memo::keep(&keys, digests))
     }
@@ -356,30 +356,6 @@ pub async fn expand_context(messages: JsValue, options: JsValue) -> Result<JsVal
     expansion.run(Answer::Whole(array)).await
 }
 
-/// Puts back the images of `messages` offloaded as the file `file_id` (a
-/// string; anything else: every file they reference), the records of
-/// `options.stash` forgetting it for `account` (a string; anything else:
-/// the default account): `{messages, report}`, the report an expansion's.
-/// The package's `repairContext` calls it for a `file-missing` refusal,
-/// then compacts (uploading the images anew with `offload`) and fits.
-#[wasm_bindgen(js_name = __restoreLostFile, skip_typescript)]
-pub fn restore_lost_file_js(
-    messages: JsValue,
-    file_id: JsValue,
-    account: JsValue,
-    options: JsValue,
-) -> Promise {
-    match Expansion::read(&messages, &options, &JsValue::UNDEFINED) {
-        Ok(mut expansion) => {
-            expansion.lost = Some((file_id.as_string(), account.as_string().unwrap_or_default()));
-            // `read` checked that `messages` is an array.
-            let array = messages.unchecked_into();
-            to_promise(Box::pin(expansion.run(Answer::Whole(array))))
-        }
-        Err(e) => to_promise(Box::pin(async move { Err(e) })),
-    }
-}
-
 /// An expansion whose messages and options are read.
 struct Expansion {
     call: Call,
@@ -387,9 +363,6 @@ struct Expansion {
     keys: Vec<Seen>,
     settled: Settled,
     stash: Rc<StashInner>,
-    /// The file a provider lost (its name, or every file), and whose: only
-    /// the images offloaded as it are put back (see `LostFile`).
-    lost: Option<(Option<String>, String)>,
 }
 
 impl Expansion {
@@ -413,7 +386,6 @@ impl Expansion {
             keys,
             settled,
             stash,
-            lost: None,
         })
     }
 
@@ -425,15 +397,11 @@ impl Expansion {
             keys,
             settled,
             stash,
-            lost,
         } = self;
         let store = CallStash::new(&stash, &call);
-        let lost = lost.as_ref().map(|(name, account)| LostFile {
-            name: name.as_deref(),
-            account,
-        });
-        let (outcome, digests) =
-            expand_inputs(store.access(), inputs, &settled, lost, &call.payloads()).await?;
+        let payloads = call.payloads();
+        let expansion = ExpandCall::new(store.access(), &payloads);
+        let (outcome, digests) = expansion.run(inputs, &settled).await?;
         answer.give(&call, outcome, message_memo::keep(&keys, digests))
     }
 }

@@ -14,6 +14,7 @@ pub mod messages;
 pub mod multimodal;
 pub mod profile;
 pub mod refusal;
+pub mod repair;
 pub mod request_body;
 mod slack;
 mod target;

@@ -67,7 +67,7 @@ pub async fn compact_request_body(
     let compaction = CompactCall::new(store.access(), options, &body.text);
     let (outcome, digests) = offloaded(compaction, offload.as_ref(), uploader.as_ref())
         .with_progress(&mut progress)
-        .run_inputs(inputs, &settled)
+        .run(inputs, &settled)
         .await?;
     body_memo::keep(&body, digests);
     let edits = body_edits(&body, &outcome.messages, &outcome.changed);

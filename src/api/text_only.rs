@@ -9,7 +9,7 @@ use crate::convert::{array_arg, to_js};
 use crate::promise::to_promise;
 use crate::CtxpackError;
 use ctxpack_core::budget::required_target;
-use ctxpack_core::calls::estimate_inputs;
+use ctxpack_core::calls::EstimateCall;
 use ctxpack_core::history::{settle_inputs, CompactOptions};
 use ctxpack_core::tool_results::stash_inline_images;
 use js_sys::{Array, Object, Promise, Reflect};
@@ -119,7 +119,8 @@ pub fn estimate_js(
     let mut inputs = message_memo::inputs(&keys, &mut read)?;
     // No compaction option: a digest of the format serves.
     let settled = settle_inputs(&mut inputs, format, &CompactOptions::default(), &mut read)?;
-    let (report, digests) = estimate_inputs(inputs, &settled, &target, &call.payloads())?;
+    let payloads = call.payloads();
+    let (report, digests) = EstimateCall::new(&target, &payloads).run(inputs, &settled)?;
     let answer = Object::new();
     let _ = Reflect::set(&answer, &"report".into(), &to_js(&report));
     let _ = Reflect::set(&answer, &"keys".into(), &message_memo::keep(&keys, digests));

@@ -104,6 +104,7 @@ test('ai-sdk: for a provider that sends a tool result\'s file as an image, the i
   assert.equal(output.value.find((p) => p.type === 'text').text, `Image history_${md5(old)} from earlier in the conversation:`);
   assert.ok(aiSdk.toolResultsTakeFiles('openai.responses'));
   assert.ok(aiSdk.toolResultsTakeFiles('google.generative-ai'));
+  assert.ok(aiSdk.toolResultsTakeFiles('google.generative-ai.interactions'));
   assert.ok(!aiSdk.toolResultsTakeFiles('openai.chat'));
   assert.ok(!aiSdk.toolResultsTakeFiles(undefined));
 });

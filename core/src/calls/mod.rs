@@ -14,7 +14,7 @@ mod sanitize;
 
 pub use answer::answer_format;
 pub use compact::{compact_options, offload_options, CompactInput, OffloadInput};
-pub use estimate::{estimate_inputs, estimate_request};
+pub use estimate::EstimateCall;
 pub use fit::{fit_setup, FitInput, FitSetup};
 pub use history_image::history_image_dialect;
 pub use multimodal::part_options;

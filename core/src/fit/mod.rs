@@ -9,18 +9,21 @@
 //! [`attempt`], [`plan`]); pixels are changed by a [`Resizer`] the caller
 //! supplies (a browser canvas, the codec module, the app's own function).
 //! [`repair`] turns a provider's refusal into the tighter limits a retry
-//! must meet.
+//! must meet; [`RepairCall`] fits to them, or puts back a lost file.
 
 mod attempt;
 mod call;
 mod commit;
 mod flow;
 mod inputs;
+mod lost_file;
 mod measure;
+mod offload_after;
 mod one_image;
 mod plan;
 mod planning;
 mod repair;
+mod repair_call;
 mod replace;
 mod report;
 mod resize;
@@ -35,10 +38,11 @@ pub use attempt::{
     first_attempt, next_attempt, within_bytes, Attempt, MAX_ATTEMPTS, PHOTO_QUALITIES,
     TEXT_QUALITIES,
 };
-pub use call::{FitOptions, RepairOptions};
-pub use flow::{fit_context, fit_inputs, repair_context, repair_inputs};
+pub use call::{FitCall, FitOptions};
+pub use flow::Fitted;
 pub use plan::{choose_stash, Account, Limits, Rest, StashChoice, PLACEHOLDER_TOKENS};
 pub use repair::{kind_name, repair_profile, Repair, RepairError};
+pub use repair_call::{RepairCall, Repaired};
 pub use report::{Action, Figures, FitReport, ImageFit, Scale};
 pub use resizer::{ResizeFailure, Resizer};
 pub use source::{source_target, SourceFacts};

@@ -19,6 +19,10 @@ pub enum RepairError {
     /// The messages are not of a known format.
     #[error(transparent)]
     Message(#[from] crate::messages::MessageError),
+    /// The refusal is not one a repair fixes: not about size or images,
+    /// nor a lost file the stash put an image back for.
+    #[error("not a refusal about context length, images or request size")]
+    NotARefusal,
     /// Fitting to the tightened limits still leaves the request over them.
     #[error("cannot fix the {kind} refusal: {}", problems.join("; "))]
     CannotFit {

@@ -138,4 +138,10 @@ pub struct FitReport {
     pub first_changed_index: Option<usize>,
     /// Every image, in document order.
     pub images: Vec<ImageFit>,
+    /// With an offload: the compaction that sent the history images the
+    /// fitting left inline by reference, as fitted. Not serialized with the
+    /// rest: a host writes it as the report's `offload` itself (the main
+    /// module serializes each report once).
+    #[serde(skip)]
+    pub offload: Option<crate::history::CompactReport>,
 }

@@ -32,7 +32,7 @@ pub(super) async fn stash_oldest<B: StashBackend, R>(
     };
     let inputs = as_inputs(values, known);
     let (out, _) = CompactCall::new(*s, options, call.payloads)
-        .run_inputs(inputs, &Settled::given(format))
+        .run(inputs, &Settled::given(format))
         .await?;
     for failure in &out.report.failures {
         if let Some(img) = tally.images.iter_mut().find(|i| i.path == failure.path) {

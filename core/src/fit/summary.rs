@@ -78,6 +78,7 @@ pub(super) fn summarize<B, R>(
             .count(),
         first_changed_index: first_changed,
         images,
+        offload: None,
     };
     Ok(Outcome {
         messages: values,

@@ -16,7 +16,7 @@ use crate::history::compact::{
 };
 mod offload_phase;
 use crate::history::flow::{encode, Outcome};
-use crate::history::known::{settle_inputs, Digest, Input, Settled};
+use crate::history::known::{Digest, Input, Settled};
 use crate::history::listing::Listing;
 use crate::history::measure::{measure, Measured};
 use crate::history::offload::Offload;
@@ -73,25 +73,13 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         }
     }
 
-    /// Compacts `values` (in `format`, detected when `None`). Stash
-    /// failures never throw: the images stay inline and the report says
-    /// why.
+    /// Compacts `inputs` as [`crate::history::settle_inputs`] settled
+    /// them. Stash failures never throw: the images stay inline and the
+    /// report says why. A known message is not written back (its value in
+    /// the outcome is `null`, unchanged: the caller's own stays). Returns,
+    /// with the outcome, the digest of each message read that compaction
+    /// cannot change, to remember.
     pub async fn run(
-        self,
-        values: Vec<Value>,
-        format: Option<Format>,
-    ) -> Result<Outcome<CompactReport>, MessageError> {
-        let mut inputs: Vec<Input> = values.into_iter().map(Input::Read).collect();
-        let settled = settle_inputs(&mut inputs, format, &self.options, &mut |_| Ok(Value::Null))?;
-        Ok(self.run_inputs(inputs, &settled).await?.0)
-    }
-
-    /// Compacts `inputs` as [`settle_inputs`] settled them. A
-    /// known message is not written back (its value in the outcome is
-    /// `null`, unchanged: the caller's own stays). Returns, with the
-    /// outcome, the digest of each message read that compaction cannot
-    /// change, to remember.
-    pub async fn run_inputs(
         mut self,
         inputs: Vec<Input>,
         settled: &Settled,

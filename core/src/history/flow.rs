@@ -1,12 +1,11 @@
-//! What compaction and expansion share: their outcome, the messages'
-//! sizes, decoding and encoding, and renewing the records a call read.
+//! What compaction and expansion share: their outcome, encoding the
+//! messages, and renewing the records a call read.
 //! Compaction runs in `compact_call`, expansion in `restore`, one image
 //! for the `get_history_image` tool in `lookup`.
 
 use crate::budget::json_len_with;
-use crate::json_path::JsonPath;
 use crate::media::payload::Payloads;
-use crate::messages::{decode_messages, Format, Message, MessageError};
+use crate::messages::Message;
 use crate::stash::{RecordMeta, StashBackend, StashConfig};
 use serde_json::Value;
 
@@ -20,18 +19,6 @@ pub struct Outcome<R> {
     pub changed: Vec<bool>,
     /// What happened.
     pub report: R,
-}
-
-/// The serialized size of each message, payloads counted at their real length.
-pub(super) fn sizes_of(values: &[Value], payloads: &dyn Payloads) -> Vec<u64> {
-    values.iter().map(|v| json_len_with(v, payloads)).collect()
-}
-
-pub(super) fn decode(
-    values: Vec<Value>,
-    format: Option<Format>,
-) -> Result<(Format, Vec<Message>), MessageError> {
-    decode_messages(values, format, &JsonPath::root("messages"))
 }
 
 /// The wire values of `messages` and their size after: a changed message

@@ -49,6 +49,6 @@ pub use offload::{
     DEFAULT_MIN_BYTES, RENEW_BEFORE_MS,
 };
 pub use payloads::CompactPayloads;
-pub use restore::{expand_history, expand_inputs, LostFile};
+pub use restore::{ExpandCall, LostFile};
 pub use tool::{history_image_tool, Dialect, TOOL_DESCRIPTION, TOOL_NAME};
 pub use untouched::Untouched;

@@ -1,7 +1,7 @@
 //! Expansion: placeholders back to the images the stash holds, each in the
 //! exact shape it was stashed in, refreshing the records it read.
 
-use super::flow::{decode, encode, refresh, sizes_of, Outcome};
+use super::flow::{encode, refresh, Outcome};
 use crate::event_loop::Slicer;
 use crate::history::expand::collect_file_references;
 use crate::history::expand::{
@@ -14,7 +14,6 @@ use crate::messages::image::ImageTemplate;
 use crate::messages::names_file;
 use crate::messages::{Format, Message, MessageError};
 use crate::stash::{read_verified, Lookup, StashAccess, StashBackend};
-use serde_json::Value;
 use std::collections::BTreeSet;
 /// Looks up every placeholder's original; records that are expired, missing
 /// or corrupted count as missing. Returns the found ones and the corrupt count.
@@ -152,48 +151,73 @@ async fn lost_images<B: StashBackend>(
     }
 }
 
-/// Puts originals back for every placeholder the stash can answer, and
-/// refreshes their expiry.
-pub async fn expand_history<B: StashBackend>(
-    access: StashAccess<'_, B>,
-    values: Vec<Value>,
-    format: Option<Format>,
-    payloads: &dyn Payloads,
-) -> Result<Outcome<ExpandReport>, MessageError> {
-    let sizes = sizes_of(&values, payloads);
-    let (format, messages) = decode(values, format)?;
-    let known = vec![false; messages.len()];
-    Ok(expand_decoded(access, messages, format, (&sizes, &known), None, payloads).await)
+/// One expansion: the stash and where payloads are read;
+/// [`ExpandCall::run`] puts originals back for every placeholder the stash
+/// can answer, and refreshes their expiry.
+pub struct ExpandCall<'a, B> {
+    stash: StashAccess<'a, B>,
+    payloads: &'a dyn Payloads,
+    /// The file a provider lost: only the images offloaded as it are put
+    /// back.
+    lost: Option<LostFile<'a>>,
 }
 
-/// [`expand_history`] over inputs a host remembers, settled for expansion
-/// (see [`crate::history::settle_inputs_for_expansion`]: a known message
-/// names no placeholder, so expansion leaves it as it is, and it is not
-/// read; its outcome value is `null`). Of each message sent again unchanged
-/// a digest is made; they are returned too, one per message. With `lost`,
-/// only the images offloaded as that file are put back (see [`LostFile`]).
-pub async fn expand_inputs<B: StashBackend>(
-    access: StashAccess<'_, B>,
-    inputs: Vec<Input>,
-    settled: &Settled,
-    lost: Option<LostFile<'_>>,
-    payloads: &dyn Payloads,
-) -> Result<(Outcome<ExpandReport>, Vec<Option<Digest>>), MessageError> {
-    let (decoded, digests) = decode_inputs(inputs, settled, payloads)?;
-    let known: Vec<bool> = decoded
-        .iter()
-        .map(|(m, _)| matches!(m, Decoded::Known(_)))
-        .collect();
-    let (messages, sizes): (Vec<Message>, Vec<u64>) = decoded
-        .into_iter()
-        .map(|(m, size)| match m {
-            Decoded::Known(d) => (d.stand_in.clone(), size),
-            Decoded::Read(m) => (m, size),
-        })
-        .unzip();
-    let each = (sizes.as_slice(), known.as_slice());
-    let outcome = expand_decoded(access, messages, settled.format, each, lost, payloads).await;
-    Ok((outcome, digests))
+impl<'a, B: StashBackend> ExpandCall<'a, B> {
+    /// An expansion against `stash`, reading payloads through `payloads`.
+    pub fn new(stash: StashAccess<'a, B>, payloads: &'a dyn Payloads) -> Self {
+        ExpandCall {
+            stash,
+            payloads,
+            lost: None,
+        }
+    }
+
+    /// The same call putting back only the images offloaded as `lost`,
+    /// whose records forget it (see [`LostFile`]).
+    pub fn with_lost_file(self, lost: LostFile<'a>) -> Self {
+        ExpandCall {
+            lost: Some(lost),
+            ..self
+        }
+    }
+
+    /// Expands `inputs` as
+    /// [`crate::history::settle_inputs_for_expansion`] settled them: a
+    /// known message names no placeholder, so expansion leaves it as it
+    /// is, and it is not read; its outcome value is `null`. Of each message
+    /// sent again unchanged a digest is made; they are returned too, one
+    /// per message.
+    pub async fn run(
+        self,
+        inputs: Vec<Input>,
+        settled: &Settled,
+    ) -> Result<(Outcome<ExpandReport>, Vec<Option<Digest>>), MessageError> {
+        let (decoded, digests) = decode_inputs(inputs, settled, self.payloads)?;
+        let known: Vec<bool> = decoded
+            .iter()
+            .map(|(m, _)| matches!(m, Decoded::Known(_)))
+            .collect();
+        let (messages, sizes): (Vec<Message>, Vec<u64>) = decoded
+            .into_iter()
+            .map(|(m, size)| match m {
+                Decoded::Known(d) => (d.stand_in.clone(), size),
+                Decoded::Read(m) => (m, size),
+            })
+            .unzip();
+        let each = Each {
+            sizes: &sizes,
+            known: &known,
+        };
+        let outcome = self.expand(messages, settled.format, each).await;
+        Ok((outcome, digests))
+    }
+}
+
+/// What decoding found of each message: its size, and whether it is a
+/// stand-in for a known one (returned as `null`).
+struct Each<'x> {
+    sizes: &'x [u64],
+    known: &'x [bool],
 }
 
 /// What an expansion puts back: the ids of the images to restore, and each
@@ -214,46 +238,46 @@ async fn to_restore<B: StashBackend>(
     (ids, files)
 }
 
-/// Expands decoded `messages` of `format` (of `sizes` bytes; a `known`
-/// one is a stand-in naming no placeholder, returned as `null`); with
-/// `lost`, only the images offloaded as that file (see [`LostFile`]).
-async fn expand_decoded<B: StashBackend>(
-    access: StashAccess<'_, B>,
-    mut messages: Vec<Message>,
-    format: Format,
-    (sizes, known): (&[u64], &[bool]),
-    lost: Option<LostFile<'_>>,
-    payloads: &dyn Payloads,
-) -> Outcome<ExpandReport> {
-    let StashAccess {
-        backend,
-        config,
-        now,
-    } = access;
-    let (ids, files) = to_restore(backend, &messages, lost).await;
-    let (restored, corrupted) = restore_all(backend, now, &ids, payloads).await;
-    let missing = match lost {
-        None => missing_placeholders(&messages, &restored),
-        Some(_) => Vec::new(),
-    };
-    refresh(backend, config, now, restored.ids()).await;
-    let changed = apply_expansion(&mut messages, format, &restored, &files);
-    let report = ExpandReport {
-        format: format.name(),
-        restored: restored.len(),
-        missing,
-        corrupted,
-        bytes_before: sizes.iter().sum(),
-        bytes_after: 0,
-    };
-    drop(restored);
-    let (values, after) = encode(messages, &changed, sizes, known, payloads);
-    Outcome {
-        messages: values,
-        changed,
-        report: ExpandReport {
-            bytes_after: after,
-            ..report
-        },
+impl<B: StashBackend> ExpandCall<'_, B> {
+    /// Expands decoded `messages` of `format` (see [`Each`]); with a lost
+    /// file, only the images offloaded as it (see [`LostFile`]).
+    async fn expand(
+        &self,
+        mut messages: Vec<Message>,
+        format: Format,
+        each: Each<'_>,
+    ) -> Outcome<ExpandReport> {
+        let StashAccess {
+            backend,
+            config,
+            now,
+        } = self.stash;
+        let (payloads, lost) = (self.payloads, self.lost);
+        let (ids, files) = to_restore(backend, &messages, lost).await;
+        let (restored, corrupted) = restore_all(backend, now, &ids, payloads).await;
+        let missing = match lost {
+            None => missing_placeholders(&messages, &restored),
+            Some(_) => Vec::new(),
+        };
+        refresh(backend, config, now, restored.ids()).await;
+        let changed = apply_expansion(&mut messages, format, &restored, &files);
+        let report = ExpandReport {
+            format: format.name(),
+            restored: restored.len(),
+            missing,
+            corrupted,
+            bytes_before: each.sizes.iter().sum(),
+            bytes_after: 0,
+        };
+        drop(restored);
+        let (values, after) = encode(messages, &changed, each.sizes, each.known, payloads);
+        Outcome {
+            messages: values,
+            changed,
+            report: ExpandReport {
+                bytes_after: after,
+                ..report
+            },
+        }
     }
 }

@@ -4,6 +4,7 @@
 //! turn are at most one per step (plus one), every request still fits, and
 //! a limit on images is met with the headroom of its batch.
 
+use crate::common::calls::*;
 use crate::common::{b64, block_on};
 use ctxpack_core::budget::{RequestLimits, Slack};
 use ctxpack_core::history::{CompactCall, CompactOptions, CompactReport, Outcome};
@@ -42,8 +43,8 @@ fn session(sizes: &[usize], options: CompactOptions) -> Vec<Outcome<CompactRepor
             config: &config,
             now: 1e12 + i as f64,
         };
-        let out =
-            block_on(CompactCall::new(access, options, &InMemory).run(request, None)).unwrap();
+        let out = block_on(CompactCall::new(access, options, &InMemory).run_values(request, None))
+            .unwrap();
         outcomes.push(out);
     }
     outcomes
@@ -235,11 +236,11 @@ fn sanitized_tool_results_and_collapsed_text_change_a_message_the_same_way_every
         // The app that re-sends its originals, and the one that keeps what
         // ctxpack gave it: the same request either way.
         let request = originals[..originals.len() - 3].to_vec();
-        let out =
-            block_on(CompactCall::new(access, options, &InMemory).run(request, None)).unwrap();
+        let out = block_on(CompactCall::new(access, options, &InMemory).run_values(request, None))
+            .unwrap();
         let again = kept[..kept.len() - 3].to_vec();
         let from_kept =
-            block_on(CompactCall::new(access, options, &InMemory).run(again, None)).unwrap();
+            block_on(CompactCall::new(access, options, &InMemory).run_values(again, None)).unwrap();
         assert_eq!(from_kept.messages, out.messages, "turn {i}");
         if i > 0 {
             assert!(out.report.binaries_stashed > 0 && out.report.stashed > 0);

@@ -3,14 +3,13 @@
 //! into a request that meets the limit it names and passes the profile.
 
 use crate::common;
+use crate::common::calls::*;
 
 use common::codec::Codec;
 use common::fit_images::*;
 use common::*;
 use ctxpack_core::budget::{estimate, model_profile, parse_provider_error, RefusalKind};
-use ctxpack_core::fit::{
-    fit_context, repair_context, Action, FitOptions, RepairError, RepairOptions, StashAccess,
-};
+use ctxpack_core::fit::{Action, FitCall, FitOptions, RepairCall, RepairError, StashAccess};
 use ctxpack_core::media::{decode_base64, image_dimensions, Dimensions, InMemory};
 use ctxpack_core::messages::decode_messages;
 use ctxpack_core::stash::{MemoryBackend, StashConfig};
@@ -46,14 +45,15 @@ fn a_screenshot_that_would_grow_when_shrunk_is_sent_as_it_is_unless_a_limit_forc
     let shot = screenshot(3000, 1900, 1);
     let values = conversation(&[], std::slice::from_ref(&shot));
     let recording = Recording::default();
-    let out = block_on(fit_context::<MemoryBackend, _>(
-        None,
-        &recording,
+    let out = block_on(fit_values(
+        FitCall::<MemoryBackend, _>::new(
+            &model_profile("claude-sonnet-4-5"),
+            FitOptions::default(),
+            &recording,
+            &InMemory,
+        ),
         values.clone(),
         None,
-        &model_profile("claude-sonnet-4-5"),
-        FitOptions::default(),
-        &InMemory,
     ))
     .unwrap();
     // Claude reads it smaller, so the size it reads at was tried: as a PNG
@@ -94,14 +94,15 @@ fn a_screenshot_that_would_grow_when_shrunk_is_sent_as_it_is_unless_a_limit_forc
     // text is larger, so the screenshot goes as a JPEG at a quality that
     // keeps text readable.
     let many = conversation(&vec![screenshot(3000, 1900, 1); 21], &[]);
-    let out = block_on(fit_context::<MemoryBackend, _>(
-        None,
-        &Codec::default(),
+    let out = block_on(fit_values(
+        FitCall::<MemoryBackend, _>::new(
+            &model_profile("claude-sonnet-4-5"),
+            FitOptions::default(),
+            &Codec::default(),
+            &InMemory,
+        ),
         many,
         None,
-        &model_profile("claude-sonnet-4-5"),
-        FitOptions::default(),
-        &InMemory,
     ))
     .unwrap();
     assert!(out.report.fits, "{:?}", out.report.problems);
@@ -128,14 +129,13 @@ fn large_images_come_down_to_what_claude_reads_and_the_originals_wait_in_the_sta
     let values = conversation(&shots[..2], &shots[2..]);
     let profile = model_profile("claude-sonnet-4-5");
     let codec = Codec::default();
-    let out = block_on(fit_context(
-        stash_at(&backend, &config),
-        &codec,
+    let out = block_on(fit_values(
+        stashing(
+            FitCall::new(&profile, FitOptions::default(), &codec, &InMemory),
+            stash_at(&backend, &config),
+        ),
         values,
         None,
-        &profile,
-        FitOptions::default(),
-        &InMemory,
     ))
     .unwrap();
     let r = &out.report;
@@ -169,14 +169,13 @@ fn large_images_come_down_to_what_claude_reads_and_the_originals_wait_in_the_sta
         );
     }
     // Fitting the fitted request changes nothing more.
-    let again = block_on(fit_context(
-        stash_at(&backend, &config),
-        &codec,
+    let again = block_on(fit_values(
+        stashing(
+            FitCall::new(&profile, FitOptions::default(), &codec, &InMemory),
+            stash_at(&backend, &config),
+        ),
         out.messages,
         None,
-        &profile,
-        FitOptions::default(),
-        &InMemory,
     ))
     .unwrap();
     assert_eq!(again.report.changed, 0);
@@ -188,18 +187,19 @@ fn keep_newest_leaves_the_newest_turn_and_no_stash_still_resizes() {
     let shots: Vec<Vec<u8>> = (0..2).map(|s| screenshot(2400, 1200, s)).collect();
     let values = conversation(&shots[..1], &shots[1..]);
     let profile = model_profile("gpt-4o");
-    let out = block_on(fit_context::<MemoryBackend, _>(
-        None,
-        &Codec::default(),
+    let out = block_on(fit_values(
+        FitCall::<MemoryBackend, _>::new(
+            &profile,
+            FitOptions {
+                keep_newest: true,
+                max_tokens: None,
+                ..FitOptions::default()
+            },
+            &Codec::default(),
+            &InMemory,
+        ),
         values,
         None,
-        &profile,
-        FitOptions {
-            keep_newest: true,
-            max_tokens: None,
-            ..FitOptions::default()
-        },
-        &InMemory,
     ))
     .unwrap();
     let actions: Vec<Action> = out.report.images.iter().map(|i| i.action).collect();
@@ -284,17 +284,16 @@ fn every_refusal_is_repaired_into_a_request_within_what_it_names() {
         drop(decoded);
         let backend = MemoryBackend::default();
         let config = StashConfig::default();
-        let out = block_on(repair_context(
-            stash_at(&backend, &config),
-            &codec,
+        let out = block_on(repair_values(
+            RepairCall::new(
+                &refusal,
+                stashing(
+                    FitCall::new(&profile, FitOptions::default(), &codec, &InMemory),
+                    stash_at(&backend, &config),
+                ),
+            ),
             values,
             None,
-            &profile,
-            RepairOptions {
-                refusal: &refusal,
-                fit: FitOptions::default(),
-            },
-            &InMemory,
         ))
         .unwrap_or_else(|e| panic!("{text}: {e}"));
         let r = &out.report;
@@ -352,17 +351,18 @@ fn a_refusal_nothing_can_fix_is_an_error_that_says_why() {
     let values = vec![json!({"role": "user", "content": long})];
     let refusal =
         parse_provider_error("prompt is too long: 213610 tokens > 199999 maximum").unwrap();
-    let err = block_on(repair_context::<MemoryBackend, _>(
-        None,
-        &Codec::default(),
+    let err = block_on(repair_values(
+        RepairCall::new(
+            &refusal,
+            FitCall::<MemoryBackend, _>::new(
+                &model_profile("claude-sonnet-4-5"),
+                FitOptions::default(),
+                &Codec::default(),
+                &InMemory,
+            ),
+        ),
         values,
         None,
-        &model_profile("claude-sonnet-4-5"),
-        RepairOptions {
-            refusal: &refusal,
-            fit: FitOptions::default(),
-        },
-        &InMemory,
     ))
     .unwrap_err();
     match err {
@@ -388,18 +388,20 @@ fn an_image_is_replaced_only_after_its_original_committed() {
     let given = values.clone();
     let profile = model_profile("claude-sonnet-4-5")
         .with_overrides(&serde_json::from_str(r#"{"maxImages":2,"maxLongEdge":1000}"#).unwrap());
-    let out = block_on(fit_context(
-        Some(StashAccess {
+    let out = block_on(fit_values(
+        FitCall::new(
+            &profile,
+            FitOptions::default(),
+            &Codec::default(),
+            &InMemory,
+        )
+        .with_stash(StashAccess {
             backend: &backend,
             config: &config,
             now: 1.0e12,
         }),
-        &Codec::default(),
         std::mem::take(&mut values),
         None,
-        &profile,
-        FitOptions::default(),
-        &InMemory,
     ))
     .unwrap();
     let r = &out.report;

@@ -3,12 +3,13 @@
 //! the person's prompt nor the newest screenshot.
 
 use crate::common;
+use crate::common::calls::*;
 use crate::loops::{holds_placeholder, inline_in, loop_messages, loop_shapes, screenshot, STEPS};
 
 use common::codec::Codec;
 use common::*;
 use ctxpack_core::budget::{model_profile, Slack};
-use ctxpack_core::fit::{fit_context, FitOptions, StashAccess};
+use ctxpack_core::fit::{FitCall, FitOptions, StashAccess};
 use ctxpack_core::media::InMemory;
 use ctxpack_core::stash::{MemoryBackend, StashConfig};
 
@@ -21,21 +22,23 @@ fn an_image_limit_stashes_the_oldest_answered_screenshots_first() {
         let name = shape.format.name();
         let values = loop_messages(&shape, STEPS);
         let stash = MemoryBackend::new();
-        let out = block_on(fit_context(
-            Some(StashAccess {
+        let out = block_on(fit_values(
+            FitCall::new(
+                &profile,
+                FitOptions {
+                    slack: Slack::EXACT,
+                    ..FitOptions::default()
+                },
+                &Codec::default(),
+                &InMemory,
+            )
+            .with_stash(StashAccess {
                 backend: &stash,
                 config: &config,
                 now: 1.0,
             }),
-            &Codec::default(),
             values.clone(),
             Some(shape.format),
-            &profile,
-            FitOptions {
-                slack: Slack::EXACT,
-                ..FitOptions::default()
-            },
-            &InMemory,
         ))
         .unwrap();
         // 13 images, 6 allowed: the 7 oldest screenshots go.

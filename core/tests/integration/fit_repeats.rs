@@ -4,11 +4,12 @@
 //! gets the resized image in its own shape.
 
 use crate::common;
+use crate::common::calls::*;
 
 use common::codec::Codec;
 use common::*;
 use ctxpack_core::budget::model_profile;
-use ctxpack_core::fit::{fit_context, Action, FitOptions, StashAccess};
+use ctxpack_core::fit::{Action, FitCall, FitOptions, StashAccess};
 use ctxpack_core::media::{decode_base64, image_dimensions, InMemory};
 use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
 use image::{ImageFormat, Rgb, RgbImage};
@@ -52,18 +53,20 @@ fn a_repeated_image_is_resized_and_stashed_once_and_every_part_gets_it() {
     let backend = MemoryBackend::default();
     let config = StashConfig::default();
     let codec = Codec::default();
-    let out = block_on(fit_context(
-        Some(StashAccess {
+    let out = block_on(fit_values(
+        FitCall::new(
+            &model_profile("claude-sonnet-4-5"),
+            FitOptions::default(),
+            &codec,
+            &InMemory,
+        )
+        .with_stash(StashAccess {
             backend: &backend,
             config: &config,
             now: 1.0e12,
         }),
-        &codec,
         values,
         None,
-        &model_profile("claude-sonnet-4-5"),
-        FitOptions::default(),
-        &InMemory,
     ))
     .unwrap();
     assert!(out.report.fits, "{:?}", out.report.problems);

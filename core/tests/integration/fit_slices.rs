@@ -10,6 +10,7 @@
 //! wasm memory that sanitizing a tool result hashes.
 
 use crate::common;
+use crate::common::calls::*;
 
 use common::codec::Codec;
 use common::fit_images::*;
@@ -17,8 +18,8 @@ use common::*;
 use ctxpack_core::budget::{model_profile, parse_provider_error};
 use ctxpack_core::event_loop::Slicer;
 use ctxpack_core::event_loop::{EventLoop, SLICE_MS};
-use ctxpack_core::fit::{fit_context, repair_context, FitOptions, RepairOptions};
-use ctxpack_core::history::{expand_history, CompactCall, CompactOptions};
+use ctxpack_core::fit::{FitCall, FitOptions, RepairCall};
+use ctxpack_core::history::{CompactCall, CompactOptions};
 use ctxpack_core::media::{
     external_ref, facts_of_text, find_external_ref, head_of_text, PayloadFacts, PayloadHead,
     Payloads,
@@ -136,14 +137,13 @@ fn fitting_lets_the_host_run_between_images_in_every_phase() {
         (
             "with a stash",
             longest_stretch(|p| {
-                let out = block_on(fit_context(
-                    stash_at(&backend, &config),
-                    &codec,
+                let out = block_on(fit_values(
+                    stashing(
+                        FitCall::new(&profile, FitOptions::default(), &codec, p),
+                        stash_at(&backend, &config),
+                    ),
                     nine_images(),
                     None,
-                    &profile,
-                    FitOptions::default(),
-                    p,
                 ));
                 let report = out.unwrap().report;
                 assert!(report.fits);
@@ -153,14 +153,10 @@ fn fitting_lets_the_host_run_between_images_in_every_phase() {
         (
             "without a stash",
             longest_stretch(|p| {
-                let out = block_on(fit_context::<MemoryBackend, _>(
-                    None,
-                    &codec,
+                let out = block_on(fit_values(
+                    FitCall::<MemoryBackend, _>::new(&profile, FitOptions::default(), &codec, p),
                     nine_images(),
                     None,
-                    &profile,
-                    FitOptions::default(),
-                    p,
                 ));
                 assert!(out.unwrap().report.fits);
             }),
@@ -168,17 +164,16 @@ fn fitting_lets_the_host_run_between_images_in_every_phase() {
         (
             "repairing",
             longest_stretch(|p| {
-                let out = block_on(repair_context(
-                    stash_at(&backend, &config),
-                    &codec,
+                let out = block_on(repair_values(
+                    RepairCall::new(
+                        &refusal,
+                        stashing(
+                            FitCall::new(&profile, FitOptions::default(), &codec, p),
+                            stash_at(&backend, &config),
+                        ),
+                    ),
                     nine_images(),
                     None,
-                    &profile,
-                    RepairOptions {
-                        refusal: &refusal,
-                        fit: FitOptions::default(),
-                    },
-                    p,
                 ));
                 assert!(out.unwrap().report.fits);
             }),
@@ -247,14 +242,18 @@ fn every_payload_fitting_compaction_and_expansion_hash_is_prepared_first() {
     let backend = MemoryBackend::default();
     let config = StashConfig::default();
     let fitting = Recorded::default();
-    let out = block_on(fit_context(
-        stash_at(&backend, &config),
-        &Codec::default(),
+    let out = block_on(fit_values(
+        stashing(
+            FitCall::new(
+                &model_profile("claude-sonnet-4-5"),
+                FitOptions::default(),
+                &Codec::default(),
+                &fitting,
+            ),
+            stash_at(&backend, &config),
+        ),
         nine_images(),
         None,
-        &model_profile("claude-sonnet-4-5"),
-        FitOptions::default(),
-        &fitting,
     ));
     assert!(out.unwrap().report.fits);
     assert_eq!(fitting.hashed_after_preparing(), 9);
@@ -267,7 +266,8 @@ fn every_payload_fitting_compaction_and_expansion_hash_is_prepared_first() {
         now: 1.0e12,
     };
     let out = block_on(
-        CompactCall::new(access(), CompactOptions::default(), &compacting).run(nine_images(), None),
+        CompactCall::new(access(), CompactOptions::default(), &compacting)
+            .run_values(nine_images(), None),
     )
     .unwrap();
     assert_eq!(out.report.stashed, 8);
@@ -275,7 +275,7 @@ fn every_payload_fitting_compaction_and_expansion_hash_is_prepared_first() {
 
     // Putting the originals back checks each one's MD5.
     let expanding = Recorded::default();
-    let back = block_on(expand_history(access(), out.messages, None, &expanding)).unwrap();
+    let back = block_on(expand_values(access(), out.messages, None, &expanding)).unwrap();
     assert_eq!(back.report.restored, 8);
     assert_eq!(expanding.hashed_after_preparing(), 8);
 }

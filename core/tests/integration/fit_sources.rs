@@ -3,11 +3,12 @@
 //! rule that a re-encode is never larger than the original it replaces.
 
 use crate::common;
+use crate::common::calls::*;
 
 use common::codec::Codec;
 use common::*;
 use ctxpack_core::budget::model_profile;
-use ctxpack_core::fit::{fit_context, Action, FitOptions, Reason, StashAccess};
+use ctxpack_core::fit::{Action, FitCall, FitOptions, Reason, StashAccess};
 use ctxpack_core::media::{decode_base64, image_dimensions, InMemory};
 use ctxpack_core::stash::{MemoryBackend, StashBackend, StashConfig};
 use image::{ImageFormat, Rgb, RgbImage};
@@ -95,14 +96,18 @@ fn fit(
         config: &config,
         now: 1.0e12,
     });
-    block_on(fit_context(
-        stash,
-        &Codec::default(),
+    block_on(fit_values(
+        stashing(
+            FitCall::new(
+                &model_profile(model),
+                FitOptions::default(),
+                &Codec::default(),
+                &InMemory,
+            ),
+            stash,
+        ),
         values,
         None,
-        &model_profile(model),
-        FitOptions::default(),
-        &InMemory,
     ))
     .unwrap()
 }

@@ -6,6 +6,7 @@
 //! parsed from text is ever resolved.
 
 use crate::common;
+use crate::common::calls::*;
 
 use common::*;
 use ctxpack_core::history::{CompactCall, CompactOptions};
@@ -103,7 +104,7 @@ fn a_reference_spelled_in_a_tool_result_survives_compaction_unchanged() {
                 },
                 &payloads,
             )
-            .run(values, Some(Format::OpenAi)),
+            .run_values(values, Some(Format::OpenAi)),
         )
         .unwrap();
         assert_eq!(Value::Array(out.messages), messages, "{text}");

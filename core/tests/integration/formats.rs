@@ -4,9 +4,10 @@
 //! order and unknown fields included), and compacting twice changes nothing.
 
 use crate::common;
+use crate::common::calls::*;
 
 use common::*;
-use ctxpack_core::history::{expand_history, CompactCall, CompactOptions, Outcome};
+use ctxpack_core::history::{CompactCall, CompactOptions, Outcome};
 use ctxpack_core::history::{CompactReport, ExpandReport};
 use ctxpack_core::messages::{detect_format, picture_of, Format};
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
@@ -29,7 +30,7 @@ fn compact_opts<B: StashBackend>(
             opts,
             &ctxpack_core::media::InMemory,
         )
-        .run(msgs.to_vec(), None),
+        .run_values(msgs.to_vec(), None),
     )
     .unwrap()
 }
@@ -47,7 +48,7 @@ fn expand_as<B: StashBackend>(
     msgs: &[Value],
     format: Option<Format>,
 ) -> Outcome<ExpandReport> {
-    block_on(expand_history(
+    block_on(expand_values(
         StashAccess {
             backend: b,
             config: &StashConfig::default(),

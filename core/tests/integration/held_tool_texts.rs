@@ -5,6 +5,7 @@
 //! first compaction of the same messages held in memory gives.
 
 use crate::common;
+use crate::common::calls::*;
 
 use common::history::T0;
 use common::*;
@@ -136,7 +137,7 @@ fn compact<B: StashBackend>(
             },
             payloads,
         )
-        .run(messages, None),
+        .run_values(messages, None),
     )
     .unwrap()
 }

@@ -2,10 +2,11 @@
 //! corrupted records: nothing is lost, and the report says why.
 
 use crate::common;
+use crate::common::calls::*;
 
 use common::history::*;
 use common::*;
-use ctxpack_core::history::{expand_history, history_image, CompactOptions, Lang};
+use ctxpack_core::history::{history_image, CompactOptions, Lang};
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashBackend, StashConfig};
 use serde_json::json;
@@ -79,7 +80,7 @@ fn ttl_expires_unreferenced_records_and_references_refresh_them() {
         .collect();
     assert_eq!(ids, vec![md5(&b64(PNG))]);
     // After its TTL passes unreferenced, A's image is gone too: expansion reports it missing.
-    let late = block_on(expand_history(
+    let late = block_on(expand_values(
         StashAccess {
             backend: &stash,
             config: &cfg,

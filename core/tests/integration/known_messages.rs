@@ -6,14 +6,15 @@
 //! every leaf with what it read.
 #![cfg(not(target_arch = "wasm32"))]
 
+use crate::common::calls::*;
 use crate::common::*;
 use crate::properties::{format_strategy, message_strategy, render, GenMessage, GenPart, IMAGES};
 use ctxpack_core::budget::{model_profile, RequestLimits};
-use ctxpack_core::calls::{estimate_inputs, estimate_request};
-use ctxpack_core::fit::{fit_context, fit_inputs, FitOptions, FitReport};
+use ctxpack_core::calls::EstimateCall;
+use ctxpack_core::fit::{FitCall, FitOptions, FitReport};
 use ctxpack_core::history::{
-    expand_history, expand_inputs, settle_inputs, settle_inputs_for_expansion, CompactCall,
-    CompactOptions, CompactReport, Digest, Input, MessageMemo, Outcome,
+    settle_inputs, settle_inputs_for_expansion, CompactCall, CompactOptions, CompactReport, Digest,
+    ExpandCall, Input, MessageMemo, Outcome,
 };
 use ctxpack_core::media::InMemory;
 use ctxpack_core::messages::Format;
@@ -126,8 +127,7 @@ pub(crate) fn remembering_which(
         .iter()
         .map(|i| matches!(i, Input::Known(_)))
         .collect();
-    let (mut outcome, digests) =
-        block_on(call(stash, options, now).run_inputs(inputs, &format)).unwrap();
+    let (mut outcome, digests) = block_on(call(stash, options, now).run(inputs, &format)).unwrap();
     host.keep(&keys, digests, msgs);
     for (i, value) in msgs.iter().enumerate() {
         if outcome.messages[i].is_null() && !outcome.changed[i] {
@@ -144,7 +144,7 @@ pub(crate) fn forgetting(
     options: CompactOptions,
     now: f64,
 ) -> Outcome<CompactReport> {
-    block_on(call(stash, options, now).run(msgs.to_vec(), format)).unwrap()
+    block_on(call(stash, options, now).run_values(msgs.to_vec(), format)).unwrap()
 }
 
 /// An edit between two calls.
@@ -219,9 +219,10 @@ proptest! {
                 let (mut inputs, keys) = host.inputs(&values);
                 let options = CompactOptions::default();
                 let settled = settle_inputs(&mut inputs, format_opt, &options, &mut |i| Ok::<_, ()>(values[i].clone())).unwrap();
-                let (report, digests) = estimate_inputs(inputs, &settled, &target, &ctxpack_core::media::InMemory).unwrap();
+                let (report, digests) = EstimateCall::new(&target, &InMemory).run(inputs, &settled).unwrap();
                 host.keep(&keys, digests, &values);
-                let read = estimate_request(values.clone(), format_opt, &target, &ctxpack_core::media::InMemory).unwrap();
+                let (all, read_settled) = read_all(values.clone(), format_opt);
+                let read = EstimateCall::new(&target, &InMemory).run(all, &read_settled).unwrap().0;
                 prop_assert_eq!(serde_json::to_value(&report).unwrap(), serde_json::to_value(&read).unwrap());
             }
             // A compaction's digests serve the next estimate too.
@@ -259,9 +260,9 @@ proptest! {
             for _ in 0..2 {
                 let (mut inputs, keys) = host.inputs(&values);
                 let settled = settle_inputs_for_expansion(&mut inputs, format_opt, &mut |i| Ok::<_, ()>(values[i].clone())).unwrap();
-                let (mut remembered, digests) = block_on(expand_inputs(access(&with, now), inputs, &settled, None, &InMemory)).unwrap();
+                let (mut remembered, digests) = block_on(ExpandCall::new(access(&with, now), &InMemory).run(inputs, &settled)).unwrap();
                 host.keep(&keys, digests, &values);
-                let read = block_on(expand_history(access(&without, now), values.clone(), format_opt, &InMemory)).unwrap();
+                let read = block_on(expand_values(access(&without, now), values.clone(), format_opt, &InMemory)).unwrap();
                 prop_assert_eq!(&remembered.changed, &read.changed);
                 prop_assert_eq!(serde_json::to_value(&remembered.report).unwrap(), serde_json::to_value(&read.report).unwrap());
                 for (i, value) in values.iter().enumerate() {
@@ -347,14 +348,10 @@ fn fitted(
     let resizer = crate::common::codec::Codec::default();
     let options = FitOptions::default();
     let Some(host) = host else {
-        let out = block_on(fit_context(
-            Some(access(stash, now)),
-            &resizer,
+        let out = block_on(fit_values(
+            FitCall::new(profile, options, &resizer, &InMemory).with_stash(access(stash, now)),
             values.to_vec(),
             format,
-            profile,
-            options,
-            &InMemory,
         ))
         .unwrap();
         return (out, 0);
@@ -368,16 +365,8 @@ fn fitted(
         .iter()
         .filter(|i| matches!(i, Input::Known(_)))
         .count();
-    let (mut out, digests) = block_on(fit_inputs(
-        Some(access(stash, now)),
-        &resizer,
-        inputs,
-        &settled,
-        profile,
-        options,
-        &InMemory,
-    ))
-    .unwrap();
+    let call = FitCall::new(profile, options, &resizer, &InMemory).with_stash(access(stash, now));
+    let (mut out, digests) = block_on(call.run(inputs, &settled)).unwrap();
     host.keep(&keys, digests, values);
     for (i, value) in values.iter().enumerate() {
         if out.messages[i].is_null() && !out.changed[i] {

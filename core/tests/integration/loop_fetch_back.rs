@@ -5,6 +5,7 @@
 //! compacted and the prompt whole.
 
 use crate::common;
+use crate::common::calls::*;
 use crate::loops::{holds_placeholder, loop_messages, loop_shapes, screenshot, STEPS};
 
 use common::*;
@@ -74,7 +75,7 @@ fn a_screenshot_fetched_back_mid_loop_reaches_the_model_inline() {
         let mut loop_values = loop_messages(&shape, STEPS);
         let first = block_on(
             CompactCall::new(access(&stash, &config, 1.0), options, &InMemory)
-                .run(loop_values.clone(), Some(shape.format)),
+                .run_values(loop_values.clone(), Some(shape.format)),
         )
         .unwrap();
         assert!(
@@ -96,7 +97,7 @@ fn a_screenshot_fetched_back_mid_loop_reaches_the_model_inline() {
         loop_values.extend(answer);
         let next = block_on(
             CompactCall::new(access(&stash, &config, 3.0), options, &InMemory)
-                .run(loop_values.clone(), Some(shape.format)),
+                .run_values(loop_values.clone(), Some(shape.format)),
         )
         .unwrap();
         let answer_text = Value::Array(next.messages[answered_from..].to_vec()).to_string();

@@ -5,11 +5,12 @@
 //! the window and the slack, and expansion restores all.
 
 use crate::common;
+use crate::common::calls::*;
 use crate::loops::{holds_placeholder, loop_shapes, screenshot};
 
 use common::*;
 use ctxpack_core::budget::Slack;
-use ctxpack_core::history::{expand_history, CompactCall, CompactOptions};
+use ctxpack_core::history::{CompactCall, CompactOptions};
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -136,7 +137,7 @@ proptest! {
         let stash = MemoryBackend::new();
         let out = block_on(
             CompactCall::new(access(&stash, 1.0), options, &ctxpack_core::media::InMemory)
-                .run(input.clone(), Some(format)),
+                .run_values(input.clone(), Some(format)),
         )
         .unwrap();
         let person = kinds.iter().rposition(|k| *k == Kind::Person).unwrap();
@@ -161,7 +162,7 @@ proptest! {
                 prop_assert_eq!(&out.messages[i], &input[i]);
             }
         }
-        let back = block_on(expand_history(
+        let back = block_on(expand_values(
             access(&stash, 2.0),
             out.messages,
             Some(format),

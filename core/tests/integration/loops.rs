@@ -7,10 +7,11 @@
 //! 9 become placeholders; expansion restores every one exactly.
 
 use crate::common;
+use crate::common::calls::*;
 
 use common::*;
 use ctxpack_core::budget::Slack;
-use ctxpack_core::history::{expand_history, CompactCall, CompactOptions};
+use ctxpack_core::history::{CompactCall, CompactOptions};
 use ctxpack_core::messages::{detect_format, Format};
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
 use serde_json::{json, Value};
@@ -198,7 +199,7 @@ pub(crate) fn compact_loop(shape: &LoopShape, stash: &MemoryBackend) -> (Vec<Val
     };
     let out = block_on(
         CompactCall::new(access(stash, 1.0), options, &ctxpack_core::media::InMemory)
-            .run(input.clone(), Some(shape.format)),
+            .run_values(input.clone(), Some(shape.format)),
     )
     .unwrap();
     (input, out.messages)
@@ -236,7 +237,7 @@ fn the_loop_keeps_the_prompt_and_the_newest_screenshots_in_every_format() {
             assert_eq!(compacted[i], input[i], "{name} {i}");
         }
         assert_eq!(compacted.last(), input.last(), "{name}");
-        let back = block_on(expand_history(
+        let back = block_on(expand_values(
             access(&stash, 2.0),
             compacted,
             Some(shape.format),
@@ -267,7 +268,7 @@ fn a_loop_after_earlier_chat_turns_stashes_their_images_too() {
                 },
                 &ctxpack_core::media::InMemory,
             )
-            .run(input.clone(), Some(shape.format)),
+            .run_values(input.clone(), Some(shape.format)),
         )
         .unwrap();
         let text: Vec<String> = out.messages.iter().map(Value::to_string).collect();

@@ -8,6 +8,7 @@ mod compact_call;
 
 mod fit;
 mod fit_loops;
+mod fit_phases;
 mod fit_repeats;
 mod fit_slices;
 mod fit_sources;

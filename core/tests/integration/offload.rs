@@ -2,6 +2,7 @@
 //! references to files uploaded once, their originals and files remembered
 //! in the stash; uploads counted through an uploader that records them.
 
+use crate::common::calls::*;
 use crate::common::*;
 use ctxpack_core::history::{
     CompactCall, CompactOptions, CompactReport, Offload, Outcome, Upload, UploadImage, Uploaded,
@@ -93,7 +94,7 @@ pub(crate) fn offload_to(
             account,
             min_bytes,
         });
-    block_on(call.run(msgs.as_array().unwrap().clone(), None)).unwrap()
+    block_on(call.run_values(msgs.as_array().unwrap().clone(), None)).unwrap()
 }
 
 /// An OpenAI Responses history: a user turn with each of `images`, an
@@ -383,7 +384,7 @@ pub(crate) fn expand(
         config: CONFIG.get_or_init(StashConfig::default),
         now,
     };
-    block_on(ctxpack_core::history::expand_history(
+    block_on(expand_values(
         access,
         msgs,
         None,

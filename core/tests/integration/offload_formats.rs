@@ -3,11 +3,12 @@
 //! whose file the provider lost: the file forgotten, its image put back and
 //! uploaded again.
 
+use crate::common::calls::*;
 use crate::common::*;
 use crate::offload::{expand, keep, offload, offload_to, responses_chat, Recorder, T0};
 use ctxpack_core::history::{
-    expand_inputs, settle_inputs_for_expansion, CompactCall, CompactReport, Input, LostFile,
-    Offload, Outcome,
+    settle_inputs_for_expansion, CompactCall, CompactReport, ExpandCall, Input, LostFile, Offload,
+    Outcome,
 };
 use ctxpack_core::messages::FileProvider;
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
@@ -118,14 +119,8 @@ fn repair(
     let settled =
         settle_inputs_for_expansion(&mut inputs, None, &mut |i| Ok::<_, ()>(msgs[i].clone()))
             .unwrap();
-    let (restored, _) = block_on(expand_inputs(
-        access,
-        inputs,
-        &settled,
-        Some(lost),
-        payloads,
-    ))
-    .unwrap();
+    let expansion = ExpandCall::new(access, payloads).with_lost_file(lost);
+    let (restored, _) = block_on(expansion.run(inputs, &settled)).unwrap();
     let all = keep(usize::MAX);
     let mut call = CompactCall::new(access, all, payloads);
     if let Some((uploader, provider)) = up {
@@ -137,7 +132,7 @@ fn repair(
             min_bytes: 0,
         });
     }
-    let out = block_on(call.run(restored.messages, None)).unwrap();
+    let out = block_on(call.run_values(restored.messages, None)).unwrap();
     let changed = out
         .changed
         .iter()

@@ -3,10 +3,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use crate::common;
+use crate::common::calls::*;
 
 use common::*;
+use ctxpack_core::history::CompactCall;
 use ctxpack_core::history::CompactOptions;
-use ctxpack_core::history::{expand_history, CompactCall};
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
 use proptest::prelude::*;
@@ -169,7 +170,7 @@ fn run(values: Vec<Value>, format: Format, stash: &MemoryBackend) -> (Vec<Value>
             CompactOptions::default(),
             &ctxpack_core::media::InMemory,
         )
-        .run(values, Some(format)),
+        .run_values(values, Some(format)),
     )
     .unwrap();
     (out.messages, out.report.newest_user_index)
@@ -209,7 +210,7 @@ proptest! {
         prop_assert_eq!(&again, &compacted);
 
         // Round trip.
-        let back = block_on(expand_history(StashAccess { backend: &stash, config: &StashConfig::default(), now: 2.0 }, compacted, Some(format),&ctxpack_core::media::InMemory)).unwrap();
+        let back = block_on(expand_values(StashAccess { backend: &stash, config: &StashConfig::default(), now: 2.0 }, compacted, Some(format),&ctxpack_core::media::InMemory)).unwrap();
         prop_assert_eq!(back.messages, input);
     }
 }
@@ -283,12 +284,12 @@ proptest! {
     #[test]
     fn arbitrary_shapes_never_panic(values in prop::collection::vec(arbitrary_json(), 0..6), format in prop::option::of(format_strategy())) {
         let stash = MemoryBackend::new();
-        let compacted = block_on(CompactCall::new(StashAccess { backend: &stash, config: &StashConfig::default(), now: 1.0 }, CompactOptions { sanitize_tool_results: true, ..Default::default() }, &ctxpack_core::media::InMemory).run(values.clone(), format));
+        let compacted = block_on(CompactCall::new(StashAccess { backend: &stash, config: &StashConfig::default(), now: 1.0 }, CompactOptions { sanitize_tool_results: true, ..Default::default() }, &ctxpack_core::media::InMemory).run_values(values.clone(), format));
         if let Ok(out) = compacted {
             if let Some(n) = out.report.newest_user_index {
                 prop_assert_eq!(&out.messages[n..], &values[n..]);
             }
-            let back = block_on(expand_history(StashAccess { backend: &stash, config: &StashConfig::default(), now: 2.0 }, out.messages.clone(), format, &ctxpack_core::media::InMemory));
+            let back = block_on(expand_values(StashAccess { backend: &stash, config: &StashConfig::default(), now: 2.0 }, out.messages.clone(), format, &ctxpack_core::media::InMemory));
             prop_assert!(back.is_ok());
         }
     }

@@ -4,6 +4,7 @@
 //! every other byte as sent.
 #![cfg(not(target_arch = "wasm32"))]
 
+use crate::common::calls::*;
 use crate::common::fit_images::noise_png;
 use crate::common::*;
 use crate::known_messages::{apply, edit_strategy};
@@ -40,7 +41,7 @@ fn by_values(
         options,
         &ctxpack_core::media::InMemory,
     );
-    block_on(call.run(values, format)).unwrap()
+    block_on(call.run_values(values, format)).unwrap()
 }
 
 /// The text form: the body read where it lies (the messages `memo` knows
@@ -70,7 +71,7 @@ fn by_body(
         })
         .collect();
     let call = CompactCall::new(access(stash, 1_000.0), options, &body.text);
-    let (outcome, digests) = block_on(call.run_inputs(inputs, &settled)).unwrap();
+    let (outcome, digests) = block_on(call.run(inputs, &settled)).unwrap();
     for (i, digest) in digests.into_iter().enumerate() {
         if let Some(d) = digest {
             memo.keep(body.raw(i), d);

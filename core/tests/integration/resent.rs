@@ -4,6 +4,7 @@
 //! is replaced.
 
 use crate::common;
+use crate::common::calls::*;
 
 use common::*;
 use ctxpack_core::history::{CompactCall, CompactOptions, CompactReport, Outcome};
@@ -25,7 +26,7 @@ fn compact<B: StashBackend>(b: &B, msgs: &[Value], now: f64) -> Outcome<CompactR
             CompactOptions::default(),
             &ctxpack_core::media::InMemory,
         )
-        .run(msgs.to_vec(), None),
+        .run_values(msgs.to_vec(), None),
     )
     .unwrap()
 }

@@ -5,9 +5,10 @@
 //! parts and tool outputs, LangChain JS standard blocks) are seen.
 
 use crate::common;
+use crate::common::calls::*;
 
 use common::*;
-use ctxpack_core::history::{expand_history, CompactCall, CompactOptions, Outcome};
+use ctxpack_core::history::{CompactCall, CompactOptions, Outcome};
 use ctxpack_core::media::{
     bytes_value, kept_kind, kept_ref, parse_bytes_literal, BytesKind, KeptKind, Payloads,
 };
@@ -48,7 +49,7 @@ fn compact_with<B: StashBackend>(
             CompactOptions::default(),
             payloads,
         )
-        .run(msgs.as_array().unwrap().clone(), None),
+        .run_values(msgs.as_array().unwrap().clone(), None),
     )
     .unwrap()
 }
@@ -66,7 +67,7 @@ fn expand_with<B: StashBackend>(
     msgs: &[Value],
     payloads: &dyn ctxpack_core::history::CompactPayloads,
 ) -> Vec<Value> {
-    block_on(expand_history(
+    block_on(expand_values(
         StashAccess {
             backend: b,
             config: &StashConfig::default(),

@@ -2,6 +2,7 @@
 //! compaction, in every format, and never before the stash committed.
 
 use crate::common;
+use crate::common::calls::*;
 
 use common::*;
 use ctxpack_core::history::CompactOptions;
@@ -44,7 +45,7 @@ fn run<B: StashBackend>(
             opts,
             &ctxpack_core::media::InMemory,
         )
-        .run(msgs.as_array().unwrap().clone(), None),
+        .run_values(msgs.as_array().unwrap().clone(), None),
     )
     .unwrap()
 }

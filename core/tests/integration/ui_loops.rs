@@ -6,10 +6,11 @@
 //! slack, the last 3 stay inline and the other 9 become placeholders; the
 //! prompt passes whole and expansion restores every one exactly.
 
+use crate::common::calls::*;
 use crate::common::*;
 use crate::loops::{mockup, screenshot, STEPS};
 use ctxpack_core::budget::Slack;
-use ctxpack_core::history::{expand_history, CompactCall, CompactOptions};
+use ctxpack_core::history::{CompactCall, CompactOptions};
 use ctxpack_core::media::InMemory;
 use ctxpack_core::messages::{detect_format, Format};
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
@@ -62,7 +63,7 @@ fn a_ui_message_loop_keeps_the_prompt_and_the_newest_screenshots() {
         };
         let out = block_on(
             CompactCall::new(access(&stash, 1.0), options, &InMemory)
-                .run(input.clone(), Some(Format::UiMessage)),
+                .run_values(input.clone(), Some(Format::UiMessage)),
         )
         .unwrap();
         assert_eq!(out.messages[0], input[0], "{kind}: the prompt");
@@ -82,7 +83,7 @@ fn a_ui_message_loop_keeps_the_prompt_and_the_newest_screenshots() {
                 assert_eq!(part, &input[1]["parts"][2 * n + 1], "{kind} {n}");
             }
         }
-        let back = block_on(expand_history(
+        let back = block_on(expand_values(
             access(&stash, 2.0),
             out.messages,
             Some(Format::UiMessage),
@@ -100,7 +101,7 @@ fn a_ui_message_chat_and_a_one_step_answer_compact_as_before() {
     let stash = MemoryBackend::new();
     let out = block_on(
         CompactCall::new(access(&stash, 1.0), CompactOptions::default(), &InMemory)
-            .run(input.clone(), None),
+            .run_values(input.clone(), None),
     )
     .unwrap();
     assert_eq!(out.messages, input);
@@ -116,7 +117,7 @@ fn a_ui_message_chat_and_a_one_step_answer_compact_as_before() {
             },
             &InMemory,
         )
-        .run(chat.clone(), None),
+        .run_values(chat.clone(), None),
     )
     .unwrap();
     assert_eq!(out.report.stashed, 3);
@@ -127,22 +128,24 @@ fn a_ui_message_chat_and_a_one_step_answer_compact_as_before() {
 fn fitting_a_ui_message_loop_stashes_its_oldest_answered_screenshots_first() {
     use crate::common::codec::Codec;
     use ctxpack_core::budget::model_profile;
-    use ctxpack_core::fit::{fit_context, FitOptions};
+    use ctxpack_core::fit::{FitCall, FitOptions};
     let mut profile = model_profile("claude-sonnet-4-5");
     profile.max_images = Some(6);
     let input = ui_loop(STEPS, "image-data");
     let stash = MemoryBackend::new();
-    let out = block_on(fit_context(
-        Some(access(&stash, 1.0)),
-        &Codec::default(),
+    let out = block_on(fit_values(
+        FitCall::new(
+            &profile,
+            FitOptions {
+                slack: Slack::EXACT,
+                ..FitOptions::default()
+            },
+            &Codec::default(),
+            &InMemory,
+        )
+        .with_stash(access(&stash, 1.0)),
         input.clone(),
         Some(Format::UiMessage),
-        &profile,
-        FitOptions {
-            slack: Slack::EXACT,
-            ..FitOptions::default()
-        },
-        &InMemory,
     ))
     .unwrap();
     // 13 images, 6 allowed: the 7 oldest screenshots go.

@@ -2,7 +2,8 @@
 //! conversations the history tests share.
 
 use super::{b64, block_on, data_url};
-use ctxpack_core::history::{expand_history, CompactCall, CompactOptions, Outcome};
+use crate::common::calls::*;
+use ctxpack_core::history::{CompactCall, CompactOptions, Outcome};
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{StashAccess, StashBackend, StashConfig};
 use serde_json::{json, Value};
@@ -36,7 +37,7 @@ pub fn compact_at<B: StashBackend>(
             opts,
             &ctxpack_core::media::InMemory,
         )
-        .run(values, None),
+        .run_values(values, None),
     )
     .unwrap()
 }
@@ -45,7 +46,7 @@ pub fn expand<B: StashBackend>(
     b: &B,
     msgs: &[Value],
 ) -> Outcome<ctxpack_core::history::ExpandReport> {
-    block_on(expand_history(
+    block_on(expand_values(
         StashAccess {
             backend: b,
             config: &StashConfig::default(),

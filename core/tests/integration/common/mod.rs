@@ -1,6 +1,7 @@
 //! Helpers shared by the native integration tests.
 #![allow(dead_code)]
 
+pub mod calls;
 pub mod codec;
 pub mod fit_images;
 pub mod history;
