@@ -18,10 +18,6 @@ use std::rc::Rc;
 pub struct BodyMemo {
     /// Each message's text, with its digest and the call that last used it.
     texts: HashMap<Box<str>, (Rc<Digest>, u64)>,
-    /// How many texts of each length are held: a message of a length none
-    /// has (an image's, most often: megabytes no text here can match) is
-    /// answered without hashing its text.
-    lengths: HashMap<usize, u32>,
     /// The bytes of text held.
     bytes: usize,
     /// Calls begun so far.
@@ -48,9 +44,6 @@ impl BodyMemo {
     /// The digest of the message whose text is exactly `raw`, used by this
     /// call.
     pub fn known(&mut self, raw: &str) -> Option<Rc<Digest>> {
-        if !self.lengths.contains_key(&raw.len()) {
-            return None;
-        }
         let calls = self.calls;
         self.texts.get_mut(raw).map(|(d, used)| {
             *used = calls;
@@ -66,7 +59,6 @@ impl BodyMemo {
         let entry = (Rc::new(digest), self.calls);
         if self.texts.insert(raw.into(), entry).is_none() {
             self.bytes += raw.len();
-            *self.lengths.entry(raw.len()).or_default() += 1;
         }
         if self.texts.len() > Self::CAPACITY || self.bytes > Self::MAX_TEXT_BYTES {
             self.evict();
@@ -112,10 +104,6 @@ impl BodyMemo {
         if let Some(threshold) = last_gone {
             self.texts.retain(|_, (_, used)| *used > threshold);
             self.bytes = self.texts.keys().map(|t| t.len()).sum();
-            self.lengths.clear();
-            for text in self.texts.keys() {
-                *self.lengths.entry(text.len()).or_default() += 1;
-            }
         }
     }
 }
@@ -134,28 +122,6 @@ mod tests {
         assert!(memo.known(r#"{"role":"user", "content":"hi"}"#).is_none());
         assert!(memo.known(r#"{"role":"user","content":"hi!"}"#).is_none());
         assert_eq!(memo.text_bytes(), raw.len());
-    }
-
-    #[test]
-    fn a_text_of_a_length_held_no_more_is_not_known() {
-        let mut memo = BodyMemo::new();
-        let big = "y".repeat(BodyMemo::MAX_TEXT_BYTES / 5);
-        memo.keep(&format!("a{big}"), digest_of("a"));
-        assert_eq!(memo.lengths.get(&(big.len() + 1)), Some(&1));
-        // Past the bound, the first text goes, and its length with it.
-        for c in ['b', 'c', 'd', 'e'] {
-            memo.begin_call();
-            memo.keep(&format!("{c}{big}"), digest_of("x"));
-        }
-        assert!(memo.known(&format!("a{big}")).is_none());
-        assert_eq!(
-            memo.lengths.values().sum::<u32>() as usize,
-            memo.len(),
-            "every text held is counted under its length"
-        );
-        memo.keep("short", digest_of("s"));
-        assert!(memo.known("short").is_some());
-        assert!(memo.known("shorter").is_none());
     }
 
     #[test]
