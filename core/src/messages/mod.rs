@@ -23,6 +23,7 @@ macro_rules! format_modules {
     };
 }
 list::format_list!(format_modules);
+mod answered;
 mod model;
 mod part;
 pub(crate) mod picture;
@@ -37,6 +38,7 @@ mod tool_slots;
 mod turn;
 pub(crate) mod walk;
 
+pub use answered::answered_images;
 pub use detect::{Detection, Verdict};
 pub use error::MessageError;
 pub use file_ref::{names_file, FileProvider, FileRef};
@@ -53,4 +55,4 @@ pub use registry::{
 };
 pub use tool_call::{CallShape, ToolAnswer, ToolDialect};
 pub use tool_slots::{Seg, SlotKind, ToolSlot};
-pub use turn::{answered_images, Turn};
+pub use turn::Turn;

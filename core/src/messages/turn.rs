@@ -61,35 +61,6 @@ pub(super) fn only_tool_results(content: &Content, is_result: fn(&Part) -> bool)
     }
 }
 
-/// How many of `message`'s images, from its first (in the order
-/// [`for_each_image`](super::walk::for_each_image) meets them), the model
-/// has answered within the message itself: in a UIMessage assistant
-/// message, those in the tool outputs of its earlier steps (see
-/// `ui_message::answered_parts`); none in any other message.
-pub fn answered_images(message: &super::Message) -> usize {
-    match (message.format(), message.turn(), &message.content) {
-        (super::Format::UiMessage, Turn::Model, Content::Parts(parts)) => {
-            count_images(&parts[..super::ui_message::answered_parts(parts)])
-        }
-        _ => 0,
-    }
-}
-
-/// The images of `parts`, tool results' nested parts included.
-fn count_images(parts: &[Part]) -> usize {
-    parts
-        .iter()
-        .map(|part| match part {
-            Part::Image(_) => 1,
-            Part::ToolResult(t) => match &t.content {
-                Content::Parts(nested) => count_images(nested),
-                _ => 0,
-            },
-            Part::Text(_) | Part::Other(_) => 0,
-        })
-        .sum()
-}
-
 /// The `type` of a part kept whole (a tool result read as a nested
 /// content's block, or one passed through).
 pub(super) fn part_type(part: &Part) -> Option<&str> {
