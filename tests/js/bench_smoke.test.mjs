@@ -43,7 +43,7 @@ test('npm run bench runs every group to its end (BENCH_SMOKE=1: each on a tiny w
     assert.ok(result.browser.fit.ctxpack > 0 && result.node.fit.ctxpack > 0);
     assert.ok(result.size.gzip > 0);
     // The lines a reader looks for, one per group.
-    for (const heading of ['re-sent (Chromium, IndexedDB)', 'longest main-thread task', '\nbig: ', '\nmany: ', 'fit in Chromium', 'md5 in Chromium', 'Node re-sent', 'Node big', 'Redis (Node, node-redis)', 'prompt cache, window', 'offload, computer use', 'markdown pathological inputs', 'fit in Node', 'proxy: a re-sent turn', 'agent loops: one prompt', 'release wasm']) {
+    for (const heading of ['re-sent (Chromium, IndexedDB)', 'longest main-thread task', '\nbig: ', '\nmany: ', 'fit in Chromium', 'md5 in Chromium', 'Node re-sent', 'Node big', 'Redis (Node, node-redis)', 'prompt cache, window', 'offload, computer use', 'markdown pathological inputs', 'fit in Node', 'proxy: the next turn of a conversation', 'agent loops: one prompt', 'release wasm']) {
       assert.ok(out.includes(heading), `no "${heading.trim()}" rows:\n${out.slice(-3000)}`);
     }
   } finally {
