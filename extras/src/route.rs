@@ -102,7 +102,6 @@ fn read_capabilities(caps: &JsValue) -> Capabilities {
     }
 }
 
-/// The artifact argument.
 fn read_artifact(artifact: &JsValue) -> Result<Artifact, ArgError> {
     if !artifact.is_object() {
         return Err(ArgError::new(

@@ -20,7 +20,6 @@ pub struct BodyMemo {
     texts: HashMap<Box<str>, (Rc<Digest>, u64)>,
     /// The bytes of text held.
     bytes: usize,
-    /// Calls begun so far.
     calls: u64,
 }
 

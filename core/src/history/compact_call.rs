@@ -36,7 +36,6 @@ pub struct CompactCall<'a, B> {
     /// The stash, its settings and the clock.
     stash: StashAccess<'a, B>,
     options: CompactOptions,
-    /// Where payloads are read.
     payloads: &'a dyn CompactPayloads,
     /// Called after each image is hashed with (done, total, bytes).
     progress: Option<&'a mut dyn FnMut(usize, usize, u64)>,

@@ -304,7 +304,6 @@ pub struct MessageMemo {
     digests: HashMap<u64, (Rc<Digest>, u64)>,
     /// The next key to give.
     next_key: u64,
-    /// Calls begun so far.
     calls: u64,
 }
 

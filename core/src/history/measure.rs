@@ -146,7 +146,6 @@ struct EachRead<'x> {
     slots: &'x [Vec<Slot>],
     /// Did sanitizing change it?
     sanitized: &'x [bool],
-    /// Its size.
     sizes: &'x [u64],
 }
 

@@ -71,7 +71,6 @@ pub enum ToolDefinition {
         /// `"function"`.
         #[serde(rename = "type")]
         kind: &'static str,
-        /// The function.
         function: OpenAiFunction,
     },
     /// `{type:'function', name, description, parameters}`.
@@ -81,27 +80,21 @@ pub enum ToolDefinition {
         kind: &'static str,
         /// The tool's name.
         name: &'static str,
-        /// What it is for.
         description: &'static str,
-        /// Its parameters.
         parameters: ToolSchema,
     },
     /// `{name, description, input_schema}`.
     Anthropic {
         /// The tool's name.
         name: &'static str,
-        /// What it is for.
         description: &'static str,
-        /// Its parameters.
         input_schema: ToolSchema,
     },
     /// `{name, description, inputSchema}`.
     Mcp {
         /// The tool's name.
         name: &'static str,
-        /// What it is for.
         description: &'static str,
-        /// Its parameters.
         #[serde(rename = "inputSchema")]
         input_schema: ToolSchema,
     },

@@ -29,7 +29,6 @@ impl Default for MemoLimits {
     }
 }
 
-/// One remembered payload.
 #[derive(Debug)]
 struct Entry<K, V> {
     key: K,

@@ -115,7 +115,6 @@ struct StashWrites {
     md5s: Vec<Vec<String>>,
     /// The md5s of the records the stash committed.
     committed: BTreeSet<String>,
-    /// Their metadata.
     written: Vec<RecordMeta>,
     /// Why each record the stash did not commit failed.
     errors: WriteErrors,
