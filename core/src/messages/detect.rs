@@ -32,6 +32,7 @@ pub struct Detection {
     shape: Option<Format>,
     /// The first exclusive part's format.
     exclusive: Option<Format>,
+    /// The first decisive evidence.
     decisive: Option<Format>,
 }
 

@@ -124,6 +124,7 @@ fn image_part(mime: &str, payload: &str, _detail: Option<&str>) -> Value {
     Value::Object(m)
 }
 
+/// Reads one sampling message.
 fn decode(value: Value, path: &JsonPath) -> Result<Message, MessageError> {
     let mut map = message_object(value, path)?;
     let role = required_role(&map, path)?;
