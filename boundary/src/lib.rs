@@ -15,6 +15,7 @@ pub mod error;
 pub mod event_loop;
 pub mod fetch;
 pub mod js_error;
+pub mod picture;
 pub mod promise;
 
 pub use error::CtxpackError;

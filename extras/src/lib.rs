@@ -4,16 +4,20 @@
 //! `toMultimodal` (markdown images to content parts) and `hasMultimedia`;
 //! `toTextOnly`; `routeArtifact`; `historyImageTool` and `historyImageTexts`;
 //! and the refusal readers `parseProviderError` and
-//! `parseContextLengthError`. The main module declares them; the package's
-//! JavaScript entry loads this one (on first use in Node, alongside the main
-//! module in browsers) and throws its errors as the main module's
-//! `CtxpackError`.
+//! `parseContextLengthError`. And the PNG encoder: `drawPicture` draws the
+//! picture that stands for a placeholder where an API takes a picture and
+//! nothing else, which a compaction of such a place asks for. The main
+//! module declares them; the package's JavaScript entry loads this one (on
+//! first use in Node, alongside the main module in browsers) and throws its
+//! errors as the main module's `CtxpackError`.
 #![deny(missing_docs)]
 
 #[cfg(target_arch = "wasm32")]
 pub mod exports;
 #[cfg(target_arch = "wasm32")]
 pub mod multimodal;
+#[cfg(target_arch = "wasm32")]
+pub mod picture;
 #[cfg(target_arch = "wasm32")]
 pub mod refusal;
 #[cfg(target_arch = "wasm32")]

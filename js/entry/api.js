@@ -38,6 +38,9 @@ function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
   const { codecModule, codecResize, loaded } = codecLoader(loadCodec);
 
   const resize = defaultResize ?? codecResize;
+  // The main module leaves the PNG encoder out: a placeholder that goes where
+  // an API takes a picture and nothing else is drawn by the extras module.
+  main.__setPictureDrawer((text) => extras().drawPicture(text));
   const memory = messageMemory();
 
   const compactContext = rememberingChanges((messages, options, keys) => main.__compactContext(messages, sharedUploads(options), keys), memory);

@@ -12,6 +12,7 @@ pub mod markdown;
 pub mod md5;
 pub mod messages;
 pub mod multimodal;
+pub mod picture;
 pub mod profile;
 pub mod refusal;
 pub mod repair;

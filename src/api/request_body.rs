@@ -55,6 +55,8 @@ pub async fn compact_request_body(
     body_memo::begin_call();
     let mut body = read_body(whole_text(&body, "body")?, format, &mut body_memo::known)?;
     body.text.set_event_loop(&crate::event_loop::HOST_LOOP);
+    body.text
+        .set_picture_drawer(ctxpack_boundary::picture::placeholder_picture);
     let mut inputs = std::mem::take(&mut body.inputs);
     let settled = settle_inputs(&mut inputs, format, &options, &mut |i| body.read_message(i))?;
     let known = inputs

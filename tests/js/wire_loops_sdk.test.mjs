@@ -170,6 +170,9 @@ for (const api of APIS) {
       assert.equal(text.includes(shot.b64), !stashed, `screenshot ${n} inline`);
       // Each answer is the item after its call: the placeholder stays in it.
       const shown = await placeholderIn(api, sent.items[2 + 2 * n]);
+      // Where only a picture may stand, a placeholder is one (the main
+      // module has it drawn by the extras module), never its bare text.
+      if (api.picture && stashed) assert.match(api.picture(sent.items[2 + 2 * n]) ?? '', /^iVBOR/, `screenshot ${n} as a picture`);
       assert.equal(shown.includes(shot.placeholder), stashed, `screenshot ${n} as its placeholder in its tool result`);
       if (!api.picture) assert.equal(text.includes(shot.placeholder), stashed, `screenshot ${n}'s placeholder`);
     }

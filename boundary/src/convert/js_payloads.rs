@@ -23,6 +23,12 @@ use wasm_bindgen::JsCast;
 pub struct JsPayloads<'t>(pub &'t Table);
 
 impl Payloads for JsPayloads<'_> {
+    /// Drawn by this module, or by the host's function (see
+    /// [`crate::picture`]).
+    fn placeholder_picture(&self, text: &str) -> Option<String> {
+        crate::picture::placeholder_picture(text)
+    }
+
     fn with_full(&self, s: &str, f: &mut dyn FnMut(&str)) {
         match self.0.payload(s) {
             Some(v) => {

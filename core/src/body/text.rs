@@ -18,6 +18,8 @@ pub struct BodyText {
     text: String,
     entries: Vec<Entry>,
     event_loop: Option<&'static dyn EventLoop>,
+    /// The host's drawing of placeholders' pictures, when it has one.
+    draw_picture: Option<fn(&str) -> Option<String>>,
 }
 
 impl BodyText {
@@ -27,6 +29,7 @@ impl BodyText {
             text,
             entries: Vec::new(),
             event_loop: None,
+            draw_picture: None,
         }
     }
 
@@ -64,6 +67,13 @@ impl BodyText {
         self.event_loop = Some(event_loop);
     }
 
+    /// Has placeholders' pictures drawn by `draw` (see
+    /// [`Payloads::placeholder_picture`]), for a build without the core's
+    /// own drawing.
+    pub fn set_picture_drawer(&mut self, draw: fn(&str) -> Option<String>) {
+        self.draw_picture = Some(draw);
+    }
+
     /// When `s` ends in a reference into this body: the text before the
     /// reference, and the text the reference stands for.
     pub fn resolve<'s>(&'s self, s: &'s str) -> Option<(&'s str, &'s str)> {
@@ -98,6 +108,13 @@ impl Payloads for BodyText {
 
     fn event_loop(&self) -> Option<&dyn EventLoop> {
         self.event_loop
+    }
+
+    fn placeholder_picture(&self, text: &str) -> Option<String> {
+        match self.draw_picture {
+            Some(draw) => draw(text),
+            None => crate::messages::picture_of(text),
+        }
     }
 }
 

@@ -59,7 +59,7 @@ impl<B: StashBackend, R: Resizer> FitCall<'_, B, R> {
             committed.as_ref(),
         );
         drop(outcomes);
-        let (values, known) = read.into_values();
+        let (values, known) = read.into_values(self.payloads, &changed);
 
         let mut tally = Tally {
             images,

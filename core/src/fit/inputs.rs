@@ -86,18 +86,27 @@ impl FitMessages {
         tally.finish(request_bytes, None)
     }
 
-    /// The wire value of each message, `null` for a known one.
-    pub(super) fn into_values(self) -> (Vec<Value>, Vec<Option<Rc<Digest>>>) {
+    /// The wire value of each message, `null` for a known one; in each
+    /// message `changed`, the placeholders in picture-only places drawn
+    /// by `payloads`' host.
+    pub(super) fn into_values(
+        self,
+        payloads: &dyn Payloads,
+        changed: &[bool],
+    ) -> (Vec<Value>, Vec<Option<Rc<Digest>>>) {
         let values = self
             .messages
             .into_iter()
             .zip(&self.known)
-            .map(|(m, d)| {
+            .enumerate()
+            .map(|(i, (mut m, d))| {
                 if d.is_some() {
-                    Value::Null
-                } else {
-                    m.into_wire()
+                    return Value::Null;
                 }
+                if changed.get(i) == Some(&true) {
+                    m.draw_pictures(payloads);
+                }
+                m.into_wire()
             })
             .collect();
         (values, self.known)

@@ -40,6 +40,10 @@ pub(super) fn encode(
                 after += sizes[i];
                 return Value::Null;
             }
+            let mut m = m;
+            if changed[i] {
+                m.draw_pictures(payloads);
+            }
             let v = m.into_wire();
             after += if changed[i] {
                 json_len_with(&v, payloads)

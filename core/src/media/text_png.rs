@@ -4,26 +4,34 @@
 //! Gemini `functionResponse.parts` entry). The model reads the text off
 //! the picture; ctxpack reads it off the chunk.
 //!
-//! The picture stays under 1 KiB of base64 (a placeholder's, 708
-//! characters), so that a JavaScript caller's copy of it is read into the
-//! core like any short string. To stay there its pixels are deflated, in
-//! fixed Huffman codes, each run found earlier a copy of it. The
-//! checksums are computed plainly (CRC-32 bit by bit): the crates' tables
-//! and unrolled loops would add 17 KiB to the main module, for a picture of
-//! 1.4 KB of pixels.
+//! Drawing ([`text_png`], with the `picture` feature) deflates with the
+//! `miniz_oxide` crate and checksums its chunks with the `crc` crate (its
+//! table-free CRC-32: the picture is 1.4 KB of pixels). The main wasm
+//! module leaves it out: there the host draws the picture with the extras
+//! module (see [`crate::media::Payloads::placeholder_picture`]).
+//! Reading the text back ([`named_text`]) walks the chunks and is in every
+//! build. A picture stays under 1 KiB of base64, so that a JavaScript
+//! caller's copy of it is read into the core like any short string.
 
 /// How many times each pixel of the font is drawn, across and down.
+#[cfg(feature = "picture")]
 const SCALE: usize = 2;
 /// Columns of a glyph, and of the space after it.
+#[cfg(feature = "picture")]
 const GLYPH_WIDTH: usize = 5;
+#[cfg(feature = "picture")]
 const ADVANCE: usize = GLYPH_WIDTH + 1;
 /// Rows of a glyph, and of the picture (a blank row above and below).
+#[cfg(feature = "picture")]
 const GLYPH_HEIGHT: usize = 7;
+#[cfg(feature = "picture")]
 const HEIGHT: usize = GLYPH_HEIGHT + 2;
 
 /// The characters the font draws (every other character is blank), and
 /// their glyphs: five columns each, the lowest bit the top row.
+#[cfg(feature = "picture")]
 const CHARS: &[u8] = b"0123456789abcdefPhiorstuy[]:_";
+#[cfg(feature = "picture")]
 const GLYPHS: [[u8; GLYPH_WIDTH]; 29] = [
     [0x3E, 0x51, 0x49, 0x45, 0x3E],
     [0x00, 0x42, 0x7F, 0x40, 0x00],
@@ -57,50 +65,82 @@ const GLYPHS: [[u8; GLYPH_WIDTH]; 29] = [
 ];
 
 /// The keyword of the `tEXt` chunk that says the text.
-const KEYWORD: &[u8] = b"Comment\0";
+const KEYWORD: &str = "Comment";
 const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A];
 
-/// `text` drawn as a PNG (1-bit grayscale), which names it in a `tEXt`
-/// chunk right after its header.
-pub fn text_png(text: &str) -> Vec<u8> {
+/// `text` drawn as a PNG (1 bit a pixel, a palette of white and black),
+/// which names it in a `tEXt` chunk before its pixels. `None` for a text
+/// too long to draw (over 100,000 characters).
+#[cfg(feature = "picture")]
+pub fn text_png(text: &str) -> Option<Vec<u8>> {
+    if text.len() > 100_000 {
+        return None;
+    }
     let width = (1 + text.len() * ADVANCE) * SCALE;
-    let rows = pixel_rows(text.as_bytes(), width);
     let mut png = SIGNATURE.to_vec();
     let mut header = Vec::with_capacity(13);
     header.extend((width as u32).to_be_bytes());
     header.extend(((HEIGHT * SCALE) as u32).to_be_bytes());
-    // Bit depth 1, grayscale, deflate, no filter method but the one,
+    // Bit depth 1, colour type 3 (a palette), deflate, adaptive filtering,
     // not interlaced.
-    header.extend([1, 0, 0, 0, 0]);
+    header.extend([1, 3, 0, 0, 0]);
     chunk(&mut png, b"IHDR", &header);
-    let mut named = KEYWORD.to_vec();
+    chunk(&mut png, b"PLTE", &[255, 255, 255, 0, 0, 0]);
+    let mut named = KEYWORD.as_bytes().to_vec();
+    named.push(0);
     named.extend(text.as_bytes());
     chunk(&mut png, b"tEXt", &named);
-    chunk(&mut png, b"IDAT", &zlib(&rows));
+    let pixels = pixel_rows(text.as_bytes(), width);
+    chunk(
+        &mut png,
+        b"IDAT",
+        &miniz_oxide::deflate::compress_to_vec_zlib(&pixels, 10),
+    );
     chunk(&mut png, b"IEND", &[]);
-    png
+    Some(png)
 }
 
-/// The text a PNG drawn by [`text_png`] names, read off its `tEXt` chunk;
-/// `None` for a PNG with no such chunk right after its header.
+/// Appends one chunk: its length, type, data and CRC-32 (of type and data).
+#[cfg(feature = "picture")]
+fn chunk(png: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    const CRC: crc::Crc<u32, crc::NoTable> =
+        crc::Crc::<u32, crc::NoTable>::new(&crc::CRC_32_ISO_HDLC);
+    png.extend((data.len() as u32).to_be_bytes());
+    let start = png.len();
+    png.extend(kind);
+    png.extend(data);
+    let crc = CRC.checksum(&png[start..]);
+    png.extend(crc.to_be_bytes());
+}
+
+/// The text a PNG drawn by [`text_png`] names, read off its `tEXt` chunk
+/// (before its pixels); `None` for a PNG with no such chunk.
 pub fn named_text(png: &[u8]) -> Option<&str> {
-    let rest = png.strip_prefix(&SIGNATURE)?;
-    // The IHDR chunk: length, type, 13 bytes, CRC.
-    let rest = rest.get(25..)?;
-    let len = u32::from_be_bytes(rest.get(..4)?.try_into().ok()?) as usize;
-    let body = rest.get(4..8 + len)?.strip_prefix(b"tEXt")?;
-    std::str::from_utf8(body.strip_prefix(KEYWORD)?).ok()
+    let mut rest = png.strip_prefix(&SIGNATURE)?;
+    loop {
+        let len = u32::from_be_bytes(rest.get(..4)?.try_into().ok()?) as usize;
+        let kind = rest.get(4..8)?;
+        let data = rest.get(8..8usize.checked_add(len)?)?;
+        match kind {
+            b"IDAT" | b"IEND" => return None,
+            b"tEXt" => {
+                let text = data.strip_prefix(KEYWORD.as_bytes())?.strip_prefix(b"\0")?;
+                return std::str::from_utf8(text).ok();
+            }
+            _ => rest = rest.get(12 + len..)?,
+        }
+    }
 }
 
-/// The picture's rows as PNG scanlines, one after another (each a filter
-/// byte 0, then 1 bit a pixel, 1 white), each row of the font drawn
-/// `SCALE` times.
+/// The picture's scanlines: for each row of the font, a filter byte 0 and
+/// the row (1 bit a pixel, 1 black), then for each time it is drawn again
+/// filter 2 ("up") and zeros.
+#[cfg(feature = "picture")]
 fn pixel_rows(text: &[u8], width: usize) -> Vec<u8> {
-    let row_bytes = 1 + width.div_ceil(8);
-    let mut out = Vec::with_capacity(HEIGHT * SCALE * row_bytes);
+    let row_bytes = width.div_ceil(8);
+    let mut out = Vec::with_capacity(HEIGHT * SCALE * (1 + row_bytes));
     for y in 0..HEIGHT {
-        let mut row = vec![0xFF; row_bytes];
-        row[0] = 0;
+        let mut row = vec![0; row_bytes];
         let glyph_row = y.checked_sub(1).filter(|r| *r < GLYPH_HEIGHT);
         for (i, c) in text.iter().enumerate() {
             let (Some(r), Some(at)) = (glyph_row, CHARS.iter().position(|k| k == c)) else {
@@ -110,203 +150,22 @@ fn pixel_rows(text: &[u8], width: usize) -> Vec<u8> {
                 if bits >> r & 1 == 1 {
                     let x0 = (1 + i * ADVANCE + col) * SCALE;
                     for x in x0..x0 + SCALE {
-                        row[1 + x / 8] &= !(0x80 >> (x % 8));
+                        row[x / 8] |= 0x80 >> (x % 8);
                     }
                 }
             }
         }
-        for _ in 0..SCALE {
-            out.extend_from_slice(&row);
+        out.push(0);
+        out.extend_from_slice(&row);
+        for _ in 1..SCALE {
+            out.push(2);
+            out.resize(out.len() + row_bytes, 0);
         }
     }
     out
 }
 
-/// Appends one chunk: its length, type, data and CRC.
-fn chunk(png: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-    png.extend((data.len() as u32).to_be_bytes());
-    let start = png.len();
-    png.extend(kind);
-    png.extend(data);
-    let crc = crc32(&png[start..]);
-    png.extend(crc.to_be_bytes());
-}
-
-/// CRC-32 (ISO 3309, as PNG takes it), bit by bit.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = (crc >> 1) ^ (0xEDB8_8320 & (crc & 1).wrapping_neg());
-        }
-    }
-    !crc
-}
-
-/// `data` as a zlib stream: one deflate block of fixed Huffman codes, each
-/// byte a literal unless it starts a run of 3 or more found earlier (a
-/// blank row, a row drawn again, a run of white), then a copy of the
-/// longest such run, the nearest of those.
-fn zlib(data: &[u8]) -> Vec<u8> {
-    let mut bits = Bits::default();
-    // BFINAL, then BTYPE 01 (fixed Huffman codes).
-    bits.put(1, 1);
-    bits.put(1, 2);
-    let mut at = 0;
-    while at < data.len() {
-        match longest_match(data, at) {
-            Some((len, distance)) => {
-                copy(&mut bits, len, distance);
-                at += len;
-            }
-            None => {
-                literal(&mut bits, u16::from(data[at]));
-                at += 1;
-            }
-        }
-    }
-    literal(&mut bits, 256);
-    let mut out = vec![0x78, 0x01];
-    out.extend(bits.finish());
-    out.extend(adler32(data).to_be_bytes());
-    out
-}
-
-/// Adler-32 (RFC 1950), a byte at a time.
-fn adler32(bytes: &[u8]) -> u32 {
-    let (mut a, mut b) = (1u32, 0u32);
-    for &byte in bytes {
-        a = (a + u32::from(byte)) % 65521;
-        b = (b + a) % 65521;
-    }
-    (b << 16) | a
-}
-
-/// The longest run of bytes from `at` (3 to 258 of them) that starts
-/// earlier too, as (length, distance back), the nearest when several are
-/// as long. The picture is a few kilobytes: every earlier start is tried.
-fn longest_match(data: &[u8], at: usize) -> Option<(usize, usize)> {
-    let rest = &data[at..];
-    let mut best: Option<(usize, usize)> = None;
-    for start in (at.saturating_sub(32768)..at).rev() {
-        let len = data[start..]
-            .iter()
-            .zip(rest)
-            .take(258)
-            .take_while(|(a, b)| a == b)
-            .count();
-        if len >= 3 && best.is_none_or(|b| len > b.0) {
-            best = Some((len, at - start));
-        }
-    }
-    best
-}
-
-/// The first length of each length code 257…285, and its extra bits.
-const LENGTHS: [(u16, u8); 29] = [
-    (3, 0),
-    (4, 0),
-    (5, 0),
-    (6, 0),
-    (7, 0),
-    (8, 0),
-    (9, 0),
-    (10, 0),
-    (11, 1),
-    (13, 1),
-    (15, 1),
-    (17, 1),
-    (19, 2),
-    (23, 2),
-    (27, 2),
-    (31, 2),
-    (35, 3),
-    (43, 3),
-    (51, 3),
-    (59, 3),
-    (67, 4),
-    (83, 4),
-    (99, 4),
-    (115, 4),
-    (131, 5),
-    (163, 5),
-    (195, 5),
-    (227, 5),
-    (258, 0),
-];
-
-/// A copy of `len` bytes (3…258) from `distance` bytes back (1…32768):
-/// its length code and extra bits, then its distance code (codes 0…29:
-/// the first two 1 and 2, then two a doubling, with extra bits to match)
-/// and extra bits.
-fn copy(bits: &mut Bits, len: usize, distance: usize) {
-    let len = len.clamp(3, 258) as u16;
-    let code = LENGTHS.iter().rposition(|l| l.0 <= len).unwrap_or(0);
-    let (base, extra) = LENGTHS[code];
-    literal(bits, 257 + code as u16);
-    bits.put(u32::from(len - base), extra);
-    let d = distance.clamp(1, 32768) as u32 - 1;
-    let (code, extra, base) = match d {
-        0..=3 => (d, 0, d),
-        _ => {
-            let top = 31 - d.leading_zeros();
-            let extra = top - 1;
-            let half = (d >> extra) & 1;
-            (2 * top + half, extra, (2 | half) << extra)
-        }
-    };
-    bits.put_reversed(code, 5);
-    bits.put(d - base, extra as u8);
-}
-
-/// Literal/length symbol `symbol` in the fixed Huffman code.
-fn literal(bits: &mut Bits, symbol: u16) {
-    let s = u32::from(symbol);
-    match symbol {
-        0..=143 => bits.put_reversed(0x30 + s, 8),
-        144..=255 => bits.put_reversed(0x190 + s - 144, 9),
-        256..=279 => bits.put_reversed(s - 256, 7),
-        _ => bits.put_reversed(0xC0 + s - 280, 8),
-    }
-}
-
-/// A deflate bit stream, least significant bit first.
-#[derive(Default)]
-struct Bits {
-    out: Vec<u8>,
-    acc: u32,
-    used: u8,
-}
-
-impl Bits {
-    /// The low `n` bits of `value`, lowest first (a count, an extra).
-    fn put(&mut self, value: u32, n: u8) {
-        for i in 0..n {
-            self.acc |= ((value >> i) & 1) << self.used;
-            self.used += 1;
-            if self.used == 8 {
-                self.out.push(self.acc as u8);
-                self.acc = 0;
-                self.used = 0;
-            }
-        }
-    }
-
-    /// The low `n` bits of `code`, highest first (a Huffman code).
-    fn put_reversed(&mut self, code: u32, n: u8) {
-        self.put(code.reverse_bits() >> (32 - n), n);
-    }
-
-    fn finish(mut self) -> Vec<u8> {
-        if self.used > 0 {
-            self.out.push(self.acc as u8);
-        }
-        self.out
-    }
-}
-
-#[cfg(test)]
+#[cfg(all(test, feature = "picture"))]
 mod tests {
     use super::*;
 
@@ -315,7 +174,7 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn draws_the_text_as_a_png_any_decoder_reads() {
-        let png = text_png(TEXT);
+        let png = text_png(TEXT).unwrap();
         let image = image::load_from_memory_with_format(&png, image::ImageFormat::Png)
             .unwrap()
             .to_luma8();
@@ -335,30 +194,32 @@ mod tests {
     }
 
     #[test]
-    fn names_its_text_and_stays_under_a_kibibyte_of_base64() {
-        let png = text_png(TEXT);
+    fn names_its_text() {
+        let png = text_png(TEXT).unwrap();
         assert_eq!(named_text(&png), Some(TEXT));
-        assert!(crate::media::encode_base64(&png).len() < 800);
         assert_eq!(named_text(&png[..40]), None);
         assert_eq!(named_text(b"GIF89a"), None);
     }
 
+    /// Every placeholder's picture, whatever its digits, with the data URL
+    /// header before it, is under 1 KiB: a short string at the boundary.
     #[test]
-    fn adler32_is_zlib_s() {
-        assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
-        assert_eq!(adler32(&[0xFF; 5000]), {
-            let (mut a, mut b) = (1u64, 0u64);
-            for _ in 0..5000 {
-                a = (a + 255) % 65521;
-                b = (b + a) % 65521;
+    fn every_placeholder_picture_stays_under_a_kibibyte_of_base64() {
+        let mut x: u64 = 12345;
+        for _ in 0..500 {
+            let mut id = String::new();
+            for _ in 0..32 {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                id.push(char::from(b"0123456789abcdef"[(x >> 60) as usize]));
             }
-            ((b << 16) | a) as u32
-        });
-    }
-
-    #[test]
-    fn crc32_is_the_png_one() {
-        assert_eq!(crc32(b"IEND"), 0xAE42_6082);
-        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+            let png = text_png(&format!("[Picture:history_{id}]")).unwrap();
+            let url = format!(
+                "data:image/png;base64,{}",
+                crate::media::encode_base64(&png)
+            );
+            assert!(url.len() < 1024, "{id}: {}", url.len());
+        }
     }
 }

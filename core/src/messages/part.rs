@@ -178,12 +178,14 @@ fn texts_as_pictures(content: Content) -> Content {
         Content::Parts(parts) => Content::Parts(
             parts
                 .into_iter()
-                .map(|part| match part.as_text() {
-                    Some(text) => {
-                        Part::Other(super::picture::picture_part(super::Format::Gemini, text))
-                    }
-                    None => part,
-                })
+                .map(
+                    |part| match part.as_text().and_then(super::picture::picture_of) {
+                        Some(png) => {
+                            Part::Other(super::picture::picture_part(super::Format::Gemini, png))
+                        }
+                        None => part,
+                    },
+                )
                 .collect(),
         ),
         other => other,

@@ -13,8 +13,8 @@
 use super::placeholder::{parse_image_id, placeholder};
 use super::Format;
 use crate::media::data_url::format_data_url;
-use crate::media::text_png::{named_text, text_png};
-use crate::media::{decode_base64, encode_base64};
+use crate::media::decode_base64;
+use crate::media::text_png::named_text;
 use serde_json::{Map, Value};
 
 /// The base64 of a PNG always starts with its signature's.
@@ -25,13 +25,25 @@ const PNG_BASE64: &str = "iVBORw0KGgo";
 const LONGEST: usize = 1024;
 
 /// The base64 PNG showing `text`: what stands for a placeholder in a place
-/// that takes a picture and nothing else.
-pub fn picture_of(text: &str) -> String {
-    encode_base64(&text_png(text))
+/// that takes a picture and nothing else. `None` in a build without the
+/// `picture` feature (the main wasm module, whose host draws it instead:
+/// see [`crate::media::Payloads::placeholder_picture`]).
+pub fn picture_of(text: &str) -> Option<String> {
+    #[cfg(feature = "picture")]
+    {
+        crate::media::text_png::text_png(text).map(|png| crate::media::encode_base64(&png))
+    }
+    #[cfg(not(feature = "picture"))]
+    {
+        let _ = text;
+        None
+    }
 }
 
-/// The placeholder `payload` (base64) shows, when it is the picture
-/// [`picture_of`] draws of one.
+/// The placeholder `payload` (base64) shows, when it is a PNG naming one in
+/// its `tEXt` chunk, as the pictures [`picture_of`] draws do. A caller's
+/// image is not taken for one: no camera or screenshot tool writes a
+/// placeholder's exact text there.
 pub(crate) fn shown_placeholder(payload: &str) -> Option<String> {
     if payload.len() >= LONGEST || !payload.starts_with(PNG_BASE64) {
         return None;
@@ -39,7 +51,7 @@ pub(crate) fn shown_placeholder(payload: &str) -> Option<String> {
     let png = decode_base64(payload)?;
     let text = named_text(&png)?;
     let id = parse_image_id(text)?;
-    (placeholder(&id) == text && text_png(text) == png).then(|| text.to_owned())
+    (placeholder(&id) == text).then(|| text.to_owned())
 }
 
 /// The placeholder a data URL shows, when it is a PNG picture of one.
@@ -47,10 +59,10 @@ pub(crate) fn shown_in_data_url(url: &str) -> Option<String> {
     shown_placeholder(url.strip_prefix("data:image/png;base64,")?)
 }
 
-/// The part showing `text` in `format`'s picture-only place: Gemini's
-/// `{inlineData:{mimeType, data}}`, a Responses `computer_screenshot`.
-pub(super) fn picture_part(format: Format, text: &str) -> Value {
-    let png = picture_of(text);
+/// The part showing `text` in `format`'s picture-only place, `png` the
+/// base64 picture of it: Gemini's `{inlineData:{mimeType, data}}`, a
+/// Responses `computer_screenshot`.
+pub(super) fn picture_part(format: Format, png: String) -> Value {
     let mut part = Map::new();
     match format {
         Format::Gemini => {
@@ -70,16 +82,17 @@ pub(super) fn picture_part(format: Format, text: &str) -> Value {
     Value::Object(part)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "picture"))]
 mod tests {
     use super::*;
+    use crate::media::encode_base64;
 
     const MD5: &str = "0733351879b2fa9bd05c7ca3061529c0";
 
     #[test]
     fn a_picture_of_a_placeholder_reads_back_as_it() {
         let text = placeholder(MD5);
-        let picture = picture_of(&text);
+        let picture = picture_of(&text).unwrap();
         assert_eq!(shown_placeholder(&picture), Some(text.clone()));
         let url = format!("data:image/png;base64,{picture}");
         assert_eq!(shown_in_data_url(&url), Some(text));
@@ -88,18 +101,74 @@ mod tests {
     #[test]
     fn other_pictures_are_no_placeholders() {
         // Other text, drawn the same way.
-        assert_eq!(shown_placeholder(&picture_of("[Picture:history_x]")), None);
-        assert_eq!(shown_placeholder(&picture_of("hello")), None);
-        // A picture of a placeholder, changed by a byte.
-        let mut png = text_png(&placeholder(MD5));
-        let last = png.len() - 20;
-        png[last] ^= 1;
-        assert_eq!(shown_placeholder(&encode_base64(&png)), None);
+        assert_eq!(
+            shown_placeholder(&picture_of("[Picture:history_x]").unwrap()),
+            None
+        );
+        assert_eq!(shown_placeholder(&picture_of("hello").unwrap()), None);
+        // A picture of a placeholder whose chunk is cut short.
+        let png = crate::media::text_png::text_png(&placeholder(MD5)).unwrap();
+        assert_eq!(shown_placeholder(&encode_base64(&png[..60])), None);
         // Not base64, not a PNG, too long to be one.
         assert_eq!(shown_placeholder("iVBORw0KGgo!!"), None);
         assert_eq!(shown_placeholder("R0lGODlhAQABAAAAACw="), None);
         let long = format!("{PNG_BASE64}{}", "A".repeat(LONGEST));
         assert_eq!(shown_placeholder(&long), None);
         assert_eq!(shown_in_data_url("data:image/jpeg;base64,AAAA"), None);
+    }
+
+    /// A host's drawing (what the main wasm module's host gives, which has
+    /// no drawing of its own) is what goes where only a picture may stand:
+    /// a Responses computer-use screenshot and a Gemini function response's
+    /// media, each read back as its placeholder's text.
+    #[test]
+    fn the_hosts_drawing_goes_where_only_a_picture_may() {
+        use crate::json_path::JsonPath;
+        use crate::media::Payloads;
+        use crate::messages::{decode_messages, Part};
+        use serde_json::json;
+
+        struct Host;
+        impl Payloads for Host {
+            fn with_full(&self, s: &str, f: &mut dyn FnMut(&str)) {
+                f(s)
+            }
+            fn placeholder_picture(&self, text: &str) -> Option<String> {
+                Some(format!("{PNG_BASE64}{}", text.len()))
+            }
+        }
+        let text = placeholder(MD5);
+        let wires = [
+            (
+                Format::OpenAiResponses,
+                json!({"type":"computer_call_output","call_id":"c","output":{"type":"computer_screenshot","image_url":"data:image/png;base64,AAAA"}}),
+            ),
+            (
+                Format::Gemini,
+                json!({"role":"user","parts":[{"functionResponse":{"name":"s","response":{},"parts":[{"inlineData":{"mimeType":"image/png","data":"AAAA"}}]}}]}),
+            ),
+        ];
+        for (format, wire) in wires {
+            let (_, mut messages) =
+                decode_messages(vec![wire], Some(format), &JsonPath::root("m")).unwrap();
+            let m = &mut messages[0];
+            // The image becomes the placeholder's text, as compaction leaves it.
+            crate::messages::walk::rewrite_images(m, &mut |_, _| Part::text(text.clone()));
+            let mut undrawn = m.clone();
+            m.draw_pictures(&Host);
+            let out = m.clone().into_wire().to_string();
+            assert!(
+                out.contains(&format!("{PNG_BASE64}50")),
+                "{format:?}: {out}"
+            );
+            assert!(!out.contains(&text), "{format:?}: {out}");
+            // Without a host drawing, the core draws it (this build has the
+            // `picture` feature), and that picture reads back as the text.
+            let own = undrawn.clone().into_wire().to_string();
+            let own_picture = picture_of(&text).unwrap();
+            assert!(own.contains(&own_picture), "{format:?}: {own}");
+            undrawn.draw_pictures(&crate::media::payload::InMemory);
+            assert!(undrawn.into_wire().to_string().contains(&own_picture));
+        }
     }
 }

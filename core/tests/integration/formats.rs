@@ -299,7 +299,7 @@ fn gemini_contents_with_inline_images_function_calls_and_responses() {
     );
     assert_eq!(
         out[2]["parts"][0]["functionResponse"]["parts"],
-        json!([{"inlineData":{"mimeType":"image/png","data": picture_of(&placeholder(GIF))}}])
+        json!([{"inlineData":{"mimeType":"image/png","data": picture_of(&placeholder(GIF)).unwrap()}}])
     );
     assert_eq!(
         out[2]["parts"][0]["functionResponse"]["response"],

@@ -174,7 +174,8 @@ pub(crate) fn loop_shapes() -> Vec<LoopShape> {
 /// picture may.
 pub(crate) fn holds_placeholder(step: &str, image: &[u8]) -> bool {
     let text = placeholder(image);
-    step.contains(&text) || step.contains(&ctxpack_core::messages::picture_of(&text))
+    step.contains(&text)
+        || ctxpack_core::messages::picture_of(&text).is_some_and(|picture| step.contains(&picture))
 }
 
 /// The stash's settings.
