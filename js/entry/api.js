@@ -12,6 +12,7 @@
 import { codecLoader } from './api/codec.js';
 import { ownErrors } from './api/errors.js';
 import { messageMemory, rememberingChanges, rememberingEstimate } from './api/memory.js';
+import { pictureDrawing } from './api/pictures.js';
 import { requestBodyCompaction } from './api/request-body.js';
 import { sharedUploads } from './api/uploads.js';
 
@@ -38,23 +39,36 @@ function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
   const { codecModule, codecResize, loaded } = codecLoader(loadCodec);
 
   const resize = defaultResize ?? codecResize;
-  // The main module leaves the PNG encoder out: a placeholder that goes where
-  // an API takes a picture and nothing else is drawn by the extras module.
-  main.__setPictureDrawer((text) => extras().drawPicture(text));
   const memory = messageMemory();
+  // Before each call that may put a placeholder where only a picture may stand.
+  const drawing = pictureDrawing(main, extras);
+  const requestBody = requestBodyCompaction(main);
 
-  const compactContext = rememberingChanges((messages, options, keys) => main.__compactContext(messages, sharedUploads(options), keys), memory);
-  const fitContext = rememberingChanges((messages, options, keys) => main.__fitContext(messages, sharedUploads(options), resize, keys), memory);
+  const compactContext = rememberingChanges((messages, options, keys) => {
+    drawing();
+    return main.__compactContext(messages, sharedUploads(options), keys);
+  }, memory);
+  const fitContext = rememberingChanges((messages, options, keys) => {
+    drawing();
+    return main.__fitContext(messages, sharedUploads(options), resize, keys);
+  }, memory);
+  const expandContext = rememberingChanges((messages, options, keys) => {
+    drawing();
+    return main.__expandContext(messages, options, keys);
+  }, memory);
 
   return {
     /** Replaces history images with placeholders (see the declaration); messages it cannot change are remembered between calls. */
     compactContext,
     /** Puts originals back for placeholders (see the declaration); messages are remembered between calls as compactContext's are. */
-    expandContext: rememberingChanges(main.__expandContext, memory),
+    expandContext,
     /** Accounts for a request (see the declaration); messages are remembered between calls as compactContext's are. */
     estimate: rememberingEstimate(main, memory),
     /** compactContext for a request body as JSON text (see the declaration). */
-    compactRequestBody: requestBodyCompaction(main),
+    compactRequestBody: (...args) => {
+      drawing();
+      return requestBody(...args);
+    },
     /** Finds the images in markdown `text`. */
     parseMarkdownImages: (text) => own(() => extras().parseMarkdownImages(text)),
     /** Turns user text with markdown images into ordered content parts (the extras module's). */
@@ -91,6 +105,7 @@ function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
     repairContext: async (messages, error, options) => {
       await ready();
       const refusal = extras().parseProviderError(error);
+      drawing();
       const repair = (m, o, keys) => main.__repairContext(m, error, refusal, sharedUploads(o), resize, keys);
       return rememberingChanges(repair, memory)(messages, options);
     },

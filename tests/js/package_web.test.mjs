@@ -154,3 +154,28 @@ test('bytes in the page: stashed in IndexedDB as their image, restored as the sa
   }
   assert.ok(result.hadNative, 'this Chromium has Uint8Array.prototype.toBase64');
 });
+
+test('in a page, a computer-use screenshot the model answered goes as a picture of its placeholder, drawn by the extras module, and comes back', async () => {
+  const shots = await Promise.all([0, 1, 2].map(async (n) => (await makeImage('png', 24, 16, 40 + n)).toString('base64')));
+  const out = await page.evaluate(async (shots) => {
+    const { Stash, compactContext, expandContext } = window.ctxpack;
+    const stash = await Stash.open({ backend: 'memory' });
+    const loop = [{ role: 'user', content: 'Click through the page.' }];
+    shots.forEach((shot, n) => {
+      loop.push({ type: 'computer_call', call_id: `c${n}`, action: { type: 'screenshot' }, pending_safety_checks: [], status: 'completed' });
+      loop.push({ type: 'computer_call_output', call_id: `c${n}`, output: { type: 'computer_screenshot', image_url: `data:image/png;base64,${shot}` } });
+    });
+    const { messages } = await compactContext(loop, { stash, format: 'openai-responses', keepRecentImages: 0, slack: false });
+    const back = await expandContext(messages, { stash, format: 'openai-responses' });
+    return { urls: messages.filter((m) => m.type === 'computer_call_output').map((m) => m.output.image_url), back: JSON.stringify(back.messages) === JSON.stringify(loop) };
+  }, shots);
+  // The two answered screenshots are pictures (PNGs of the placeholder), the newest is whole.
+  assert.equal(out.urls.length, 3);
+  for (const url of out.urls.slice(0, 2)) {
+    assert.match(url, /^data:image\/png;base64,iVBOR/);
+    assert.ok(url.length < 1024, `${url.length}`);
+    assert.ok(!shots.some((s) => url.includes(s)));
+  }
+  assert.equal(out.urls[2], `data:image/png;base64,${shots[2]}`);
+  assert.equal(out.back, true);
+});
