@@ -10,6 +10,7 @@ import { ROOT } from '../../scripts/serve.mjs';
 import { bindApi } from '../../js/entry/api.js';
 
 const main = {
+  __setPictureDrawer: () => {},
   __ctxpackError: (code, message, p) => Object.assign(new Error(message), { code, path: p }),
   __repairContext: async (messages, error, refusal, options, resize) => ({ changed: [], values: [], report: { resize }, keys: new Float64Array(messages.length), refusal }),
   // Answered as changes, as the main module answers: none here.
@@ -95,6 +96,23 @@ test('repairContext waits for the extras module, reads the refusal there, and re
   const rejected = withoutReady.repairContext([], 'boom', {});
   assert.ok(rejected instanceof Promise);
   await assert.rejects(rejected, /unreadable/);
+});
+
+test('the main module is handed the extras module\'s drawing of pictures on the first call that may need one, once', async () => {
+  const handed = [];
+  const drawn = [];
+  const api = bindApi({
+    main: { ...main, __setPictureDrawer: (draw) => handed.push(draw) },
+    extras: () => ({ drawPicture: (text) => (drawn.push(text), 'iVBOR…') }),
+    loadCodec: () => codec(() => 'x'),
+  });
+  // Not at binding: in browsers the main module is instantiated by init().
+  assert.equal(handed.length, 0);
+  await api.fitContext([], {});
+  await api.fitContext([], {});
+  assert.equal(handed.length, 1);
+  assert.equal(handed[0]('[Picture:history_x]'), 'iVBOR…');
+  assert.deepEqual(drawn, ['[Picture:history_x]']);
 });
 
 test('routeArtifact returns the extras module\'s answer or throws its error through the main module', () => {
