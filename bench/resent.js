@@ -160,7 +160,7 @@ window.runLongChat = async ({ fresh, runs, messages = 2000, turnsPerRun = 10 }) 
     chat.splice(-1, 0, { role: 'assistant', content: `reply ${r}` }, { role: 'user', content: `question ${r}` });
     const turn = await withLongTasks(() => compactContext(chat, { stash }));
     let t0 = performance.now();
-    estimate(chat, { model: 'gpt-4o' });
+    estimate(chat, { model: 'gpt-4o', stash });
     const e = performance.now() - t0;
     t0 = performance.now();
     plainResent(chat, new Map(), new Map(), pageHost);

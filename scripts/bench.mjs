@@ -258,10 +258,10 @@ if (!nodeOnly) {
     };
     const fresh = history.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => (p.image_url ? { ...p, image_url: { ...p.image_url, url: early(p.image_url.url) } } : p)) } : m));
     t0 = performance.now();
-    ctx.estimate(fresh, { provider: 'openai' });
+    ctx.estimate(fresh, { provider: 'openai', stash });
     const e1 = performance.now() - t0;
     t0 = performance.now();
-    ctx.estimate(fresh, { provider: 'openai' });
+    ctx.estimate(fresh, { provider: 'openai', stash });
     const e2 = performance.now() - t0;
     if (r > 0) { turns.push(t); floors.push(f); plains.push(j); estimatesFirst.push(e1); estimatesAgain.push(e2); }
   }
@@ -302,7 +302,7 @@ if (!nodeOnly) {
       await ctx.compactContext(chat, { stash: chatStash });
       turns.push(performance.now() - t0);
       t0 = performance.now();
-      ctx.estimate(chat, { provider: 'openai' });
+      ctx.estimate(chat, { provider: 'openai', stash: chatStash });
       estimates.push(performance.now() - t0);
       t0 = performance.now();
       await ctx.fitContext(chat, { stash: chatStash, model: 'gpt-4o' });

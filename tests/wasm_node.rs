@@ -74,3 +74,8 @@ async fn indexeddb_absent_is_stash_unavailable() {
         assert_eq!(wasm_support::get_str(&err, "path"), "options.backend");
     }
 }
+
+#[wasm_bindgen_test]
+async fn memory_belongs_to_the_stash() {
+    wasm_support::stash::memory_belongs_to_the_stash().await;
+}

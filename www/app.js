@@ -191,12 +191,12 @@ async function refresh() {
   const format = $('provider').value;
   // The estimate reads the request as held (OpenAI shape); the payload is
   // compacted in the chosen API's own shape.
-  const before = estimate(conversation, { provider });
+  const before = estimate(conversation, { provider, stash });
   const held = conversation.map(api().build);
   const { messages, report } = await compactContext(held, { stash, format });
   lastPayload = messages;
   const { messages: compactedHeld } = await compactContext(conversation, { stash });
-  const after = estimate(compactedHeld, { provider });
+  const after = estimate(compactedHeld, { provider, stash });
   $('bytes-before').textContent = kb(report.bytesBefore);
   $('bytes-after').textContent = kb(report.bytesAfter);
   $('images-before').textContent = before.imageCount;

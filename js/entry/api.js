@@ -11,7 +11,7 @@
 // `export { … };` line `module.exports`).
 import { codecLoader } from './api/codec.js';
 import { ownErrors } from './api/errors.js';
-import { messageMemory, rememberingChanges, rememberingEstimate } from './api/memory.js';
+import { rememberingChanges, rememberingEstimate, stashMemories } from './api/memory.js';
 import { pictureDrawing } from './api/pictures.js';
 import { requestBodyCompaction } from './api/request-body.js';
 import { sharedUploads } from './api/uploads.js';
@@ -39,7 +39,7 @@ function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
   const { codecModule, codecResize, loaded } = codecLoader(loadCodec);
 
   const resize = defaultResize ?? codecResize;
-  const memory = messageMemory();
+  const memories = stashMemories();
   // Before each call that may put a placeholder where only a picture may stand.
   const drawing = pictureDrawing(main, extras);
   const requestBody = requestBodyCompaction(main);
@@ -47,15 +47,15 @@ function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
   const compactContext = rememberingChanges((messages, options, keys) => {
     drawing();
     return main.__compactContext(messages, sharedUploads(options), keys);
-  }, memory);
+  }, memories);
   const fitContext = rememberingChanges((messages, options, keys) => {
     drawing();
     return main.__fitContext(messages, sharedUploads(options), resize, keys);
-  }, memory);
+  }, memories);
   const expandContext = rememberingChanges((messages, options, keys) => {
     drawing();
     return main.__expandContext(messages, options, keys);
-  }, memory);
+  }, memories);
 
   return {
     /** Replaces history images with placeholders (see the declaration); messages it cannot change are remembered between calls. */
@@ -63,7 +63,7 @@ function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
     /** Puts originals back for placeholders (see the declaration); messages are remembered between calls as compactContext's are. */
     expandContext,
     /** Accounts for a request (see the declaration); messages are remembered between calls as compactContext's are. */
-    estimate: rememberingEstimate(main, memory),
+    estimate: rememberingEstimate(main, memories),
     /** compactContext for a request body as JSON text (see the declaration). */
     compactRequestBody: (...args) => {
       drawing();
@@ -107,7 +107,7 @@ function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
       const refusal = extras().parseProviderError(error);
       drawing();
       const repair = (m, o, keys) => main.__repairContext(m, error, refusal, sharedUploads(o), resize, keys);
-      return rememberingChanges(repair, memory)(messages, options);
+      return rememberingChanges(repair, memories)(messages, options);
     },
     codecModule,
     codecLoaded: loaded,

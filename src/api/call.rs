@@ -35,10 +35,19 @@ impl Call {
     /// starting now: its flows' slices count from here.
     pub fn new(options: Option<&JsValue>) -> Result<Call, CtxpackError> {
         crate::event_loop::HOST_LOOP.mark_began();
-        Ok(Call {
-            opts: options_arg(options, OPTIONS)?,
-            table: Table::new(),
-        })
+        let opts = options_arg(options, OPTIONS)?;
+        // What the call remembers is its stash's (a `stash` option that is
+        // none is refused where the call reads it), else its own.
+        let stash = opts.get("stash");
+        let table = if stash.is_undefined() || stash.is_null() {
+            Table::new()
+        } else {
+            match stash_from_js(&stash, &opts.path_of("stash")) {
+                Ok(stash) => Table::remembering(Rc::clone(&stash.memory)),
+                Err(_) => Table::new(),
+            }
+        };
+        Ok(Call { opts, table })
     }
 
     /// The JSON path of the options object, under which the core names the

@@ -235,13 +235,13 @@ impl Resizer for JsResizer<'_> {
             });
         let call = self.table.memo_call();
         if let Some((text, asked)) = &remembered {
-            if let Some(out) = payload_memo::resized(text, call, asked) {
+            if let Some(out) = payload_memo::resized(self.table.memory(), text, call, asked) {
                 return Ok(self.table.keep(out.into()));
             }
         }
         let out = self.call_resize(payload, mime, source, attempt).await?;
         if let (Some((text, asked)), Some(made)) = (remembered, out.dyn_ref::<JsString>()) {
-            payload_memo::remember_resized(text, call, asked, made.clone());
+            payload_memo::remember_resized(self.table.memory(), text, call, asked, made.clone());
         }
         Ok(self.table.keep(out))
     }
@@ -374,7 +374,7 @@ impl Fitting {
         let array = array_arg(messages, "messages")?;
         let keys = keys_of(keys, array.length());
         let mut read = |i: usize| call.message(&array, i, false);
-        let mut inputs = message_memo::inputs(&keys, &mut read)?;
+        let mut inputs = message_memo::inputs(call.table.memory(), &keys, &mut read)?;
         let format = prepared.format;
         let settled = match repairing {
             true => settle_inputs_for_expansion(&mut inputs, format, &mut read)?,
@@ -435,7 +435,11 @@ impl Fitting {
             }
         };
         let offload = outcome.report.offload.take();
-        let out = Answer::Changes.give(&call, outcome, message_memo::keep(&keys, digests))?;
+        let out = Answer::Changes.give(
+            &call,
+            outcome,
+            message_memo::keep(call.table.memory(), &keys, digests),
+        )?;
         if let Some(report) = offload {
             let fitted = Reflect::get(&out, &"report".into()).unwrap_or(JsValue::UNDEFINED);
             let _ = Reflect::set(&fitted, &"offload".into(), &crate::convert::to_js(&report));

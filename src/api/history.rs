@@ -298,7 +298,7 @@ impl Compaction {
         let keys = keys_of(keys, array.length());
         let loose = options.sanitize_tool_results;
         let mut read = |i: usize| call.message(&array, i, loose);
-        let mut inputs = message_memo::inputs(&keys, &mut read)?;
+        let mut inputs = message_memo::inputs(call.table.memory(), &keys, &mut read)?;
         let settled = settle_inputs(&mut inputs, format, &options, &mut read)?;
         Ok(Compaction {
             call,
@@ -331,7 +331,11 @@ impl Compaction {
             .with_progress(&mut progress)
             .run(inputs, &settled)
             .await?;
-        answer.give(&call, outcome, message_memo::keep(&keys, digests))
+        answer.give(
+            &call,
+            outcome,
+            message_memo::keep(call.table.memory(), &keys, digests),
+        )
     }
 }
 
@@ -378,7 +382,7 @@ impl Expansion {
         let array = array_arg(messages, "messages")?;
         let keys = keys_of(keys, array.length());
         let mut read = |i: usize| call.message(&array, i, false);
-        let mut inputs = message_memo::inputs(&keys, &mut read)?;
+        let mut inputs = message_memo::inputs(call.table.memory(), &keys, &mut read)?;
         let settled = settle_inputs_for_expansion(&mut inputs, format, &mut read)?;
         Ok(Expansion {
             call,
@@ -402,7 +406,11 @@ impl Expansion {
         let payloads = call.payloads();
         let expansion = ExpandCall::new(store.access(), &payloads);
         let (outcome, digests) = expansion.run(inputs, &settled).await?;
-        answer.give(&call, outcome, message_memo::keep(&keys, digests))
+        answer.give(
+            &call,
+            outcome,
+            message_memo::keep(call.table.memory(), &keys, digests),
+        )
     }
 }
 

@@ -52,8 +52,11 @@ pub async fn compact_request_body(
         stash,
         offload,
     } = CompactSettings::read(&call)?;
-    body_memo::begin_call();
-    let mut body = read_body(whole_text(&body, "body")?, format, &mut body_memo::known)?;
+    let memory = call.table.memory();
+    body_memo::begin_call(memory);
+    let mut body = read_body(whole_text(&body, "body")?, format, &mut |raw| {
+        body_memo::known(memory, raw)
+    })?;
     body.text.set_event_loop(&crate::event_loop::HOST_LOOP);
     body.text
         .set_picture_drawer(ctxpack_boundary::picture::placeholder_picture);
@@ -71,7 +74,7 @@ pub async fn compact_request_body(
         .with_progress(&mut progress)
         .run(inputs, &settled)
         .await?;
-    body_memo::keep(&body, digests);
+    body_memo::keep(memory, &body, digests);
     let edits = body_edits(&body, &outcome.messages, &outcome.changed);
     let ranges: Vec<f64> = edits
         .iter()

@@ -65,11 +65,13 @@ export interface EstimateReport {
  * whole profile; `limits` replaces its limits), text tokens, and the limits
  * it breaks — images, bytes per image and per request, the largest side and
  * the many-image rule. Older, still accepted: `provider` instead of
- * `model`, the provider's rules in general. Message objects sent again
- * unchanged are remembered as {@link compactContext} remembers them (one
- * memory for both): a long chat's estimate costs what is new.
+ * `model`, the provider's rules in general. With `stash` (the one the
+ * conversation is compacted with), message objects sent again unchanged are
+ * remembered as {@link compactContext} remembers them, in that stash's
+ * memory: a long chat's estimate costs what is new. Without one, nothing is
+ * remembered between calls.
  */
-export function estimate(messages: readonly unknown[], options: ({ model: string; provider?: undefined; profile?: ProfileOverrides } | { provider: Provider; model?: undefined }) & { format?: Format; limits?: RequestLimits }): EstimateReport;
+export function estimate(messages: readonly unknown[], options: ({ model: string; provider?: undefined; profile?: ProfileOverrides } | { provider: Provider; model?: undefined }) & { format?: Format; limits?: RequestLimits; stash?: Stash }): EstimateReport;
 
 /** Reads a model API's context-length error; `null` when the text is not one. */
 export function parseContextLengthError(text: string): { requested: number; max: number; provider: "openai" | "anthropic" | "gemini" } | null;
@@ -116,13 +118,17 @@ pub fn estimate_js(
     let array = array_arg(&messages, "messages")?;
     let keys = keys_of(&keys, array.length());
     let mut read = |i: usize| call.message(&array, i, false);
-    let mut inputs = message_memo::inputs(&keys, &mut read)?;
+    let mut inputs = message_memo::inputs(call.table.memory(), &keys, &mut read)?;
     // No compaction option: a digest of the format serves.
     let settled = settle_inputs(&mut inputs, format, &CompactOptions::default(), &mut read)?;
     let payloads = call.payloads();
     let (report, digests) = EstimateCall::new(&target, &payloads).run(inputs, &settled)?;
     let answer = Object::new();
     let _ = Reflect::set(&answer, &"report".into(), &to_js(&report));
-    let _ = Reflect::set(&answer, &"keys".into(), &message_memo::keep(&keys, digests));
+    let _ = Reflect::set(
+        &answer,
+        &"keys".into(),
+        &message_memo::keep(call.table.memory(), &keys, digests),
+    );
     Ok(answer.into())
 }

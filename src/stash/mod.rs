@@ -13,6 +13,7 @@ pub mod record_js;
 mod types;
 
 use crate::convert::external::Table;
+use crate::convert::memory::Memory;
 use crate::convert::{js_type, options_arg, to_js};
 use crate::promise::to_promise;
 use crate::CtxpackError;
@@ -188,6 +189,10 @@ pub struct StashInner {
     closed: Cell<bool>,
     /// The metadata as last listed (see `CachedBackend`).
     meta_cache: MetaCache,
+    /// What the calls made with this stash remember between calls
+    /// (message digests, payload facts, sanitized texts): this stash's
+    /// alone, let go of when it is closed or freed.
+    pub memory: Rc<Memory>,
 }
 
 impl StashInner {
@@ -293,6 +298,7 @@ impl Stash {
             name,
             closed: Cell::new(false),
             meta_cache: MetaCache::new(),
+            memory: Rc::new(Memory::new()),
         });
         let handle = JsValue::from(Object::new());
         REGISTRY.with(|r| r.borrow_mut().push((handle.clone(), inner.clone())));
@@ -359,6 +365,7 @@ impl Stash {
     /// says it was closed.
     pub fn close(&self) {
         self.inner.closed.set(true);
+        self.inner.memory.clear();
         if let Backend::IndexedDb(b) = &self.inner.backend {
             b.close();
         }

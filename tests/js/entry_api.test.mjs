@@ -115,6 +115,30 @@ test('the main module is handed the extras module\'s drawing of pictures on the 
   assert.deepEqual(drawn, ['[Picture:history_x]']);
 });
 
+test('what calls remember of message objects is their stash\'s: another stash, or no stash, starts from nothing', async () => {
+  const seen = [];
+  const api = bindApi({
+    main: {
+      ...main,
+      // Answers a key for each message it was asked to remember (-1).
+      __compactContext: async (messages, options, keys) => {
+        seen.push(keys && Array.from(keys));
+        return { changed: [], values: [], report: {}, keys: Float64Array.from(keys ?? [], (k) => (k === -1 ? 7 : 0)) };
+      },
+    },
+    extras: () => ({}),
+    loadCodec: () => codec(() => 'x'),
+  });
+  const messages = [{ role: 'user', content: 'hello' }];
+  const [a, b] = [{}, {}];
+  for (let i = 0; i < 3; i++) await api.compactContext(messages, { stash: a });
+  await api.compactContext(messages, { stash: b });
+  await api.compactContext(messages, {});
+  // Noted, read and remembered, then handed over by its key, with stash a;
+  // stash b has only noted it, and a call without a stash remembers nothing.
+  assert.deepEqual(seen, [[0], [-1], [7], [0], undefined]);
+});
+
 test('routeArtifact returns the extras module\'s answer or throws its error through the main module', () => {
   const api = bindApi({
     main,

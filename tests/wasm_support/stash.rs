@@ -419,3 +419,33 @@ pub async fn bad_stash_options_are_ctxpack_errors() {
         assert!(get_str(&err, "message").contains("another copy of ctxpack"));
     }
 }
+
+/// What a compaction remembers (here, the digest of a text message sent
+/// again) is its stash's: another stash holds nothing of it, and closing the
+/// stash lets go of it.
+pub async fn memory_belongs_to_the_stash() {
+    use ctxpack::api::history::compact_context_js;
+    use ctxpack::stash::stash_from_js;
+    let a = open(&[("backend", "memory".into())]).await;
+    let b = open(&[("backend", "memory".into())]).await;
+    let messages = Array::of2(
+        &obj(&[("role", "user".into()), ("content", "hello".into())]),
+        &obj(&[("role", "assistant".into()), ("content", "hi".into())]),
+    );
+    // Both messages sent again unchanged (key -1): read and remembered.
+    let keys = js_sys::Float64Array::from(&[-1.0, -1.0][..]);
+    let options = obj(&[("stash", a.clone())]);
+    JsFuture::from(compact_context_js(
+        messages.into(),
+        options.into(),
+        keys.into(),
+    ))
+    .await
+    .expect("compacts");
+    let count = |s: &JsValue| stash_from_js(s, "stash").unwrap().memory.message_count();
+    assert_eq!(count(&a), 2);
+    assert_eq!(count(&b), 0);
+    let inner = stash_from_js(&a, "stash").unwrap();
+    close(&a);
+    assert_eq!(inner.memory.message_count(), 0);
+}

@@ -9,13 +9,15 @@
 //! it to the stash or returning it uses the JavaScript value, never a copy.
 
 use super::bytes::{from_base64, to_base64};
+use super::memory::Memory;
 use super::text::{ascii_text, well_formed};
 use ctxpack_core::media::{
     find_external_ref, kept_ref, parse_bytes_literal, parse_kept_ref, split_external_refs,
     KeptKind, PayloadFacts, Piece,
 };
 use js_sys::JsString;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -36,6 +38,9 @@ pub struct Table {
     /// Facts read ahead of `facts` (see `Payloads::prepare_facts`): the
     /// payload's reference, the head size read and the facts.
     prepared: RefCell<Option<(String, usize, PayloadFacts)>>,
+    /// What this call remembers between calls: its stash's memory, else
+    /// its own (made when first used).
+    memory: OnceCell<Rc<Memory>>,
 }
 
 /// One kept value, with the base64 text of its bytes once read.
@@ -66,7 +71,21 @@ pub enum Loose {
 const SEARCHED_AFTER_COPY: u32 = 4096;
 
 impl Table {
-    /// A new, empty table.
+    /// A new, empty table for a call that remembers in `memory` (its
+    /// stash's) what later calls may use.
+    pub fn remembering(memory: Rc<Memory>) -> Table {
+        let table = Table::new();
+        let _ = table.memory.set(memory);
+        table
+    }
+
+    /// What this call remembers between calls (see [`Table::remembering`];
+    /// else the call's own, which ends with it).
+    pub fn memory(&self) -> &Memory {
+        self.memory.get_or_init(|| Rc::new(Memory::new()))
+    }
+
+    /// A new, empty table; what it remembers is its own.
     pub fn new() -> Table {
         let id = NEXT.with(|n| {
             let id = n.get();
@@ -79,6 +98,7 @@ impl Table {
             memo_call: Cell::new(None),
             text_memo_call: Cell::new(None),
             prepared: RefCell::new(None),
+            memory: OnceCell::new(),
         }
     }
 
@@ -179,7 +199,7 @@ impl Table {
         match self.memo_call.get() {
             Some(c) => c,
             None => {
-                let c = super::payload_memo::begin_call();
+                let c = super::payload_memo::begin_call(self.memory());
                 self.memo_call.set(Some(c));
                 c
             }
@@ -191,7 +211,7 @@ impl Table {
         let call = self
             .text_memo_call
             .get()
-            .unwrap_or_else(super::text_memo::begin_call);
+            .unwrap_or_else(|| super::text_memo::begin_call(self.memory()));
         self.text_memo_call.set(Some(call));
         call
     }

@@ -54,15 +54,23 @@ impl Payloads for JsPayloads<'_> {
             return self.read_facts(s, head_bytes);
         };
         let call = self.0.memo_call();
-        let miss = match super::payload_memo::facts(&source, call, head_bytes, || {
-            self.read_head(s, head_bytes).head
-        }) {
-            Ok(facts) => return facts,
-            Err(miss) => miss,
-        };
+        let miss =
+            match super::payload_memo::facts(self.0.memory(), &source, call, head_bytes, || {
+                self.read_head(s, head_bytes).head
+            }) {
+                Ok(facts) => return facts,
+                Err(miss) => miss,
+            };
         // Read without a pause: the memo is as `facts` left it.
         let facts = self.read_facts(s, head_bytes);
-        super::payload_memo::remember_after(miss, source, call, facts.clone(), head_bytes);
+        super::payload_memo::remember_after(
+            self.0.memory(),
+            miss,
+            source,
+            call,
+            facts.clone(),
+            head_bytes,
+        );
         facts
     }
 
@@ -74,13 +82,15 @@ impl Payloads for JsPayloads<'_> {
             return self.read_head(s, head_bytes);
         };
         let call = self.0.memo_call();
-        if let Some(head) = super::payload_memo::head(&source, call, head_bytes, || {
-            self.read_head(s, head_bytes).head
-        }) {
+        if let Some(head) =
+            super::payload_memo::head(self.0.memory(), &source, call, head_bytes, || {
+                self.read_head(s, head_bytes).head
+            })
+        {
             return head;
         }
         let head = self.read_head(s, head_bytes);
-        super::payload_memo::remember_head(source, call, head_bytes, head.clone());
+        super::payload_memo::remember_head(self.0.memory(), source, call, head_bytes, head.clone());
         head
     }
 
@@ -117,7 +127,9 @@ impl Payloads for JsPayloads<'_> {
             if let Some(source) = &source {
                 // Remembered: handed on, so that `facts` does not look again.
                 let read_head = || self.read_head(s, head_bytes).head;
-                if let Ok(facts) = super::payload_memo::facts(source, call, head_bytes, read_head) {
+                if let Ok(facts) =
+                    super::payload_memo::facts(self.0.memory(), source, call, head_bytes, read_head)
+                {
                     keep(facts);
                     return;
                 }
@@ -136,7 +148,13 @@ impl Payloads for JsPayloads<'_> {
             // Other calls may have changed the memo while this one paused:
             // looked up afresh.
             if let Some(source) = source {
-                super::payload_memo::remember(source, call, facts.clone(), head_bytes);
+                super::payload_memo::remember(
+                    self.0.memory(),
+                    source,
+                    call,
+                    facts.clone(),
+                    head_bytes,
+                );
             }
             // For the `facts` that follows, even when the memo keeps no more.
             keep(facts);
@@ -167,7 +185,9 @@ impl SanitizeMemo for JsPayloads<'_> {
         let (text, Loose::Json) = self.0.loose(s)? else {
             return None;
         };
-        if let Some(outcome) = super::text_memo::get(&text, self.0.text_memo_call()) {
+        if let Some(outcome) =
+            super::text_memo::get(self.0.memory(), &text, self.0.text_memo_call())
+        {
             return Some(HeldJson::Remembered(outcome));
         }
         let read = self.0.caller_text(&text);
@@ -176,7 +196,7 @@ impl SanitizeMemo for JsPayloads<'_> {
 
     fn remember_sanitized(&self, s: &str, outcome: SanitizedText) {
         if let Some((text, Loose::Json)) = self.0.loose(s) {
-            super::text_memo::remember(text, self.0.text_memo_call(), outcome);
+            super::text_memo::remember(self.0.memory(), text, self.0.text_memo_call(), outcome);
         }
     }
 }

@@ -1,22 +1,17 @@
-//! The message memo of this wasm instance: the digests of messages a
+//! The message memo: the digests of messages a
 //! compaction cannot change (see `ctxpack_core::history::MessageMemo`), by
 //! the key the JavaScript side keeps beside each message it compared leaf
 //! by leaf with what was read. A call takes the digests it uses and gives
 //! them back when it ends, so a concurrent call reads those messages.
 
+use super::memory::Memory;
 use crate::CtxpackError;
-use ctxpack_core::history::{Digest, Input, MessageMemo};
+use ctxpack_core::history::{Digest, Input};
 use js_sys::Float64Array;
 use serde_json::Value;
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
-
-thread_local! {
-    /// The memo of this wasm instance.
-    static MEMO: RefCell<MessageMemo> = RefCell::new(MessageMemo::new());
-}
 
 /// What the caller said of a message.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -52,11 +47,12 @@ pub fn keys_of(keys: &JsValue, len: u32) -> Vec<Seen> {
 /// its key, when the memo holds one, else read with `read(i)` (as sent
 /// again when the caller saw it before unchanged).
 pub fn inputs(
+    memory: &Memory,
     keys: &[Seen],
     read: &mut dyn FnMut(usize) -> Result<Value, CtxpackError>,
 ) -> Result<Vec<Input>, CtxpackError> {
-    let digests: Vec<Option<Rc<Digest>>> = MEMO.with(|m| {
-        let mut m = m.borrow_mut();
+    let digests: Vec<Option<Rc<Digest>>> = {
+        let mut m = memory.messages.borrow_mut();
         m.begin_call();
         keys.iter()
             .map(|k| match k {
@@ -64,7 +60,7 @@ pub fn inputs(
                 _ => None,
             })
             .collect()
-    });
+    };
     digests
         .into_iter()
         .zip(keys)
@@ -80,9 +76,9 @@ pub fn inputs(
 /// Keeps the digests a compaction made (each under the key its message
 /// came with, or a new one); returns the key of each message remembered
 /// now, 0 for the others.
-pub fn keep(keys: &[Seen], digests: Vec<Option<Digest>>) -> Float64Array {
-    let learned: Vec<f64> = MEMO.with(|m| {
-        let mut m = m.borrow_mut();
+pub fn keep(memory: &Memory, keys: &[Seen], digests: Vec<Option<Digest>>) -> Float64Array {
+    let learned: Vec<f64> = {
+        let mut m = memory.messages.borrow_mut();
         digests
             .into_iter()
             .zip(keys)
@@ -94,6 +90,6 @@ pub fn keep(keys: &[Seen], digests: Vec<Option<Digest>>) -> Float64Array {
                 d.map_or(0, |d| m.keep(key, d)) as f64
             })
             .collect()
-    });
+    };
     Float64Array::from(&learned[..])
 }

@@ -9,6 +9,7 @@ pub mod bytes;
 mod caller_strings;
 pub mod external;
 pub mod js_payloads;
+pub mod memory;
 pub mod message_memo;
 mod node_host;
 pub mod payload_memo;

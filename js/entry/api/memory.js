@@ -1,5 +1,5 @@
-// What the calls over messages remember of message objects between calls,
-// and those calls as the entry binds them: the main module is handed each
+// What the calls over messages remember of message objects between calls
+// (each stash's own), and those calls as the entry binds them: the main module is handed each
 // message's key and answers only the messages it changed.
 import { snapshot, unchanged } from './snapshot.js';
 
@@ -53,16 +53,44 @@ function messageMemory() {
   };
 }
 
+/** The memory of a call without a stash: nothing is remembered. */
+const NONE = Object.freeze({
+  look: () => ({ keys: undefined, snaps: [] }),
+  learn() {},
+});
+
+/**
+ * The message memories of the stashes calls are made with, one for each
+ * `Stash` object (the main module keeps its side of each with that stash):
+ * two stashes share nothing, and a stash no longer held is let go with its
+ * memory. A call without a stash remembers nothing.
+ */
+function stashMemories() {
+  const byStash = new WeakMap();
+  return {
+    /** The memory of the call with `options`. */
+    of(options) {
+      const stash = options?.stash;
+      if (typeof stash !== 'object' || stash === null) return NONE;
+      let memory = byStash.get(stash);
+      if (memory === undefined) byStash.set(stash, (memory = messageMemory()));
+      return memory;
+    },
+  };
+}
+
 /**
  * An asynchronous call of the main module over messages (`call`:
  * `__compactContext`, `__expandContext`, `__fitContext` or
- * `__repairContext`), with `memory` (see messageMemory): it answers the
+ * `__repairContext`), with the memory of its stash (`memories`, see
+ * stashMemories): it answers the
  * indices and values of the messages it changed (each other message is the
  * caller's own), and whatever else the call answers (a repair's refusal).
  */
-function rememberingChanges(call, memory) {
+function rememberingChanges(call, memories) {
   return function (messages, options) {
     if (!Array.isArray(messages)) return call(messages, options, undefined);
+    const memory = memories.of(options);
     const { keys, snaps } = memory.look(messages);
     return call(messages, options, keys).then(({ changed, values, report, keys: learned, ...rest }) => {
       memory.learn(messages, snaps, learned);
@@ -83,10 +111,11 @@ function withRetirement(report) {
   return report;
 }
 
-/** estimate over the main module, with `memory` (see messageMemory). */
-function rememberingEstimate(main, memory) {
+/** estimate over the main module, with the memory of its stash (see stashMemories). */
+function rememberingEstimate(main, memories) {
   return function estimate(messages, options) {
     if (!Array.isArray(messages)) return withRetirement(main.__estimate(messages, options, undefined).report);
+    const memory = memories.of(options);
     const { keys, snaps } = memory.look(messages);
     const { report, keys: learned } = main.__estimate(messages, options, keys);
     memory.learn(messages, snaps, learned);
@@ -94,4 +123,4 @@ function rememberingEstimate(main, memory) {
   };
 }
 
-export { messageMemory, rememberingChanges, rememberingEstimate };
+export { stashMemories, rememberingChanges, rememberingEstimate };
