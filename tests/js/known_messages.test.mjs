@@ -90,7 +90,8 @@ test('estimate remembers as compactContext does: a chat sent again copies only i
   const urls = { role: 'user', content: [{ type: 'text', text: 'this one' }, { type: 'image_url', image_url: { url: 'https://x.test/a.png', detail: 'low' } }] };
   const chat = agentChat(60, await stashedIds(stash, 4, 720));
   chat.splice(3, 0, urls);
-  const options = { model: 'gpt-4o' };
+  // The memory is the stash's: the estimate is made with the stash the chat is compacted with.
+  const options = { model: 'gpt-4o', stash };
   const twin = (messages) => estimate(structuredClone(messages), options);
   assert.deepEqual(estimate(chat, options), twin(chat));
   // Sent again: read and remembered; then a compaction of the same objects

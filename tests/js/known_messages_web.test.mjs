@@ -71,7 +71,7 @@ test('in a page, a chat sent again copies into wasm only its new messages, for c
     const next = [...chat.slice(0, -1), ...added];
     const third = await window.copiedBy(() => compactContext(next, { stash }));
     const fresh = await compactContext(structuredClone(next), { stash });
-    const estimated = await window.copiedBy(async () => estimate(next, { model: 'gpt-4o' }));
+    const estimated = await window.copiedBy(async () => estimate(next, { model: 'gpt-4o', stash }));
     const body = JSON.stringify({ model: 'm', messages: next });
     const asText = await window.copiedBy(() => compactRequestBody(body, { stash }));
     stash.close();

@@ -113,14 +113,17 @@ test('a stash cleared under the memo gets every record written again', async () 
   assert.deepEqual(back.messages, history);
 });
 
-test('two stashes each get their own records', async () => {
+test('two stashes each get their own records, and share no memory', async () => {
   const [a, b] = [await b64Of(341), await b64Of(342)];
   const history = [openai(a), openai(b), question];
   const one = await memory();
   const two = await memory();
   await compactContext(history, { stash: one });
+  // What the first stash's calls remember is its own: the second hashes anew.
   const other = await counting(() => compactContext(history, { stash: two }));
-  assert.equal(other.hashed, 0);
+  assert.equal(other.hashed, 2);
+  const again = await counting(() => compactContext(history, { stash: two }));
+  assert.equal(again.hashed, 0);
   assert.equal(other.value.report.written, 2);
   await one.clear();
   const back = await expandContext(other.value.messages, { stash: two });
@@ -275,26 +278,27 @@ test('an estimate of a history sent again reads no header again, and a changed s
   const big = (await makeImage('png', 640, 480, 373)).toString('base64');
   const part = { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${a}` } };
   const history = [{ role: 'user', content: [part] }, openai(b), question];
+  // Estimates remember in the stash they are made with.
+  const stash = await memory();
   const before = headReads;
-  const first = estimate(history, { provider: 'anthropic' });
+  const first = estimate(history, { provider: 'anthropic', stash });
   const read = headReads - before;
   assert.ok(read >= 2, `the first estimate reads each header (${read})`);
-  const again = estimate(history, { provider: 'anthropic' });
+  const again = estimate(history, { provider: 'anthropic', stash });
   assert.equal(headReads - before, read, 'no header read again');
   assert.deepEqual(again, first);
   assert.deepEqual(first.images.map((i) => [i.width, i.height]), [[120, 90], [120, 90]]);
   // After a compaction hashed them, estimates still agree and read nothing.
-  await compactContext(history, { stash: await memory() });
+  await compactContext(history, { stash });
   const compacted = headReads;
-  assert.deepEqual(estimate(history, { provider: 'anthropic' }), first);
+  assert.deepEqual(estimate(history, { provider: 'anthropic', stash }), first);
   assert.equal(headReads, compacted);
   // A new string in the same part object: that image is measured anew.
   part.image_url.url = `data:image/png;base64,${big}`;
-  const changed = estimate(history, { provider: 'anthropic' });
+  const changed = estimate(history, { provider: 'anthropic', stash });
   assert.deepEqual(changed.images.map((i) => [i.width, i.height]), [[640, 480], [120, 90]]);
   assert.deepEqual(changed, estimate(structuredClone(history), { provider: 'anthropic' }));
   // A string only measured and then compacted gets the id of its own text.
-  const stash = await memory();
   const out = await compactContext(history, { stash });
   assert.deepEqual(ids(out.messages), [md5(big), md5(b)]);
 });

@@ -1,5 +1,6 @@
 // fitContext on a history sent again (Node, codec module): what the
-// library's own resizer made of a payload is remembered, so the images it
+// library's own resizer made of a payload is remembered (in the stash the
+// fitting is made with), so the images it
 // changed are not resized again; a caller's `resize` is called every time.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +8,7 @@ import { createRequire } from 'node:module';
 import { makeImage } from '../fixtures/make.mjs';
 
 const require = createRequire(import.meta.url);
-const { fitContext } = require('ctxpack');
+const { Stash, fitContext } = require('ctxpack');
 
 const part = (b64) => ({ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: b64 } });
 const history = (shots) => [
@@ -28,20 +29,22 @@ function countEncodings() {
 test('a history sent again to fitContext is not resized again, and comes out the same', async () => {
   const shots = await Promise.all([601, 602, 603].map(async (seed) => (await makeImage('jpeg', 2400, 1600, seed)).toString('base64')));
   const messages = history(shots.slice(0, 2));
-  const first = await fitContext(messages, { model: 'claude-sonnet-4-5' });
+  // What is remembered is the stash's: the fittings are made with one.
+  const stash = await Stash.open({ backend: 'memory' });
+  const first = await fitContext(messages, { model: 'claude-sonnet-4-5', stash });
   assert.equal(first.report.images.filter((i) => i.action !== 'kept').length, 2);
   const counter = countEncodings();
   try {
-    const again = await fitContext(messages, { model: 'claude-sonnet-4-5' });
+    const again = await fitContext(messages, { model: 'claude-sonnet-4-5', stash });
     assert.equal(counter.n, 0, 'nothing resized again');
     assert.deepEqual(again.messages, first.messages);
     assert.deepEqual(again.report, first.report);
     // One more turn with a new photo: only it is resized.
     const next = history(shots);
-    const third = await fitContext(next, { model: 'claude-sonnet-4-5' });
+    const third = await fitContext(next, { model: 'claude-sonnet-4-5', stash });
     assert.ok(counter.n >= 1);
     const before = counter.n;
-    const fresh = await fitContext(structuredClone(next), { model: 'claude-sonnet-4-5' });
+    const fresh = await fitContext(structuredClone(next), { model: 'claude-sonnet-4-5', stash });
     assert.equal(counter.n, before, 'equal strings are found too');
     assert.deepEqual(third.messages, fresh.messages);
   } finally {

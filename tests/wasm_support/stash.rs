@@ -435,13 +435,9 @@ pub async fn memory_belongs_to_the_stash() {
     // Both messages sent again unchanged (key -1): read and remembered.
     let keys = js_sys::Float64Array::from(&[-1.0, -1.0][..]);
     let options = obj(&[("stash", a.clone())]);
-    JsFuture::from(compact_context_js(
-        messages.into(),
-        options.into(),
-        keys.into(),
-    ))
-    .await
-    .expect("compacts");
+    JsFuture::from(compact_context_js(messages.into(), options, keys.into()))
+        .await
+        .expect("compacts");
     let count = |s: &JsValue| stash_from_js(s, "stash").unwrap().memory.message_count();
     assert_eq!(count(&a), 2);
     assert_eq!(count(&b), 0);
