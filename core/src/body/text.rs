@@ -113,7 +113,7 @@ impl Payloads for BodyText {
     fn placeholder_picture(&self, text: &str) -> Option<String> {
         match self.draw_picture {
             Some(draw) => draw(text),
-            None => crate::messages::picture_of(text),
+            None => crate::media::text_png::picture_of(text),
         }
     }
 }

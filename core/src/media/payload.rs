@@ -262,11 +262,11 @@ pub trait Payloads {
     /// The base64 PNG showing placeholder `text`, for a place that takes a
     /// picture and nothing else (a Responses `computer_call_output`, a
     /// Gemini `functionResponse.parts` entry). By default the core's own
-    /// drawing ([`crate::messages::picture_of`], `None` in a build without
+    /// drawing ([`super::text_png::picture_of`], `None` in a build without
     /// the `picture` feature); a host without it draws the picture itself.
     /// `None` leaves the placeholder as text there.
     fn placeholder_picture(&self, text: &str) -> Option<String> {
-        crate::messages::picture_of(text)
+        super::text_png::picture_of(text)
     }
 
     /// Reads the facts of payload `s` ahead of [`Payloads::facts`], letting

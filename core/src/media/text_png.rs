@@ -113,6 +113,22 @@ fn chunk(png: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
     png.extend(crc.to_be_bytes());
 }
 
+/// The base64 PNG showing `text`: what stands for a placeholder in a place
+/// that takes a picture and nothing else. `None` in a build without the
+/// `picture` feature (the main wasm module, whose host draws it instead:
+/// see [`crate::media::Payloads::placeholder_picture`]).
+pub fn picture_of(text: &str) -> Option<String> {
+    #[cfg(feature = "picture")]
+    {
+        text_png(text).map(|png| crate::media::encode_base64(&png))
+    }
+    #[cfg(not(feature = "picture"))]
+    {
+        let _ = text;
+        None
+    }
+}
+
 /// The text a PNG drawn by [`text_png`] names, read off its `tEXt` chunk
 /// (before its pixels); `None` for a PNG with no such chunk.
 pub fn named_text(png: &[u8]) -> Option<&str> {

@@ -15,6 +15,7 @@ use super::Format;
 use crate::media::data_url::format_data_url;
 use crate::media::decode_base64;
 use crate::media::text_png::named_text;
+pub use crate::media::text_png::picture_of;
 use serde_json::{Map, Value};
 
 /// The base64 of a PNG always starts with its signature's.
@@ -23,22 +24,6 @@ const PNG_BASE64: &str = "iVBORw0KGgo";
 /// Base64 payloads this long or longer are no picture of a placeholder
 /// (one is under 1,000 characters), and are not decoded to find out.
 const LONGEST: usize = 1024;
-
-/// The base64 PNG showing `text`: what stands for a placeholder in a place
-/// that takes a picture and nothing else. `None` in a build without the
-/// `picture` feature (the main wasm module, whose host draws it instead:
-/// see [`crate::media::Payloads::placeholder_picture`]).
-pub fn picture_of(text: &str) -> Option<String> {
-    #[cfg(feature = "picture")]
-    {
-        crate::media::text_png::text_png(text).map(|png| crate::media::encode_base64(&png))
-    }
-    #[cfg(not(feature = "picture"))]
-    {
-        let _ = text;
-        None
-    }
-}
 
 /// The placeholder `payload` (base64) shows, when it is a PNG naming one in
 /// its `tEXt` chunk, as the pictures [`picture_of`] draws do. A caller's
