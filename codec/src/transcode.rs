@@ -48,18 +48,19 @@ pub struct Request {
     pub width: u32,
     /// Height of the result, in pixels.
     pub height: u32,
-    /// Its format.
+    /// The format to encode it in.
     pub format: OutputFormat,
 }
 
-/// The result.
+/// An image encoded as a [`Request`] asked, with what was learnt of its
+/// source on the way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Encoded {
     /// The encoded image.
     pub bytes: Vec<u8>,
-    /// Its width.
+    /// Width of the encoded image, in pixels.
     pub width: u32,
-    /// Its height.
+    /// Height of the encoded image, in pixels.
     pub height: u32,
     /// Its MIME type.
     pub mime: &'static str,

@@ -46,9 +46,12 @@ error_codes! {
     /// The stash cannot be opened or used (closed, deleted, blocked, or opened
     /// by another copy of ctxpack).
     StashUnavailable = "STASH_UNAVAILABLE",
-    /// A stash write failed.
+    /// A write to the stash failed for a reason the backend did not name
+    /// (neither the quota nor an aborted transaction); the image it was for
+    /// stays inline.
     StashWriteFailed = "STASH_WRITE_FAILED",
-    /// A stash read failed.
+    /// A read from the stash failed, or the record read is no longer
+    /// stored.
     StashReadFailed = "STASH_READ_FAILED",
     /// The storage quota is exhausted (`QuotaExceededError`).
     QuotaExceeded = "QUOTA_EXCEEDED",

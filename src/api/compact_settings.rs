@@ -25,7 +25,7 @@ pub(crate) struct CompactSettings {
     pub format: Option<Format>,
     /// The core's options.
     pub options: CompactOptions,
-    /// The stash.
+    /// The `stash` option's stash, which a compaction needs.
     pub stash: Rc<StashInner>,
     /// `offload`, when given.
     pub offload: Option<OffloadSettings>,

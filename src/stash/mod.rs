@@ -33,7 +33,7 @@ use wasm_bindgen::prelude::*;
 pub enum Backend {
     /// In a JavaScript `Map`.
     Memory(MapBackend),
-    /// In IndexedDB.
+    /// In the page's or worker's IndexedDB, kept across reloads.
     IndexedDb(IdbBackend),
     /// In a host-supplied adapter.
     Adapter(AdapterBackend),
@@ -178,7 +178,7 @@ const BACKENDS: &str = "'indexeddb', 'memory' or a StashAdapter";
 
 /// What a `Stash` holds.
 pub struct StashInner {
-    /// The backend.
+    /// Where its records are kept.
     pub backend: Backend,
     /// TTL and byte budget.
     pub config: StashConfig,

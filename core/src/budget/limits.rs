@@ -29,7 +29,8 @@ impl Provider {
         }
     }
 
-    /// Its name.
+    /// The name reports and options use for it (the first that
+    /// [`Provider::from_name`] takes).
     pub fn name(self) -> &'static str {
         match self {
             Provider::OpenAi => "openai",

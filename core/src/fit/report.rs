@@ -114,7 +114,7 @@ pub struct FitReport {
     pub fits: bool,
     /// What is still over, as sentences (empty when it fits).
     pub problems: Vec<String>,
-    /// Images before.
+    /// How many images the request held before the fitting.
     pub images_before: usize,
     /// Images sent.
     pub images_after: usize,

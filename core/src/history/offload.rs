@@ -19,7 +19,8 @@ pub const RENEW_BEFORE_MS: f64 = 600_000.0;
 /// 32 KiB.
 pub const DEFAULT_MIN_BYTES: u64 = 32 * 1024;
 
-/// An image to upload.
+/// What the host's `upload` function is handed for one image, borrowed
+/// from the message it lies in.
 #[derive(Debug, Clone, Copy)]
 pub struct UploadImage<'a> {
     /// Its base64 text.
@@ -35,7 +36,7 @@ pub struct UploadImage<'a> {
 /// What an upload gave: the file and when the provider lets go of it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Uploaded {
-    /// The file.
+    /// The provider's file, as a reference part names it.
     pub file: FileRef,
     /// When the provider deletes it (ms since the epoch); `None`: never.
     pub expires_at: Option<f64>,

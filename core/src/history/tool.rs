@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-/// The tool's name.
+/// What the model calls the tool by, in every dialect, and what a
+/// placeholder's words tell it to call.
 pub const TOOL_NAME: &str = "get_history_image";
 
 /// What the tool is for, told to the model.

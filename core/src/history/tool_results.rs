@@ -32,7 +32,7 @@ pub(super) struct Sanitized {
     /// Per message: how many bytes longer the held JSON texts in it are
     /// written in JSON than the size before counted them.
     pub grown: Vec<i64>,
-    /// The report.
+    /// The binaries stashed or filtered, for the call's report.
     pub report: BinaryReport,
 }
 

@@ -174,7 +174,7 @@ fn find_start(s: &str) -> Option<usize> {
 /// One piece of a string that may hold references: text, or a reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Piece<'a> {
-    /// Text as it is.
+    /// The caller's text between references, as it lies in the string.
     Text(&'a str),
     /// A reference: `(table, index)`.
     Ref(u32, u32),

@@ -59,15 +59,11 @@ impl Evidence {
 pub(super) struct MessageFields<'a> {
     /// The message is a `[role, content]` tuple.
     pub(super) tuple: bool,
-    /// Its `parts`.
     pub(super) parts: Option<&'a Value>,
-    /// Its `role`.
     pub(super) role: Option<&'a Value>,
     /// Its top-level `type`.
     pub(super) item_type: Option<&'a Value>,
-    /// Its `content`.
     pub(super) content: Option<&'a Value>,
-    /// Its `images`.
     pub(super) images: Option<&'a Value>,
     /// It has an `id`.
     pub(super) id: bool,

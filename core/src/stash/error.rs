@@ -17,7 +17,7 @@ pub enum StashErrorKind {
     VersionChange,
     /// A write failed for another reason.
     WriteFailed,
-    /// A read failed.
+    /// A read failed, or found its record gone.
     ReadFailed,
 }
 
@@ -55,7 +55,7 @@ impl StashErrorKind {
 
 /// A stash failure: its kind, a message, and the original exception.
 pub struct StashError {
-    /// The kind.
+    /// Which failure it was: what the boundary's error code is chosen by.
     pub kind: StashErrorKind,
     /// What happened, with the exception's name when there was one.
     pub message: String,

@@ -41,13 +41,13 @@ pub struct Artifact {
 /// What the model can read. A capability that could not be looked up is `false`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Capabilities {
-    /// Images.
+    /// Images (`image/*`), as parts of a message.
     pub vision: bool,
     /// Documents and other files.
     pub file: bool,
-    /// Audio.
+    /// Audio files (`audio/*`).
     pub audio: bool,
-    /// Video.
+    /// Video files (`video/*`).
     pub video: bool,
 }
 
