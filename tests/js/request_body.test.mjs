@@ -185,3 +185,18 @@ test('what is no request body is refused with a CtxpackError and its path', asyn
   const one = '{"input": "hello", "model": "m"}';
   assert.equal((await compactRequestBody(one, { stash })).body, one);
 });
+
+test('a computer-use loop as body text: the answered screenshots go as pictures of their placeholders, as compactContext gives them', async () => {
+  const shots = await Promise.all([0, 1, 2].map((n) => b64Of(720 + n)));
+  const input = [{ role: 'user', content: 'Click through the page.' }];
+  shots.forEach((shot, n) => {
+    input.push({ type: 'computer_call', call_id: `c${n}`, action: { type: 'screenshot' }, pending_safety_checks: [], status: 'completed' });
+    input.push({ type: 'computer_call_output', call_id: `c${n}`, output: { type: 'computer_screenshot', image_url: `data:image/png;base64,${shot}` } });
+  });
+  const body = JSON.stringify({ model: 'computer-use-preview', input });
+  const text = await agree(body, { format: 'openai-responses', keepRecentImages: 0, slack: false }, await memory(), await memory());
+  const urls = JSON.parse(text.body).input.filter((i) => i.type === 'computer_call_output').map((i) => i.output.image_url);
+  // Drawn by the extras module for the main module, which has no encoder.
+  for (const url of urls.slice(0, 2)) assert.match(url, /^data:image\/png;base64,iVBOR/);
+  assert.equal(urls[2], `data:image/png;base64,${shots[2]}`);
+});
