@@ -204,6 +204,9 @@ export async function binary(stash: Stash, messages: OpenAiMessage[]): Promise<v
   void multi;
   const report: EstimateReport = estimate(messages, { provider: 'anthropic', limits: { maxImages: 20 } });
   void report.exceeded;
+  // With the stash it is compacted with, an estimate remembers in that stash.
+  const remembered: EstimateReport = estimate(messages, { model: 'gpt-4o', stash });
+  void remembered.totalTokens;
   const err = parseContextLengthError('maximum context length is 10 tokens, requested 20');
   if (err) void (err.requested - err.max);
   const compacted = await compactContext(messages, { stash, sanitizeToolResults: true, model: { provider: 'bedrock', maxImages: 10 } });

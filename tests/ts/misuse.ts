@@ -18,6 +18,7 @@ compactRequestBody({ messages: [] }, { stash }); // @expect-error
 compactRequestBody('{}', { format: 'openai' }); // @expect-error
 Stash.open({ backend: 'redis' }); // @expect-error
 estimate([], { provider: 'acme' }); // @expect-error
+estimate([], { model: 'gpt-4o', stash: 'a stash' }); // @expect-error
 routeArtifact({ filename: 'x.pdf' }, {}); // @expect-error
 modelProfile(42); // @expect-error
 answerHistoryImageCall(stash, {}, {}); // @expect-error
