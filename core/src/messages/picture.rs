@@ -7,8 +7,11 @@
 //! chunk too; read back, the picture is the placeholder's text part again,
 //! so that expansion puts the original back exactly as elsewhere.
 //!
-//! A picture is taken for a placeholder only when it is, byte for byte,
-//! the one ctxpack draws of that placeholder: no caller's image is.
+//! A picture is taken for a placeholder only when it is a PNG under 1 KiB
+//! of base64 whose `tEXt` chunk names exactly a placeholder, as the ones
+//! ctxpack draws do: no camera or screenshot tool writes one. Reading it
+//! back needs no encoder, so the main module, which has none, reads
+//! pictures the extras module drew for it.
 
 use super::placeholder::{parse_image_id, placeholder};
 use super::Format;
