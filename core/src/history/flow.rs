@@ -35,12 +35,11 @@ pub(super) fn encode(
     let values = messages
         .into_iter()
         .enumerate()
-        .map(|(i, m)| {
+        .map(|(i, mut m)| {
             if known.get(i) == Some(&true) {
                 after += sizes[i];
                 return Value::Null;
             }
-            let mut m = m;
             if changed[i] {
                 m.draw_pictures(payloads);
             }

@@ -6,7 +6,6 @@
 use super::part::{Content, Part, ToolResultSlot};
 use super::{Format, ImageShape, MessageError};
 use crate::json_path::JsonPath;
-use crate::media::Payloads;
 use serde_json::{Map, Value};
 
 /// Reads one message of a format at a path.
@@ -236,7 +235,7 @@ pub struct Message {
     turn: super::Turn,
     wire_format: &'static WireFormat,
     wire: Value,
-    slot: Slot,
+    pub(super) slot: Slot,
     /// Its content goes back as parts even where the format takes strings
     /// (an Interactions step's `content`).
     parts_only: bool,
@@ -358,7 +357,7 @@ impl Message {
             return wire;
         }
         if let (Value::Object(map), Slot::Picture(key)) = (&mut wire, self.slot) {
-            if let Some(value) = picture_content(format, self.content) {
+            if let Some(value) = super::picture::picture_content(format, self.content) {
                 map.insert(key.into(), value);
             }
             return wire;
@@ -391,78 +390,6 @@ impl Message {
             }
         }
         wire
-    }
-}
-
-/// The content of a picture-only place back to its one value: a text (a
-/// placeholder) as a picture showing it, drawn by the core where it can
-/// (else left as text), any other part as it is.
-fn picture_content(format: Format, content: Content) -> Option<Value> {
-    use super::picture::{picture_of, picture_part};
-    match content {
-        Content::Text(text) => Some(match picture_of(&text) {
-            Some(png) => picture_part(format, png),
-            None => Value::String(text),
-        }),
-        Content::Parts(mut parts) if parts.len() == 1 => match parts.pop()? {
-            Part::Text(fields) => {
-                let text = fields.get("text").and_then(Value::as_str).unwrap_or("");
-                Some(match picture_of(text) {
-                    Some(png) => picture_part(format, png),
-                    None => Value::Object(fields),
-                })
-            }
-            part => Some(part.into_wire()),
-        },
-        other => other.into_wire(),
-    }
-}
-
-impl Message {
-    /// Each placeholder in a picture-only place (a Responses
-    /// `computer_call_output`'s output, an entry of a Gemini
-    /// `functionResponse.parts`) as the picture of it that `payloads`'
-    /// host draws ([`Payloads::placeholder_picture`]), ahead of
-    /// [`Message::into_wire`], which keeps it. A placeholder the host
-    /// does not draw stays text.
-    pub(crate) fn draw_pictures(&mut self, payloads: &dyn Payloads) {
-        let format = self.format();
-        let draw = |text: &str, format: Format| {
-            let png = payloads.placeholder_picture(text)?;
-            Some(Part::Other(super::picture::picture_part(format, png)))
-        };
-        match (&mut self.content, self.slot) {
-            (content, Slot::Picture(_)) => {
-                let text = match content {
-                    Content::Text(text) => Some(text.as_str()),
-                    Content::Parts(parts) if parts.len() == 1 => parts[0].as_text(),
-                    _ => None,
-                };
-                if let Some(part) = text.and_then(|t| draw(t, format)) {
-                    *content = Content::Parts(vec![part]);
-                }
-            }
-            (Content::Parts(parts), _) => {
-                for part in parts {
-                    let Part::ToolResult(result) = part else {
-                        continue;
-                    };
-                    let Content::Parts(inner) = &mut result.content else {
-                        continue;
-                    };
-                    if result.slot != ToolResultSlot::FunctionResponseParts {
-                        continue;
-                    }
-                    for part in inner {
-                        if let Some(picture) = part.as_text().and_then(|t| draw(t, Format::Gemini))
-                        {
-                            *part = picture;
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
     }
 }
 

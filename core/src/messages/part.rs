@@ -137,7 +137,9 @@ impl ToolResultPart {
     pub fn into_wire(self) -> Value {
         let mut wire = self.wire;
         let content = match self.slot {
-            ToolResultSlot::FunctionResponseParts => texts_as_pictures(self.content),
+            ToolResultSlot::FunctionResponseParts => {
+                super::picture::texts_as_pictures(self.content, &super::picture::picture_of)
+            }
             _ => self.content,
         };
         let content = content.into_wire();
@@ -168,26 +170,5 @@ impl ToolResultPart {
             }
         }
         Value::Object(wire)
-    }
-}
-
-/// `content` with each text part (a placeholder) a picture of its text: a
-/// Gemini `functionResponse.parts` entry takes media only.
-fn texts_as_pictures(content: Content) -> Content {
-    match content {
-        Content::Parts(parts) => Content::Parts(
-            parts
-                .into_iter()
-                .map(
-                    |part| match part.as_text().and_then(super::picture::picture_of) {
-                        Some(png) => {
-                            Part::Other(super::picture::picture_part(super::Format::Gemini, png))
-                        }
-                        None => part,
-                    },
-                )
-                .collect(),
-        ),
-        other => other,
     }
 }

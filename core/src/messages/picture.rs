@@ -13,12 +13,15 @@
 //! back needs no encoder, so the main module, which has none, reads
 //! pictures the extras module drew for it.
 
+use super::model::Slot;
+use super::part::{Content, Part, ToolResultSlot};
 use super::placeholder::{parse_image_id, placeholder};
-use super::Format;
+use super::{Format, Message};
 use crate::media::data_url::format_data_url;
 use crate::media::decode_base64;
 use crate::media::text_png::named_text;
 pub use crate::media::text_png::picture_of;
+use crate::media::Payloads;
 use serde_json::{Map, Value};
 
 /// The base64 of a PNG always starts with its signature's.
@@ -68,6 +71,88 @@ pub(super) fn picture_part(format: Format, png: String) -> Value {
         }
     }
     Value::Object(part)
+}
+
+/// What shows `text` in `format`'s picture-only place, drawn by `draw`
+/// (base64 PNG); `None` where `draw` draws nothing.
+fn drawn(format: Format, text: &str, draw: &dyn Fn(&str) -> Option<String>) -> Option<Value> {
+    draw(text).map(|png| picture_part(format, png))
+}
+
+/// The content of a picture-only place back to its one value: a text (a
+/// placeholder) as a picture showing it, drawn by the core where it can
+/// (else left as text), any other part as it is.
+pub(super) fn picture_content(format: Format, content: Content) -> Option<Value> {
+    match content {
+        Content::Text(text) => {
+            Some(drawn(format, &text, &picture_of).unwrap_or(Value::String(text)))
+        }
+        Content::Parts(mut parts) if parts.len() == 1 => match parts.pop()? {
+            Part::Text(fields) => {
+                let text = fields.get("text").and_then(Value::as_str).unwrap_or("");
+                Some(drawn(format, text, &picture_of).unwrap_or_else(|| Value::Object(fields)))
+            }
+            part => Some(part.into_wire()),
+        },
+        other => other.into_wire(),
+    }
+}
+
+/// `content` with each text part (a placeholder) a picture of its text
+/// drawn by `draw`, where it draws one: a Gemini `functionResponse.parts`
+/// entry takes media only.
+pub(super) fn texts_as_pictures(
+    content: Content,
+    draw: &dyn Fn(&str) -> Option<String>,
+) -> Content {
+    match content {
+        Content::Parts(parts) => Content::Parts(
+            parts
+                .into_iter()
+                .map(
+                    |part| match part.as_text().and_then(|t| drawn(Format::Gemini, t, draw)) {
+                        Some(picture) => Part::Other(picture),
+                        None => part,
+                    },
+                )
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+impl Message {
+    /// Each placeholder in a picture-only place (a Responses
+    /// `computer_call_output`'s output, an entry of a Gemini
+    /// `functionResponse.parts`) as the picture of it that `payloads`'
+    /// host draws ([`Payloads::placeholder_picture`]), ahead of
+    /// [`Message::into_wire`], which keeps it. A placeholder the host
+    /// does not draw stays text.
+    pub(crate) fn draw_pictures(&mut self, payloads: &dyn Payloads) {
+        let draw = |text: &str| payloads.placeholder_picture(text);
+        if let Slot::Picture(_) = self.slot {
+            let format = self.format();
+            let text = match &self.content {
+                Content::Text(text) => Some(text.as_str()),
+                Content::Parts(parts) if parts.len() == 1 => parts[0].as_text(),
+                _ => None,
+            };
+            if let Some(picture) = text.and_then(|t| drawn(format, t, &draw)) {
+                self.content = Content::Parts(vec![Part::Other(picture)]);
+            }
+            return;
+        }
+        if let Content::Parts(parts) = &mut self.content {
+            for part in parts {
+                if let Part::ToolResult(result) = part {
+                    if result.slot == ToolResultSlot::FunctionResponseParts {
+                        let content = std::mem::replace(&mut result.content, Content::Absent);
+                        result.content = texts_as_pictures(content, &draw);
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[cfg(all(test, feature = "picture"))]
