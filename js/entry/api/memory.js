@@ -1,6 +1,7 @@
 // What the calls over messages remember of message objects between calls
-// (each stash's own), and those calls as the entry binds them: the main module is handed each
-// message's key and answers only the messages it changed.
+// (each stash's own), and those calls as the entry binds them: the main
+// module is handed each message's key and answers only the messages it
+// changed.
 import { snapshot, unchanged } from './snapshot.js';
 
 /** What the memory holds of a message object met once: only that it was met. */
@@ -83,9 +84,9 @@ function stashMemories() {
  * An asynchronous call of the main module over messages (`call`:
  * `__compactContext`, `__expandContext`, `__fitContext` or
  * `__repairContext`), with the memory of its stash (`memories`, see
- * stashMemories): it answers the
- * indices and values of the messages it changed (each other message is the
- * caller's own), and whatever else the call answers (a repair's refusal).
+ * stashMemories): it answers the indices and values of the messages it
+ * changed (each other message is the caller's own), and whatever else the
+ * call answers (a repair's refusal).
  */
 function rememberingChanges(call, memories) {
   return function (messages, options) {
