@@ -19,7 +19,10 @@ use std::collections::BTreeSet;
 use wasm_bindgen::prelude::*;
 
 /// The `messages` argument read, long payloads kept in `table`.
-fn read_messages(messages: &JsValue, table: &Table) -> Result<(Array, Vec<Value>), CtxpackError> {
+pub(crate) fn read_messages(
+    messages: &JsValue,
+    table: &Table,
+) -> Result<(Array, Vec<Value>), CtxpackError> {
     let array = array_arg(messages, "messages")?;
     let values = array
         .iter()

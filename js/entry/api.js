@@ -94,6 +94,10 @@ function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
     historyImageTool: (dialect) => unwrap(extras().historyImageTool(dialect)),
     /** What an answer of the tool says besides the image (see the declaration). */
     historyImageTexts: (id) => extras().historyImageTexts(String(id ?? '')),
+    /** The format of a conversation (see the declaration): the extras module reads it. */
+    detectFormat: (messages, options) => own(() => extras().detectFormat(messages, options)),
+    /** The name of every format (see the declaration). */
+    formats: () => extras().formats(),
     parseProviderError: (textOrError) => extras().parseProviderError(textOrError),
     parseContextLengthError: (text) => extras().parseContextLengthError(text),
     /** The core's rule of which AI SDK providers take files in tool results, for the AI SDK adapter. */

@@ -12,7 +12,7 @@ export * from './ctxpack.js';
 export { canvasResize };
 
 export const {
-  parseMarkdownImages, toMultimodal, hasMultimedia, toTextOnly, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError,
+  parseMarkdownImages, toMultimodal, hasMultimedia, toTextOnly, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError, detectFormat, formats,
   codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate, expandContext, __aiSdkToolResultsTakeFiles,
 } = bindApi({
   main,

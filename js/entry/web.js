@@ -141,6 +141,6 @@ export function initCodecModule(input) {
 }
 
 export const {
-  parseMarkdownImages, toMultimodal, hasMultimedia, toTextOnly, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError,
+  parseMarkdownImages, toMultimodal, hasMultimedia, toTextOnly, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError, detectFormat, formats,
   codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate, expandContext, __aiSdkToolResultsTakeFiles,
 } = api;

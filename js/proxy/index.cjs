@@ -10,7 +10,6 @@
 // byte.
 const http = require('node:http');
 const https = require('node:https');
-const { isUtf8 } = require('node:buffer');
 const ctxpack = require('../node/index.js');
 const { formatLogLine } = require('./log.cjs');
 const { topLevelModel } = require('./model.cjs');
@@ -137,11 +136,16 @@ function createProxy(options = {}) {
     stream(upRes, res);
   }
 
-  /** Compacts `text` for `route`; `{failed}` when it cannot (the body then passes through as it came). */
-  async function compact(text, route, model, req) {
+  /**
+   * Compacts `raw` (the body's bytes) for `route`; `{failed}` when it cannot
+   * (the body then passes through as it came). Given as bytes, the body is
+   * compared with the one before it: a conversation's next turn crosses into
+   * wasm only from where the two differ.
+   */
+  async function compact(raw, route, model, req) {
     const offload = options.offload ? offloadFor(route, req.headers, upstreams[route.provider], agents[upstreams[route.provider].protocol]) : null;
     try {
-      return await ctxpack.compactRequestBody(text, {
+      return await ctxpack.compactRequestBody(raw, {
         ...compactOptions, stash: await stashOf(), format: route.format, ...(fit && model !== undefined ? { model } : {}), ...(offload ? { offload } : {}),
       });
     } catch (e) {
@@ -150,11 +154,11 @@ function createProxy(options = {}) {
     }
   }
 
-  /** The retry after a refusal `refusal` of the request `sent`; null when it cannot be repaired. */
+  /** The retry after a refusal `errorText` of the request `sent` (bytes); null when it cannot be repaired. */
   async function repair(sent, route, model, errorText, entry) {
     let request;
     try {
-      request = JSON.parse(sent);
+      request = JSON.parse(Buffer.from(sent.buffer, sent.byteOffset, sent.length).toString('utf8'));
     } catch {
       return null;
     }
@@ -184,10 +188,9 @@ function createProxy(options = {}) {
     const raw = await readAll(req);
     const t0 = performance.now();
     entry.bytesIn = raw.length;
-    const text = isUtf8(raw) ? raw.toString('utf8') : null;
-    const model = route.model ?? (text !== null ? topLevelModel(text) : undefined);
+    const model = route.model ?? topLevelModel(raw);
     if (model !== undefined) entry.model = model;
-    const result = text === null ? { failed: { message: 'not UTF-8' } } : await compact(text, route, model, req);
+    const result = await compact(raw, route, model, req);
     if (result.failed) {
       entry.note = result.failed.code ? `${result.failed.code}${result.failed.path ? ` at ${result.failed.path}` : ''}` : result.failed.message;
       entry.addedMs = performance.now() - t0;
@@ -195,7 +198,7 @@ function createProxy(options = {}) {
       return entry;
     }
     const { report } = result;
-    const out = result.body === text ? raw : Buffer.from(result.body);
+    const out = result.body === raw ? raw : Buffer.from(result.body.buffer, result.body.byteOffset, result.body.length);
     Object.assign(entry, {
       compacted: true, bytesOut: out.length, stashed: report.stashed, kept: report.kept, offloaded: report.offloaded ?? 0, uploaded: report.uploaded ?? 0,
       firstChangedIndex: report.firstChangedIndex ?? null,

@@ -1,18 +1,22 @@
-//! `compactRequestBody`: a request body as text, copied into wasm once,
-//! read where it lies (a message received before that compaction cannot
-//! change is known by its text and not read: see `convert::body_memo`),
-//! compacted, and answered as edits of the text, so that only the changed
-//! messages' text comes out.
+//! `compactRequestBody`: a request body as UTF-8 bytes, copied into wasm
+//! once (only the bytes after those it shares with the stash's body
+//! before: see `convert::previous_body`), read where it lies (a message
+//! received before that compaction cannot change is known by its text and
+//! not read: see `convert::body_memo`), compacted, and answered as edits
+//! of the text, so that only the changed messages' text comes out.
 
 use crate::api::call::{Call, CallStash};
 use crate::api::compact_settings::{offloaded, progress_of, uploader_of, CompactSettings};
-use crate::convert::{body_memo, to_js, whole_text};
+use crate::convert::{body_memo, previous_body, to_js};
 use crate::promise::to_promise;
+use crate::stash::stash_from_js;
 use crate::CtxpackError;
-use ctxpack_core::body::{body_edits, read_body};
+use ctxpack_core::body::{body_edits, read_body_bytes, PreviousBody};
 use ctxpack_core::history::{settle_inputs, CompactCall, Input};
-use js_sys::{Array, Float64Array, Object, Promise, Reflect};
+use js_sys::{Array, Float64Array, Object, Promise, Reflect, Uint8Array};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const REQUEST_BODY_TS: &'static str = r#"
@@ -21,29 +25,71 @@ const REQUEST_BODY_TS: &'static str = r#"
  * JSON text of `{messages, …}` (`input` for `openai-responses` and
  * `gemini-interactions`, `contents` for `gemini`; without `format`, the
  * first of `messages`, `contents`, `input` the body has) or of a bare array
- * of messages. The text is copied into wasm once and parsed there; the
- * body comes back as text, every byte as sent but the messages compaction
- * changed, written as compact JSON (the same string when none changed).
- * Long image payloads are read where they lie in the text, never copied
- * beside it. Send the text upstream as it is.
+ * of messages, given as a string or as its UTF-8 bytes (a `Uint8Array`
+ * or a Node `Buffer`, as a server reads a request). The body comes back in
+ * the form it was given, every byte as sent but the messages compaction
+ * changed, written as compact JSON (the same string or array when none
+ * changed). Long image payloads are read where they lie in the text,
+ * never copied beside it. Send the body upstream as it is.
+ *
+ * The stash remembers the body: the next one compacted with that stash,
+ * which a client sends with the same history and a few new messages, is
+ * compared with it, and only the bytes after those the two share are
+ * copied into wasm and read. The messages within the shared bytes are
+ * taken as they were read, their images not decoded or hashed again. The
+ * stash holds that one body (the last) until the next, or until it is
+ * closed. A string is encoded first (and the body decoded back when a
+ * message changed): a server holding the bytes saves both.
  */
 export function compactRequestBody(body: string, options: CompactOptions): Promise<{ body: string; report: CompactReport }>;
+export function compactRequestBody(body: Uint8Array, options: CompactOptions): Promise<{ body: Uint8Array; report: CompactReport }>;
 "#;
 
-/// `compactRequestBody`: resolves to `{ranges, texts, report, known}`,
-/// `ranges` a `Float64Array` of each edit's start and end in UTF-16 units
-/// and `texts` what each range becomes, for the JavaScript side to splice
-/// into the body it holds; `known` counts the messages planned with a
-/// digest, unread.
+/// `compactRequestBody` of `body`, the UTF-8 bytes of a request body (the
+/// JavaScript side encodes a string): resolves to `{ranges, texts, report,
+/// known, reused, factsRead}`, `ranges` a `Float64Array` of each edit's
+/// start and end in bytes and `texts` what each range becomes, for the
+/// JavaScript side to splice into the body it holds; `known` counts the
+/// messages planned with a digest, unread, `reused` those taken from the
+/// body before, and `factsRead` the payloads whose facts (MD5 among them)
+/// were read from the text. With `same`, `body` is only what follows the
+/// first `same` bytes of the body the stash keeps (which the JavaScript
+/// side compared through `__previousRequestBody` in this same turn of the
+/// event loop): it is taken now, before anything else can run.
 #[wasm_bindgen(js_name = __compactRequestBody, skip_typescript)]
-pub fn compact_request_body_js(body: JsValue, options: JsValue) -> Promise {
-    to_promise(Box::pin(compact_request_body(body, options)))
+pub fn compact_request_body_js(body: JsValue, options: JsValue, same: Option<f64>) -> Promise {
+    // Taken either way: a call given the whole body lets go of the one
+    // kept before reading it, so that wasm memory never holds both.
+    let kept = kept_body(&options);
+    let after = same.map(|same| (same as usize, kept));
+    to_promise(Box::pin(compact_request_body(body, options, after)))
 }
 
-/// `compactRequestBody`, awaited from Rust: `{ranges, texts, report, known}`.
+/// The body the stash of `options` keeps, taken out.
+fn kept_body(options: &JsValue) -> Option<PreviousBody> {
+    let stash = Reflect::get(options, &"stash".into()).ok()?;
+    let stash = stash_from_js(&stash, "options.stash").ok()?;
+    previous_body::take(&stash.memory)
+}
+
+/// A view of the bytes of the body `stash` keeps from its last
+/// `compactRequestBody`, in wasm memory (good until wasm memory next
+/// grows: compare with it at once); `undefined` when it keeps none.
+#[wasm_bindgen(js_name = __previousRequestBody, skip_typescript)]
+pub fn previous_request_body(stash: JsValue) -> JsValue {
+    stash_from_js(&stash, "options.stash")
+        .ok()
+        .and_then(|stash| previous_body::view(&stash.memory))
+        .map_or(JsValue::UNDEFINED, Into::into)
+}
+
+/// `compactRequestBody`, awaited from Rust: `{ranges, texts, report,
+/// known, reused, factsRead}` (`after`: how many bytes `body` leaves out
+/// of the body kept, and that body, see [`compact_request_body_js`]).
 pub async fn compact_request_body(
     body: JsValue,
     options: JsValue,
+    after: Option<(usize, Option<PreviousBody>)>,
 ) -> Result<JsValue, CtxpackError> {
     let call = Call::new(Some(&options))?;
     let CompactSettings {
@@ -54,9 +100,26 @@ pub async fn compact_request_body(
     } = CompactSettings::read(&call)?;
     let memory = call.table.memory();
     body_memo::begin_call(memory);
-    let mut body = read_body(whole_text(&body, "body")?, format, &mut |raw| {
-        body_memo::known(memory, raw)
-    })?;
+    let mut known = |raw: &str| body_memo::known(memory, raw);
+    let Some(bytes) = body.dyn_ref::<Uint8Array>() else {
+        return Err(CtxpackError::invalid_argument(
+            "body",
+            "must be a string or a Uint8Array",
+        ));
+    };
+    let (mut body, reused) = match after {
+        Some((same, Some(previous))) => {
+            let read = previous.read_next(same, &bytes.to_vec(), format, &mut known)?;
+            (read.body, read.reused)
+        }
+        Some((_, None)) => {
+            return Err(CtxpackError::invalid_argument(
+                "body",
+                "follows a body the stash no longer keeps: give the whole body",
+            ))
+        }
+        None => (read_body_bytes(bytes.to_vec(), format, &mut known)?, 0),
+    };
     body.text.set_event_loop(&crate::event_loop::HOST_LOOP);
     body.text
         .set_picture_drawer(ctxpack_boundary::picture::placeholder_picture);
@@ -66,6 +129,9 @@ pub async fn compact_request_body(
         .iter()
         .filter(|i| matches!(i, Input::Known(_)))
         .count();
+    // The body is kept for the next, with each message as this
+    // compaction is handed it.
+    let handed = inputs.clone();
     let mut progress = progress_of(&call)?;
     let store = CallStash::new(&stash, &call);
     let uploader = uploader_of(offload.as_ref(), &call.table);
@@ -74,8 +140,11 @@ pub async fn compact_request_body(
         .with_progress(&mut progress)
         .run(inputs, &settled)
         .await?;
-    body_memo::keep(memory, &body, digests);
+    let digests: Vec<_> = digests.into_iter().map(|d| d.map(Rc::new)).collect();
+    body_memo::keep(memory, &body, &digests);
     let edits = body_edits(&body, &outcome.messages, &outcome.changed);
+    let facts_read = body.text.facts_read();
+    previous_body::keep(memory, PreviousBody::keep(body, format, handed, &digests));
     let ranges: Vec<f64> = edits
         .iter()
         .flat_map(|e| [e.start as f64, e.end as f64])
@@ -86,5 +155,11 @@ pub async fn compact_request_body(
     let _ = Reflect::set(&answer, &"texts".into(), &texts);
     let _ = Reflect::set(&answer, &"report".into(), &to_js(&outcome.report));
     let _ = Reflect::set(&answer, &"known".into(), &JsValue::from(known as f64));
+    let _ = Reflect::set(&answer, &"reused".into(), &JsValue::from(reused as f64));
+    let _ = Reflect::set(
+        &answer,
+        &"factsRead".into(),
+        &JsValue::from(facts_read as f64),
+    );
     Ok(answer.into())
 }

@@ -1,8 +1,9 @@
 // compactContext and estimate remember message objects in a page too, over
 // real IndexedDB: the web glue is served with a counter of every string it
 // copies into wasm memory (`passStringToWasm0`, the generic copy) beside
-// the engine's `encodeInto` copies, so a message read again cannot hide.
-// And a request body crosses into wasm once.
+// the engine's `encodeInto` copies, and of every array of bytes it copies
+// in, so a message read again cannot hide. And a request body crosses into
+// wasm once, and the next only from where it differs.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve } from '../../scripts/serve.mjs';
@@ -14,6 +15,7 @@ let browser;
 let page;
 
 const HEAD = 'function passStringToWasm0(arg, malloc, realloc) {';
+const BYTES = 'Uint8Array.prototype.set.call(getArrayU8FromWasm0(arg0, arg1), arg2);';
 
 before(async () => {
   server = await serve();
@@ -23,7 +25,10 @@ before(async () => {
     const response = await route.fetch();
     const source = await response.text();
     assert.ok(source.includes(HEAD), 'the web glue copies strings with passStringToWasm0');
-    const body = source.replace(HEAD, `${HEAD}\n    globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg.length;`);
+    assert.ok(source.includes(BYTES), 'the web glue copies bytes in with Uint8Array.prototype.set');
+    const body = source
+      .replace(HEAD, `${HEAD}\n    globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg.length;`)
+      .replace(BYTES, `globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg2.length;\n            ${BYTES}`);
     await route.fulfill({ response, body });
   });
   await page.goto(`${server.url}/tests/js/support/blank.html`);
@@ -74,6 +79,8 @@ test('in a page, a chat sent again copies into wasm only its new messages, for c
     const estimated = await window.copiedBy(async () => estimate(next, { model: 'gpt-4o', stash }));
     const body = JSON.stringify({ model: 'm', messages: next });
     const asText = await window.copiedBy(() => compactRequestBody(body, { stash }));
+    const after = JSON.stringify({ model: 'm', messages: [...next, { role: 'assistant', content: 'Tested.' }] });
+    const again = await window.copiedBy(() => compactRequestBody(after, { stash }));
     stash.close();
     return {
       size, sends, added: JSON.stringify(added).length,
@@ -82,6 +89,7 @@ test('in a page, a chat sent again copies into wasm only its new messages, for c
       estimated: estimated.copied,
       sameEstimate: JSON.stringify(estimated.value) === JSON.stringify(estimate(structuredClone(next), { model: 'gpt-4o' })),
       body: body.length, asText: asText.copied, sameBody: asText.value.body === body,
+      newBytes: after.length - body.length, again: again.copied, sameAgain: again.value.body === after,
     };
   }, { shots, dbName: `known-${Math.random().toString(36).slice(2)}` });
   // The first two sends read every message.
@@ -93,4 +101,7 @@ test('in a page, a chat sent again copies into wasm only its new messages, for c
   assert.ok(res.sameEstimate);
   assert.ok(res.asText <= res.body + 64 && res.asText >= res.body, `the body crossed once: ${res.asText} of ${res.body}`);
   assert.ok(res.sameBody, 'nothing to change: the same string');
+  // The next body: only the bytes after those it shares with the one before.
+  assert.ok(res.again <= res.newBytes + 8, `the next body crossed from where it differs: ${res.again} for ${res.newBytes} new`);
+  assert.ok(res.sameAgain);
 });

@@ -39,11 +39,15 @@ function pack(cwd, dest, { ignoreScripts = false, extraEnv = {} } = {}) {
   return { path: path.join(dest, info.filename), files: info.files.map((f) => f.path), stderr: r.stderr };
 }
 
-/** A new empty project with the tarball installed, offline. */
+/**
+ * A new empty project with the tarball installed from npm's cache where it
+ * can (its runtime dependency's metadata comes from the registry on a
+ * machine whose cache has only the lockfile's tarballs).
+ */
 function install(tarball, app) {
   mkdirSync(app, { recursive: true });
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 function checkFiles(files) {

@@ -39,18 +39,20 @@ async function agree(body, options, a, b, key = keyOf(options.format)) {
   // fresh stash, whose report is the same) replace exactly the changed
   // messages' text as sent.
   const fresh = await Stash.open({ backend: 'memory' });
-  const { ranges, texts } = await ctx.__compactRequestBody(body, { ...options, stash: fresh });
+  const bytes = Buffer.from(body);
+  const { ranges, texts } = await ctx.__compactRequestBody(bytes, { ...options, stash: fresh });
   fresh.free();
   const changed = objects.messages.flatMap((m, i) => (m === messages[i] ? [] : [i]));
   assert.equal(texts.length, changed.length);
-  let spliced = '';
+  const spliced = [];
   let at = 0;
   changed.forEach((i, k) => {
-    assert.deepEqual(JSON.parse(body.slice(ranges[2 * k], ranges[2 * k + 1])), messages[i], `edit ${k} replaces message ${i}`);
-    spliced += body.slice(at, ranges[2 * k]) + texts[k];
+    assert.deepEqual(JSON.parse(bytes.subarray(ranges[2 * k], ranges[2 * k + 1]).toString()), messages[i], `edit ${k} replaces message ${i}`);
+    spliced.push(bytes.subarray(at, ranges[2 * k]), Buffer.from(texts[k]));
     at = ranges[2 * k + 1];
   });
-  assert.equal(text.body, spliced + body.slice(at));
+  spliced.push(bytes.subarray(at));
+  assert.equal(text.body, Buffer.concat(spliced).toString());
   return text;
 }
 
@@ -102,8 +104,8 @@ test('the body crosses into wasm once; a message received before that compaction
   }
   chat.splice(5, 0, { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${shot}` } }] });
   chat.push({ role: 'user', content: 'now?' });
-  const send = (messages) => JSON.stringify({ model: 'm', messages });
-  const internal = (body) => ctx.__compactRequestBody(body, { stash });
+  const send = (messages) => Buffer.from(JSON.stringify({ model: 'm', messages }));
+  const internal = (body, ...after) => ctx.__compactRequestBody(body, { stash }, ...after);
   let body = send(chat);
   const twin = await memory();
   await compactContext(JSON.parse(body).messages, { stash: twin });
@@ -112,17 +114,49 @@ test('the body crosses into wasm once; a message received before that compaction
   assert.equal(first.value.known, 0);
   chat.push({ role: 'assistant', content: 'done' }, { role: 'user', content: 'next ✓' });
   body = send(chat);
+  // Given whole: every message is found by its text.
   const second = await copiedBy(() => internal(body));
   assert.ok(second.copied <= body.length + 64, `again once: ${second.copied} for ${body.length}`);
   // Every message sent before but the one with an inline image.
   assert.equal(second.value.known, chat.length - 3);
+  assert.equal(second.value.reused, 0);
   // And the answer is what reading every message gives.
-  const objects = await compactContext(JSON.parse(body).messages, { stash: twin });
+  let objects = await compactContext(JSON.parse(body).messages, { stash: twin });
   const [ranges, texts] = [second.value.ranges, second.value.texts];
   assert.equal(texts.length, 1);
   assert.deepEqual(JSON.parse(texts[0]), objects.messages[5]);
-  assert.equal(body.slice(ranges[0], ranges[1]), JSON.stringify(chat[5]));
+  assert.equal(body.subarray(ranges[0], ranges[1]).toString(), JSON.stringify(chat[5]));
   assert.deepEqual(second.value.report, objects.report);
+  // Given only after the bytes it shares with the body the stash keeps:
+  // those bytes do not cross again, and every message within them is
+  // taken as it was read, the one with an image too.
+  const kept = ctx.__previousRequestBody(stash);
+  assert.equal(Buffer.compare(Buffer.from(kept), body), 0, 'the stash keeps the body before');
+  const before = chat.length;
+  chat.push({ role: 'assistant', content: 'ok' }, { role: 'user', content: 'last ✓' });
+  const next = send(chat);
+  const same = body.length - 2;
+  assert.equal(Buffer.compare(next.subarray(0, same), body.subarray(0, same)), 0);
+  const third = await copiedBy(() => internal(next.subarray(same), same));
+  assert.ok(third.copied <= next.length - same, `only the new bytes crossed: ${third.copied} for ${next.length - same}`);
+  assert.equal(third.value.reused, before);
+  objects = await compactContext(JSON.parse(next).messages, { stash: twin });
+  assert.deepEqual(third.value.report, objects.report);
+  assert.deepEqual(JSON.parse(third.value.texts[0]), objects.messages[5]);
+  // A call given the whole body lets go of the body kept first; the
+  // bytes after a body no longer kept are refused.
+  await internal(next);
+  const e = await ctx.__compactRequestBody(next.subarray(same), { stash: await memory() }, same).then(() => null, (e) => e);
+  assert.ok(e instanceof CtxpackError && e.code === 'INVALID_ARGUMENT' && e.path === 'body', String(e));
+  // What the package does: compares, hands over the new bytes, splices.
+  chat.push({ role: 'assistant', content: 'done again' });
+  const fourth = send(chat);
+  const entry = await copiedBy(() => compactRequestBody(fourth, { stash }));
+  assert.ok(entry.copied < 200, `the entry handed over the new bytes: ${entry.copied}`);
+  objects = await compactContext(JSON.parse(fourth).messages, { stash: twin });
+  assert.ok(entry.value.body instanceof Uint8Array);
+  assert.deepEqual(JSON.parse(Buffer.from(entry.value.body)).messages, JSON.parse(JSON.stringify(objects.messages)));
+  assert.deepEqual(entry.value.report, objects.report);
 });
 
 test('edits in place between bodies: a message changed is read again, one removed or moved is found by its text', async () => {

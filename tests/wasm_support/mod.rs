@@ -5,7 +5,7 @@
 pub mod idb_events;
 pub mod stash;
 
-use ctxpack::api::messages;
+use ctxpack_extras::detect;
 use ctxpack_extras::exports::parse_markdown_images;
 use ctxpack_extras::multimodal;
 use js_sys::{Array, Object, Reflect, Uint8Array};
@@ -81,15 +81,15 @@ pub fn detect_format_reports_paths() {
         r#"[{"role":"user","content":"hi"},{"role":"user","content":[{"type":"image_url","image_url":{"url":7}}]}]"#,
     )
     .unwrap();
-    let err = messages::detect_format(msgs, None).unwrap_err();
+    let err = detect::detect_format(msgs, None).unwrap_err();
     assert_ctxpack_error(
         err.into(),
         "INVALID_MESSAGE",
         "messages[1].content[0].image_url.url",
     );
     let tuples = js_sys::JSON::parse(r#"[["human","hi"],["ai","yo"]]"#).unwrap();
-    assert_eq!(messages::detect_format(tuples, None).unwrap(), "langchain");
-    let err = messages::detect_format(JsValue::NULL, None).unwrap_err();
+    assert_eq!(detect::detect_format(tuples, None).unwrap(), "langchain");
+    let err = detect::detect_format(JsValue::NULL, None).unwrap_err();
     assert_ctxpack_error(err.into(), "INVALID_ARGUMENT", "messages");
 }
 

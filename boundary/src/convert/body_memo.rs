@@ -19,11 +19,11 @@ pub fn known(memory: &Memory, raw: &str) -> Option<Rc<Digest>> {
 
 /// Remembers the digests a compaction of `body` made (one per message,
 /// `None` where it made none), each under its message's text.
-pub fn keep(memory: &Memory, body: &RequestBody, digests: Vec<Option<Digest>>) {
+pub fn keep(memory: &Memory, body: &RequestBody, digests: &[Option<Rc<Digest>>]) {
     let mut m = memory.bodies.borrow_mut();
-    for (i, digest) in digests.into_iter().enumerate() {
+    for (i, digest) in digests.iter().enumerate() {
         if let Some(d) = digest {
-            m.keep(body.raw(i), d);
+            m.keep(body.raw(i), Rc::clone(d));
         }
     }
 }

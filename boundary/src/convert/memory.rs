@@ -1,14 +1,14 @@
 //! What calls remember between calls: the digests of messages (by the key
 //! the JavaScript side keeps beside each), of request bodies' messages (by
 //! their text), the facts of payloads and what sanitizing tool texts made
-//! of them (by the caller's string). It belongs to what the caller holds:
+//! of them (by the caller's string), and the request body read last. It belongs to what the caller holds:
 //! the `Stash` a call was made with, which lets go of it when it is closed
 //! or freed, or, for a call without a stash, the call itself. Two stashes
 //! share nothing. Each memo keeps its own bounds (see `MessageMemo`,
 //! `BodyMemo` and `MemoLimits` in the core).
 
 use super::string_memo::StringMemo;
-use ctxpack_core::body::BodyMemo;
+use ctxpack_core::body::{BodyMemo, PreviousBody};
 use ctxpack_core::history::MessageMemo;
 use ctxpack_core::media::RememberedFacts;
 use ctxpack_core::tool_results::SanitizedText;
@@ -25,6 +25,8 @@ pub struct Memory {
     pub(super) payloads: RefCell<StringMemo<RememberedFacts<JsString>>>,
     /// Sanitized tool texts by the caller's string (`text_memo`).
     pub(super) texts: RefCell<StringMemo<SanitizedText>>,
+    /// The request body read last (`previous_body`).
+    pub(super) previous_body: RefCell<Option<PreviousBody>>,
 }
 
 impl Memory {
@@ -35,6 +37,7 @@ impl Memory {
             bodies: RefCell::new(BodyMemo::new()),
             payloads: RefCell::new(StringMemo::new()),
             texts: RefCell::new(StringMemo::new()),
+            previous_body: RefCell::new(None),
         }
     }
 
@@ -44,6 +47,7 @@ impl Memory {
         *self.bodies.borrow_mut() = BodyMemo::new();
         *self.payloads.borrow_mut() = StringMemo::new();
         *self.texts.borrow_mut() = StringMemo::new();
+        *self.previous_body.borrow_mut() = None;
     }
 
     /// How many message digests are remembered (for tests of whose memory

@@ -13,9 +13,9 @@ pub mod memory;
 pub mod message_memo;
 mod node_host;
 pub mod payload_memo;
+pub mod previous_body;
 mod string_memo;
 mod text;
-pub use text::whole_text;
 mod text_memo;
 pub mod text_payloads;
 

@@ -8,13 +8,12 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value;
 use std::fmt;
 
-/// One edit of the body's text: code units `start..end`, counted in UTF-16
-/// as JavaScript strings count them, become `text`.
+/// One edit of the body's text: bytes `start..end` become `text`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BodyEdit {
-    /// Where the replaced text begins, in UTF-16 code units.
+    /// Where the replaced text begins, in bytes.
     pub start: usize,
-    /// Where it ends, in UTF-16 code units.
+    /// Where it ends, in bytes.
     pub end: usize,
     /// The message's new text.
     pub text: String,
@@ -23,8 +22,6 @@ pub struct BodyEdit {
 /// The edits that make `body` hold `messages` (the outcome of an operation
 /// on its messages, in order) where `changed` says a message changed.
 pub fn body_edits(body: &RequestBody, messages: &[Value], changed: &[bool]) -> Vec<BodyEdit> {
-    let text = body.text.text();
-    let mut units = Utf16Offsets::new(text);
     let mut edits = Vec::new();
     for (i, &(start, end)) in body.spans.iter().enumerate() {
         if !changed.get(i).copied().unwrap_or(false) {
@@ -43,44 +40,12 @@ pub fn body_edits(body: &RequestBody, messages: &[Value], changed: &[bool]) -> V
             continue;
         };
         edits.push(BodyEdit {
-            start: units.at(start),
-            end: units.at(end),
+            start,
+            end,
             text: written,
         });
     }
     edits
-}
-
-/// Byte offsets of a text turned into UTF-16 offsets, in increasing order.
-struct Utf16Offsets<'t> {
-    text: &'t str,
-    ascii: bool,
-    byte: usize,
-    unit: usize,
-}
-
-impl<'t> Utf16Offsets<'t> {
-    fn new(text: &'t str) -> Self {
-        Utf16Offsets {
-            text,
-            ascii: text.is_ascii(),
-            byte: 0,
-            unit: 0,
-        }
-    }
-
-    /// The UTF-16 offset of byte `at` (a char boundary, at or after the
-    /// previous one asked).
-    fn at(&mut self, at: usize) -> usize {
-        if self.ascii {
-            return at;
-        }
-        if let Some(between) = self.text.get(self.byte..at) {
-            self.unit += between.encode_utf16().count();
-            self.byte = at;
-        }
-        self.unit
-    }
 }
 
 /// A value written with each reference into the body replaced by the

@@ -1,6 +1,6 @@
 //! Where a body keeps its messages, and each message read where it lies.
 
-use super::error::BodyError;
+use super::error::{BodyError, BODY};
 use super::text::BodyText;
 use crate::history::{Digest, Input};
 use crate::messages::Format;
@@ -9,9 +9,6 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use std::fmt;
 use std::rc::Rc;
-
-/// What the body argument is called in paths.
-const BODY: &str = "body";
 
 /// The keys that hold a body's messages, in the order they are looked for
 /// when the call names no format: each format's `messages_key`.
@@ -35,6 +32,23 @@ impl RequestBody {
     pub fn raw(&self, i: usize) -> &str {
         let (start, end) = self.spans.get(i).copied().unwrap_or_default();
         self.text.text().get(start..end).unwrap_or_default()
+    }
+
+    /// Reads the inputs of the messages after those it holds: each one
+    /// whose text `known` gives a digest of is that digest, every other one
+    /// is read.
+    pub(super) fn read_inputs(
+        &mut self,
+        known: &mut dyn FnMut(&str) -> Option<Rc<Digest>>,
+    ) -> Result<(), BodyError> {
+        for i in self.inputs.len()..self.spans.len() {
+            let input = match known(self.raw(i)) {
+                Some(digest) => Input::Known(digest),
+                None => Input::Again(self.read_message(i)?),
+            };
+            self.inputs.push(input);
+        }
+        Ok(())
     }
 
     /// Reads message `i` (one that was known by its digest, when the digest
@@ -74,21 +88,27 @@ pub fn read_body(
         spans,
         key,
     };
-    for i in 0..body.spans.len() {
-        let input = match known(body.raw(i)) {
-            Some(digest) => Input::Known(digest),
-            None => Input::Again(body.read_message(i)?),
-        };
-        body.inputs.push(input);
-    }
+    body.read_inputs(known)?;
     Ok(body)
 }
 
+/// [`read_body`] of `bytes`, the body's UTF-8 text.
+pub fn read_body_bytes(
+    bytes: Vec<u8>,
+    format: Option<Format>,
+    known: &mut dyn FnMut(&str) -> Option<Rc<Digest>>,
+) -> Result<RequestBody, BodyError> {
+    let text = String::from_utf8(bytes).map_err(|e| BodyError::NotUtf8 {
+        at: e.utf8_error().valid_up_to(),
+    })?;
+    read_body(text, format, known)
+}
+
 /// Where a body's messages lie: the key holding them, and each one's bytes.
-type Located = (Option<&'static str>, Vec<(usize, usize)>);
+pub(super) type Located = (Option<&'static str>, Vec<(usize, usize)>);
 
 /// Where the messages lie in `text`.
-fn locate(text: &str, format: Option<Format>) -> Result<Located, BodyError> {
+pub(super) fn locate(text: &str, format: Option<Format>) -> Result<Located, BodyError> {
     let not_json = |e: serde_json::Error| BodyError::NotJson {
         path: BODY.into(),
         reason: e.to_string(),

@@ -51,11 +51,11 @@ impl BodyMemo {
     }
 
     /// Remembers `digest` for the message whose text is `raw`.
-    pub fn keep(&mut self, raw: &str, digest: Digest) {
+    pub fn keep(&mut self, raw: &str, digest: Rc<Digest>) {
         if raw.len() > Self::MAX_TEXT_BYTES / 4 {
             return;
         }
-        let entry = (Rc::new(digest), self.calls);
+        let entry = (digest, self.calls);
         if self.texts.insert(raw.into(), entry).is_none() {
             self.bytes += raw.len();
         }
@@ -116,7 +116,7 @@ mod tests {
     fn a_text_is_known_only_byte_for_byte() {
         let mut memo = BodyMemo::new();
         let raw = r#"{"role":"user","content":"hi"}"#;
-        memo.keep(raw, digest_of("hi"));
+        memo.keep(raw, Rc::new(digest_of("hi")));
         assert!(memo.known(raw).is_some());
         assert!(memo.known(r#"{"role":"user", "content":"hi"}"#).is_none());
         assert!(memo.known(r#"{"role":"user","content":"hi!"}"#).is_none());
@@ -126,7 +126,7 @@ mod tests {
     #[test]
     fn the_least_recently_used_go_first_within_both_bounds() {
         let mut memo = BodyMemo::new();
-        let digest = digest_of("x");
+        let digest = Rc::new(digest_of("x"));
         let big = "y".repeat(BodyMemo::MAX_TEXT_BYTES / 10);
         // Nine texts of a tenth each, the first used again before a tenth
         // passes the bound: the oldest others go, down to three quarters.

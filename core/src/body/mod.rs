@@ -20,11 +20,13 @@ mod edits;
 mod error;
 mod locate;
 mod memo;
+mod previous;
 mod text;
 mod value_seed;
 
 pub use edits::{body_edits, BodyEdit};
 pub use error::BodyError;
-pub use locate::{read_body, RequestBody};
+pub use locate::{read_body, read_body_bytes, RequestBody};
 pub use memo::BodyMemo;
+pub use previous::{PreviousBody, ReadAgain};
 pub use text::{BodyText, BODY_TABLE};

@@ -4,14 +4,23 @@
 use super::error::BodyError;
 use super::value_seed::{Entry, Refs, ValueSeed};
 use crate::event_loop::EventLoop;
-use crate::media::{find_external_ref, Payloads};
+use crate::media::{facts_of_text, find_external_ref, PayloadFacts, Payloads};
 use crate::tool_results::SanitizeMemo;
 use serde::de::DeserializeSeed;
 use serde_json::Value;
+use std::cell::{Cell, RefCell};
 
 /// The table number of references into a body: tables of kept host values
 /// count from 1, so no reference of theirs can stand for a body's text.
 pub const BODY_TABLE: u32 = 0;
+
+/// The facts of the payload an entry stands for, read with a head of
+/// `head_bytes` bytes.
+pub(super) struct KnownFacts {
+    entry: usize,
+    head_bytes: usize,
+    facts: PayloadFacts,
+}
 
 /// A request body's text and the strings its messages' values reference.
 pub struct BodyText {
@@ -20,6 +29,12 @@ pub struct BodyText {
     event_loop: Option<&'static dyn EventLoop>,
     /// The host's drawing of placeholders' pictures, when it has one.
     draw_picture: Option<fn(&str) -> Option<String>>,
+    /// The facts of the payloads read so far, by entry and head size: a
+    /// body read after the one before it keeps those of the bytes the two
+    /// share (see [`super::PreviousBody`]).
+    facts: RefCell<Vec<KnownFacts>>,
+    /// How many payloads' facts were read from the text in this call.
+    facts_read: Cell<usize>,
 }
 
 impl BodyText {
@@ -30,7 +45,43 @@ impl BodyText {
             entries: Vec::new(),
             event_loop: None,
             draw_picture: None,
+            facts: RefCell::default(),
+            facts_read: Cell::new(0),
         }
+    }
+
+    /// The text, with its references and the facts of the payloads that
+    /// lie in its first `keep` bytes (those of a text that begins with
+    /// them are the same).
+    pub(super) fn into_parts(self, keep: usize) -> (String, Vec<Entry>, Vec<KnownFacts>) {
+        let within =
+            |entry: Option<&Entry>| matches!(entry, Some(Entry::Span(_, end)) if *end <= keep);
+        let mut facts = self.facts.take();
+        facts.retain(|known| within(self.entries.get(known.entry)));
+        (self.text, self.entries, facts)
+    }
+
+    /// `text` with the references and facts [`BodyText::into_parts`] gave.
+    pub(super) fn resumed(text: String, entries: Vec<Entry>, facts: Vec<KnownFacts>) -> BodyText {
+        BodyText {
+            text,
+            entries,
+            event_loop: None,
+            draw_picture: None,
+            facts: RefCell::new(facts),
+            facts_read: Cell::new(0),
+        }
+    }
+
+    /// How many payloads' facts are known.
+    #[cfg(test)]
+    pub(super) fn facts_known(&self) -> usize {
+        self.facts.borrow().len()
+    }
+
+    /// How many references were made into the text.
+    pub(super) fn entry_count(&self) -> usize {
+        self.entries.len()
     }
 
     /// Reads the JSON value at bytes `span` of the text (which the body's
@@ -56,6 +107,12 @@ impl BodyText {
             })
     }
 
+    /// How many payloads' facts (their MD5 among them) were read from the
+    /// text since it was read; those of a body read before are not.
+    pub fn facts_read(&self) -> usize {
+        self.facts_read.get()
+    }
+
     /// The body's text.
     pub fn text(&self) -> &str {
         &self.text
@@ -74,14 +131,17 @@ impl BodyText {
         self.draw_picture = Some(draw);
     }
 
+    /// The entry `s` ends in a reference to, when it references this body.
+    fn entry_of(s: &str) -> Option<(&str, usize)> {
+        let (before, table, index) = find_external_ref(s)?;
+        (table == BODY_TABLE).then_some((before, index as usize))
+    }
+
     /// When `s` ends in a reference into this body: the text before the
     /// reference, and the text the reference stands for.
     pub fn resolve<'s>(&'s self, s: &'s str) -> Option<(&'s str, &'s str)> {
-        let (before, table, index) = find_external_ref(s)?;
-        if table != BODY_TABLE {
-            return None;
-        }
-        let text = match self.entries.get(index as usize)? {
+        let (before, index) = Self::entry_of(s)?;
+        let text = match self.entries.get(index)? {
             Entry::Span(start, end) => self.text.get(*start..*end)?,
             Entry::Owned(s) => s.as_str(),
         };
@@ -104,6 +164,31 @@ impl Payloads for BodyText {
 
     fn text_len(&self, s: &str) -> usize {
         self.resolve(s).map_or(s.len(), |(_, text)| text.len())
+    }
+
+    /// Read once per payload and head size, and kept for the body read
+    /// after this one where the two share the payload's bytes.
+    fn facts(&self, s: &str, head_bytes: usize) -> PayloadFacts {
+        let Some((_, index)) = Self::entry_of(s) else {
+            return facts_of_text(self, s, head_bytes);
+        };
+        let found = self
+            .facts
+            .borrow()
+            .iter()
+            .find(|k| k.entry == index && k.head_bytes == head_bytes)
+            .map(|k| k.facts.clone());
+        if let Some(facts) = found {
+            return facts;
+        }
+        let facts = facts_of_text(self, s, head_bytes);
+        self.facts_read.set(self.facts_read.get() + 1);
+        self.facts.borrow_mut().push(KnownFacts {
+            entry: index,
+            head_bytes,
+            facts: facts.clone(),
+        });
+        facts
     }
 
     fn event_loop(&self) -> Option<&dyn EventLoop> {

@@ -1,31 +1,15 @@
-//! How many bytes a JSON value takes as compact JSON text, counted while
-//! serde_json writes it into a sink that keeps nothing, so no text is built.
+//! How many bytes a JSON value takes as compact JSON text, as serde_json
+//! writes it.
 
 use crate::media::payload::{find_external_ref, Payloads};
 use serde::Serialize;
 use serde_json::Value;
-use std::io;
-
-/// A writer that only counts.
-struct Counter(u64);
-
-impl io::Write for Counter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0 += buf.len() as u64;
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 /// Bytes of `value` as compact JSON text (what `serde_json::to_string` gives).
 pub fn json_len<T: Serialize + ?Sized>(value: &T) -> u64 {
-    let mut counter = Counter(0);
-    // Writing into a counter cannot fail, and neither can serializing a
-    // value with string keys; a failure would only make the count short.
-    let _ = serde_json::to_writer(&mut counter, value);
-    counter.0
+    // Serializing a value with string keys cannot fail; a failure would
+    // only make the count short.
+    serde_json::to_vec(value).map_or(0, |text| text.len() as u64)
 }
 
 /// Bytes of `value` as compact JSON text, counting each payload kept outside

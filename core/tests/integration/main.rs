@@ -34,6 +34,7 @@ mod profiles;
 pub(crate) mod properties;
 mod refusals;
 mod request_body;
+mod request_body_bytes;
 mod resent;
 mod route_properties;
 mod shapes;

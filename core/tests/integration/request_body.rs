@@ -9,6 +9,7 @@ use crate::common::fit_images::noise_png;
 use crate::common::*;
 use crate::known_messages::{apply, edit_strategy};
 use crate::properties::{format_strategy, message_strategy, render};
+use crate::request_body_bytes::{splice, BytesForm};
 use ctxpack_core::body::{body_edits, read_body, BodyEdit, BodyError, BodyMemo};
 use ctxpack_core::history::{
     settle_inputs, CompactCall, CompactOptions, CompactReport, Input, Outcome,
@@ -74,26 +75,11 @@ fn by_body(
     let (outcome, digests) = block_on(call.run(inputs, &settled)).unwrap();
     for (i, digest) in digests.into_iter().enumerate() {
         if let Some(d) = digest {
-            memo.keep(body.raw(i), d);
+            memo.keep(body.raw(i), std::rc::Rc::new(d));
         }
     }
     let edits = body_edits(&body, &outcome.messages, &outcome.changed);
     (outcome, edits, read, known)
-}
-
-/// `text` with `edits` made, offsets counted in UTF-16 as JavaScript does.
-fn splice(text: &str, edits: &[BodyEdit]) -> String {
-    let units: Vec<u16> = text.encode_utf16().collect();
-    let mut out: Vec<u16> = Vec::new();
-    let mut at = 0;
-    for e in edits {
-        assert!(e.start >= at && e.end >= e.start, "edits in order");
-        out.extend_from_slice(&units[at..e.start]);
-        out.extend(e.text.encode_utf16());
-        at = e.end;
-    }
-    out.extend_from_slice(&units[at..]);
-    String::from_utf16(&out).unwrap()
 }
 
 /// Every record of `a` is in `b` with the same payload and part, and no more.
@@ -133,20 +119,24 @@ fn key_of(format: Format) -> &'static str {
     }
 }
 
-/// The two stashes of a comparison, and the text form's memory.
+/// The stashes of a comparison, the text form's memory, and the bytes
+/// form (the same body given as bytes, read after the one before).
 #[derive(Default)]
 struct Both {
     objects: MemoryBackend,
     texts: MemoryBackend,
     memo: BodyMemo,
+    bytes: BytesForm,
 }
 
 /// What a comparison found: the spliced body, how many references the
-/// text form made, and how many messages it knew.
+/// text form made, how many messages it knew, and how many the bytes form
+/// took from the body before.
 struct Compared {
     spliced: String,
     refs: usize,
     known: usize,
+    reused: usize,
 }
 
 /// Compacts `body` (holding `values` under `key`) both ways and checks
@@ -166,6 +156,13 @@ fn both_ways(
     assert_eq!(edits.len(), objects.changed.iter().filter(|c| **c).count());
     same_records(&both.objects, &both.texts);
     let spliced = splice(text, &edits);
+    let bytes = both.bytes.compact(text, format, options);
+    assert_eq!(
+        bytes.outcome.report, texts.report,
+        "the bytes form reports the same"
+    );
+    assert_eq!(bytes.spliced, spliced, "the bytes form gives the same body");
+    same_records(&both.objects, &both.bytes.stash);
     let mut got: Value = serde_json::from_str(&spliced).unwrap();
     let mut sent: Value = serde_json::from_str(text).unwrap();
     let (got_msgs, sent_msgs) = match key {
@@ -193,6 +190,7 @@ fn both_ways(
         spliced,
         refs,
         known,
+        reused: bytes.reused,
     }
 }
 
@@ -299,6 +297,7 @@ fn a_body_sent_again_reads_only_its_new_messages() {
         CompactOptions::default(),
     );
     assert_eq!(first.known, 0);
+    assert_eq!(first.reused, 0);
     chat.push(json!({"role": "assistant", "content": "new"}));
     chat.push(json!({"role": "user", "content": "newer"}));
     let second = both_ways(
@@ -310,6 +309,7 @@ fn a_body_sent_again_reads_only_its_new_messages() {
         CompactOptions::default(),
     );
     assert_eq!(second.known, 39, "all but the one with an inline image");
+    assert_eq!(second.reused, 40, "as bytes, every message sent before");
     // The same chat pretty-printed is other text: read again, same result.
     let pretty = serde_json::to_string_pretty(&json!({"messages": chat})).unwrap();
     let third = both_ways(
@@ -321,6 +321,7 @@ fn a_body_sent_again_reads_only_its_new_messages() {
         CompactOptions::default(),
     );
     assert_eq!(third.known, 0);
+    assert_eq!(third.reused, 0);
     // Another format named: known texts are read again in it.
     let fourth = both_ways(
         &mut both,
@@ -331,6 +332,7 @@ fn a_body_sent_again_reads_only_its_new_messages() {
         CompactOptions::default(),
     );
     assert_eq!(fourth.known, 41);
+    assert_eq!(fourth.reused, 0, "another format: every message read again");
 }
 
 /// Payloads of every shape stay where they lie in the body: a message's

@@ -1,26 +1,104 @@
-// compactRequestBody: the body text crosses into the main module once, and
-// the changed messages' texts are spliced back here.
+// compactRequestBody: the body crosses into the main module once (for a
+// body given as bytes, only the bytes after those it shares with the body
+// before), and the changed messages' texts are spliced back here.
 import { sharedUploads } from './uploads.js';
 
+/** Bytes compared at a time while the two bodies agree. */
+const STEP = 1 << 16;
+
 /**
- * compactRequestBody over the main module: the body text crosses in once;
- * what comes back is each changed message's text and the UTF-16 range it
- * replaces, spliced here into the caller's string (the same string when
- * nothing changed).
+ * How many leading bytes `a` and `b` share. Where the host has Node's
+ * `Buffer.compare` (native), by steps and then halving; elsewhere byte by
+ * byte.
+ */
+function sharedPrefix(a, b) {
+  const n = Math.min(a.length, b.length);
+  const compare = globalThis.Buffer?.compare;
+  if (typeof compare !== 'function') {
+    let i = 0;
+    while (i < n && a[i] === b[i]) i++;
+    return i;
+  }
+  const same = (from, to) => compare.call(globalThis.Buffer, a.subarray(from, to), b.subarray(from, to)) === 0;
+  for (let at = 0; at < n; at += STEP) {
+    const end = Math.min(n, at + STEP);
+    if (same(at, end)) continue;
+    let lo = at;
+    let hi = end;
+    while (hi - lo > 32) {
+      const mid = (lo + hi) >>> 1;
+      if (same(lo, mid)) lo = mid;
+      else hi = mid;
+    }
+    while (lo < hi && a[lo] === b[lo]) lo++;
+    return lo;
+  }
+  return n;
+}
+
+/** `body` (bytes) with each of `ranges` (byte offsets) replaced by its text of `texts`. */
+function splicedBytes(body, ranges, texts) {
+  const encoder = new TextEncoder();
+  const pieces = [];
+  let length = 0;
+  let at = 0;
+  for (let k = 0; k < texts.length; k++) {
+    const kept = body.subarray(at, ranges[2 * k]);
+    const written = encoder.encode(texts[k]);
+    pieces.push(kept, written);
+    length += kept.length + written.length;
+    at = ranges[2 * k + 1];
+  }
+  const last = body.subarray(at);
+  pieces.push(last);
+  length += last.length;
+  const out = new Uint8Array(length);
+  let to = 0;
+  for (const piece of pieces) {
+    out.set(piece, to);
+    to += piece.length;
+  }
+  return out;
+}
+
+/**
+ * compactRequestBody over the main module, for a body given as bytes (a
+ * `Uint8Array`, a Node `Buffer`) or as a string (encoded first, and the
+ * answer decoded back when a message changed). The body is compared with
+ * the one the stash's memory keeps from the call before (a view of it in
+ * wasm memory, compared at once): only the bytes after those the two share
+ * cross in, and the messages within the shared bytes are taken as they
+ * were read. What comes back is each changed message's text and the byte
+ * range it replaces, spliced here into the caller's body (the same string
+ * or array when nothing changed).
  */
 function requestBodyCompaction(main) {
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+
+  function compactBytes(body, options) {
+    const shared = sharedUploads(options);
+    const answered = ({ ranges, texts, report }) => (
+      { body: texts.length === 0 ? body : splicedBytes(body, ranges, texts), report });
+    const whole = () => main.__compactRequestBody(body, shared).then(answered);
+    const stash = options?.stash;
+    const kept = body instanceof Uint8Array && typeof stash === 'object' && stash !== null ? main.__previousRequestBody(stash) : undefined;
+    const same = kept === undefined ? 0 : sharedPrefix(kept, body);
+    if (same === 0) return whole();
+    // In this same turn of the event loop: the main module takes the body
+    // it keeps before any other call can.
+    return main.__compactRequestBody(body.subarray(same), shared, same).then(answered);
+  }
+
   return function compactRequestBody(body, options) {
-    return main.__compactRequestBody(body, sharedUploads(options)).then(({ ranges, texts, report }) => {
-      if (texts.length === 0) return { body, report };
-      let out = '';
-      let at = 0;
-      for (let k = 0; k < texts.length; k++) {
-        out += body.slice(at, ranges[2 * k]) + texts[k];
-        at = ranges[2 * k + 1];
-      }
-      return { body: out + body.slice(at), report };
-    });
+    if (typeof body !== 'string') return compactBytes(body, options);
+    if (body.isWellFormed?.() === false) {
+      return Promise.reject(main.__ctxpackError('INVALID_ARGUMENT', 'holds a lone surrogate, which has no UTF-8 form', 'body'));
+    }
+    const bytes = encoder.encode(body);
+    return compactBytes(bytes, options).then((answer) => (
+      { body: answer.body === bytes ? body : decoder.decode(answer.body), report: answer.report }));
   };
 }
 
-export { requestBodyCompaction };
+export { requestBodyCompaction, sharedPrefix };

@@ -1,7 +1,8 @@
 // A copy of the Node package whose wasm-bindgen glue counts every string it
 // copies into wasm memory (`passStringToWasm0`: the generic copy every
 // `as_string()` goes through) besides the library's own `encodeInto`
-// copies: text read again cannot hide in either. Its adapters
+// copies, and every array of bytes it copies in: text read again cannot
+// hide in any. Its adapters
 // (`countedAdapter`) call the copy. Load it before any other copy of the
 // package in the process (the counter patches TextEncoder).
 import assert from 'node:assert/strict';
@@ -29,7 +30,13 @@ export function countedPackage() {
   const source = readFileSync(glue, 'utf8');
   const head = 'function passStringToWasm0(arg, malloc, realloc) {';
   assert.ok(source.includes(head), 'the glue copies strings with passStringToWasm0');
-  writeFileSync(glue, source.replace(head, `${head}\n    globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg.length;`));
+  // Bytes copied in (`Uint8Array::to_vec`, a request body's bytes) count
+  // one each, as the units of a string do.
+  const byteCopy = 'Uint8Array.prototype.set.call(getArrayU8FromWasm0(arg0, arg1), arg2);';
+  assert.ok(source.includes(byteCopy), 'the glue copies bytes in with Uint8Array.prototype.set');
+  writeFileSync(glue, source
+    .replace(head, `${head}\n    globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg.length;`)
+    .replace(byteCopy, `globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg2.length;\n            ${byteCopy}`));
   const realEncodeInto = TextEncoder.prototype.encodeInto;
   TextEncoder.prototype.encodeInto = function (text, into) {
     const done = realEncodeInto.call(this, text, into);
@@ -40,7 +47,7 @@ export function countedPackage() {
   return require(path.join(copyDir, 'dist/node/index.js'));
 }
 
-/** What `fn` resolves to, and the UTF-16 units copied into wasm memory meanwhile. */
+/** What `fn` resolves to, and the UTF-16 units and bytes copied into wasm memory meanwhile. */
 export async function copiedBy(fn) {
   const before = globalThis.__ctxpackCopied ?? 0;
   const value = await fn();

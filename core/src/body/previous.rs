@@ -1,0 +1,259 @@
+//! The request body read last, kept so that the next one is read only
+//! where it differs. A client sends a conversation's whole history with
+//! every request: the next body begins with the bytes of the last one, up
+//! to where the new messages start. The host finds how many bytes the two
+//! share, comparing against the text kept here ([`PreviousBody::text`]),
+//! and hands over only the bytes that follow. The messages wholly within
+//! the shared bytes are taken as they were handed to the last compaction,
+//! and the facts of their payloads as they were read (no parsing,
+//! decoding or hashing again); only what follows is read.
+
+use super::error::BodyError;
+use super::locate::{locate, RequestBody};
+use super::text::BodyText;
+use crate::history::{Digest, Input};
+use crate::messages::Format;
+use std::rc::Rc;
+
+/// References into a body kept at most: past this, the next body is read
+/// whole, its references made anew.
+const MAX_ENTRIES: usize = 1 << 16;
+
+/// The body read last, with each message as its compaction was handed it.
+pub struct PreviousBody {
+    body: RequestBody,
+    format: Option<Format>,
+}
+
+/// A body read, and how many of its messages were taken from the body
+/// read before it.
+pub struct ReadAgain {
+    /// The body.
+    pub body: RequestBody,
+    /// Its first messages, taken as they were.
+    pub reused: usize,
+}
+
+impl PreviousBody {
+    /// Keeps `body`, read for `format`, with `inputs`: each message as its
+    /// compaction was handed it, or, where the compaction made a digest of
+    /// it, that digest.
+    pub fn keep(
+        mut body: RequestBody,
+        format: Option<Format>,
+        inputs: Vec<Input>,
+        digests: &[Option<Rc<Digest>>],
+    ) -> PreviousBody {
+        body.inputs = inputs
+            .into_iter()
+            .enumerate()
+            .map(|(i, input)| match digests.get(i) {
+                Some(Some(d)) => Input::Known(Rc::clone(d)),
+                _ => input,
+            })
+            .collect();
+        PreviousBody { body, format }
+    }
+
+    /// The body's text, for the host to find how much of it the next body
+    /// begins with.
+    pub fn text(&self) -> &str {
+        self.body.text.text()
+    }
+
+    /// Reads the next body: its first `same` bytes are this body's, `rest`
+    /// the bytes that follow (`format` and `known` as for [`read_body`](super::read_body)).
+    /// Only the new bytes are checked as UTF-8 (a body that is not is
+    /// refused with the byte where it stops being so); the whole is
+    /// located as [`read_body`](super::read_body) locates it, and each message found where
+    /// this body had it, within the shared bytes, is taken as it was read.
+    pub fn read_next(
+        self,
+        same: usize,
+        rest: &[u8],
+        format: Option<Format>,
+        known: &mut dyn FnMut(&str) -> Option<Rc<Digest>>,
+    ) -> Result<ReadAgain, BodyError> {
+        let PreviousBody {
+            body: previous,
+            format: was,
+        } = self;
+        let RequestBody {
+            text,
+            inputs,
+            spans: before,
+            key: had,
+        } = previous;
+        let same = same.min(text.text().len());
+        let usable = was == format && text.entry_count() <= MAX_ENTRIES;
+        let (mut text, entries, facts) = text.into_parts(same);
+        // The new bytes, from the character `same` falls in, checked as
+        // UTF-8; the bytes before were checked with the body before.
+        let start = (0..=same)
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
+        let mut tail = text
+            .as_bytes()
+            .get(start..same)
+            .unwrap_or_default()
+            .to_vec();
+        text.truncate(start);
+        tail.extend_from_slice(rest);
+        let tail = std::str::from_utf8(&tail).map_err(|e| BodyError::NotUtf8 {
+            at: start + e.valid_up_to(),
+        })?;
+        if text.capacity() < start + tail.len() {
+            // Room for the next body's new messages too.
+            text.reserve_exact(tail.len() + start / 8);
+        }
+        text.push_str(tail);
+        let (key, spans) = locate(&text, format)?;
+        // The same bytes up to `same` read the same: a message that lay
+        // there lies there again (unless a later key holds the messages
+        // now, which moves them all).
+        let reused = if usable && key == had && inputs.len() == before.len() {
+            spans
+                .iter()
+                .zip(&before)
+                .take_while(|(now, then)| now == then && now.1 <= same)
+                .count()
+        } else {
+            0
+        };
+        let mut inputs = inputs;
+        inputs.truncate(reused);
+        let text = if reused > 0 {
+            BodyText::resumed(text, entries, facts)
+        } else {
+            BodyText::new(text)
+        };
+        let mut body = RequestBody {
+            text,
+            inputs,
+            spans,
+            key,
+        };
+        body.read_inputs(known)?;
+        Ok(ReadAgain { body, reused })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::read_body;
+    use crate::media::Payloads;
+    use serde_json::Value;
+
+    const PAYLOAD_CHARS: usize = 2048;
+
+    /// A body of `messages` under "messages", the first an image whose
+    /// payload lies in the text.
+    fn body(rest: &str) -> String {
+        let payload = "iVBO".repeat(PAYLOAD_CHARS / 4);
+        format!(
+            r#"{{"model":"m","messages":[{{"role":"user","content":[{{"type":"image_url","image_url":{{"url":"data:image/png;base64,{payload}"}}}}]}},{{"role":"assistant","content":"é"}}{rest}],"stream":true}}"#
+        )
+    }
+
+    fn read(text: &str) -> RequestBody {
+        read_body(text.to_string(), None, &mut |_| None).unwrap()
+    }
+
+    /// Keeps `body` as the compaction would: each message as read.
+    fn kept(mut body: RequestBody) -> PreviousBody {
+        let inputs = std::mem::take(&mut body.inputs);
+        PreviousBody::keep(body, None, inputs, &[])
+    }
+
+    fn shared(a: &str, b: &str) -> usize {
+        a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
+    }
+
+    fn next(previous: PreviousBody, text: &str) -> Result<ReadAgain, BodyError> {
+        let same = shared(previous.text(), text);
+        previous.read_next(same, &text.as_bytes()[same..], None, &mut |_| None)
+    }
+
+    fn values(body: &mut RequestBody) -> Vec<Value> {
+        (0..body.spans.len())
+            .map(|i| body.read_message(i).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn the_messages_before_the_new_ones_are_taken_as_read() {
+        let first = body("");
+        let second = body(r#",{"role":"user","content":"again"}"#);
+        let mut again = next(kept(read(&first)), &second).unwrap();
+        assert_eq!(again.reused, 2);
+        let mut whole = read(&second);
+        assert_eq!(again.body.spans, whole.spans);
+        assert_eq!(again.body.text.text(), second);
+        assert_eq!(values(&mut again.body), values(&mut whole));
+    }
+
+    #[test]
+    fn a_cut_inside_a_character_or_a_message_reads_from_the_message_before() {
+        // "é" and "è" share their first byte.
+        let first = body(r#",{"role":"user","content":"café"}"#);
+        let second = body(r#",{"role":"user","content":"cafè"}"#);
+        let mut again = next(kept(read(&first)), &second).unwrap();
+        assert_eq!(again.reused, 2);
+        assert_eq!(values(&mut again.body), values(&mut read(&second)));
+    }
+
+    #[test]
+    fn a_later_key_that_holds_the_messages_now_has_every_message_read_again() {
+        let first = body("");
+        for (later, reused) in [
+            (r#","messages":[]"#, 0),
+            (r#","mess\u0061ges":[]"#, 0),
+            // "messages" is looked for first: it still holds them.
+            (r#","input":"x""#, 2),
+            (r#","tools":[{"input":1}]"#, 2),
+        ] {
+            let second = format!("{}{later}}}", &first[..first.len() - 1]);
+            let again = next(kept(read(&first)), &second).unwrap();
+            assert_eq!(again.reused, reused, "{later}");
+            assert_eq!(again.body.spans, read(&second).spans);
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_or_json_are_refused_as_a_whole_read_refuses_them() {
+        let first = body("");
+        let previous = kept(read(&first));
+        let same = first.len() - 2;
+        let err = previous
+            .read_next(same, b"\xff]}", None, &mut |_| None)
+            .err()
+            .unwrap();
+        assert_eq!(err, BodyError::NotUtf8 { at: same });
+        let second = format!("{},]}}", &first[..first.len() - 2]);
+        let err = next(kept(read(&first)), &second).err().unwrap();
+        assert_eq!(err, read_body(second, None, &mut |_| None).err().unwrap());
+    }
+
+    #[test]
+    fn the_facts_of_payloads_in_the_shared_bytes_are_kept() {
+        let first = body("");
+        let mut previous = read(&first);
+        let image = previous.read_message(0).unwrap();
+        let url = image["content"][0]["image_url"]["url"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let facts = previous.text.facts(&url, 8);
+        assert_eq!(facts.len, PAYLOAD_CHARS);
+        let again = next(kept(previous), &body(",{}")).unwrap();
+        assert_eq!(again.body.text.facts_known(), 1, "kept, not read again");
+        assert_eq!(again.body.text.facts(&url, 8), facts);
+        // A body that shares less than the payload keeps none.
+        let other = first.replacen("iVBO", "AAAA", 1);
+        let again = next(kept(read(&first)), &other).unwrap();
+        assert_eq!(again.reused, 0);
+        assert_eq!(again.body.text.facts_known(), 0);
+    }
+}

@@ -1,0 +1,102 @@
+//! A request body given as bytes and read after the one before it (the
+//! messages within the bytes the two share taken as they were read, only
+//! the rest read): what reading it whole gives.
+#![cfg(not(target_arch = "wasm32"))]
+
+use crate::common::*;
+use ctxpack_core::body::{body_edits, read_body, BodyEdit, BodyMemo, PreviousBody, ReadAgain};
+use ctxpack_core::history::{settle_inputs, CompactCall, CompactOptions, CompactReport, Outcome};
+use ctxpack_core::messages::Format;
+use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
+
+/// The bytes form of a server's bodies: its stash, the body before, and
+/// the messages it knows by their text.
+#[derive(Default)]
+pub(crate) struct BytesForm {
+    pub(crate) stash: MemoryBackend,
+    previous: Option<PreviousBody>,
+    memo: BodyMemo,
+}
+
+/// What the bytes form gave: the report, the body with its edits made, and
+/// how many messages were taken from the body before.
+pub(crate) struct BytesOutcome {
+    pub(crate) outcome: Outcome<CompactReport>,
+    pub(crate) spliced: String,
+    pub(crate) reused: usize,
+}
+
+/// How many leading bytes `a` and `b` share.
+pub(crate) fn shared(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// `text` with `edits` (offsets in bytes) made.
+pub(crate) fn splice(text: &str, edits: &[BodyEdit]) -> String {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for e in edits {
+        assert!(e.start >= at && e.end >= e.start, "edits in order");
+        out.extend_from_slice(&text.as_bytes()[at..e.start]);
+        out.extend_from_slice(e.text.as_bytes());
+        at = e.end;
+    }
+    out.extend_from_slice(&text.as_bytes()[at..]);
+    String::from_utf8(out).expect("edits at character boundaries")
+}
+
+impl BytesForm {
+    /// Compacts `text` given as bytes after the body before (the bytes the
+    /// two share not handed over).
+    pub(crate) fn compact(
+        &mut self,
+        text: &str,
+        format: Option<Format>,
+        options: CompactOptions,
+    ) -> BytesOutcome {
+        static CONFIG: std::sync::OnceLock<StashConfig> = std::sync::OnceLock::new();
+        self.memo.begin_call();
+        let memo = &mut self.memo;
+        let bytes = text.as_bytes();
+        let ReadAgain { mut body, reused } = match self.previous.take() {
+            Some(previous) => {
+                let same = shared(previous.text().as_bytes(), bytes);
+                previous
+                    .read_next(same, &bytes[same..], format, &mut |raw| memo.known(raw))
+                    .unwrap()
+            }
+            None => ReadAgain {
+                body: read_body(text.to_string(), format, &mut |raw| memo.known(raw)).unwrap(),
+                reused: 0,
+            },
+        };
+        let mut inputs = std::mem::take(&mut body.inputs);
+        let settled =
+            settle_inputs(&mut inputs, format, &options, &mut |i| body.read_message(i)).unwrap();
+        let handed = inputs.clone();
+        let access = StashAccess {
+            backend: &self.stash,
+            config: CONFIG.get_or_init(StashConfig::default),
+            now: 1_000.0,
+        };
+        let call = CompactCall::new(access, options, &body.text);
+        let (outcome, digests) = block_on(call.run(inputs, &settled)).unwrap();
+        let digests: Vec<_> = digests
+            .into_iter()
+            .map(|d| d.map(std::rc::Rc::new))
+            .collect();
+        for (i, digest) in digests.iter().enumerate() {
+            if let Some(d) = digest {
+                self.memo.keep(body.raw(i), std::rc::Rc::clone(d));
+            }
+        }
+        let edits = body_edits(&body, &outcome.messages, &outcome.changed);
+        let spliced = splice(text, &edits);
+        self.previous = Some(PreviousBody::keep(body, format, handed, &digests));
+        BytesOutcome {
+            outcome,
+            spliced,
+            reused,
+        }
+    }
+}
