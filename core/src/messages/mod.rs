@@ -12,6 +12,7 @@ mod error;
 mod evidence;
 mod file_ref;
 mod format;
+mod host_drawing;
 pub(crate) mod image;
 mod image_template;
 mod list;

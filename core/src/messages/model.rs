@@ -357,7 +357,7 @@ impl Message {
             return wire;
         }
         if let (Value::Object(map), Slot::Picture(key)) = (&mut wire, self.slot) {
-            if let Some(value) = super::picture::picture_content(format, self.content) {
+            if let Some(value) = super::part::picture_content(format, self.content) {
                 map.insert(key.into(), value);
             }
             return wire;

@@ -1,6 +1,7 @@
 //! Content parts of the neutral model.
 
-use super::ImagePart;
+use super::picture::{drawn, picture_of};
+use super::{Format, ImagePart};
 use crate::json_path::JsonPath;
 use serde_json::{Map, Value};
 
@@ -121,6 +122,48 @@ impl ToolResultSlot {
     }
 }
 
+/// The content of a picture-only place back to its one value: a text (a
+/// placeholder) as a picture showing it, drawn by the core where it can
+/// (else left as text), any other part as it is.
+pub(super) fn picture_content(format: Format, content: Content) -> Option<Value> {
+    match content {
+        Content::Text(text) => {
+            Some(drawn(format, &text, &picture_of).unwrap_or(Value::String(text)))
+        }
+        Content::Parts(mut parts) if parts.len() == 1 => match parts.pop()? {
+            Part::Text(fields) => {
+                let text = fields.get("text").and_then(Value::as_str).unwrap_or("");
+                Some(drawn(format, text, &picture_of).unwrap_or_else(|| Value::Object(fields)))
+            }
+            part => Some(part.into_wire()),
+        },
+        other => other.into_wire(),
+    }
+}
+
+/// `content` with each text part (a placeholder) a picture of its text
+/// drawn by `draw`, where it draws one: a Gemini `functionResponse.parts`
+/// entry takes media only.
+pub(super) fn texts_as_pictures(
+    content: Content,
+    draw: &dyn Fn(&str) -> Option<String>,
+) -> Content {
+    match content {
+        Content::Parts(parts) => Content::Parts(
+            parts
+                .into_iter()
+                .map(
+                    |part| match part.as_text().and_then(|t| drawn(Format::Gemini, t, draw)) {
+                        Some(picture) => Part::Other(picture),
+                        None => part,
+                    },
+                )
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 /// A tool result block with its nested content lifted out.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolResultPart {
@@ -137,9 +180,7 @@ impl ToolResultPart {
     pub fn into_wire(self) -> Value {
         let mut wire = self.wire;
         let content = match self.slot {
-            ToolResultSlot::FunctionResponseParts => {
-                super::picture::texts_as_pictures(self.content, &super::picture::picture_of)
-            }
+            ToolResultSlot::FunctionResponseParts => texts_as_pictures(self.content, &picture_of),
             _ => self.content,
         };
         let content = content.into_wire();
