@@ -37,7 +37,9 @@ const REQUEST_BODY_TS: &'static str = r#"
  * compared with it, and only the bytes after those the two share are
  * copied into wasm and read. The messages within the shared bytes are
  * taken as they were read, their images not decoded or hashed again. The
- * stash holds that one body (the last) until the next, or until it is
+ * stash holds the last four bodies (a server may answer several
+ * conversations at once), each until the conversation's next body takes
+ * its place, until four newer ones push it out, or until the stash is
  * closed. A string is encoded first (and the body decoded back when a
  * message changed): a server holding the bytes saves both.
  */
@@ -52,35 +54,40 @@ export function compactRequestBody(body: Uint8Array, options: CompactOptions): P
 /// JavaScript side to splice into the body it holds; `known` counts the
 /// messages planned with a digest, unread, `reused` those taken from the
 /// body before, and `factsRead` the payloads whose facts (MD5 among them)
-/// were read from the text. With `same`, `body` is only what follows the
-/// first `same` bytes of the body the stash keeps (which the JavaScript
-/// side compared through `__previousRequestBody` in this same turn of the
-/// event loop): it is taken now, before anything else can run.
+/// were read from the text. With `same` and `kept`, `body` is only what
+/// follows the first `same` bytes of the stash's kept body `kept` (which
+/// the JavaScript side compared through `__previousRequestBodies` in this
+/// same turn of the event loop): it is taken now, before anything else
+/// can run.
 #[wasm_bindgen(js_name = __compactRequestBody, skip_typescript)]
-pub fn compact_request_body_js(body: JsValue, options: JsValue, same: Option<f64>) -> Promise {
-    // Taken either way: a call given the whole body lets go of the one
-    // kept before reading it, so that wasm memory never holds both.
-    let kept = kept_body(&options);
-    let after = same.map(|same| (same as usize, kept));
+pub fn compact_request_body_js(
+    body: JsValue,
+    options: JsValue,
+    same: Option<f64>,
+    kept: Option<u32>,
+) -> Promise {
+    let after = same.map(|same| (same as usize, kept.and_then(|i| kept_body(&options, i))));
     to_promise(Box::pin(compact_request_body(body, options, after)))
 }
 
-/// The body the stash of `options` keeps, taken out.
-fn kept_body(options: &JsValue) -> Option<PreviousBody> {
+/// The stash of `options`' kept body `i`, taken out.
+fn kept_body(options: &JsValue, i: u32) -> Option<PreviousBody> {
     let stash = Reflect::get(options, &"stash".into()).ok()?;
     let stash = stash_from_js(&stash, "options.stash").ok()?;
-    previous_body::take(&stash.memory)
+    previous_body::take(&stash.memory, i as usize)
 }
 
-/// A view of the bytes of the body `stash` keeps from its last
-/// `compactRequestBody`, in wasm memory (good until wasm memory next
-/// grows: compare with it at once); `undefined` when it keeps none.
-#[wasm_bindgen(js_name = __previousRequestBody, skip_typescript)]
-pub fn previous_request_body(stash: JsValue) -> JsValue {
+/// A view of the bytes of each body `stash` keeps from its last
+/// `compactRequestBody` calls, the newest first, in wasm memory (good
+/// until wasm memory next grows: compare with them at once).
+#[wasm_bindgen(js_name = __previousRequestBodies, skip_typescript)]
+pub fn previous_request_bodies(stash: JsValue) -> JsValue {
     stash_from_js(&stash, "options.stash")
-        .ok()
-        .and_then(|stash| previous_body::view(&stash.memory))
-        .map_or(JsValue::UNDEFINED, Into::into)
+        .map_or_else(
+            |_| js_sys::Array::new(),
+            |stash| previous_body::views(&stash.memory),
+        )
+        .into()
 }
 
 /// `compactRequestBody`, awaited from Rust: `{ranges, texts, report,

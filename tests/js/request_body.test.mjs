@@ -130,23 +130,21 @@ test('the body crosses into wasm once; a message received before that compaction
   // Given only after the bytes it shares with the body the stash keeps:
   // those bytes do not cross again, and every message within them is
   // taken as it was read, the one with an image too.
-  const kept = ctx.__previousRequestBody(stash);
+  const [kept] = ctx.__previousRequestBodies(stash);
   assert.equal(Buffer.compare(Buffer.from(kept), body), 0, 'the stash keeps the body before');
   const before = chat.length;
   chat.push({ role: 'assistant', content: 'ok' }, { role: 'user', content: 'last ✓' });
   const next = send(chat);
   const same = body.length - 2;
   assert.equal(Buffer.compare(next.subarray(0, same), body.subarray(0, same)), 0);
-  const third = await copiedBy(() => internal(next.subarray(same), same));
+  const third = await copiedBy(() => internal(next.subarray(same), same, 0));
   assert.ok(third.copied <= next.length - same, `only the new bytes crossed: ${third.copied} for ${next.length - same}`);
   assert.equal(third.value.reused, before);
   objects = await compactContext(JSON.parse(next).messages, { stash: twin });
   assert.deepEqual(third.value.report, objects.report);
   assert.deepEqual(JSON.parse(third.value.texts[0]), objects.messages[5]);
-  // A call given the whole body lets go of the body kept first; the
-  // bytes after a body no longer kept are refused.
-  await internal(next);
-  const e = await ctx.__compactRequestBody(next.subarray(same), { stash: await memory() }, same).then(() => null, (e) => e);
+  // The bytes after a body no longer kept are refused.
+  const e = await ctx.__compactRequestBody(next.subarray(same), { stash: await memory() }, same, 0).then(() => null, (e) => e);
   assert.ok(e instanceof CtxpackError && e.code === 'INVALID_ARGUMENT' && e.path === 'body', String(e));
   // What the package does: compares, hands over the new bytes, splices.
   chat.push({ role: 'assistant', content: 'done again' });

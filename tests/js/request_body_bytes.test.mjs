@@ -144,3 +144,29 @@ test('each stash keeps its own body: another stash reads the history again', asy
   assert.equal(await count(loop(shots).bytes, a), three - two, 'stash a\'s body before serves it');
   assert.equal(await count(loop(shots).bytes, b), 0, 'and stash b\'s its own');
 });
+
+test('two conversations on one stash, and a short request between their turns: each turn reads only what is new in it', async () => {
+  const shots = await Promise.all(Array.from({ length: 12 }, (_, i) => shotOf(990 + i)));
+  const [stash, twin] = [await memory(), await memory()];
+  const options = { keepRecentImages: 0, slack: false };
+  const a = shots.slice(0, 6);
+  const b = shots.slice(6);
+  const reads = [];
+  for (let n = 1; n <= 6; n++) {
+    for (const [conversation, extra] of [[a, {}], [b, { system: 'Another agent.' }]]) {
+      const { messages, bytes } = loop(conversation.slice(0, n), extra);
+      const before = factsRead;
+      const answer = await compactRequestBody(bytes, { stash, ...options });
+      if (n > 1) reads.push(factsRead - before);
+      const objects = await compactContext(messages, { stash: twin, ...options });
+      assert.deepEqual(JSON.parse(Buffer.from(answer.body)).messages, JSON.parse(JSON.stringify(objects.messages)));
+    }
+    // A title request beside the loops, as agents send them.
+    await compactRequestBody(Buffer.from(JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 32, messages: [{ role: 'user', content: `title ${n}` }] })), { stash });
+  }
+  // Each turn after the first: one screenshot left for the stash, its
+  // facts read once; the rest were read on the turns before.
+  const once = reads[0];
+  assert.ok(once >= 1);
+  assert.deepEqual(reads, reads.map(() => once), `reads a turn: ${reads.join(', ')}`);
+});

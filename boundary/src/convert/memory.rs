@@ -1,7 +1,7 @@
 //! What calls remember between calls: the digests of messages (by the key
 //! the JavaScript side keeps beside each), of request bodies' messages (by
 //! their text), the facts of payloads and what sanitizing tool texts made
-//! of them (by the caller's string), and the request body read last. It belongs to what the caller holds:
+//! of them (by the caller's string), and the request bodies read last. It belongs to what the caller holds:
 //! the `Stash` a call was made with, which lets go of it when it is closed
 //! or freed, or, for a call without a stash, the call itself. Two stashes
 //! share nothing. Each memo keeps its own bounds (see `MessageMemo`,
@@ -25,8 +25,8 @@ pub struct Memory {
     pub(super) payloads: RefCell<StringMemo<RememberedFacts<JsString>>>,
     /// Sanitized tool texts by the caller's string (`text_memo`).
     pub(super) texts: RefCell<StringMemo<SanitizedText>>,
-    /// The request body read last (`previous_body`).
-    pub(super) previous_body: RefCell<Option<PreviousBody>>,
+    /// The request bodies read last, the newest last (`previous_body`).
+    pub(super) previous_bodies: RefCell<Vec<PreviousBody>>,
 }
 
 impl Memory {
@@ -37,7 +37,7 @@ impl Memory {
             bodies: RefCell::new(BodyMemo::new()),
             payloads: RefCell::new(StringMemo::new()),
             texts: RefCell::new(StringMemo::new()),
-            previous_body: RefCell::new(None),
+            previous_bodies: RefCell::new(Vec::new()),
         }
     }
 
@@ -47,7 +47,7 @@ impl Memory {
         *self.bodies.borrow_mut() = BodyMemo::new();
         *self.payloads.borrow_mut() = StringMemo::new();
         *self.texts.borrow_mut() = StringMemo::new();
-        *self.previous_body.borrow_mut() = None;
+        self.previous_bodies.borrow_mut().clear();
     }
 
     /// How many message digests are remembered (for tests of whose memory

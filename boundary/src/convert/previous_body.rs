@@ -1,39 +1,57 @@
-//! The request body a stash's last `compactRequestBody` read (see
-//! `ctxpack_core::body::PreviousBody`): one body, the last, as large as
-//! that body, let go with the stash. The package's entry compares the next
-//! body with it through a view and hands over only the bytes after those
-//! the two share; the call takes it in the same turn of the event loop,
-//! so no other call can take it in between.
+//! The request bodies a stash's last `compactRequestBody` calls read (see
+//! `ctxpack_core::body::PreviousBody`): the last [`KEPT`], one for each
+//! conversation a server is answering at once (an agent's main loop and
+//! the short requests it makes beside it, its sub-agents), let go with the
+//! stash. The package's entry compares the next body with each through a
+//! view and hands over only the bytes after those it shares with the one
+//! it shares most with; the call takes that body in the same turn of the
+//! event loop, so no other call can take it in between.
 
 use super::memory::Memory;
 use ctxpack_core::body::PreviousBody;
-use js_sys::{Uint8Array, WebAssembly};
+use js_sys::{Array, Uint8Array, WebAssembly};
 use wasm_bindgen::JsCast;
 
-/// The body kept, taken out for a call to read the next one with.
-pub fn take(memory: &Memory) -> Option<PreviousBody> {
-    memory.previous_body.borrow_mut().take()
+/// Bodies kept at most; past this, the one used longest ago goes.
+pub const KEPT: usize = 4;
+
+/// Kept body `i` (as [`views`] numbers them), taken out for a call to read
+/// the next one with.
+pub fn take(memory: &Memory, i: usize) -> Option<PreviousBody> {
+    let mut kept = memory.previous_bodies.borrow_mut();
+    let at = kept.len().checked_sub(i + 1)?;
+    Some(kept.remove(at))
 }
 
-/// Keeps `body` as the last one.
+/// Keeps `body` as the newest, letting go of the oldest past [`KEPT`].
 pub fn keep(memory: &Memory, body: PreviousBody) {
-    *memory.previous_body.borrow_mut() = Some(body);
+    let mut kept = memory.previous_bodies.borrow_mut();
+    kept.push(body);
+    if kept.len() > KEPT {
+        kept.remove(0);
+    }
 }
 
-/// A view of the kept body's text in wasm memory, for the host to compare
-/// the next body with at once: the view is good until wasm memory next
-/// grows, after which it is empty (a detached buffer), so a comparison
-/// with it finds nothing in common.
-pub fn view(memory: &Memory) -> Option<Uint8Array> {
-    let kept = memory.previous_body.borrow();
-    let text = kept.as_ref()?.text();
-    let buffer = wasm_bindgen::memory()
+/// A view of each kept body's text in wasm memory, the newest first, for
+/// the host to compare the next body with at once: a view is good until
+/// wasm memory next grows, after which it is empty (a detached buffer), so
+/// a comparison with it finds nothing in common.
+pub fn views(memory: &Memory) -> Array {
+    let views = Array::new();
+    let Some(memory_object) = wasm_bindgen::memory()
         .dyn_into::<WebAssembly::Memory>()
-        .ok()?
-        .buffer();
-    Some(Uint8Array::new_with_byte_offset_and_length(
-        &buffer,
-        text.as_ptr() as u32,
-        text.len() as u32,
-    ))
+        .ok()
+    else {
+        return views;
+    };
+    let buffer = memory_object.buffer();
+    for body in memory.previous_bodies.borrow().iter().rev() {
+        let text = body.text();
+        views.push(&Uint8Array::new_with_byte_offset_and_length(
+            &buffer,
+            text.as_ptr() as u32,
+            text.len() as u32,
+        ));
+    }
+    views
 }

@@ -65,10 +65,10 @@ function splicedBytes(body, ranges, texts) {
  * compactRequestBody over the main module, for a body given as bytes (a
  * `Uint8Array`, a Node `Buffer`) or as a string (encoded first, and the
  * answer decoded back when a message changed). The body is compared with
- * the one the stash's memory keeps from the call before (a view of it in
- * wasm memory, compared at once): only the bytes after those the two share
- * cross in, and the messages within the shared bytes are taken as they
- * were read. What comes back is each changed message's text and the byte
+ * those the stash's memory keeps from the calls before (views of them in
+ * wasm memory, compared at once): only the bytes after those it shares
+ * with the turn before cross in, and the messages within the shared bytes
+ * are taken as they were read. What comes back is each changed message's text and the byte
  * range it replaces, spliced here into the caller's body (the same string
  * or array when nothing changed).
  */
@@ -82,12 +82,21 @@ function requestBodyCompaction(main) {
       { body: texts.length === 0 ? body : splicedBytes(body, ranges, texts), report });
     const whole = () => main.__compactRequestBody(body, shared).then(answered);
     const stash = options?.stash;
-    const kept = body instanceof Uint8Array && typeof stash === 'object' && stash !== null ? main.__previousRequestBody(stash) : undefined;
-    const same = kept === undefined ? 0 : sharedPrefix(kept, body);
-    if (same === 0) return whole();
+    const kept = body instanceof Uint8Array && typeof stash === 'object' && stash !== null ? main.__previousRequestBodies(stash) : [];
+    // The kept body this one shares most with: the conversation's turn
+    // before. One that shares less than half of itself is another
+    // conversation's (a short request beside an agent's loop shares its
+    // first bytes), and stays kept for that one.
+    let best = -1;
+    let same = 0;
+    for (let i = 0; i < kept.length; i++) {
+      const n = sharedPrefix(kept[i], body);
+      if (n > same && n >= kept[i].length / 2) [best, same] = [i, n];
+    }
+    if (best < 0) return whole();
     // In this same turn of the event loop: the main module takes the body
     // it keeps before any other call can.
-    return main.__compactRequestBody(body.subarray(same), shared, same).then(answered);
+    return main.__compactRequestBody(body.subarray(same), shared, same, best).then(answered);
   }
 
   return function compactRequestBody(body, options) {
