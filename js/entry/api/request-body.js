@@ -6,6 +6,9 @@ import { sharedUploads } from './uploads.js';
 /** Bytes compared at a time while the two bodies agree. */
 const STEP = 1 << 16;
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /**
  * How many leading bytes `a` and `b` share. Where the host has Node's
  * `Buffer.compare` (native), by steps and then halving; elsewhere byte by
@@ -38,7 +41,6 @@ function sharedPrefix(a, b) {
 
 /** `body` (bytes) with each of `ranges` (byte offsets) replaced by its text of `texts`. */
 function splicedBytes(body, ranges, texts) {
-  const encoder = new TextEncoder();
   const pieces = [];
   let length = 0;
   let at = 0;
@@ -68,14 +70,11 @@ function splicedBytes(body, ranges, texts) {
  * those the stash's memory keeps from the calls before (views of them in
  * wasm memory, compared at once): only the bytes after those it shares
  * with the turn before cross in, and the messages within the shared bytes
- * are taken as they were read. What comes back is each changed message's text and the byte
- * range it replaces, spliced here into the caller's body (the same string
- * or array when nothing changed).
+ * are taken as they were read. What comes back is each changed message's
+ * text and the byte range it replaces, spliced here into the caller's body
+ * (the same string or array when nothing changed).
  */
 function requestBodyCompaction(main) {
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
-
   function compactBytes(body, options) {
     const shared = sharedUploads(options);
     const answered = ({ ranges, texts, report }) => (
@@ -110,4 +109,4 @@ function requestBodyCompaction(main) {
   };
 }
 
-export { requestBodyCompaction, sharedPrefix };
+export { requestBodyCompaction };
