@@ -201,6 +201,9 @@ const modules = [
   { pkg: 'ctxpack', name: 'ctxpack', sub: '', level: '-Oz' },
   // The CommonMark parser and what a page's first compaction does not need, as a module of its own (see js/entry/).
   { pkg: 'ctxpack-extras', name: 'ctxpack_extras', sub: 'extras', level: '-Oz' },
+  // The main module with fitContext, repairContext and compactRequestBody
+  // (its crate's `full` feature), loaded the first time one is called.
+  { pkg: 'ctxpack-full', name: 'ctxpack_full', sub: 'full', level: '-Oz' },
   // The image codec, as a module of its own, loaded on first use. It is built
   // with WebAssembly SIMD (the resizer's convolutions run about a quarter
   // faster; every engine since 2021 has it), in the same target directory as
@@ -306,7 +309,7 @@ function rewrite(file, pairs) {
 // the bundler glue half it imports (the module's import section names
 // "./<name>_bg.js", which a bundler resolves next to the .wasm); the web
 // glue fetches, and the Node glue reads, the same file.
-const sharedModules = [['', 'ctxpack'], ['extras', 'ctxpack_extras'], ['codec', 'ctxpack_codec']];
+const sharedModules = [['', 'ctxpack'], ['extras', 'ctxpack_extras'], ['full', 'ctxpack_full'], ['codec', 'ctxpack_codec']];
 for (const [sub, name] of sharedModules) {
   const into = path.join(dist, 'wasm', sub);
   mkdirSync(into, { recursive: true });
@@ -370,13 +373,15 @@ for (const f of readdirSync(path.join(root, 'js/proxy'))) {
 
 const bytes = readFileSync(path.join(dist, 'wasm/ctxpack_bg.wasm'));
 const extrasBytes = readFileSync(path.join(dist, 'wasm/extras/ctxpack_extras_bg.wasm'));
+const fullBytes = readFileSync(path.join(dist, 'wasm/full/ctxpack_full_bg.wasm'));
 const codecBytes = readFileSync(path.join(dist, 'wasm/codec/ctxpack_codec_bg.wasm'));
 const sizes = {
   raw: bytes.length,
   gzip: gzipSync(bytes, { level: 9 }).length,
   wasmOpt: true,
   extras: { raw: extrasBytes.length, gzip: gzipSync(extrasBytes, { level: 9 }).length },
+  full: { raw: fullBytes.length, gzip: gzipSync(fullBytes, { level: 9 }).length },
   codec: { raw: codecBytes.length, gzip: gzipSync(codecBytes, { level: 9 }).length },
 };
 writeFileSync(path.join(dist, 'sizes.json'), JSON.stringify(sizes) + '\n');
-log(`wasm: ${(sizes.raw / 1024).toFixed(1)} KiB raw, ${(sizes.gzip / 1024).toFixed(1)} KiB gzipped; extras module ${(sizes.extras.raw / 1024).toFixed(1)} KiB raw, ${(sizes.extras.gzip / 1024).toFixed(1)} KiB gzipped; codec module ${(sizes.codec.raw / 1024).toFixed(1)} KiB raw, ${(sizes.codec.gzip / 1024).toFixed(1)} KiB gzipped`);
+log(`wasm: ${(sizes.raw / 1024).toFixed(1)} KiB raw, ${(sizes.gzip / 1024).toFixed(1)} KiB gzipped; extras module ${(sizes.extras.raw / 1024).toFixed(1)} KiB raw, ${(sizes.extras.gzip / 1024).toFixed(1)} KiB gzipped; full module ${(sizes.full.raw / 1024).toFixed(1)} KiB raw, ${(sizes.full.gzip / 1024).toFixed(1)} KiB gzipped; codec module ${(sizes.codec.raw / 1024).toFixed(1)} KiB raw, ${(sizes.codec.gzip / 1024).toFixed(1)} KiB gzipped`);

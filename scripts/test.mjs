@@ -99,7 +99,7 @@ const node22Tests = {
 const CARGO_LANE_NICE = 10;
 const clippyModules = {
   name: 'clippy (wasm32 modules)', kind: 'check', cmd: 'cargo',
-  args: ['clippy', '-p', 'ctxpack-extras', '-p', 'ctxpack-codec', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'],
+  args: ['clippy', '-p', 'ctxpack-extras', '-p', 'ctxpack-full', '-p', 'ctxpack-codec', '--all-targets', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'],
   nice: CARGO_LANE_NICE,
 };
 const cargoLane = [

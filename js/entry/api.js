@@ -11,6 +11,7 @@
 // `export { … };` line `module.exports`).
 import { codecLoader } from './api/codec.js';
 import { ownErrors } from './api/errors.js';
+import { fullModule } from './api/full.js';
 import { rememberingChanges, rememberingEstimate, stashMemories } from './api/memory.js';
 import { pictureDrawing } from './api/pictures.js';
 import { requestBodyCompaction } from './api/request-body.js';
@@ -23,16 +24,21 @@ import { sharedUploads } from './api/uploads.js';
  *   this first call);
  * - `extrasReady()` (optional): resolves once the extras module can be
  *   called; the asynchronous functions await it first;
+ * - `loadFull()`: the full module's exports, instantiated, or a promise of
+ *   them; called when fitContext, repairContext or compactRequestBody is
+ *   first called (again after a failed load);
  * - `loadCodec()`: a fresh instance of the codec module, or a promise of
  *   one; called on first use, again after a trap or a failed load;
  * - `defaultResize` (optional): what fitContext and repairContext resize
  *   with when the caller gives no `resize`; by default `codecResize`.
  *
  * Also returns `codecModule()` (the promise of the codec module, loading it
- * if need be) and `codecLoaded()` (true once it was asked for), which the
+ * if need be), `codecLoaded()` and `fullLoaded()` (true once the codec or
+ * the full module was asked for) and `fullCall(options, f)` (`f(full,
+ * options)` with the full module and its stash, see fullModule), which the
  * entries use without exporting them as such.
  */
-function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
+function bindApi({ main, extras, extrasReady, loadFull, loadCodec, defaultResize }) {
   const ready = extrasReady ?? (() => undefined);
 
   const { ownError, own, unwrap } = ownErrors(main);
@@ -40,22 +46,39 @@ function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
 
   const resize = defaultResize ?? codecResize;
   const memories = stashMemories();
+  // The full module's calls remember with its own stashes.
+  const fullMemories = stashMemories();
   // Before each call that may put a placeholder where only a picture may stand.
   const drawing = pictureDrawing(main, extras);
-  const requestBody = requestBodyCompaction(main);
+  const full = fullModule(main, loadFull, ownError);
+  const fullDrawing = pictureDrawing(null, extras);
+  /** `call(full, options)` once the full module is loaded, with its stash for the main module's. */
+  const inFull = (call) => (messages, options, ...rest) => full.call(options, (module, twinned) => {
+    fullDrawing(module);
+    return call(module, messages, twinned, ...rest);
+  });
+  const requestBody = requestBodyCompaction(main, (options, compact) => full.call(options, (module, twinned) => {
+    fullDrawing(module);
+    return compact(module, twinned);
+  }));
 
-  const compactContext = rememberingChanges((messages, options, keys) => {
+  /** `call`, a call of the main module that may write to the stash of its options, followed by `full.wrote`. */
+  const writing = (call) => (messages, options, ...rest) => {
+    const done = call(messages, options, ...rest);
+    const forget = () => full.wrote(options);
+    done.then(forget, forget);
+    return done;
+  };
+  const compactContext = writing(rememberingChanges((messages, options, keys) => {
     drawing();
     return main.__compactContext(messages, sharedUploads(options), keys);
-  }, memories);
-  const fitContext = rememberingChanges((messages, options, keys) => {
-    drawing();
-    return main.__fitContext(messages, sharedUploads(options), resize, keys);
-  }, memories);
-  const expandContext = rememberingChanges((messages, options, keys) => {
+  }, memories));
+  const fitContext = inFull((module, messages, options) => rememberingChanges(
+    (m, o, keys) => module.__fitContext(m, sharedUploads(o), resize, keys), fullMemories)(messages, options));
+  const expandContext = writing(rememberingChanges((messages, options, keys) => {
     drawing();
     return main.__expandContext(messages, options, keys);
-  }, memories);
+  }, memories));
 
   return {
     /** Replaces history images with placeholders (see the declaration); messages it cannot change are remembered between calls. */
@@ -64,11 +87,8 @@ function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
     expandContext,
     /** Accounts for a request (see the declaration); messages are remembered between calls as compactContext's are. */
     estimate: rememberingEstimate(main, memories),
-    /** compactContext for a request body as JSON text (see the declaration). */
-    compactRequestBody: (...args) => {
-      drawing();
-      return requestBody(...args);
-    },
+    /** compactContext for a request body as JSON text (see the declaration): the full module's. */
+    compactRequestBody: requestBody,
     /** Finds the images in markdown `text`. */
     parseMarkdownImages: (text) => own(() => extras().parseMarkdownImages(text)),
     /** Turns user text with markdown images into ordered content parts (the extras module's). */
@@ -84,6 +104,7 @@ function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
     toTextOnly: (messages, options) => {
       if (options?.stash === undefined || options?.stash === null) return own(() => extras().__toTextOnly(messages, options));
       return main.__stashInlineImages(messages, options).then(async (stored) => {
+        full.wrote(options);
         await ready();
         return own(() => extras().__toTextOnly(messages, options, stored));
       });
@@ -103,18 +124,21 @@ function bindApi({ main, extras, extrasReady, loadCodec, defaultResize }) {
     /** The core's rule of which AI SDK providers take files in tool results, for the AI SDK adapter. */
     __aiSdkToolResultsTakeFiles: (provider) => extras().aiSdkToolResultsTakeFiles(provider),
     codecResize,
-    /** Fits a request to its model (see the declaration); messages are remembered between calls as compactContext's are. */
+    /** Fits a request to its model (see the declaration): the full module's; messages are remembered between calls as compactContext's are. */
     fitContext,
     /** Fits a refused request to what the refusal names (see the declaration): the extras module reads the refusal; messages are remembered as fitContext's are. */
     repairContext: async (messages, error, options) => {
       await ready();
       const refusal = extras().parseProviderError(error);
-      drawing();
-      const repair = (m, o, keys) => main.__repairContext(m, error, refusal, sharedUploads(o), resize, keys);
-      return rememberingChanges(repair, memories)(messages, options);
+      return inFull((module, m, o) => rememberingChanges(
+        (mm, oo, keys) => module.__repairContext(mm, error, refusal, sharedUploads(oo), resize, keys), fullMemories)(m, o))(messages, options);
     },
     codecModule,
     codecLoaded: loaded,
+    /** Registers a model's profile (see the declaration), with the full module too. */
+    registerModelProfile: full.registerModelProfile,
+    fullLoaded: full.loaded,
+    fullCall: full.call,
   };
 }
 

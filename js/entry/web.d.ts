@@ -8,19 +8,20 @@ export type ModuleInput = { module_or_path?: InitInput | Promise<InitInput> };
  * Every module's file at once: the URL of the package's `dist/wasm/` folder,
  * or a function reading a file of it by its path in that folder
  * (`"ctxpack_bg.wasm"`, `"extras/ctxpack_extras_bg.wasm"`,
- * `"codec/ctxpack_codec_bg.wasm"`) — what a bundled web extension passes.
+ * `"full/ctxpack_full_bg.wasm"`, `"codec/ctxpack_codec_bg.wasm"`) — what a
+ * bundled web extension passes.
  */
 export type WasmFiles = string | URL | ((file: string) => InitInput | Promise<InitInput>);
 
-/** What `init` takes: every module's files (`wasm`), or wasm-bindgen's input for the main module plus the others' (`extras`, `codec`). */
+/** What `init` takes: every module's files (`wasm`), or wasm-bindgen's input for the main module plus the others' (`extras`, `full`, `codec`). */
 export type CtxpackInitInput =
-  | { wasm?: WasmFiles; module_or_path?: InitInput | Promise<InitInput>; extras?: ModuleInput; /** The older name of `extras`. */ markdown?: ModuleInput; codec?: ModuleInput }
+  | { wasm?: WasmFiles; module_or_path?: InitInput | Promise<InitInput>; extras?: ModuleInput; /** The older name of `extras`. */ markdown?: ModuleInput; /** fitContext, repairContext and compactRequestBody's module, loaded on first use. */ full?: ModuleInput; codec?: ModuleInput }
   | InitInput
   | Promise<InitInput>;
 
 /**
  * Instantiates the main and extras modules (in parallel) and says where
- * the codec module is (loaded on first use); every function works once it
+ * the full and codec modules are (each loaded on first use); every function works once it
  * resolves. A module that cannot be loaded rejects with a `CtxpackError`
  * (`MODULE_LOAD_FAILED`) saying how to pass its file; a later call tries again.
  */

@@ -13,7 +13,7 @@ export { canvasResize };
 let extrasInit = null;
 
 /** Each module's file, in the package's `dist/wasm/` folder. */
-const WASM_FILES = { main: 'ctxpack_bg.wasm', extras: 'extras/ctxpack_extras_bg.wasm', codec: 'codec/ctxpack_codec_bg.wasm' };
+const WASM_FILES = { main: 'ctxpack_bg.wasm', extras: 'extras/ctxpack_extras_bg.wasm', full: 'full/ctxpack_full_bg.wasm', codec: 'codec/ctxpack_codec_bg.wasm' };
 
 /**
  * What wasm-bindgen's init takes for module `which`, from `wasm` (init's
@@ -72,12 +72,12 @@ export function initExtrasModule(input) {
 
 /**
  * Instantiates the main and extras modules in parallel, and says where
- * the codec module is (loaded on its first use). `options`:
+ * the full and codec modules are (each loaded on its first use). `options`:
  * - `wasm`: where every module's file is (see `moduleInput`): a bundled web
  *   extension or a worker passes its own files this way;
  * - or, module by module, what wasm-bindgen's init takes for the main
- *   module (`{module_or_path}`, a URL, a `Response`…), plus `extras` and
- *   `codec` for the others'.
+ *   module (`{module_or_path}`, a URL, a `Response`…), plus `extras`,
+ *   `full` and `codec` for the others'.
  * A load that fails throws a `CtxpackError` (`MODULE_LOAD_FAILED`) saying
  * what was missing; the next call tries again.
  */
@@ -90,10 +90,12 @@ export default async function init(options) {
     // `markdown`: the extras module's older name.
     extrasInput = given && 'extras' in given ? given.extras : given && 'markdown' in given ? given.markdown : moduleInput(wasm, 'extras');
     if (given && 'codec' in given) codecInput = given.codec;
-    // The codec's file is read on its first use.
+    // The codec's file is read on its first use, and so is the full module's.
     else if (wasm !== undefined) codecInput = () => moduleInput(wasm, 'codec');
+    if (given && 'full' in given) fullInput = given.full;
+    else if (wasm !== undefined) fullInput = () => moduleInput(wasm, 'full');
     if (given) {
-      const { extras: _e, markdown: _m, codec: _c, wasm: _w, ...rest } = given;
+      const { extras: _e, markdown: _m, codec: _c, full: _f, wasm: _w, ...rest } = given;
       mainInput = 'module_or_path' in rest ? rest : moduleInput(wasm, 'main');
     }
   } catch (e) {
@@ -109,11 +111,21 @@ export default async function init(options) {
 
 let codecInput;
 let codecInstances = 0;
+let fullInput;
 
-const { codecModule, ...api } = bindApi({
+const { codecModule, fullCall: _fullCall, ...api } = bindApi({
   main,
   extras: () => extras,
   extrasReady: () => initExtrasModule(),
+  // Imported by a literal path, which a bundler follows; instantiated from
+  // `init`'s `full` or `wasm` option, else the .wasm next to its script.
+  loadFull: async () => {
+    const m = await import('./full/ctxpack_full.js');
+    await m.default(typeof fullInput === 'function' ? fullInput() : fullInput).catch((e) => {
+      throw loadError('full', e);
+    });
+    return m;
+  },
   // Each instance is a fresh copy of the glue, which holds its instance. The
   // first is imported by a literal path, which a bundler follows (a web
   // extension bundled into one file holds the glue); a later one, after a
@@ -142,5 +154,5 @@ export function initCodecModule(input) {
 
 export const {
   parseMarkdownImages, toMultimodal, hasMultimedia, toTextOnly, routeArtifact, historyImageTool, historyImageTexts, parseProviderError, parseContextLengthError, detectFormat, formats,
-  codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate, expandContext, __aiSdkToolResultsTakeFiles,
+  codecResize, fitContext, repairContext, compactContext, compactRequestBody, estimate, expandContext, registerModelProfile, __aiSdkToolResultsTakeFiles,
 } = api;

@@ -6,7 +6,9 @@ mod args;
 pub mod binary;
 mod call;
 mod compact_settings;
+#[cfg(feature = "full")]
 pub mod fit;
+mod full_types;
 pub mod history;
 pub mod markdown;
 pub mod md5;
@@ -15,7 +17,9 @@ pub mod multimodal;
 pub mod picture;
 pub mod profile;
 pub mod refusal;
+#[cfg(feature = "full")]
 pub mod repair;
+#[cfg(feature = "full")]
 pub mod request_body;
 mod slack;
 mod target;

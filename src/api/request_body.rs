@@ -18,35 +18,6 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-#[wasm_bindgen(typescript_custom_section)]
-const REQUEST_BODY_TS: &'static str = r#"
-/**
- * {@link compactContext} for a request body as a server receives it: the
- * JSON text of `{messages, …}` (`input` for `openai-responses` and
- * `gemini-interactions`, `contents` for `gemini`; without `format`, the
- * first of `messages`, `contents`, `input` the body has) or of a bare array
- * of messages, given as a string or as its UTF-8 bytes (a `Uint8Array`
- * or a Node `Buffer`, as a server reads a request). The body comes back in
- * the form it was given, every byte as sent but the messages compaction
- * changed, written as compact JSON (the same string or array when none
- * changed). Long image payloads are read where they lie in the text,
- * never copied beside it. Send the body upstream as it is.
- *
- * The stash remembers the body: the next one compacted with that stash,
- * which a client sends with the same history and a few new messages, is
- * compared with it, and only the bytes after those the two share are
- * copied into wasm and read. The messages within the shared bytes are
- * taken as they were read, their images not decoded or hashed again. The
- * stash holds the last four bodies (a server may answer several
- * conversations at once), each until the conversation's next body takes
- * its place, until four newer ones push it out, or until the stash is
- * closed. A string is encoded first (and the body decoded back when a
- * message changed): a server holding the bytes saves both.
- */
-export function compactRequestBody(body: string, options: CompactOptions): Promise<{ body: string; report: CompactReport }>;
-export function compactRequestBody(body: Uint8Array, options: CompactOptions): Promise<{ body: Uint8Array; report: CompactReport }>;
-"#;
-
 /// `compactRequestBody` of `body`, the UTF-8 bytes of a request body (the
 /// JavaScript side encodes a string): resolves to `{ranges, texts, report,
 /// known, reused, factsRead}`, `ranges` a `Float64Array` of each edit's

@@ -62,6 +62,11 @@ impl AdapterBackend {
         })
     }
 
+    /// The adapter object.
+    pub fn adapter(&self) -> &JsValue {
+        &self.adapter
+    }
+
     async fn call(
         &self,
         f: &Function,

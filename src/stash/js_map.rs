@@ -35,6 +35,17 @@ impl MapBackend {
         )
     }
 
+    /// A stash over the records of `map`, which another module's stash
+    /// keeps (see `Stash.__twin`).
+    pub fn over(map: Map) -> Self {
+        MapBackend { map }
+    }
+
+    /// The `Map` that holds the records.
+    pub fn map(&self) -> &Map {
+        &self.map
+    }
+
     /// Deletes every record.
     pub fn clear(&self) {
         self.map.clear();

@@ -24,10 +24,11 @@ use ctxpack_core::stash::{
 use indexeddb::IdbBackend;
 use js_adapter::AdapterBackend;
 use js_map::MapBackend;
-use js_sys::{Function, Object, Promise, Reflect};
+use js_sys::{Function, Map, Object, Promise, Reflect};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Where a stash keeps its records.
 pub enum Backend {
@@ -246,6 +247,12 @@ impl Drop for Stash {
 impl Stash {
     /// Opens a stash (see `StashOptions`); `Stash.open` from Rust.
     pub async fn open(options: Option<JsValue>) -> Result<Stash, CtxpackError> {
+        Stash::open_over(options, None).await
+    }
+
+    /// Opens a stash (see `StashOptions`), its records in `map` when one
+    /// is given (`backend` is then not read).
+    async fn open_over(options: Option<JsValue>, map: Option<Map>) -> Result<Stash, CtxpackError> {
         let opts = options_arg(options.as_ref(), "options")?;
         let name = opts
             .string("name")?
@@ -255,7 +262,9 @@ impl Stash {
         let clock = opts.function("now")?;
         let backend_opt = opts.get("backend");
         let backend =
-            if backend_opt.is_undefined() || backend_opt.is_null() {
+            if let Some(map) = map {
+                Backend::Memory(MapBackend::over(map))
+            } else if backend_opt.is_undefined() || backend_opt.is_null() {
                 match indexeddb::factory() {
                     Ok(_) => Backend::IndexedDb(IdbBackend::open(&name).await?),
                     Err(_) => return Err(CtxpackError::new(
@@ -316,6 +325,23 @@ impl Stash {
         }))
     }
 
+    /// A stash of this module over the storage of another module's stash
+    /// (`storage`: what `__stashStorage` answers of it): the full module's
+    /// own stash for one of the main module's. Records either writes are
+    /// the other's to read; each keeps its own memory and metadata cache,
+    /// as two tabs over one IndexedDB database do.
+    #[wasm_bindgen(js_name = __twin)]
+    pub fn twin(storage: JsValue) -> Promise {
+        to_promise(Box::pin(async move {
+            let map = Reflect::get(&storage, &"map".into())
+                .ok()
+                .and_then(|m| m.dyn_into::<Map>().ok());
+            Stash::open_over(Some(storage), map)
+                .await
+                .map(JsValue::from)
+        }))
+    }
+
     /// The id other functions use to find this stash.
     #[wasm_bindgen(getter, js_name = "__ctxpackHandle")]
     pub fn handle(&self) -> JsValue {
@@ -361,6 +387,14 @@ impl Stash {
         to_promise(Box::pin(clear(self.inner.clone())))
     }
 
+    /// Forgets the metadata as last listed: the next call lists it again.
+    /// The package's entry calls it after the other module wrote to the
+    /// same storage (see `Stash.__twin`).
+    #[wasm_bindgen(js_name = __forgetListing)]
+    pub fn forget_listing(&self) {
+        self.inner.meta_cache.clear();
+    }
+
     /// Closes the stash. It stays known by its handle, so that using it
     /// says it was closed.
     pub fn close(&self) {
@@ -403,6 +437,33 @@ pub fn stash_from_js(value: &JsValue, path: &str) -> Result<Rc<StashInner>, Ctxp
         )
         .at(path)),
     }
+}
+
+/// What opens a stash over the same storage as `stash` (a `Stash` passed at
+/// `options.stash`) in another module (`Stash.__twin`): its options, with
+/// the `Map` of a memory stash as `map`. Throws as any call with that
+/// stash does when it was closed or is not this module's.
+#[wasm_bindgen(js_name = __stashStorage, skip_typescript)]
+pub fn stash_storage(stash: JsValue) -> Result<JsValue, CtxpackError> {
+    let inner = stash_from_js(&stash, "options.stash")?;
+    let storage = Object::new();
+    let set = |key: &str, value: &JsValue| {
+        let _ = Reflect::set(&storage, &key.into(), value);
+    };
+    match &inner.backend {
+        Backend::Memory(b) => set("map", b.map()),
+        Backend::IndexedDb(_) => set("backend", &"indexeddb".into()),
+        Backend::Adapter(b) => set("backend", b.adapter()),
+    }
+    set("name", &inner.name.as_str().into());
+    set("ttlSeconds", &inner.config.ttl_seconds().into());
+    if let Some(max) = inner.config.max_bytes {
+        set("maxBytes", &(max as f64).into());
+    }
+    if let Some(clock) = &inner.clock {
+        set("now", clock);
+    }
+    Ok(storage.into())
 }
 
 /// `Stash.list`: every record's bookkeeping, most recently used first.

@@ -67,10 +67,10 @@ test('a trap gets the next call a fresh instance; another error keeps the instan
 
 test('fitContext and repairContext resize with the default given, else with codecResize', async () => {
   const own = async () => 'canvas';
-  const withDefault = bindApi({ main, extras: () => ({ parseProviderError: () => null }), loadCodec: () => codec(() => 'x'), defaultResize: own });
+  const withDefault = bindApi({ main, extras: () => ({ parseProviderError: () => null }), loadFull: () => main, loadCodec: () => codec(() => 'x'), defaultResize: own });
   assert.equal((await withDefault.fitContext([], {})).report.resize, own);
   assert.equal((await withDefault.repairContext([], {}, {})).report.resize, own);
-  const without = bindApi({ main, extras: () => ({ parseProviderError: () => null }), loadCodec: () => codec(() => 'x') });
+  const without = bindApi({ main, extras: () => ({ parseProviderError: () => null }), loadFull: () => main, loadCodec: () => codec(() => 'x') });
   assert.equal((await without.fitContext([], {})).report.resize, without.codecResize);
 });
 
@@ -86,33 +86,84 @@ test('repairContext waits for the extras module, reads the refusal there, and re
       },
     }),
     extrasReady: async () => { ready = true; },
+    loadFull: () => main,
     loadCodec: () => codec(() => 'x'),
   });
   assert.deepEqual((await api.repairContext([], 'refused', {})).refusal, { kind: 'too-many-images', limit: 10 });
   const pending = api.repairContext([], 'boom', {});
   assert.ok(pending instanceof Promise);
   await assert.rejects(pending, /unreadable/);
-  const withoutReady = bindApi({ main, extras: () => ({ parseProviderError: () => { throw new Error('unreadable'); } }), loadCodec: () => codec(() => 'x') });
+  const withoutReady = bindApi({ main, extras: () => ({ parseProviderError: () => { throw new Error('unreadable'); } }), loadFull: () => main, loadCodec: () => codec(() => 'x') });
   const rejected = withoutReady.repairContext([], 'boom', {});
   assert.ok(rejected instanceof Promise);
   await assert.rejects(rejected, /unreadable/);
 });
 
-test('the main module is handed the extras module\'s drawing of pictures on the first call that may need one, once', async () => {
+test('the main and full modules are handed the extras module\'s drawing of pictures on the first call that may need one, once each', async () => {
   const handed = [];
   const drawn = [];
+  const full = { ...main, __setPictureDrawer: (draw) => handed.push(['full', draw]) };
   const api = bindApi({
-    main: { ...main, __setPictureDrawer: (draw) => handed.push(draw) },
+    main: { ...main, __setPictureDrawer: (draw) => handed.push(['main', draw]), __compactContext: async (messages) => ({ changed: [], values: [], report: {}, keys: new Float64Array(messages.length) }) },
     extras: () => ({ drawPicture: (text) => (drawn.push(text), 'iVBOR…') }),
+    loadFull: () => full,
     loadCodec: () => codec(() => 'x'),
   });
   // Not at binding: in browsers the main module is instantiated by init().
   assert.equal(handed.length, 0);
   await api.fitContext([], {});
   await api.fitContext([], {});
-  assert.equal(handed.length, 1);
-  assert.equal(handed[0]('[Picture:history_x]'), 'iVBOR…');
+  await api.compactContext([], {});
+  await api.compactContext([], {});
+  assert.deepEqual(handed.map(([to]) => to), ['full', 'main']);
+  assert.equal(handed[0][1]('[Picture:history_x]'), 'iVBOR…');
   assert.deepEqual(drawn, ['[Picture:history_x]']);
+});
+
+test('the full module is loaded on the first call that needs it, once, and again after a failed load; each stash of the main module is handed over as the full module\'s own, opened once and closed with it', async () => {
+  let loads = 0;
+  const twins = [];
+  const storages = [];
+  class Stash {
+    close() { this.closed = true; }
+  }
+  const fullStash = { close() { this.closed = true; } };
+  const full = {
+    ...main,
+    Stash: { __twin: async (storage) => { twins.push(storage); return fullStash; } },
+    __fitContext: async (messages, options) => ({ changed: [], values: [], report: { stash: options.stash }, keys: new Float64Array(messages.length) }),
+  };
+  const api = bindApi({
+    main: {
+      ...main,
+      Stash,
+      CtxpackError: class extends Error {},
+      __stashStorage: (stash) => {
+        if (stash.closed) throw Object.assign(new Error('this stash was closed'), { name: 'CtxpackError', code: 'STASH_UNAVAILABLE' });
+        storages.push(stash);
+        return { map: 'records' };
+      },
+    },
+    extras: () => ({}),
+    loadFull: async () => {
+      if (++loads === 1) throw new Error('offline');
+      return full;
+    },
+    loadCodec: () => codec(() => 'x'),
+  });
+  assert.equal(api.fullLoaded(), false);
+  const stash = new Stash();
+  await assert.rejects(api.fitContext([], { stash }), /offline/);
+  assert.equal(api.fullLoaded(), false, 'the failed load is forgotten');
+  assert.equal((await api.fitContext([], { stash })).report.stash, fullStash);
+  assert.equal((await api.fitContext([], { stash })).report.stash, fullStash);
+  assert.equal(loads, 2);
+  assert.deepEqual(twins, [{ map: 'records' }], 'the twin is opened once');
+  assert.equal(storages.length, 2, 'the main module checks its stash on every call');
+  stash.close();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(fullStash.closed, true, 'closing the stash closes its twin');
+  await assert.rejects(api.fitContext([], { stash }), (e) => e.code === 'STASH_UNAVAILABLE');
 });
 
 test('what calls remember of message objects is their stash\'s: another stash, or no stash, starts from nothing', async () => {

@@ -21,16 +21,20 @@ before(async () => {
   server = await serve();
   browser = await launch();
   page = await browser.newPage();
-  await page.route('**/dist/web/ctxpack.js', async (route) => {
-    const response = await route.fetch();
-    const source = await response.text();
-    assert.ok(source.includes(HEAD), 'the web glue copies strings with passStringToWasm0');
-    assert.ok(source.includes(BYTES), 'the web glue copies bytes in with Uint8Array.prototype.set');
-    const body = source
-      .replace(HEAD, `${HEAD}\n    globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg.length;`)
-      .replace(BYTES, `globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg2.length;\n            ${BYTES}`);
-    await route.fulfill({ response, body });
-  });
+  // Both modules' glue: the main module's, and the full module's, where
+  // compactRequestBody runs (the only one that copies bytes in).
+  for (const [glue, copiesBytes] of [['**/dist/web/ctxpack.js', false], ['**/dist/web/full/ctxpack_full.js', true]]) {
+    await page.route(glue, async (route) => {
+      const response = await route.fetch();
+      const source = await response.text();
+      assert.ok(source.includes(HEAD), `${glue} copies strings with passStringToWasm0`);
+      if (copiesBytes) assert.ok(source.includes(BYTES), `${glue} copies bytes in with Uint8Array.prototype.set`);
+      const body = source
+        .replace(HEAD, `${HEAD}\n    globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg.length;`)
+        .replace(BYTES, `globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg2.length;\n            ${BYTES}`);
+      await route.fulfill({ response, body });
+    });
+  }
   await page.goto(`${server.url}/tests/js/support/blank.html`);
   await page.evaluate(async () => {
     const realEncodeInto = TextEncoder.prototype.encodeInto;
@@ -78,6 +82,9 @@ test('in a page, a chat sent again copies into wasm only its new messages, for c
     const fresh = await compactContext(structuredClone(next), { stash });
     const estimated = await window.copiedBy(async () => estimate(next, { model: 'gpt-4o', stash }));
     const body = JSON.stringify({ model: 'm', messages: next });
+    // The full module loaded, and its stash over the same database opened
+    // (once per stash), before counting.
+    await compactRequestBody('[]', { stash });
     const asText = await window.copiedBy(() => compactRequestBody(body, { stash }));
     const after = JSON.stringify({ model: 'm', messages: [...next, { role: 'assistant', content: 'Tested.' }] });
     const again = await window.copiedBy(() => compactRequestBody(after, { stash }));

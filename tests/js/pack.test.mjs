@@ -52,7 +52,8 @@ function install(tarball, app) {
 
 function checkFiles(files) {
   for (const f of [
-    'dist/wasm/ctxpack_bg.wasm', 'dist/wasm/extras/ctxpack_extras_bg.wasm', 'dist/wasm/codec/ctxpack_codec_bg.wasm',
+    'dist/wasm/ctxpack_bg.wasm', 'dist/wasm/extras/ctxpack_extras_bg.wasm', 'dist/wasm/full/ctxpack_full_bg.wasm', 'dist/wasm/codec/ctxpack_codec_bg.wasm',
+    'dist/web/full/ctxpack_full.js', 'dist/bundler/full/ctxpack_full.js', 'dist/node/full/ctxpack_full.js',
     'dist/web/index.js', 'dist/web/index.d.ts', 'dist/web/ctxpack.js', 'dist/web/extras/ctxpack_extras.js',
     'dist/bundler/index.js', 'dist/bundler/ctxpack.js', 'dist/bundler/extras/ctxpack_extras.js',
     'dist/node/index.js', 'dist/node/ctxpack.js', 'dist/node/extras/ctxpack_extras.js', 'dist/node/index.mjs',
@@ -64,8 +65,8 @@ function checkFiles(files) {
     assert.ok(files.includes(f), f);
   }
   // Each module once: the flavours share dist/wasm.
-  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')).sort(), ['dist/wasm/codec/ctxpack_codec_bg.wasm', 'dist/wasm/ctxpack_bg.wasm', 'dist/wasm/extras/ctxpack_extras_bg.wasm']);
-  assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('core/') || f.startsWith('extras/') || f.startsWith('tests/') || f.startsWith('target/') || f.startsWith('scripts/')), files.join(' '));
+  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')).sort(), ['dist/wasm/codec/ctxpack_codec_bg.wasm', 'dist/wasm/ctxpack_bg.wasm', 'dist/wasm/extras/ctxpack_extras_bg.wasm', 'dist/wasm/full/ctxpack_full_bg.wasm']);
+  assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('core/') || f.startsWith('extras/') || f.startsWith('full/') || f.startsWith('tests/') || f.startsWith('target/') || f.startsWith('scripts/')), files.join(' '));
 }
 
 /** require, import, ctxpack/node, the web build's files and the bin, in `app`. */
@@ -178,14 +179,14 @@ describe('npm pack of a fresh clone, CARGO_TARGET_DIR elsewhere, no dist/ and no
       assert.equal(sourceKey(clone, { ...env, ...cloneEnv }), key, 'the clone is the same sources');
       assert.match(tarball.stderr, new RegExp(`the modules of these sources \\(${key.slice(0, 12)}\\) are taken from`));
       assert.doesNotMatch(tarball.stderr, /Compiling ctxpack/);
-      assert.equal((tarball.stderr.match(/optimized before, taken from/g) ?? []).length, 3, tarball.stderr);
+      assert.equal((tarball.stderr.match(/optimized before, taken from/g) ?? []).length, 4, tarball.stderr);
       // What the clone packed is the checkout's build, byte for byte.
-      for (const f of ['ctxpack_bg.wasm', 'extras/ctxpack_extras_bg.wasm', 'codec/ctxpack_codec_bg.wasm']) {
+      for (const f of ['ctxpack_bg.wasm', 'extras/ctxpack_extras_bg.wasm', 'full/ctxpack_full_bg.wasm', 'codec/ctxpack_codec_bg.wasm']) {
         assert.ok(readFileSync(path.join(clone, 'dist/wasm', f)).equals(readFileSync(path.join(ROOT, 'dist/wasm', f))), f);
       }
     } else {
       // Each of the package's crates compiled from the clone's own sources.
-      for (const [name, sub] of [['ctxpack', ''], ['ctxpack-core', 'core'], ['ctxpack-extras', 'extras'], ['ctxpack-codec', 'codec']]) {
+      for (const [name, sub] of [['ctxpack', ''], ['ctxpack-core', 'core'], ['ctxpack-extras', 'extras'], ['ctxpack-full', 'full'], ['ctxpack-codec', 'codec']]) {
         const from = path.join(clone, sub).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
         assert.match(tarball.stderr, new RegExp(`Compiling ${name} v\\S+ \\(${from}\\)`), `${name} compiled from the clone`);
       }

@@ -13,6 +13,8 @@ const ctx = countedPackage();
 const { Stash, CtxpackError, compactContext, compactRequestBody } = ctx;
 
 const memory = () => Stash.open({ backend: 'memory' });
+/** `f(full, options)`: the full module (where compactRequestBody runs) and `options` with its stash for the main module's. */
+const inFull = (options, f) => ctx.__inFull(options, f);
 const b64Of = async (seed, format = 'png') => (await makeImage(format, 96, 64, seed)).toString('base64');
 const jsonBytes = (messages) => messages.reduce((n, m) => n + Buffer.byteLength(JSON.stringify(m)), 0);
 
@@ -40,7 +42,7 @@ async function agree(body, options, a, b, key = keyOf(options.format)) {
   // messages' text as sent.
   const fresh = await Stash.open({ backend: 'memory' });
   const bytes = Buffer.from(body);
-  const { ranges, texts } = await ctx.__compactRequestBody(bytes, { ...options, stash: fresh });
+  const { ranges, texts } = await inFull({ ...options, stash: fresh }, (full, o) => full.__compactRequestBody(bytes, o));
   fresh.free();
   const changed = objects.messages.flatMap((m, i) => (m === messages[i] ? [] : [i]));
   assert.equal(texts.length, changed.length);
@@ -105,7 +107,7 @@ test('the body crosses into wasm once; a message received before that compaction
   chat.splice(5, 0, { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${shot}` } }] });
   chat.push({ role: 'user', content: 'now?' });
   const send = (messages) => Buffer.from(JSON.stringify({ model: 'm', messages }));
-  const internal = (body, ...after) => ctx.__compactRequestBody(body, { stash }, ...after);
+  const internal = (body, ...after) => inFull({ stash }, (full, o) => full.__compactRequestBody(body, o, ...after));
   let body = send(chat);
   const twin = await memory();
   await compactContext(JSON.parse(body).messages, { stash: twin });
@@ -130,7 +132,7 @@ test('the body crosses into wasm once; a message received before that compaction
   // Given only after the bytes it shares with the body the stash keeps:
   // those bytes do not cross again, and every message within them is
   // taken as it was read, the one with an image too.
-  const [kept] = ctx.__previousRequestBodies(stash);
+  const [kept] = await inFull({ stash }, (full, o) => full.__previousRequestBodies(o.stash));
   assert.equal(Buffer.compare(Buffer.from(kept), body), 0, 'the stash keeps the body before');
   const before = chat.length;
   chat.push({ role: 'assistant', content: 'ok' }, { role: 'user', content: 'last ✓' });
@@ -144,7 +146,8 @@ test('the body crosses into wasm once; a message received before that compaction
   assert.deepEqual(third.value.report, objects.report);
   assert.deepEqual(JSON.parse(third.value.texts[0]), objects.messages[5]);
   // The bytes after a body no longer kept are refused.
-  const e = await ctx.__compactRequestBody(next.subarray(same), { stash: await memory() }, same, 0).then(() => null, (e) => e);
+  const other = await memory();
+  const e = await inFull({ stash: other }, (full, o) => full.__compactRequestBody(next.subarray(same), o, same, 0)).then(() => null, (e) => e);
   assert.ok(e instanceof CtxpackError && e.code === 'INVALID_ARGUMENT' && e.path === 'body', String(e));
   // What the package does: compares, hands over the new bytes, splices.
   chat.push({ role: 'assistant', content: 'done again' });

@@ -12,10 +12,10 @@ import { makeImage } from '../fixtures/make.mjs';
 
 const { Stash, CtxpackError, compactContext, compactRequestBody } = await import('ctxpack');
 
-// What the main module answered the package's entry: how many payloads'
+// What the full module answered the package's entry: how many payloads'
 // facts (their MD5 among them) each call read from the text.
 const require = createRequire(import.meta.url);
-const glue = require(path.join(path.dirname(require.resolve('ctxpack')), 'ctxpack.js'));
+const glue = require(path.join(path.dirname(require.resolve('ctxpack')), 'full/ctxpack_full.js'));
 const realCompact = glue.__compactRequestBody;
 let factsRead = 0;
 glue.__compactRequestBody = (...args) => realCompact(...args).then((answer) => {

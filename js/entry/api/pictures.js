@@ -2,15 +2,16 @@
 // else: it leaves the PNG encoder out, and the extras module draws them.
 
 /**
- * A function handing the main module, once it can take it (on the first
- * call that may need it: in browsers the modules are instantiated by
- * `init()`, after binding), the extras module's drawing.
+ * A function handing a module (`module`, or the one it is called with),
+ * once it can take it (on the first call that may need it: in browsers the
+ * modules are instantiated by `init()`, after binding), the extras module's
+ * drawing.
  */
-function pictureDrawing(main, extras) {
+function pictureDrawing(module, extras) {
   let handed = false;
-  return function handOver() {
+  return function handOver(given = module) {
     if (handed) return;
-    main.__setPictureDrawer((text) => extras().drawPicture(text));
+    given.__setPictureDrawer((text) => extras().drawPicture(text));
     handed = true;
   };
 }

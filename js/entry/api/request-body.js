@@ -1,4 +1,4 @@
-// compactRequestBody: the body crosses into the main module once (for a
+// compactRequestBody: the body crosses into the full module once (for a
 // body given as bytes, only the bytes after those it shares with the body
 // before), and the changed messages' texts are spliced back here.
 import { sharedUploads } from './uploads.js';
@@ -64,38 +64,42 @@ function splicedBytes(body, ranges, texts) {
 }
 
 /**
- * compactRequestBody over the main module, for a body given as bytes (a
- * `Uint8Array`, a Node `Buffer`) or as a string (encoded first, and the
- * answer decoded back when a message changed). The body is compared with
- * those the stash's memory keeps from the calls before (views of them in
- * wasm memory, compared at once): only the bytes after those it shares
- * with the turn before cross in, and the messages within the shared bytes
- * are taken as they were read. What comes back is each changed message's
- * text and the byte range it replaces, spliced here into the caller's body
- * (the same string or array when nothing changed).
+ * compactRequestBody over the full module (`inFull(options, compact)`
+ * resolves to `compact(full, options)`, with the full module's stash in
+ * `options`), for a body given as bytes (a `Uint8Array`, a Node `Buffer`)
+ * or as a string (encoded first, and the answer decoded back when a
+ * message changed). The body is compared with those the stash's memory
+ * keeps from the calls before (views of them in wasm memory, compared at
+ * once): only the bytes after those it shares with the turn before cross
+ * in, and the messages within the shared bytes are taken as they were
+ * read. What comes back is each changed message's text and the byte range
+ * it replaces, spliced here into the caller's body (the same string or
+ * array when nothing changed). `main` makes the errors thrown here.
  */
-function requestBodyCompaction(main) {
+function requestBodyCompaction(main, inFull) {
   function compactBytes(body, options) {
-    const shared = sharedUploads(options);
-    const answered = ({ ranges, texts, report }) => (
-      { body: texts.length === 0 ? body : splicedBytes(body, ranges, texts), report });
-    const whole = () => main.__compactRequestBody(body, shared).then(answered);
-    const stash = options?.stash;
-    const kept = body instanceof Uint8Array && typeof stash === 'object' && stash !== null ? main.__previousRequestBodies(stash) : [];
-    // The kept body this one shares most with: the conversation's turn
-    // before. One that shares less than half of itself is another
-    // conversation's (a short request beside an agent's loop shares its
-    // first bytes), and stays kept for that one.
-    let best = -1;
-    let same = 0;
-    for (let i = 0; i < kept.length; i++) {
-      const n = sharedPrefix(kept[i], body);
-      if (n > same && n >= kept[i].length / 2) [best, same] = [i, n];
-    }
-    if (best < 0) return whole();
-    // In this same turn of the event loop: the main module takes the body
-    // it keeps before any other call can.
-    return main.__compactRequestBody(body.subarray(same), shared, same, best).then(answered);
+    return inFull(options, (full, twinned) => {
+      const shared = sharedUploads(twinned);
+      const answered = ({ ranges, texts, report }) => (
+        { body: texts.length === 0 ? body : splicedBytes(body, ranges, texts), report });
+      const whole = () => full.__compactRequestBody(body, shared).then(answered);
+      const stash = twinned?.stash;
+      const kept = body instanceof Uint8Array && typeof stash === 'object' && stash !== null ? full.__previousRequestBodies(stash) : [];
+      // The kept body this one shares most with: the conversation's turn
+      // before. One that shares less than half of itself is another
+      // conversation's (a short request beside an agent's loop shares its
+      // first bytes), and stays kept for that one.
+      let best = -1;
+      let same = 0;
+      for (let i = 0; i < kept.length; i++) {
+        const n = sharedPrefix(kept[i], body);
+        if (n > same && n >= kept[i].length / 2) [best, same] = [i, n];
+      }
+      if (best < 0) return whole();
+      // In this same turn of the event loop: the full module takes the
+      // body it keeps before any other call can.
+      return full.__compactRequestBody(body.subarray(same), shared, same, best).then(answered);
+    });
   }
 
   return function compactRequestBody(body, options) {

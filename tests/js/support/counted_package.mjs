@@ -26,17 +26,21 @@ export function countedPackage() {
   // adapters import `ctxpack` (the copy itself, by its name) and their SDKs.
   cpSync(path.join(root, 'package.json'), path.join(copyDir, 'package.json'));
   symlinkSync(path.join(root, 'node_modules'), path.join(copyDir, 'node_modules'), 'dir');
-  const glue = path.join(copyDir, 'dist/node/ctxpack.js');
-  const source = readFileSync(glue, 'utf8');
-  const head = 'function passStringToWasm0(arg, malloc, realloc) {';
-  assert.ok(source.includes(head), 'the glue copies strings with passStringToWasm0');
-  // Bytes copied in (`Uint8Array::to_vec`, a request body's bytes) count
-  // one each, as the units of a string do.
-  const byteCopy = 'Uint8Array.prototype.set.call(getArrayU8FromWasm0(arg0, arg1), arg2);';
-  assert.ok(source.includes(byteCopy), 'the glue copies bytes in with Uint8Array.prototype.set');
-  writeFileSync(glue, source
-    .replace(head, `${head}\n    globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg.length;`)
-    .replace(byteCopy, `globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg2.length;\n            ${byteCopy}`));
+  // Both modules' glue: the main module's, and the full module's
+  // (compactRequestBody, fitContext, repairContext).
+  for (const file of ['dist/node/ctxpack.js', 'dist/node/full/ctxpack_full.js']) {
+    const glue = path.join(copyDir, file);
+    const source = readFileSync(glue, 'utf8');
+    const head = 'function passStringToWasm0(arg, malloc, realloc) {';
+    assert.ok(source.includes(head), `${file} copies strings with passStringToWasm0`);
+    // Bytes copied in (`Uint8Array::to_vec`, a request body's bytes) count
+    // one each, as the units of a string do.
+    const byteCopy = 'Uint8Array.prototype.set.call(getArrayU8FromWasm0(arg0, arg1), arg2);';
+    if (file.includes('full')) assert.ok(source.includes(byteCopy), `${file} copies bytes in with Uint8Array.prototype.set`);
+    writeFileSync(glue, source
+      .replace(head, `${head}\n    globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg.length;`)
+      .replace(byteCopy, `globalThis.__ctxpackCopied = (globalThis.__ctxpackCopied ?? 0) + arg2.length;\n            ${byteCopy}`));
+  }
   const realEncodeInto = TextEncoder.prototype.encodeInto;
   TextEncoder.prototype.encodeInto = function (text, into) {
     const done = realEncodeInto.call(this, text, into);

@@ -1,0 +1,107 @@
+// The full module (the main module with fitContext, repairContext and
+// compactRequestBody), loaded the first time one of them is called, and
+// the stashes it works with: for each stash of the main module a stash of
+// its own over the same storage.
+
+/**
+ * Over the main module `main` and `loadFull()` (the full module's
+ * exports, instantiated, or a promise of them): `call(options, f)` loads
+ * the full module (once; a load that failed is tried again on the next
+ * call), and resolves to `f(full, options)` with `options.stash` (a stash
+ * of the main module) replaced by the full module's stash over the same
+ * storage: opened on first use, closed when the main module's stash is,
+ * let go of with it. `ownError` turns what the full module throws into
+ * the main module's `CtxpackError`.
+ */
+function fullModule(main, loadFull, ownError) {
+  let loading = null;
+  /** The full module once loaded. */
+  let loaded = null;
+  /** The profiles registered with the main module, in order: the full module is given them too. */
+  const profiles = [];
+  const twins = new WeakMap();
+  const close = main.Stash?.prototype.close;
+  if (typeof close === 'function' && !close.__closesTwin) {
+    // Closing a stash lets go of its twin's memory too.
+    const closing = function () {
+      close.call(this);
+      const twin = twins.get(this);
+      twins.delete(this);
+      twin?.then((t) => t.close(), () => undefined);
+    };
+    closing.__closesTwin = true;
+    main.Stash.prototype.close = closing;
+  }
+
+  function load() {
+    if (loading === null) {
+      const started = Promise.resolve().then(loadFull).then((full) => {
+        for (const [id, profile] of profiles) full.registerModelProfile(id, profile);
+        loaded = full;
+        return full;
+      });
+      loading = started;
+      started.catch(() => {
+        if (loading === started) loading = null;
+      });
+    }
+    return loading;
+  }
+
+  /** `options` with the full module's twin of its stash (the main module's own checks first: a closed stash, another copy's). */
+  async function twinned(full, options) {
+    const stash = options?.stash;
+    if (typeof stash !== 'object' || stash === null) return options;
+    const storage = main.__stashStorage(stash);
+    let twin = twins.get(stash);
+    if (twin === undefined) {
+      twin = full.Stash.__twin(storage);
+      twins.set(stash, twin);
+      twin.catch(() => {
+        if (twins.get(stash) === twin) twins.delete(stash);
+      });
+    }
+    return { ...options, stash: await twin };
+  }
+
+  return {
+    async call(options, f) {
+      try {
+        const full = await load();
+        return await f(full, await twinned(full, options));
+      } catch (e) {
+        throw ownError(e);
+      } finally {
+        // What the full module wrote (records, files, renewals) is read
+        // afresh by the main module's next call.
+        const stash = options?.stash;
+        if (typeof stash?.__forgetListing === 'function') stash.__forgetListing();
+      }
+    },
+    /**
+     * After a call of the main module with `options` (which may have
+     * written to its stash): the full module's twin of that stash reads
+     * the storage afresh on its next call.
+     */
+    wrote(options) {
+      const stash = options?.stash;
+      if (typeof stash !== 'object' || stash === null) return;
+      twins.get(stash)?.then((t) => t.__forgetListing(), () => undefined);
+    },
+    /**
+     * `registerModelProfile` of the main module, and of the full module
+     * (now if loaded, else when it loads): each module has its own
+     * registry.
+     */
+    registerModelProfile(id, profile) {
+      const registered = main.registerModelProfile(id, profile);
+      profiles.push([id, profile]);
+      loaded?.registerModelProfile(id, profile);
+      return registered;
+    },
+    /** True once the full module was asked for. */
+    loaded: () => loading !== null,
+  };
+}
+
+export { fullModule };
