@@ -1,11 +1,13 @@
 // The functions every flavour's entry adds to the main module's exports,
 // bound once over the wasm modules: the markdown functions, toTextOnly,
 // routeArtifact, historyImageTool, historyImageTexts and
-// the refusal readers joined to the extras module, the codec module loaded
-// on first use, and fitContext and repairContext given their default resize.
-// Each entry (js/entry/<flavour>.js) loads the modules its own way and hands
-// them to `bindApi`. This file binds; what it binds lives by concept in
-// api/ (message memory, uploads, request bodies, the codec, errors). These
+// the refusal readers joined to the extras module; fitContext,
+// repairContext and compactRequestBody joined to the full module, loaded on
+// first use, the first two given their default resize; the codec module
+// loaded on first use. Each entry (js/entry/<flavour>.js) loads the modules
+// its own way and hands them to `bindApi`. This file binds; what it binds
+// lives by concept in api/ (message memory, uploads, request bodies, the
+// full module and its stashes, the codec, errors). These
 // are ES modules; the build writes the Node flavour's copies as CommonJS
 // (each `import { … } from './x.js';` line becomes a `require`, the one
 // `export { … };` line `module.exports`).
