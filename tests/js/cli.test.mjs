@@ -342,7 +342,7 @@ test('stats with --model uses the model profile; --provider and --model are one 
     assert.equal(run(['stats', 'in.json', '--provider', 'azure'], dir).status, 1);
     const misspelt = run(['stats', 'in.json', '--model', 'gpt-4o', '--profile', '{"maxImagez":2}'], dir);
     assert.equal(misspelt.status, 2);
-    assert.match(misspelt.stderr, /^ctxpack: INVALID_OPTION at options\.profile: .*unknown field `maxImagez`/);
+    assert.match(misspelt.stderr, /^ctxpack: INVALID_OPTION at options\.profile\.maxImagez: .*unknown field `maxImagez`/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -245,7 +245,7 @@ test('repairContext reads the SDK’s refusal and fixes what it names; what it c
 
 test('bad options name their path', async () => {
   await assert.rejects(fitContext([], {}), (e) => e.code === 'INVALID_OPTION' && e.path === 'options.model');
-  await assert.rejects(fitContext([], { model: 'gpt-4o', profile: { maxImagez: 3 } }), (e) => e.code === 'INVALID_OPTION' && e.path === 'options.profile');
+  await assert.rejects(fitContext([], { model: 'gpt-4o', profile: { maxImagez: 3 } }), (e) => e.code === 'INVALID_OPTION' && e.path === 'options.profile.maxImagez');
   await assert.rejects(fitContext([], { model: 'gpt-4o', maxTokens: 1.5 }), (e) => e.code === 'INVALID_OPTION' && e.path === 'options.maxTokens');
   await assert.rejects(fitContext([], { model: 'gpt-4o', stash: {} }), (e) => e.code === 'INVALID_OPTION' && e.path === 'options.stash');
   await assert.rejects(fitContext('nope', { model: 'gpt-4o' }), (e) => e.code === 'INVALID_ARGUMENT' && e.path === 'messages');

@@ -148,7 +148,7 @@ test('a whole profile passed to fitContext or estimate, and every bad field refu
   assert.ok(Math.max(meta.width, meta.height) <= 1024, `${meta.width}×${meta.height}`);
   const refused = (f, code, path) => assert.throws(f, (e) => e.name === 'CtxpackError' && e.code === code && e.path === path, `${code} at ${path}`);
   const rejects = (p, code, path) => assert.rejects(p, (e) => e.code === code && e.path === path);
-  refused(() => estimate(messages, { model: 'gpt-4o', profile: { maxImagez: 1 } }), 'INVALID_OPTION', 'options.profile');
+  refused(() => estimate(messages, { model: 'gpt-4o', profile: { maxImagez: 1 } }), 'INVALID_OPTION', 'options.profile.maxImagez');
   refused(() => estimate(messages, { model: 'gpt-4o', profile: { tokens: { kind: 'gemini-tiles', tile: 0 } } }), 'INVALID_OPTION', 'options.profile.tokens.tile');
   refused(() => estimate(messages, { model: 'gpt-4o', profile: { accepts: ['image/svg+xml'] } }), 'INVALID_OPTION', 'options.profile.accepts');
   refused(() => estimate(messages, { model: 'gpt-4o', profile: 'gpt-4o' }), 'INVALID_OPTION', 'options.profile');

@@ -1,8 +1,10 @@
 //! The providers ctxpack knows, and what one request may carry. The figures
 //! themselves live in the model profiles ([`super::provider_profile`]).
 
-/// A provider whose limits and image-token rules ctxpack knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A provider whose limits and image-token rules ctxpack knows. Read from
+/// a profile given as data by its name ([`Provider::from_name`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(try_from = "String")]
 pub enum Provider {
     /// OpenAI Chat Completions / Responses (also Azure OpenAI).
     OpenAi,
@@ -14,6 +16,19 @@ pub enum Provider {
     Bedrock,
     /// Google Vertex AI (Claude on Vertex AI).
     Vertex,
+}
+
+impl TryFrom<String> for Provider {
+    type Error = String;
+
+    /// The provider `name` names ([`Provider::from_name`]), or why none.
+    fn try_from(name: String) -> Result<Provider, String> {
+        Provider::from_name(&name).ok_or_else(|| {
+            format!(
+                "unknown provider {name:?}; expected 'openai', 'anthropic', 'gemini', 'bedrock' or 'vertex'"
+            )
+        })
+    }
 }
 
 impl Provider {

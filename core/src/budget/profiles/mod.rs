@@ -10,7 +10,6 @@ mod names;
 mod overrides_input;
 mod registry;
 mod rows;
-mod rule_input;
 mod rules;
 mod spec;
 mod table;

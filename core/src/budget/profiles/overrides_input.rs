@@ -1,172 +1,50 @@
-//! A profile given as data, read field by field from its JSON object (as
-//! the token rule is, in `rule_input`): each bad value is refused at its
-//! own field, and one reader serves every field rather than a derive
-//! compiled for each field's type.
+//! A profile given as data, read through the serde derives of
+//! [`ProfileOverrides`] and [`TokenRule`](super::rules::TokenRule). A
+//! refusal names the field it is about, the first one refused on its own
+//! (`maxImages`, `tokens`, a misspelt `maxImagez`), or none for the profile
+//! itself (one that is no object).
 
-use super::rules::{BytesOn, Detail, MimeSet, TokenRule};
 use super::spec::{ProfileError, ProfileOverrides};
-use crate::budget::limits::Provider;
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
-
-/// The fields a profile may give, by their names.
-const FIELDS: [&str; 14] = [
-    "provider",
-    "source",
-    "tokens",
-    "defaultDetail",
-    "accepts",
-    "acceptsAnimated",
-    "maxLongEdge",
-    "manyImages",
-    "manyImagesLongEdge",
-    "maxImages",
-    "maxImageBytes",
-    "imageBytesOn",
-    "maxRequestBytes",
-    "contextTokens",
-];
-
-impl<'de> serde::Deserialize<'de> for ProfileOverrides {
-    /// Reads the profile's JSON object: see [`ProfileOverrides::from_value`].
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = <Value as serde::Deserialize>::deserialize(d)?;
-        ProfileOverrides::from_value(&value).map_err(|e| {
-            serde::de::Error::custom(match e.path.as_str() {
-                "" => e.message,
-                path => format!("{path}: {}", e.message),
-            })
-        })
-    }
-}
 
 impl ProfileOverrides {
     /// Reads a profile from its JSON text; a misspelt field is refused.
     pub fn from_json(text: &str) -> Result<ProfileOverrides, ProfileError> {
         let value: Value =
             serde_json::from_str(text).map_err(|e| ProfileError::new("", e.to_string()))?;
-        ProfileOverrides::from_value(&value)
-    }
-
-    /// Reads a profile from its JSON object. A field that is absent keeps
-    /// the model's figure; a limit that is `null` removes the limit; a
-    /// misspelt field is refused at the profile, a bad value at its field.
-    pub fn from_value(value: &Value) -> Result<ProfileOverrides, ProfileError> {
-        let obj = value
-            .as_object()
-            .ok_or_else(|| ProfileError::new("", "expected a profile object"))?;
-        let mut o = ProfileOverrides::default();
-        for (key, v) in obj {
-            read_field(&mut o, key, v).map_err(|message| {
-                let path = if FIELDS.contains(&key.as_str()) {
-                    key.as_str()
-                } else {
-                    ""
-                };
-                ProfileError::new(path, message)
-            })?;
-        }
-        Ok(o)
+        // A derive would also read a list, by position.
+        let Some(fields) = value.as_object() else {
+            return Err(ProfileError::new("", "expected a profile object"));
+        };
+        // Read from the value, so that a refusal says no line and column.
+        ProfileOverrides::deserialize(&value).map_err(|e| {
+            // The field at fault: the first one refused on its own.
+            let path = fields
+                .iter()
+                .find(|(key, v)| {
+                    let alone =
+                        Value::Object([((*key).clone(), (*v).clone())].into_iter().collect());
+                    ProfileOverrides::deserialize(&alone).is_err()
+                })
+                .map(|(key, _)| key.clone())
+                .unwrap_or_default();
+            ProfileError::new(path, e.to_string())
+        })
     }
 }
 
-/// Sets the field `key` of `o` to `v`; or what is wrong with it.
-fn read_field(o: &mut ProfileOverrides, key: &str, v: &Value) -> Result<(), String> {
-    // A field that is no limit keeps the model's value when `null`.
-    if v.is_null()
-        && matches!(
-            key,
-            "provider" | "source" | "tokens" | "accepts" | "acceptsAnimated" | "imageBytesOn"
-        )
-    {
-        return Ok(());
-    }
-    match key {
-        "provider" => o.provider = Some(provider(v)?),
-        "source" => o.source = Some(string(v)?.to_owned()),
-        "tokens" => {
-            // A bad figure of the rule is named by `check`, at its path.
-            o.tokens = Some(TokenRule::from_json(v)?);
-        }
-        "defaultDetail" => {
-            o.default_detail = Some(nullable(v, |v| {
-                v.as_str()
-                    .and_then(Detail::parse)
-                    .ok_or("expected 'low', 'medium', 'high', 'auto' or 'original'")
-            })?)
-        }
-        "accepts" => o.accepts = Some(MimeSet::from_json(v)?),
-        "acceptsAnimated" => o.accepts_animated = Some(v.as_bool().ok_or("expected a boolean")?),
-        "maxLongEdge" => o.max_long_edge = Some(nullable(v, side)?),
-        "manyImages" => o.many_images = Some(nullable(v, count)?),
-        "manyImagesLongEdge" => o.many_images_long_edge = Some(nullable(v, side)?),
-        "maxImages" => o.max_images = Some(nullable(v, count)?),
-        "maxImageBytes" => o.max_image_bytes = Some(nullable(v, whole)?),
-        "imageBytesOn" => o.image_bytes_on = Some(bytes_on(v)?),
-        "maxRequestBytes" => o.max_request_bytes = Some(nullable(v, whole)?),
-        "contextTokens" => o.context_tokens = Some(nullable(v, whole)?),
-        _ => {
-            return Err(format!(
-                "unknown field `{key}`, expected one of {}",
-                FIELDS.join(", ")
-            ))
-        }
-    }
-    Ok(())
-}
-
-/// `null` (no limit), or the value `read` reads.
-fn nullable<T, E: Into<String>>(
-    v: &Value,
-    read: impl Fn(&Value) -> Result<T, E>,
-) -> Result<Option<T>, String> {
-    if v.is_null() {
-        return Ok(None);
-    }
-    read(v).map(Some).map_err(Into::into)
-}
-
-fn string(v: &Value) -> Result<&str, String> {
-    v.as_str().ok_or_else(|| "expected a string".to_owned())
-}
-
-/// A whole number from 0.
-fn whole(v: &Value) -> Result<u64, &'static str> {
-    v.as_u64().ok_or("expected a whole number from 0")
-}
-
-/// A side in pixels.
-fn side(v: &Value) -> Result<u32, &'static str> {
-    v.as_u64()
-        .and_then(|n| u32::try_from(n).ok())
-        .ok_or("expected a whole number of pixels from 0 to 4294967295")
-}
-
-/// A number of images.
-fn count(v: &Value) -> Result<usize, &'static str> {
-    v.as_u64()
-        .and_then(|n| usize::try_from(n).ok())
-        .ok_or("expected a whole number from 0")
-}
-
-fn provider(v: &Value) -> Result<Provider, String> {
-    let name = string(v)?;
-    Provider::from_name(name).ok_or_else(|| {
-        format!(
-            "unknown provider {name:?}; expected 'openai', 'anthropic', 'gemini', 'bedrock' or 'vertex'"
-        )
-    })
-}
-
-fn bytes_on(v: &Value) -> Result<BytesOn, &'static str> {
-    match v.as_str() {
-        Some("base64") => Ok(BytesOn::Base64),
-        Some("decoded") => Ok(BytesOn::Decoded),
-        _ => Err("expected 'base64' or 'decoded'"),
-    }
+/// A limit as given: `null` (no limit) is `Some(None)`, a figure
+/// `Some(Some(n))`; a limit left out stays `None` (`#[serde(default)]`).
+pub(super) fn limit<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::rules::TokenRule;
     use super::*;
 
     fn refusal(json: &str) -> ProfileError {
@@ -196,10 +74,34 @@ mod tests {
             assert_eq!(refusal(json).path, path, "{json}");
         }
         let e = refusal(r#"{"maxImagez":1}"#);
-        assert_eq!(e.path, "", "a misspelt field is the profile's fault");
+        assert_eq!(
+            e.path, "maxImagez",
+            "a misspelt field is refused where it is"
+        );
         assert!(e.message.starts_with("unknown field `maxImagez`"), "{e}");
+        assert!(!e.message.contains("line"), "no line and column: {e}");
         assert_eq!(refusal("[1]").path, "");
         assert_eq!(refusal("{").path, "");
+        assert!(refusal(r#"{"provider":"mistral"}"#)
+            .message
+            .starts_with("unknown provider \"mistral\""));
+        assert!(refusal(r#"{"accepts":["image/svg"]}"#)
+            .message
+            .starts_with("unknown image type \"image/svg\""));
+    }
+
+    #[test]
+    fn names_are_read_as_apps_spell_them() {
+        let o = ProfileOverrides::from_json(
+            r#"{"provider":"Claude","defaultDetail":"MEDIA_RESOLUTION_LOW","accepts":["image/JPG"]}"#,
+        )
+        .unwrap();
+        assert_eq!(o.provider, Some(crate::budget::limits::Provider::Anthropic));
+        assert_eq!(
+            o.default_detail,
+            Some(Some(super::super::rules::Detail::Low))
+        );
+        assert!(o.accepts.is_some_and(|a| a.contains("image/jpeg")));
     }
 
     #[test]
@@ -226,5 +128,54 @@ mod tests {
                 ..ProfileOverrides::default()
             }
         );
+    }
+
+    fn rule(json: &str) -> Result<TokenRule, String> {
+        serde_json::from_str::<TokenRule>(json).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn each_kind_takes_its_own_figures_only() {
+        assert_eq!(
+            rule(r#"{"kind":"anthropic-pixels","longEdge":1568,"maxTokens":1600}"#),
+            Ok(TokenRule::anthropic_pixels(1568, 1600))
+        );
+        assert_eq!(
+            rule(r#"{"kind":"gemini-media-resolution","high":1,"medium":2,"low":3}"#),
+            Ok(TokenRule::GeminiMediaResolution {
+                high: 1,
+                medium: 2,
+                low: 3
+            })
+        );
+        let e = rule(r#"{"kind":"anthropic-pixels","longEdge":1,"maxTokens":1,"perTile":5}"#);
+        assert!(e.unwrap_err().contains("`perTile`"));
+        let e = rule(r#"{"kind":"openai-tiles","base":85}"#);
+        assert!(e.unwrap_err().contains("missing field `perTile`"));
+        assert!(rule(r#"{"kind":"openai-squares"}"#).is_err());
+        assert!(rule(r#"{"base":85}"#).is_err());
+        assert_eq!(
+            rule(r#"{"kind":"anthropic-patches","longEdge":2576,"maxTokens":4784}"#),
+            Ok(TokenRule::ANTHROPIC_PATCHES)
+        );
+        assert!(rule(
+            r#"{"kind":"anthropic-patches","longEdge":1,"maxTokens":1,"pixelsPerToken":1}"#
+        )
+        .is_err());
+        assert!(rule(r#"{"kind":"gemini-tiles","tile":1.5}"#).is_err());
+        // The documented figures a rule leaves out.
+        assert_eq!(
+            rule(r#"{"kind":"gemini-tiles"}"#),
+            Ok(TokenRule::GeminiTiles {
+                per_tile: 258,
+                tile: 768,
+                small_side: 384
+            })
+        );
+        // The rule round-trips through its own JSON.
+        let tiles = TokenRule::openai_tiles(85, 170);
+        assert_eq!(rule(&serde_json::to_string(&tiles).unwrap()), Ok(tiles));
+        let patches = TokenRule::openai_patches(1200);
+        assert_eq!(rule(&serde_json::to_string(&patches).unwrap()), Ok(patches));
     }
 }

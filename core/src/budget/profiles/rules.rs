@@ -5,8 +5,12 @@
 /// How a model counts an image's tokens. Every figure the formula uses is a
 /// field; fields left out of a profile given as data take the documented
 /// figure shown on each.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+///
+/// As given in a profile (its serde derive): a figure marked with a default
+/// may be left out, any other must be there, and one the kind does not use
+/// is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum TokenRule {
     /// OpenAI tiles: fit in `fitBox`², shortest side to `shortestSide`, then
     /// `base + perTile × tiles` of `tile` px; `detail: 'low'` is `base` alone,
@@ -18,12 +22,16 @@ pub enum TokenRule {
         /// Tokens per tile.
         per_tile: u32,
         /// The tile's side, px (512).
+        #[serde(default = "tile")]
         tile: u32,
         /// The square an image is first fitted into, px (2048).
+        #[serde(default = "fit_box")]
         fit_box: u32,
         /// The shortest side is then scaled down to this, px (768).
+        #[serde(default = "shortest_side")]
         shortest_side: u32,
         /// The square a `detail: 'low'` image is read at, px (512).
+        #[serde(default = "low_box")]
         low_box: u32,
     },
     /// OpenAI patches: `patch`-px patches, at most `maxPatches` (the image
@@ -33,8 +41,10 @@ pub enum TokenRule {
         /// The multiplier × 1000.
         multiplier_milli: u32,
         /// The patch's side, px (32).
+        #[serde(default = "patch")]
         patch: u32,
         /// The most patches one image is read as (1536).
+        #[serde(default = "max_patches")]
         max_patches: u32,
     },
     /// Anthropic: `width × height / pixelsPerToken` after scaling the long
@@ -46,6 +56,7 @@ pub enum TokenRule {
         /// The most tokens one image costs; larger images are scaled down.
         max_tokens: u32,
         /// Pixels per token (750).
+        #[serde(default = "pixels_per_token")]
         pixels_per_token: u32,
     },
     /// Anthropic from Claude Opus 4.7 on: `⌈width / patch⌉ × ⌈height /
@@ -54,6 +65,7 @@ pub enum TokenRule {
     #[serde(rename_all = "camelCase")]
     AnthropicPatches {
         /// The patch's side, px (28).
+        #[serde(default = "anthropic_patch")]
         patch: u32,
         /// The long edge images are scaled to, px.
         long_edge: u32,
@@ -65,10 +77,13 @@ pub enum TokenRule {
     #[serde(rename_all = "camelCase")]
     GeminiTiles {
         /// Tokens per tile, and for a small image (258).
+        #[serde(default = "gemini_per_tile")]
         per_tile: u32,
         /// The tile's side, px (768).
+        #[serde(default = "gemini_tile")]
         tile: u32,
         /// An image with both sides within this is one tile, px (384).
+        #[serde(default = "gemini_small_side")]
         small_side: u32,
     },
     /// Gemini 3: a fixed count per image, by `media_resolution`.
@@ -108,6 +123,41 @@ pub(super) mod figures {
     pub const GEMINI_SMALL_SIDE: u32 = 384;
 }
 use figures::*;
+
+// The figures a token rule given in a profile may leave out.
+const fn tile() -> u32 {
+    TILE
+}
+const fn fit_box() -> u32 {
+    FIT_BOX
+}
+const fn shortest_side() -> u32 {
+    SHORTEST_SIDE
+}
+const fn low_box() -> u32 {
+    LOW_BOX
+}
+const fn patch() -> u32 {
+    PATCH
+}
+const fn max_patches() -> u32 {
+    MAX_PATCHES
+}
+const fn pixels_per_token() -> u32 {
+    PIXELS_PER_TOKEN
+}
+const fn anthropic_patch() -> u32 {
+    ANTHROPIC_PATCH
+}
+const fn gemini_per_tile() -> u32 {
+    GEMINI_PER_TILE
+}
+const fn gemini_tile() -> u32 {
+    GEMINI_TILE
+}
+const fn gemini_small_side() -> u32 {
+    GEMINI_SMALL_SIDE
+}
 
 impl TokenRule {
     /// OpenAI's tile rule with the vision guide's geometry.
@@ -212,8 +262,8 @@ pub enum BytesOn {
 
 /// The level of detail an image is read at: OpenAI's `detail` and Gemini
 /// 3's `media_resolution` (`low`, `medium`, `high`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", try_from = "String")]
 pub enum Detail {
     /// Low detail: OpenAI's `low`, Gemini's `MEDIA_RESOLUTION_LOW`.
     Low,
@@ -245,13 +295,12 @@ impl Detail {
     }
 }
 
-impl<'de> serde::Deserialize<'de> for Detail {
-    /// A level as [`Detail::parse`] reads it.
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        value.as_str().and_then(Detail::parse).ok_or_else(|| {
-            serde::de::Error::custom("expected 'low', 'medium', 'high', 'auto' or 'original'")
-        })
+impl TryFrom<String> for Detail {
+    type Error = &'static str;
+
+    /// A level as [`Detail::parse`] reads it (a profile's `defaultDetail`).
+    fn try_from(text: String) -> Result<Detail, Self::Error> {
+        Detail::parse(&text).ok_or("expected 'low', 'medium', 'high', 'auto' or 'original'")
     }
 }
 
@@ -269,7 +318,8 @@ const MIMES: [&str; 9] = [
 ];
 
 /// A set of image MIME types, as a profile's `accepts` holds it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(try_from = "Vec<String>")]
 pub struct MimeSet(u16);
 
 impl MimeSet {
@@ -317,28 +367,22 @@ impl serde::Serialize for MimeSet {
     }
 }
 
-impl MimeSet {
-    /// A list of MIME types as JSON; one ctxpack does not know is refused.
-    pub fn from_json(value: &serde_json::Value) -> Result<MimeSet, String> {
-        let list = value.as_array().ok_or("expected a list of image types")?;
+impl TryFrom<Vec<String>> for MimeSet {
+    type Error = String;
+
+    /// The set of a list of MIME types (a profile's `accepts`); an unknown
+    /// type is refused.
+    fn try_from(list: Vec<String>) -> Result<MimeSet, String> {
         let mut set = 0;
-        for m in list {
-            set |= m.as_str().and_then(Self::bit).ok_or_else(|| {
+        for m in &list {
+            set |= Self::bit(m).ok_or_else(|| {
                 format!(
-                    "unknown image type {m}; expected one of {}",
+                    "unknown image type {m:?}; expected one of {}",
                     MIMES.join(", ")
                 )
             })?;
         }
         Ok(MimeSet(set))
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for MimeSet {
-    /// A list of MIME types: see [`MimeSet::from_json`].
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        MimeSet::from_json(&value).map_err(serde::de::Error::custom)
     }
 }
 

@@ -10,7 +10,12 @@ use crate::budget::limits::Provider;
 /// caller (a gateway's own limits, a newer model's). `null` removes a limit.
 /// With `provider`, the profile starts from that provider's defaults rather
 /// than the model's row: a whole profile for a model ctxpack does not know.
-#[derive(Debug, Clone, Default, PartialEq)]
+///
+/// As data (its serde derive, see [`ProfileOverrides::from_json`]): the
+/// fields in camelCase, a misspelt one refused; a limit that is `null`
+/// removes the limit, any other field that is `null` keeps the model's.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProfileOverrides {
     /// Whose API it is; starts the profile from its defaults.
     pub provider: Option<Provider>,
@@ -19,26 +24,34 @@ pub struct ProfileOverrides {
     /// See [`ModelProfile::tokens`].
     pub tokens: Option<TokenRule>,
     /// See [`ModelProfile::default_detail`].
+    #[serde(default, deserialize_with = "super::overrides_input::limit")]
     pub default_detail: Option<Option<Detail>>,
     /// See [`ModelProfile::accepts`].
     pub accepts: Option<MimeSet>,
     /// See [`ModelProfile::accepts_animated`].
     pub accepts_animated: Option<bool>,
     /// See [`ModelProfile::max_long_edge`].
+    #[serde(default, deserialize_with = "super::overrides_input::limit")]
     pub max_long_edge: Option<Option<u32>>,
     /// See [`ModelProfile::many_images`].
+    #[serde(default, deserialize_with = "super::overrides_input::limit")]
     pub many_images: Option<Option<usize>>,
     /// See [`ModelProfile::many_images_long_edge`].
+    #[serde(default, deserialize_with = "super::overrides_input::limit")]
     pub many_images_long_edge: Option<Option<u32>>,
     /// See [`ModelProfile::max_images`].
+    #[serde(default, deserialize_with = "super::overrides_input::limit")]
     pub max_images: Option<Option<usize>>,
     /// See [`ModelProfile::max_image_bytes`].
+    #[serde(default, deserialize_with = "super::overrides_input::limit")]
     pub max_image_bytes: Option<Option<u64>>,
     /// See [`ModelProfile::image_bytes_on`].
     pub image_bytes_on: Option<BytesOn>,
     /// See [`ModelProfile::max_request_bytes`].
+    #[serde(default, deserialize_with = "super::overrides_input::limit")]
     pub max_request_bytes: Option<Option<u64>>,
     /// See [`ModelProfile::context_tokens`].
+    #[serde(default, deserialize_with = "super::overrides_input::limit")]
     pub context_tokens: Option<Option<u64>>,
 }
 
