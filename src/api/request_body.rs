@@ -20,11 +20,12 @@ use wasm_bindgen::JsCast;
 
 /// `compactRequestBody` of `body`, the UTF-8 bytes of a request body (the
 /// JavaScript side encodes a string): resolves to `{ranges, texts, report,
-/// known, reused, factsRead}`, `ranges` a `Float64Array` of each edit's
+/// known, reused, readFrom, factsRead}`, `ranges` a `Float64Array` of each edit's
 /// start and end in bytes and `texts` what each range becomes, for the
 /// JavaScript side to splice into the body it holds; `known` counts the
 /// messages planned with a digest, unread, `reused` those taken from the
-/// body before, and `factsRead` the payloads whose facts (MD5 among them)
+/// body before, `readFrom` the byte the messages were looked for from (0:
+/// the whole body), and `factsRead` the payloads whose facts (MD5 among them)
 /// were read from the text. With `same` and `kept`, `body` is only what
 /// follows the first `same` bytes of the stash's kept body `kept` (which
 /// the JavaScript side compared through `__previousRequestBodies` in this
@@ -62,7 +63,7 @@ pub fn previous_request_bodies(stash: JsValue) -> JsValue {
 }
 
 /// `compactRequestBody`, awaited from Rust: `{ranges, texts, report,
-/// known, reused, factsRead}` (`after`: how many bytes `body` leaves out
+/// known, reused, readFrom, factsRead}` (`after`: how many bytes `body` leaves out
 /// of the body kept, and that body, see [`compact_request_body_js`]).
 pub async fn compact_request_body(
     body: JsValue,
@@ -85,10 +86,10 @@ pub async fn compact_request_body(
             "must be a string or a Uint8Array",
         ));
     };
-    let (mut body, reused) = match after {
+    let (mut body, reused, read_from) = match after {
         Some((same, Some(previous))) => {
             let read = previous.read_next(same, &bytes.to_vec(), format, &mut known)?;
-            (read.body, read.reused)
+            (read.body, read.reused, read.read_from)
         }
         Some((_, None)) => {
             return Err(CtxpackError::invalid_argument(
@@ -96,7 +97,7 @@ pub async fn compact_request_body(
                 "follows a body the stash no longer keeps: give the whole body",
             ))
         }
-        None => (read_body_bytes(bytes.to_vec(), format, &mut known)?, 0),
+        None => (read_body_bytes(bytes.to_vec(), format, &mut known)?, 0, 0),
     };
     body.text.set_event_loop(&crate::event_loop::HOST_LOOP);
     body.text
@@ -134,6 +135,11 @@ pub async fn compact_request_body(
     let _ = Reflect::set(&answer, &"report".into(), &to_js(&outcome.report));
     let _ = Reflect::set(&answer, &"known".into(), &JsValue::from(known as f64));
     let _ = Reflect::set(&answer, &"reused".into(), &JsValue::from(reused as f64));
+    let _ = Reflect::set(
+        &answer,
+        &"readFrom".into(),
+        &JsValue::from(read_from as f64),
+    );
     let _ = Reflect::set(
         &answer,
         &"factsRead".into(),

@@ -142,6 +142,10 @@ test('the body crosses into wasm once; a message received before that compaction
   const third = await copiedBy(() => internal(next.subarray(same), same, 0));
   assert.ok(third.copied <= next.length - same, `only the new bytes crossed: ${third.copied} for ${next.length - same}`);
   assert.equal(third.value.reused, before);
+  // The messages were looked for from the end of the last one kept on, a
+  // byte within those the two bodies share; a body given whole, from 0.
+  assert.ok(third.value.readFrom > 0 && third.value.readFrom <= same, `read from ${third.value.readFrom}`);
+  assert.equal(second.value.readFrom, 0);
   objects = await compactContext(JSON.parse(next).messages, { stash: twin });
   assert.deepEqual(third.value.report, objects.report);
   assert.deepEqual(JSON.parse(third.value.texts[0]), objects.messages[5]);

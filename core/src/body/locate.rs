@@ -174,7 +174,7 @@ fn choose<'a>(
 }
 
 /// The body, read only as far as finding its messages needs.
-enum Top<'a> {
+pub(super) enum Top<'a> {
     /// An array: the messages themselves.
     Array(Vec<&'a RawValue>),
     /// An object: each key that may hold messages, with what it holds.
@@ -184,7 +184,7 @@ enum Top<'a> {
 }
 
 /// What a key that may hold messages holds.
-enum Slot<'a> {
+pub(super) enum Slot<'a> {
     /// An array: its items, unread.
     Array(Vec<&'a RawValue>),
     /// A string.

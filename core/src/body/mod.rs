@@ -21,6 +21,7 @@ mod error;
 mod locate;
 mod memo;
 mod previous;
+mod resume;
 mod text;
 mod value_seed;
 

@@ -10,6 +10,7 @@
 
 use super::error::BodyError;
 use super::locate::{locate, RequestBody};
+use super::resume::locate_after;
 use super::text::BodyText;
 use crate::history::{Digest, Input};
 use crate::messages::Format;
@@ -32,6 +33,9 @@ pub struct ReadAgain {
     pub body: RequestBody,
     /// Its first messages, taken as they were.
     pub reused: usize,
+    /// The byte the messages were looked for from: where the last message
+    /// taken as it was ends, or 0 when the whole text was read.
+    pub read_from: usize,
 }
 
 impl PreviousBody {
@@ -108,18 +112,38 @@ impl PreviousBody {
             text.reserve_exact(tail.len() + start / 8);
         }
         text.push_str(tail);
-        let (key, spans) = locate(&text, format)?;
         // The same bytes up to `same` read the same: a message that lay
-        // there lies there again (unless a later key holds the messages
-        // now, which moves them all).
-        let reused = if usable && key == had && inputs.len() == before.len() {
-            spans
-                .iter()
-                .zip(&before)
-                .take_while(|(now, then)| now == then && now.1 <= same)
-                .count()
+        // there lies there again, and the text is read from the end of the
+        // last one on (unless what follows names another key for messages,
+        // which may move them all: then it is read whole).
+        let kept = if usable && inputs.len() == before.len() {
+            before.iter().take_while(|span| span.1 <= same).count()
         } else {
             0
+        };
+        let resumed = match kept.checked_sub(1).and_then(|last| before.get(last)) {
+            Some(&(_, from)) => locate_after(&text, had, &before[..kept], from),
+            None => None,
+        };
+        let read_from = match resumed {
+            Some(_) => before.get(kept - 1).map_or(0, |span| span.1),
+            None => 0,
+        };
+        let (key, spans, reused) = match resumed {
+            Some((key, spans)) => (key, spans, kept),
+            None => {
+                let (key, spans) = locate(&text, format)?;
+                let reused = if usable && key == had && inputs.len() == before.len() {
+                    spans
+                        .iter()
+                        .zip(&before)
+                        .take_while(|(now, then)| now == then && now.1 <= same)
+                        .count()
+                } else {
+                    0
+                };
+                (key, spans, reused)
+            }
         };
         let mut inputs = inputs;
         inputs.truncate(reused);
@@ -135,7 +159,11 @@ impl PreviousBody {
             key,
         };
         body.read_inputs(known)?;
-        Ok(ReadAgain { body, reused })
+        Ok(ReadAgain {
+            body,
+            reused,
+            read_from,
+        })
     }
 }
 
@@ -188,6 +216,8 @@ mod tests {
         let second = body(r#",{"role":"user","content":"again"}"#);
         let mut again = next(kept(read(&first)), &second).unwrap();
         assert_eq!(again.reused, 2);
+        // Read from the end of the second message on.
+        assert_eq!(again.read_from, read(&first).spans[1].1);
         let mut whole = read(&second);
         assert_eq!(again.body.spans, whole.spans);
         assert_eq!(again.body.text.text(), second);
@@ -207,16 +237,19 @@ mod tests {
     #[test]
     fn a_later_key_that_holds_the_messages_now_has_every_message_read_again() {
         let first = body("");
-        for (later, reused) in [
-            (r#","messages":[]"#, 0),
-            (r#","mess\u0061ges":[]"#, 0),
+        // Whether the text was read from the messages' end on: not after a
+        // key that may hold messages, which may have moved them.
+        for (later, reused, resumed) in [
+            (r#","messages":[]"#, 0, false),
+            (r#","mess\u0061ges":[]"#, 0, false),
             // "messages" is looked for first: it still holds them.
-            (r#","input":"x""#, 2),
-            (r#","tools":[{"input":1}]"#, 2),
+            (r#","input":"x""#, 2, false),
+            (r#","tools":[{"input":1}]"#, 2, true),
         ] {
             let second = format!("{}{later}}}", &first[..first.len() - 1]);
             let again = next(kept(read(&first)), &second).unwrap();
             assert_eq!(again.reused, reused, "{later}");
+            assert_eq!(again.read_from > 0, resumed, "{later}");
             assert_eq!(again.body.spans, read(&second).spans);
         }
     }

@@ -130,13 +130,14 @@ struct Both {
 }
 
 /// What a comparison found: the spliced body, how many references the
-/// text form made, how many messages it knew, and how many the bytes form
-/// took from the body before.
+/// text form made, how many messages it knew, how many the bytes form took
+/// from the body before, and the byte it looked for messages from.
 struct Compared {
     spliced: String,
     refs: usize,
     known: usize,
     reused: usize,
+    read_from: usize,
 }
 
 /// Compacts `body` (holding `values` under `key`) both ways and checks
@@ -191,6 +192,7 @@ fn both_ways(
         refs,
         known,
         reused: bytes.reused,
+        read_from: bytes.read_from,
     }
 }
 
@@ -310,6 +312,14 @@ fn a_body_sent_again_reads_only_its_new_messages() {
     );
     assert_eq!(second.known, 39, "all but the one with an inline image");
     assert_eq!(second.reused, 40, "as bytes, every message sent before");
+    // Looked for from the end of the last message sent before on.
+    let before = text(&chat[..40]);
+    assert_eq!(
+        second.read_from,
+        before.len() - 2,
+        "{}",
+        &before[before.len() - 8..]
+    );
     // The same chat pretty-printed is other text: read again, same result.
     let pretty = serde_json::to_string_pretty(&json!({"messages": chat})).unwrap();
     let third = both_ways(
@@ -322,6 +332,7 @@ fn a_body_sent_again_reads_only_its_new_messages() {
     );
     assert_eq!(third.known, 0);
     assert_eq!(third.reused, 0);
+    assert_eq!(third.read_from, 0, "read whole");
     // Another format named: known texts are read again in it.
     let fourth = both_ways(
         &mut both,

@@ -24,6 +24,8 @@ pub(crate) struct BytesOutcome {
     pub(crate) outcome: Outcome<CompactReport>,
     pub(crate) spliced: String,
     pub(crate) reused: usize,
+    /// The byte the messages were looked for from (0: the whole body).
+    pub(crate) read_from: usize,
 }
 
 /// How many leading bytes `a` and `b` share.
@@ -58,7 +60,11 @@ impl BytesForm {
         self.memo.begin_call();
         let memo = &mut self.memo;
         let bytes = text.as_bytes();
-        let ReadAgain { mut body, reused } = match self.previous.take() {
+        let ReadAgain {
+            mut body,
+            reused,
+            read_from,
+        } = match self.previous.take() {
             Some(previous) => {
                 let same = shared(previous.text().as_bytes(), bytes);
                 previous
@@ -68,6 +74,7 @@ impl BytesForm {
             None => ReadAgain {
                 body: read_body(text.to_string(), format, &mut |raw| memo.known(raw)).unwrap(),
                 reused: 0,
+                read_from: 0,
             },
         };
         let mut inputs = std::mem::take(&mut body.inputs);
@@ -97,6 +104,7 @@ impl BytesForm {
             outcome,
             spliced,
             reused,
+            read_from,
         }
     }
 }
