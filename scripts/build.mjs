@@ -55,8 +55,8 @@ function rustflags(...more) {
   return [...given, ...more, `--remap-path-prefix=${sources}${path.sep}=`].filter(Boolean).join('\x1f');
 }
 
-function compile(pkg, name, { extra = [], env = { ...process.env, CARGO_ENCODED_RUSTFLAGS: rustflags() } } = {}) {
-  const args = ['build', '--release', '--lib', '-p', pkg, '--target', 'wasm32-unknown-unknown',
+function compile(pkg, name, { extra = [], profile, env = { ...process.env, CARGO_ENCODED_RUSTFLAGS: rustflags() } } = {}) {
+  const args = ['build', ...(profile ? ['--profile', profile] : ['--release']), '--lib', '-p', pkg, '--target', 'wasm32-unknown-unknown',
     '--message-format=json-render-diagnostics', ...(quiet ? ['--quiet'] : []), ...extra];
   const r = spawnSync('cargo', args, { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 });
   if (r.error) fail(`could not run cargo: ${r.error.message}`);
@@ -202,8 +202,12 @@ const modules = [
   // The CommonMark parser and what a page's first compaction does not need, as a module of its own (see js/entry/).
   { pkg: 'ctxpack-extras', name: 'ctxpack_extras', sub: 'extras', level: '-Oz' },
   // The main module with fitContext, repairContext and compactRequestBody
-  // (its crate's `full` feature), loaded the first time one is called.
-  { pkg: 'ctxpack-full', name: 'ctxpack_full', sub: 'full', level: '-Oz' },
+  // (its crate's `full` feature), loaded the first time one is called. It
+  // is about speed (a server compacts every request through it) and not in
+  // the main module's budget: compiled with opt-level 3 (the
+  // `release-full` profile), optimized with -O3. A third faster on a
+  // re-sent long chat than -Oz, and 401 KB gzipped instead of 276 KB.
+  { pkg: 'ctxpack-full', name: 'ctxpack_full', sub: 'full', level: '-O3', profile: 'release-full' },
   // The image codec, as a module of its own, loaded on first use. It is built
   // with WebAssembly SIMD (the resizer's convolutions run about a quarter
   // faster; every engine since 2021 has it), in the same target directory as
@@ -228,7 +232,7 @@ if (reuse) {
   utimesSync(kept, now, now);
   log(`the modules of these sources (${key.slice(0, 12)}) are taken from ${path.relative(root, kept) || kept}, as compiled before`);
 }
-for (const { pkg, name, sub, level, simd } of modules) {
+for (const { pkg, name, sub, level, simd, profile } of modules) {
   let wasm;
   if (reuse) {
     wasm = path.join(kept, `${name}.wasm`);
@@ -236,7 +240,7 @@ for (const { pkg, name, sub, level, simd } of modules) {
     wasm = compile(pkg, name, { env: { ...process.env, CARGO_ENCODED_RUSTFLAGS: rustflags('-Ctarget-feature=+simd128') } });
     log(`compiled ${wasm}`);
   } else {
-    wasm = compile(pkg, name);
+    wasm = compile(pkg, name, { profile });
     log(`compiled ${wasm}`);
   }
   compiled.push([name, wasm]);
