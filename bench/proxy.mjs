@@ -40,29 +40,34 @@ async function upstream() {
   return u;
 }
 
-/** The plain forwarding server: the body read whole and sent on untouched, the answer piped back. */
-async function forwarder(target) {
-  const agent = new http.Agent({ keepAlive: true });
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const headers = { ...req.headers, host: new URL(target).host, 'content-length': String(body.length) };
-      const up = http.request(`${target}${req.url}`, { method: req.method, headers, agent }, (r) => {
-        res.writeHead(r.statusCode, r.headers);
-        r.pipe(res);
-      });
-      up.end(body);
+/**
+ * The plain forwarding server: the body read whole and sent on untouched,
+ * the answer piped back. A process of its own, as the proxy is, so that
+ * neither shares the process of the client and the upstream.
+ */
+const FORWARDER = `
+import http from 'node:http';
+const target = process.argv[1];
+const agent = new http.Agent({ keepAlive: true });
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks);
+    const headers = { ...req.headers, host: new URL(target).host, 'content-length': String(body.length) };
+    const up = http.request(target + req.url, { method: req.method, headers, agent }, (r) => {
+      res.writeHead(r.statusCode, r.headers);
+      r.pipe(res);
     });
+    up.end(body);
   });
-  const url = await listen(server);
-  return { url, close: () => { agent.destroy(); server.closeAllConnections(); server.close(); } };
-}
+});
+server.listen(0, '127.0.0.1', () => process.stderr.write('listening on http://127.0.0.1:' + server.address().port + '\\n'));
+`;
 
-/** `ctxpack proxy` as a process on a free port, quiet. */
-async function proxyProcess(root, target, dir, extra = []) {
-  const child = spawn(process.execPath, [path.join(root, 'bin/ctxpack.cjs'), 'proxy', '--port', '0', '--quiet', '--stash-dir', dir, '--anthropic-upstream', target, '--openai-upstream', target, ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+/** A server process (`args` to node) that says `listening on http://…:<port>` on stderr. */
+async function serverProcess(args, what) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   const port = await new Promise((resolve, reject) => {
     child.stderr.on('data', (d) => {
@@ -70,9 +75,19 @@ async function proxyProcess(root, target, dir, extra = []) {
       const m = /listening on http:\/\/[^:]+:(\d+)/.exec(err);
       if (m) resolve(Number(m[1]));
     });
-    child.on('exit', (code) => reject(new Error(`ctxpack proxy exited ${code}: ${err}`)));
+    child.on('exit', (code) => reject(new Error(`${what} exited ${code}: ${err}`)));
   });
   return { url: `http://127.0.0.1:${port}`, close: () => child.kill('SIGTERM') };
+}
+
+/** The forwarding server as a process. */
+function forwarder(target) {
+  return serverProcess(['--input-type=module', '-e', FORWARDER, target], 'the forwarding server');
+}
+
+/** `ctxpack proxy` as a process on a free port, quiet. */
+function proxyProcess(root, target, dir, extra = []) {
+  return serverProcess([path.join(root, 'bin/ctxpack.cjs'), 'proxy', '--port', '0', '--quiet', '--stash-dir', dir, '--anthropic-upstream', target, '--openai-upstream', target, ...extra], 'ctxpack proxy');
 }
 
 const keepAlive = new http.Agent({ keepAlive: true });
@@ -138,11 +153,23 @@ export async function benchProxy({ root, imageOfSize, runs }) {
   const out = {};
   try {
     const turns = SMOKE ? 2 : Math.max(5, runs * 2);
-    console.log(`\nproxy: the next turn of a conversation (its history re-sent) through ctxpack proxy and through a server forwarding it untouched, both in front of one upstream; median of ${turns} turns (goal: proxy ÷ forwarding ≤ 1.2×)`);
+    console.log(`\nproxy: the next turn of a conversation (its history re-sent) through ctxpack proxy and through a server forwarding it untouched, both in front of one upstream and warmed by another conversation's turns; median of ${turns} turns (goal: proxy ÷ forwarding ≤ 1.2×)`);
     console.log('                                                  forwarding       proxy      added   proxy ÷ forwarding');
     // The long agent chat (OpenAI format): text, tool calls and placeholders, two new messages a turn.
     const placeholders = Array.from({ length: 20 }, (_, i) => `[Picture:history_${(i + 1).toString(16).padStart(32, '0')}]`);
     const chat = agentChat(SIZES.proxy.chat, placeholders);
+    // Both servers warmed first, as a proxy that has been running is: the
+    // turns of another conversation of the same shape (its first message
+    // differs, so it shares nothing with the one timed), untimed. A fresh
+    // process runs its first requests before V8 has optimized the
+    // JavaScript and tiered the wasm up: about twice the time a turn takes
+    // once warm.
+    const other = [{ role: 'system', content: 'You are a reviewing agent.' }, ...chat.slice(1)];
+    const warmUps = SMOKE ? 2 : 20;
+    for (let k = 0; k < warmUps; k++) {
+      const body = Buffer.from(JSON.stringify({ model: 'gpt-4o', messages: [...other.slice(0, other.length - 1 - 4 * (warmUps - k)), other.at(-1)] }));
+      for (const server of [forward, proxy]) await post(`${server.url}/v1/chat/completions`, body);
+    }
     const chatRequest = (k) => JSON.stringify({ model: 'gpt-4o', messages: [...chat.slice(0, chat.length - 1 - 4 * (turns - k)), chat.at(-1)] });
     out.agentChat = await timeRow(`agent chat, ${chat.length} messages, OpenAI`, '/v1/chat/completions', proxy, forward, chatRequest, turns);
     // 30 screenshots of ~1 MB in a chat, one new a turn (Anthropic format).
