@@ -11,8 +11,8 @@ use crate::convert::{body_memo, previous_body, to_js};
 use crate::promise::to_promise;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
-use ctxpack_core::body::{body_edits, read_body_bytes, PreviousBody};
-use ctxpack_core::history::{settle_inputs, CompactCall, Input};
+use ctxpack_core::body::{body_edits, read_body_bytes, BodyEdit, PreviousBody};
+use ctxpack_core::history::{settle_inputs, CompactCall, CompactReport, Input};
 use js_sys::{Array, Float64Array, Object, Promise, Reflect, Uint8Array};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -124,6 +124,18 @@ pub async fn compact_request_body(
     let edits = body_edits(&body, &outcome.messages, &outcome.changed);
     let facts_read = body.text.facts_read();
     previous_body::keep(memory, PreviousBody::keep(body, format, handed, &digests));
+    let counts = [
+        ("known", known),
+        ("reused", reused),
+        ("readFrom", read_from),
+        ("factsRead", facts_read),
+    ];
+    Ok(answer(&edits, &outcome.report, &counts))
+}
+
+/// `{ranges, texts, report, …counts}`: each edit's byte range and text,
+/// the report, and each count by its name.
+fn answer(edits: &[BodyEdit], report: &CompactReport, counts: &[(&str, usize)]) -> JsValue {
     let ranges: Vec<f64> = edits
         .iter()
         .flat_map(|e| [e.start as f64, e.end as f64])
@@ -132,18 +144,9 @@ pub async fn compact_request_body(
     let answer = Object::new();
     let _ = Reflect::set(&answer, &"ranges".into(), &Float64Array::from(&ranges[..]));
     let _ = Reflect::set(&answer, &"texts".into(), &texts);
-    let _ = Reflect::set(&answer, &"report".into(), &to_js(&outcome.report));
-    let _ = Reflect::set(&answer, &"known".into(), &JsValue::from(known as f64));
-    let _ = Reflect::set(&answer, &"reused".into(), &JsValue::from(reused as f64));
-    let _ = Reflect::set(
-        &answer,
-        &"readFrom".into(),
-        &JsValue::from(read_from as f64),
-    );
-    let _ = Reflect::set(
-        &answer,
-        &"factsRead".into(),
-        &JsValue::from(facts_read as f64),
-    );
-    Ok(answer.into())
+    let _ = Reflect::set(&answer, &"report".into(), &to_js(report));
+    for (name, count) in counts {
+        let _ = Reflect::set(&answer, &(*name).into(), &JsValue::from(*count as f64));
+    }
+    answer.into()
 }

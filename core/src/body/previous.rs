@@ -112,39 +112,13 @@ impl PreviousBody {
             text.reserve_exact(tail.len() + start / 8);
         }
         text.push_str(tail);
-        // The same bytes up to `same` read the same: a message that lay
-        // there lies there again, and the text is read from the end of the
-        // last one on (unless what follows names another key for messages,
-        // which may move them all: then it is read whole).
-        let kept = if usable && inputs.len() == before.len() {
-            before.iter().take_while(|span| span.1 <= same).count()
-        } else {
-            0
-        };
-        let resumed = match kept.checked_sub(1).and_then(|last| before.get(last)) {
-            Some(&(_, from)) => locate_after(&text, had, &before[..kept], from),
-            None => None,
-        };
-        let read_from = match resumed {
-            Some(_) => before.get(kept - 1).map_or(0, |span| span.1),
-            None => 0,
-        };
-        let (key, spans, reused) = match resumed {
-            Some((key, spans)) => (key, spans, kept),
-            None => {
-                let (key, spans) = locate(&text, format)?;
-                let reused = if usable && key == had && inputs.len() == before.len() {
-                    spans
-                        .iter()
-                        .zip(&before)
-                        .take_while(|(now, then)| now == then && now.1 <= same)
-                        .count()
-                } else {
-                    0
-                };
-                (key, spans, reused)
-            }
-        };
+        let usable = usable && inputs.len() == before.len();
+        let Again {
+            key,
+            spans,
+            reused,
+            read_from,
+        } = locate_again(&text, format, had, &before, same, usable)?;
         let mut inputs = inputs;
         inputs.truncate(reused);
         let text = if reused > 0 {
@@ -165,6 +139,64 @@ impl PreviousBody {
             read_from,
         })
     }
+}
+
+/// Where the messages of a body read again lie, and how many of them lie
+/// where they lay in the body before.
+struct Again {
+    key: Option<&'static str>,
+    spans: Vec<(usize, usize)>,
+    /// Its first messages, as they lay before.
+    reused: usize,
+    /// See [`ReadAgain::read_from`].
+    read_from: usize,
+}
+
+/// Where the messages of `text` lie, its first `same` bytes those of the
+/// body before (whose messages lay at `before` under `had`; `usable` when
+/// they may be taken as they were). The same bytes read the same: a
+/// message that lay there lies there again, and the text is read from the
+/// end of the last one on, unless what follows names another key for
+/// messages, which may move them all: then it is read whole.
+fn locate_again(
+    text: &str,
+    format: Option<Format>,
+    had: Option<&'static str>,
+    before: &[(usize, usize)],
+    same: usize,
+    usable: bool,
+) -> Result<Again, BodyError> {
+    let kept = if usable {
+        before.iter().take_while(|span| span.1 <= same).count()
+    } else {
+        0
+    };
+    if let Some(&(_, from)) = kept.checked_sub(1).and_then(|last| before.get(last)) {
+        if let Some((key, spans)) = locate_after(text, had, &before[..kept], from) {
+            return Ok(Again {
+                key,
+                spans,
+                reused: kept,
+                read_from: from,
+            });
+        }
+    }
+    let (key, spans) = locate(text, format)?;
+    let reused = if usable && key == had {
+        spans
+            .iter()
+            .zip(before)
+            .take_while(|(now, then)| now == then && now.1 <= same)
+            .count()
+    } else {
+        0
+    };
+    Ok(Again {
+        key,
+        spans,
+        reused,
+        read_from: 0,
+    })
 }
 
 #[cfg(test)]

@@ -22,9 +22,7 @@ pub(super) fn locate_after(
     let tail = text.get(from..)?;
     // The messages after `from` as the items of an array whose first item
     // stands for those before.
-    let mut items = String::with_capacity(tail.len() + 2);
-    items.push_str("[0");
-    items.push_str(tail);
+    let items = prefixed("[0", tail);
     let mut de = serde_json::Deserializer::from_str(&items);
     let Slot::Array(found) = Slot::deserialize(&mut de).ok()? else {
         return None;
@@ -48,9 +46,7 @@ pub(super) fn locate_after(
         None => rest.trim_ascii().is_empty().then_some((None, spans)),
         // The rest of the object: JSON, and no other key for messages.
         Some(key) => {
-            let mut object = String::with_capacity(rest.len() + 5);
-            object.push_str("{\"\":0");
-            object.push_str(rest);
+            let object = prefixed("{\"\":0", rest);
             let mut de = serde_json::Deserializer::from_str(&object);
             let Top::Object(slots) = Top::deserialize(&mut de).ok()? else {
                 return None;
@@ -59,6 +55,14 @@ pub(super) fn locate_after(
             slots.is_empty().then_some((Some(key), spans))
         }
     }
+}
+
+/// `rest` after `prefix`, in a string of its own.
+fn prefixed(prefix: &str, rest: &str) -> String {
+    let mut text = String::with_capacity(prefix.len() + rest.len());
+    text.push_str(prefix);
+    text.push_str(rest);
+    text
 }
 
 #[cfg(test)]
