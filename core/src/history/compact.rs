@@ -8,7 +8,7 @@ use super::within_limits;
 use crate::json_path::JsonPath;
 use crate::media::payload::{payload_facts, Payloads};
 use crate::messages::image::ImageTemplate;
-use crate::messages::placeholder::{placeholder_ids, split_placeholders, Segment};
+use crate::messages::placeholder::{for_each_placeholder_id, split_placeholders, Segment};
 use crate::messages::walk::{
     for_each_image, for_each_item, for_each_text_without_paths, has_image, Item,
 };
@@ -256,11 +256,16 @@ fn find_history_images<'m>(
             );
         }
         for_each_text_without_paths(m, &mut |text| {
-            for id in placeholder_ids(text) {
-                if seen.insert(id.clone()) {
-                    plan.referenced.push(id);
+            for_each_placeholder_id(text, &mut |id| {
+                // An id is 32 hex digits: compared as the number it is.
+                let new = match u128::from_str_radix(id, 16) {
+                    Ok(n) => seen.insert(n),
+                    Err(_) => !plan.referenced.iter().any(|r| r == id),
+                };
+                if new {
+                    plan.referenced.push(id.to_owned());
                 }
-            }
+            });
         });
     }
     found

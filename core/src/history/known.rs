@@ -13,7 +13,7 @@
 
 use crate::budget::{message_text_tokens, Tally};
 use crate::history::compact::CompactOptions;
-use crate::messages::placeholder::placeholder_ids;
+use crate::messages::placeholder::names_placeholder;
 use crate::messages::walk::{for_each_image, for_each_text_without_paths};
 use crate::messages::{
     tool_result_slots, verdict_after, verdict_of, Detection, Format, ImagePart, ImageSource,
@@ -81,7 +81,7 @@ impl Digest {
         if inline {
             return None;
         }
-        let placeholders = |text: &str| !placeholder_ids(text).is_empty();
+        let placeholders = |text: &str| names_placeholder(text);
         // A file reference (an offloaded image) is put back by expansion too.
         let mut names_placeholders = crate::history::expand::has_file_reference(message);
         for_each_text_without_paths(message, &mut |t| names_placeholders |= placeholders(t));

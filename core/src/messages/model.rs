@@ -325,13 +325,19 @@ impl Message {
     /// images, and the texts `keep_text` keeps,
     /// in the order [`for_each_item`](super::for_each_item) meets them
     /// (tool results' nested parts in their place), as parts of one list.
-    /// A stand-in is never written back: its wire value is gone.
+    /// A stand-in is never written back: its wire value is gone. Texts
+    /// kept with no image are one text, a line each (a stand-in is copied
+    /// for every call that plans with it: one string copies cheaper than
+    /// parts).
     pub fn stand_in(&self, keep_text: &dyn Fn(&str) -> bool) -> Message {
         let mut parts = Vec::new();
         stand_in_parts(&self.content, keep_text, &mut parts);
         // Most stand-ins keep nothing: no content, nothing to copy.
         let content = if parts.is_empty() {
             Content::Absent
+        } else if parts.iter().all(|p| matches!(p, Part::Text(_))) {
+            let texts: Vec<&str> = parts.iter().filter_map(Part::as_text).collect();
+            Content::Text(texts.join("\n"))
         } else {
             Content::Parts(parts)
         };

@@ -92,3 +92,41 @@ fn rejects_unknown_shapes_with_paths() {
         matches!(err(Format::Anthropic, json!({"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png"}}]})), MessageError::InvalidMessage { path, .. } if path == "messages[1].content[0].source.data")
     );
 }
+
+#[test]
+fn a_stand_in_keeps_its_texts_as_one_unless_it_keeps_an_image() {
+    let md5 = "0733351879b2fa9bd05c7ca3061529c0";
+    let keep = |t: &str| t.contains("[Picture:");
+    let decode = |v: Value| {
+        let (_, mut msgs) =
+            decode_messages(vec![v], Some(Format::Anthropic), &JsonPath::root("m")).unwrap();
+        msgs.remove(0)
+    };
+    let texts = decode(json!({"role":"user","content":[
+        {"type":"text","text":format!("a [Picture:history_{md5}]"),"cache_control":{"type":"ephemeral"}},
+        {"type":"text","text":"no placeholder"},
+        {"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":format!("[Picture:history_{}]", md5.to_uppercase())}]}
+    ]}));
+    let stand_in = texts.stand_in(&keep);
+    let mut seen = Vec::new();
+    crate::messages::walk::for_each_text_without_paths(&stand_in, &mut |t| seen.push(t.to_owned()));
+    assert_eq!(
+        seen,
+        vec![format!(
+            "a [Picture:history_{md5}]\n[Picture:history_{}]",
+            md5.to_uppercase()
+        )]
+    );
+    assert!(matches!(stand_in.content, Content::Text(_)));
+    assert_eq!(stand_in.role, Role::User);
+    // With an image (by URL) it keeps parts, in order.
+    let image = decode(json!({"role":"user","content":[
+        {"type":"text","text":format!("[Picture:history_{md5}]")},
+        {"type":"image","source":{"type":"url","url":"https://example.invalid/a.png"}}
+    ]}));
+    let stand_in = image.stand_in(&keep);
+    assert!(matches!(&stand_in.content, Content::Parts(p) if p.len() == 2));
+    // Nothing kept: no content.
+    let plain = decode(json!({"role":"assistant","content":"hi"}));
+    assert!(matches!(plain.stand_in(&keep).content, Content::Absent));
+}

@@ -17,30 +17,42 @@ pub enum Segment<'a> {
     Placeholder(String),
 }
 
+/// Each placeholder in `text`, in order: where it starts and its md5 as
+/// written (32 hex digits, in either case). A `[` is looked for byte by
+/// byte (most texts hold none), and the prefix checked where one is found.
+fn placeholders_in(text: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
+    let mut scan = 0;
+    std::iter::from_fn(move || {
+        while let Some(found) = text.get(scan..)?.find('[') {
+            let at = scan + found;
+            scan = at + 1;
+            let Some(rest) = text[at..].strip_prefix(PREFIX) else {
+                continue;
+            };
+            let bytes = rest.as_bytes();
+            if bytes.len() > 32
+                && bytes[..32].iter().all(u8::is_ascii_hexdigit)
+                && bytes[32] == b']'
+            {
+                scan = at + PREFIX.len() + 33;
+                return Some((at, &rest[..32]));
+            }
+        }
+        None
+    })
+}
+
 /// Splits `text` into text and placeholders, in order. Text with no
 /// placeholder is one `Text` segment (or none when empty).
 pub fn split_placeholders(text: &str) -> Vec<Segment<'_>> {
     let mut out = Vec::new();
     let mut text_start = 0;
-    let mut scan = 0;
-    while let Some(found) = text[scan..].find(PREFIX) {
-        let at = scan + found;
-        let id_start = at + PREFIX.len();
-        let bytes = &text.as_bytes()[id_start..];
-        let is_placeholder =
-            bytes.len() > 32 && bytes[..32].iter().all(u8::is_ascii_hexdigit) && bytes[32] == b']';
-        if is_placeholder {
-            if at > text_start {
-                out.push(Segment::Text(&text[text_start..at]));
-            }
-            out.push(Segment::Placeholder(
-                text[id_start..id_start + 32].to_ascii_lowercase(),
-            ));
-            text_start = id_start + 33;
-            scan = text_start;
-        } else {
-            scan = id_start;
+    for (at, id) in placeholders_in(text) {
+        if at > text_start {
+            out.push(Segment::Text(&text[text_start..at]));
         }
+        out.push(Segment::Placeholder(id.to_ascii_lowercase()));
+        text_start = at + PREFIX.len() + 33;
     }
     if text_start < text.len() {
         out.push(Segment::Text(&text[text_start..]));
@@ -52,17 +64,27 @@ pub fn split_placeholders(text: &str) -> Vec<Segment<'_>> {
 /// [`split_placeholders`] finds them; nothing is allocated for a text
 /// without one.
 pub fn placeholder_ids(text: &str) -> Vec<String> {
-    // Most texts hold no `[` at all: a byte search answers for them.
-    if !text.contains('[') {
-        return Vec::new();
+    let mut ids = Vec::new();
+    for_each_placeholder_id(text, &mut |id| ids.push(id.to_owned()));
+    ids
+}
+
+/// Calls `f` with the id of each placeholder in `text`, in order
+/// (lowercase), as [`split_placeholders`] finds them; an id already in
+/// lowercase (as ctxpack writes them) is not copied.
+pub fn for_each_placeholder_id(text: &str, f: &mut dyn FnMut(&str)) {
+    for (_, id) in placeholders_in(text) {
+        if id.bytes().any(|b| b.is_ascii_uppercase()) {
+            f(&id.to_ascii_lowercase());
+        } else {
+            f(id);
+        }
     }
-    split_placeholders(text)
-        .into_iter()
-        .filter_map(|seg| match seg {
-            Segment::Placeholder(id) => Some(id),
-            Segment::Text(_) => None,
-        })
-        .collect()
+}
+
+/// Whether `text` names a placeholder.
+pub fn names_placeholder(text: &str) -> bool {
+    placeholders_in(text).next().is_some()
 }
 
 /// The md5 ids of `[Binary:history_<md5> …]` markers anywhere in `value`.
@@ -139,6 +161,16 @@ mod tests {
         assert!(placeholder_ids("no brackets at all").is_empty());
         assert!(placeholder_ids("[Picture:history_0733]").is_empty());
         assert!(placeholder_ids("").is_empty());
+        // A placeholder right after a bracket, or after a broken one.
+        let nested = format!("[[Picture:history_[Picture:history_{MD5}]]");
+        assert_eq!(placeholder_ids(&nested), vec![MD5.to_owned()]);
+        assert!(names_placeholder(&nested));
+        assert!(!names_placeholder("[x] [Picture:history_nothex]"));
+        // An id written in lowercase is handed over as it lies in the text.
+        let text = format!("see [Picture:history_{MD5}]");
+        let mut seen = Vec::new();
+        for_each_placeholder_id(&text, &mut |id| seen.push(id.as_ptr()));
+        assert_eq!(seen, vec![text[4 + PREFIX.len()..].as_ptr()]);
     }
 
     #[test]

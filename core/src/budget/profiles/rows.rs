@@ -381,7 +381,13 @@ pub fn model_ids() -> impl Iterator<Item = &'static str> {
 
 /// The profile of the row named `id`, if any.
 pub(super) fn row(id: &str) -> Option<ModelProfile> {
-    let (matched, rule, retired) = rows().find(|r| r.0 == id)?;
+    rows().find(|r| r.0 == id).and_then(profile_of)
+}
+
+/// The profile of a row of [`rows`].
+pub(super) fn profile_of(
+    (matched, rule, retired): (&'static str, &'static str, Option<&'static str>),
+) -> Option<ModelProfile> {
     let (_, profile) = RULES.iter().find(|r| r.0 == rule)?;
     Some(ModelProfile {
         matched,

@@ -5,7 +5,7 @@
 //! gateways) is read without its prefix, and the platform it names (Bedrock,
 //! Vertex AI) sets its platform's limits.
 
-use super::rows::{row, rows, BEDROCK, CLAUDE, FAMILIES, GEMINI_2, GPT_4O, VERTEX};
+use super::rows::{profile_of, row, rows, BEDROCK, CLAUDE, FAMILIES, GEMINI_2, GPT_4O, VERTEX};
 use super::{ModelProfile, MB};
 use crate::budget::limits::Provider;
 
@@ -142,8 +142,10 @@ fn named_row(id: &str) -> Option<ModelProfile> {
         }),
         None => false,
     };
-    let (name, ..) = rows().filter(|r| names(r.0)).max_by_key(|r| r.0.len())?;
-    row(name)
+    rows()
+        .filter(|r| names(r.0))
+        .max_by_key(|r| r.0.len())
+        .and_then(profile_of)
 }
 
 /// The row of `id`'s family's newest model, marked inferred.
