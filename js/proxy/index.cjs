@@ -95,10 +95,14 @@ function createProxy(options = {}) {
     });
   }
 
-  /** Streams `upRes` to `res` as it arrives. */
+  /**
+   * Streams `upRes` to `res` as it arrives. The headers of an answer of
+   * unknown length (a stream of events) go at once, before its first
+   * event; those of an answer of known length go with its first bytes.
+   */
   function stream(upRes, res) {
     res.writeHead(upRes.statusCode, upRes.statusMessage, headerList(upRes.rawHeaders, DROPPED_RESPONSE));
-    res.flushHeaders();
+    if (upRes.headers['content-length'] === undefined) res.flushHeaders();
     upRes.pipe(res);
     upRes.on('error', () => res.destroy());
     // A client gone before the end: the upstream's answer is not read on.

@@ -115,6 +115,35 @@ test('prompt cache: over 40 turns of a screenshot loop with the default keep-rec
   assert.ok(inline >= 3 && inline <= 11, `${inline} screenshots inline at the end (3 kept, up to 7 more of slack, the newest)`);
 });
 
+test('the headers of a stream of events reach the client before its first event, which the upstream holds back', async () => {
+  let open;
+  const gate = new Promise((r) => { open = r; });
+  stub.respond = async (req, body, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    await gate;
+    res.end('event: message_stop\ndata: {"type":"message_stop"}\n\n');
+    return true;
+  };
+  try {
+    const answered = new Promise((resolve, reject) => {
+      const req = http.request(`${proxy.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k' } }, resolve);
+      req.on('error', reject);
+      req.end(JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'hi' }] }));
+    });
+    const late = new Promise((_, reject) => setTimeout(() => reject(new Error('no headers while the first event was held back')), 5000).unref());
+    const res = await Promise.race([answered, late]);
+    assert.equal(res.headers['content-type'], 'text/event-stream');
+    open();
+    let text = '';
+    for await (const c of res) text += c;
+    assert.equal(text, 'event: message_stop\ndata: {"type":"message_stop"}\n\n');
+  } finally {
+    stub.respond = null;
+    open();
+  }
+});
+
 test('pass-through: a non-JSON body, GET /v1/models and count_tokens arrive byte-identical', async () => {
   const cases = [
     { method: 'POST', url: '/v1/messages', body: Buffer.from('this is not JSON {"messages": [') },

@@ -3,7 +3,7 @@
 //! committed them to the stash — replaces them with
 //! `[Picture:history_<md5>]`. It decides; it does no I/O.
 
-use super::untouched::Untouched;
+use super::plan_messages::PlanMessages;
 use super::within_limits;
 use crate::json_path::JsonPath;
 use crate::media::payload::{payload_facts, Payloads};
@@ -51,7 +51,8 @@ impl CompactOptions {
 /// One inline history image to stash.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HistoryImage<'m> {
-    /// Index of its message.
+    /// Index of its message among those planned with
+    /// ([`PlanMessages::messages`]).
     pub message: usize,
     /// Its position among the images of that message.
     pub ordinal: usize,
@@ -98,10 +99,11 @@ pub struct Plan<'m> {
     /// Why the request cannot fit the limits even with every history image
     /// stashed; `None` when it fits (or there are no limits).
     pub limit_problem: Option<String>,
-    /// The message of each history image left inline, oldest first.
+    /// The message of each history image left inline, oldest first (as
+    /// [`HistoryImage::message`] numbers them).
     pub kept_history: Vec<usize>,
     /// The message of each inline image that passes untouched now and will
-    /// be history in the next request (in a loop, the person's newest
+    /// be history in the next request (numbered so too) (in a loop, the person's newest
     /// message stays untouched in its next step).
     pub newest_inline: Vec<usize>,
 }
@@ -136,8 +138,13 @@ pub fn plan_compaction<'m>(
     progress: &mut dyn FnMut(usize, usize, u64),
     payloads: &dyn Payloads,
 ) -> Plan<'m> {
-    let (mut plan, found) =
-        select_history_images(messages, options, request_bytes, payloads, false);
+    let (mut plan, found) = select_history_images(
+        PlanMessages::whole(messages),
+        options,
+        request_bytes,
+        payloads,
+        false,
+    );
     let total = found.len();
     let mut hashed = BTreeSet::new();
     let mut bytes = 0u64;
@@ -154,18 +161,17 @@ pub fn plan_compaction<'m>(
 /// limits. With `offload`, the history images kept for the model are among
 /// them too, marked to offload.
 pub fn select_history_images<'m>(
-    messages: &'m [Message],
+    messages: PlanMessages<'m>,
     options: CompactOptions,
     request_bytes: u64,
     payloads: &dyn Payloads,
     offload: bool,
 ) -> (Plan<'m>, Vec<Found<'m>>) {
-    let rule = Untouched::of(messages);
     let mut plan = Plan {
-        newest_user: rule.person,
+        newest_user: messages.rule.person,
         ..Plan::default()
     };
-    let mut found = find_history_images(messages, rule, &mut plan);
+    let mut found = find_history_images(messages, &mut plan);
     let wanted_keep = options
         .slack
         .window(found.len(), options.keep_recent_images);
@@ -209,28 +215,26 @@ pub fn select_history_images<'m>(
 }
 
 /// The image parts of `messages` that are history images with inline
-/// payloads (history by `rule`, replaceable by a placeholder), in
-/// order; the others are counted in `plan` as kept or as URLs, and the
-/// placeholders the texts name are listed as referenced.
-fn find_history_images<'m>(
-    messages: &'m [Message],
-    rule: Untouched,
-    plan: &mut Plan<'m>,
-) -> Vec<Found<'m>> {
+/// payloads (history by the messages' rule, replaceable by a
+/// placeholder), in order; the others are counted in `plan` as kept or as
+/// URLs, and the placeholders the texts name are listed as referenced.
+fn find_history_images<'m>(messages: PlanMessages<'m>, plan: &mut Plan<'m>) -> Vec<Found<'m>> {
     let root = JsonPath::root("messages");
+    let rule = messages.rule;
     let mut found: Vec<Found<'m>> = Vec::new();
     let mut seen = BTreeSet::new();
-    for (i, m) in messages.iter().enumerate() {
+    for (i, m) in messages.messages.iter().enumerate() {
         // Most messages hold no image: no path is made for them.
         if has_image(m) {
-            let whole = rule.is_history(i, m);
+            let at = messages.request_index(i);
+            let whole = rule.is_history(at, m);
             // A message's own earlier steps (a UIMessage loop) are history too.
             let answered = answered_images(m);
             // Next request's history, when it is no step of this loop.
-            let next_history = !(rule.in_loop() && rule.person == Some(i));
+            let next_history = !(rule.in_loop() && rule.person == Some(at));
             for_each_image(
                 m,
-                &root.index(i),
+                &root.index(at),
                 &mut |ordinal, path, img| match img.source() {
                     ImageSource::Url(_) | ImageSource::Opaque => plan.urls += 1,
                     source => {

@@ -21,6 +21,8 @@ use crate::history::listing::Listing;
 use crate::history::measure::{measure, Measured};
 use crate::history::offload::Offload;
 use crate::history::payloads::CompactPayloads;
+use crate::history::plan_messages::PlanMessages;
+use crate::history::untouched::Untouched;
 use crate::history::upkeep::{renewals, sweep_plan, Renewals};
 use crate::messages::image::ImageTemplate;
 use crate::messages::{Format, Message, MessageError};
@@ -85,6 +87,8 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
     ) -> Result<(Outcome<CompactReport>, Vec<Option<Digest>>), MessageError> {
         let Measured {
             messages,
+            at,
+            turns,
             sizes,
             sanitized,
             binary_ids,
@@ -104,13 +108,16 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         // The request as JSON text: its messages, the commas between them
         // and the array's brackets (as `budget::request_bytes` counts it).
         let request_bytes = sizes.iter().sum::<u64>() + (sizes.len() as u64).saturating_sub(1) + 2;
-        let plan = self.plan(&messages, request_bytes).await;
+        let planned = PlanMessages::within(&messages, &at, Untouched::of_turns(&turns));
+        drop(turns);
+        let plan = self.plan(planned, request_bytes).await;
         report_plan(&mut report, &plan);
         let breakpoint_at = self
             .options
             .cache_breakpoint
             .then(|| stable_end(&plan, self.options, messages.len()))
-            .flatten();
+            .flatten()
+            .map(|i| planned.request_index(i));
         let records = self.records(&messages, &plan, &remembered).await;
         let (mut commit, maintenance) =
             self.upkeep(records, &plan, &remembered, binary_ids, &mut report);
@@ -134,12 +141,14 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             .filter(|(_, md5)| written.committed.contains_key(md5))
             .map(|((message, _), _)| *message)
             .chain(uploaded_at)
-            .min();
+            .min()
+            .map(|i| planned.request_index(i));
         drop(plan);
         report_upkeep(&mut report, &commit, committed, &maintenance);
         drop(commit);
 
         let each = EachMessage {
+            at: &at,
             sanitized: &sanitized,
             sizes: &sizes,
             known: &known,
@@ -206,17 +215,27 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         breakpoint: Option<(usize, Format)>,
         mut report: CompactReport,
     ) -> Outcome<CompactReport> {
-        let mut changed = apply_compaction(
+        let rewritten = apply_compaction(
             &mut messages,
             swaps.placeholders,
             swaps.references,
             self.options.collapse_text,
         );
-        for (c, s) in changed.iter_mut().zip(each.sanitized) {
-            *c |= *s;
+        // Per message of the request: rewritten, or changed by sanitizing.
+        let mut changed = each.sanitized.to_vec();
+        for (k, _) in rewritten.iter().enumerate().filter(|(_, c)| **c) {
+            if let Some(c) = each.at.get(k).and_then(|&i| changed.get_mut(i)) {
+                *c = true;
+            }
         }
-        let (mut values, mut after) =
-            encode(messages, &changed, each.sizes, each.known, self.payloads);
+        let (mut values, mut after) = encode(
+            messages,
+            Some(each.at),
+            &changed,
+            each.sizes,
+            each.known,
+            self.payloads,
+        );
         if let Some((at, format)) = breakpoint {
             if let Some(grown) = place(&mut values, at, format, self.payloads) {
                 changed[at] = true;
@@ -235,7 +254,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
     /// Plan: the history images to stash, hashed one at a time with the
     /// host running between them (`request_bytes`: the request's size, for
     /// the limits).
-    async fn plan<'m>(&mut self, messages: &'m [Message], request_bytes: u64) -> Plan<'m> {
+    async fn plan<'m>(&mut self, messages: PlanMessages<'m>, request_bytes: u64) -> Plan<'m> {
         let payloads = self.payloads;
         let slicer = Slicer::of(payloads.event_loop());
         slicer.checkpoint().await;
@@ -247,7 +266,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             payloads,
             offload.is_some(),
         );
-        let offloads = |img: &HistoryImage<'m>| Self::offloads(offload, messages, img);
+        let offloads = |img: &HistoryImage<'m>| Self::offloads(offload, messages.messages, img);
         let total = found.len();
         let mut hashed = BTreeSet::new();
         let mut hashed_bytes = 0u64;
@@ -355,6 +374,8 @@ struct Swaps<'x> {
 
 /// What measuring found of each message, as finishing needs it.
 struct EachMessage<'x> {
+    /// The index in the request of each message planned with.
+    at: &'x [usize],
     /// Did sanitizing its tool results change it?
     sanitized: &'x [bool],
     /// Its serialized size (after sanitizing).

@@ -21,37 +21,39 @@ pub struct Outcome<R> {
     pub report: R,
 }
 
-/// The wire values of `messages` and their size after: a changed message
-/// measured again, the others `sizes`. A message `known` by its digest (a
-/// stand-in) is `null`, for the caller keeps its own.
+/// The wire values of a request's messages and their size after:
+/// `messages` are those at `at` in the request (all of them, in order, when
+/// `None`), each of the request's messages is sized by `sizes`. A changed
+/// message is measured again, the others keep their size. A message
+/// `known` by its digest (a stand-in), or not among `messages`, is `null`,
+/// for the caller keeps its own.
 pub(super) fn encode(
     messages: Vec<Message>,
+    at: Option<&[usize]>,
     changed: &[bool],
     sizes: &[u64],
     known: &[bool],
     payloads: &dyn Payloads,
 ) -> (Vec<Value>, u64) {
-    let mut after = 0;
-    let values = messages
-        .into_iter()
-        .enumerate()
-        .map(|(i, mut m)| {
-            if known.get(i) == Some(&true) {
-                after += sizes[i];
-                return Value::Null;
-            }
-            if changed[i] {
-                m.draw_pictures(payloads);
-            }
-            let v = m.into_wire();
-            after += if changed[i] {
-                json_len_with(&v, payloads)
-            } else {
-                sizes[i]
-            };
-            v
-        })
-        .collect();
+    let mut after: u64 = sizes.iter().sum();
+    let mut values = vec![Value::Null; sizes.len()];
+    for (k, mut m) in messages.into_iter().enumerate() {
+        let i = at.map_or(Some(k), |at| at.get(k).copied());
+        let Some((i, slot)) = i.and_then(|i| Some((i, values.get_mut(i)?))) else {
+            continue;
+        };
+        if known.get(i) == Some(&true) {
+            continue;
+        }
+        let changed = changed.get(i) == Some(&true);
+        if changed {
+            m.draw_pictures(payloads);
+        }
+        *slot = m.into_wire();
+        if changed {
+            after = after - sizes[i] + json_len_with(slot, payloads);
+        }
+    }
     (values, after)
 }
 

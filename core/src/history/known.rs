@@ -97,6 +97,12 @@ impl Digest {
         })
     }
 
+    /// Whether its stand-in holds nothing a plan reads: no image, no text
+    /// (only its role and turn).
+    pub(crate) fn stands_for_nothing(&self) -> bool {
+        matches!(self.stand_in.content, crate::messages::Content::Absent)
+    }
+
     /// Counts the message into an estimate as message `i`: its text's
     /// tokens, and its images at their own paths.
     pub(crate) fn tally(&self, tally: &mut Tally<'_>, i: usize) {

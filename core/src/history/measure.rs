@@ -19,8 +19,14 @@ use std::rc::Rc;
 
 /// The messages decoded and measured, before any image is stashed.
 pub(super) struct Measured {
-    /// The messages, decoded.
+    /// The messages decoded, or stood in for, that a plan reads: a known
+    /// message whose stand-in holds nothing is left out (see
+    /// `plan_messages`).
     pub messages: Vec<Message>,
+    /// The index in the request of each of `messages`.
+    pub at: Vec<usize>,
+    /// Every message's turn, in order.
+    pub turns: Vec<Turn>,
     /// The serialized size of each (after sanitizing).
     pub sizes: Vec<u64>,
     /// Per message: did sanitizing its tool results change it?
@@ -97,7 +103,12 @@ pub(super) async fn measure<B: StashBackend>(
         sanitized: &sanitized,
         sizes: &sizes,
     };
-    let (messages, digests) = decode_or_stand_in(values, settled, each)?;
+    let Decoded {
+        messages,
+        at,
+        turns,
+        digests,
+    } = decode_or_stand_in(values, settled, each)?;
     let report = CompactReport {
         format: format.name(),
         bytes_before,
@@ -107,6 +118,8 @@ pub(super) async fn measure<B: StashBackend>(
     };
     Ok(Measured {
         messages,
+        at,
+        turns,
         sizes,
         sanitized,
         binary_ids,
@@ -149,15 +162,30 @@ struct EachRead<'x> {
     sizes: &'x [u64],
 }
 
-/// The messages decoded from `values` in the settled format, a known message's
-/// stand-in in its place (`known`); and the digest of each message sent
-/// before unchanged (`again`) that compaction cannot change (not one whose
-/// tool results were searched: its value is no longer the caller's).
+/// The messages of a request as a plan reads them, with their turns and
+/// digests.
+struct Decoded {
+    /// Each message decoded, or a known one's stand-in, unless the
+    /// stand-in holds nothing.
+    messages: Vec<Message>,
+    /// The index in the request of each of `messages`.
+    at: Vec<usize>,
+    /// Every message's turn.
+    turns: Vec<Turn>,
+    /// Per message: its digest, when made now.
+    digests: Vec<Option<Digest>>,
+}
+
+/// The messages decoded from `values` in the settled format, a known
+/// message's stand-in in its place (`known`) unless it holds nothing; and
+/// the digest of each message sent before unchanged (`again`) that
+/// compaction cannot change (not one whose tool results were searched: its
+/// value is no longer the caller's).
 fn decode_or_stand_in(
     values: Vec<Value>,
     settled: &Settled,
     each: EachRead<'_>,
-) -> Result<(Vec<Message>, Vec<Option<Digest>>), MessageError> {
+) -> Result<Decoded, MessageError> {
     let EachRead {
         known,
         again,
@@ -165,20 +193,30 @@ fn decode_or_stand_in(
         sanitized,
         sizes,
     } = each;
-    let mut messages = Vec::with_capacity(values.len());
-    let mut digests = vec![None; values.len()];
+    let mut out = Decoded {
+        messages: Vec::new(),
+        at: Vec::new(),
+        turns: Vec::with_capacity(values.len()),
+        digests: vec![None; values.len()],
+    };
     for (i, value) in values.into_iter().enumerate() {
         if let Some(d) = &known[i] {
-            messages.push(d.stand_in.clone());
+            out.turns.push(d.stand_in.turn());
+            if !d.stands_for_nothing() {
+                out.messages.push(d.stand_in.clone());
+                out.at.push(i);
+            }
             continue;
         }
         let searched = slots.get(i).is_some_and(|s| !s.is_empty()) || sanitized[i];
         let remember = again[i] && !searched;
         let (message, digest) = decode_with_digest(value, settled, i, remember, sizes[i])?;
-        digests[i] = digest;
-        messages.push(message);
+        out.digests[i] = digest;
+        out.turns.push(message.turn());
+        out.messages.push(message);
+        out.at.push(i);
     }
-    Ok((messages, digests))
+    Ok(out)
 }
 
 /// The tool results the search reads, per message of `values` that is
@@ -246,4 +284,37 @@ fn loose_as_text(
         }
     }
     bytes_before.max(0) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::known::digest_of_text;
+    use serde_json::json;
+
+    #[test]
+    fn a_known_message_whose_stand_in_holds_nothing_is_left_out_of_the_plan() {
+        let placeholder = format!("see [Picture:history_{}]", "a".repeat(32));
+        let blank = Rc::new(digest_of_text("just text"));
+        let naming = Rc::new(digest_of_text(&placeholder));
+        assert!(blank.stands_for_nothing() && !naming.stands_for_nothing());
+        let read = json!({"role": "assistant", "content": "hi"});
+        let known = [Some(blank), None, Some(naming), None];
+        let values = vec![Value::Null, read.clone(), Value::Null, read];
+        let each = EachRead {
+            known: &known,
+            again: &[false; 4],
+            slots: &[],
+            sanitized: &[false; 4],
+            sizes: &[10; 4],
+        };
+        let decoded = decode_or_stand_in(values, &Settled::given(Format::OpenAi), each).unwrap();
+        assert_eq!(decoded.at, vec![1, 2, 3]);
+        assert_eq!(decoded.messages.len(), 3);
+        assert_eq!(
+            decoded.turns,
+            vec![Turn::Person, Turn::Model, Turn::Person, Turn::Model]
+        );
+        assert_eq!(decoded.digests.len(), 4);
+    }
 }

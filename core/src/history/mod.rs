@@ -25,6 +25,7 @@ mod loose;
 mod measure;
 mod offload;
 mod payloads;
+mod plan_messages;
 mod replace;
 mod restore;
 pub(crate) mod tool;

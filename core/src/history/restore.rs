@@ -270,7 +270,7 @@ impl<B: StashBackend> ExpandCall<'_, B> {
             bytes_after: 0,
         };
         drop(restored);
-        let (values, after) = encode(messages, &changed, each.sizes, each.known, payloads);
+        let (values, after) = encode(messages, None, &changed, each.sizes, each.known, payloads);
         Outcome {
             messages: values,
             changed,
