@@ -30,12 +30,12 @@ export const SIZES = {
   /** bench/offload.mjs: turns (one new screenshot each) and its base64 characters. */
   offload: { turns: pick(50, 8), imageB64: pick(2 * 1024 * 1024, 8 * 1024) },
   /**
-   * bench/proxy.mjs: the agent chat's messages, the screenshot chat's
+   * bench/proxy.mjs: the agent chat's messages and timed turns, the screenshot chat's
    * screenshots and their base64 characters, the computer-use session's
    * turns and their screenshots' base64 characters.
    */
   proxy: {
-    chat: pick(2000, 40), shots: pick(30, 3), shotB64: pick(1 << 20, 8 * 1024),
+    chat: pick(2000, 40), chatTurns: pick(40, 2), shots: pick(30, 3), shotB64: pick(1 << 20, 8 * 1024),
     session: pick(50, 4), sessionB64: pick(2 << 20, 8 * 1024),
   },
   /** bench/loops.mjs: the loop's steps and each screenshot's base64 characters. */

@@ -366,12 +366,26 @@ pub(super) const FAMILIES: &[(&str, &str)] = &[
     ("gemma-", "gemma-3"),
 ];
 
-/// Each row: its id, its rule's name and its retirement date.
-pub(super) fn rows() -> impl Iterator<Item = (&'static str, &'static str, Option<&'static str>)> {
-    ROWS.lines().filter_map(|line| {
-        let mut words = line.split(' ');
-        Some((words.next()?, words.next()?, words.next()))
-    })
+/// A row: its id, its rule's name and its retirement date.
+type Row = (&'static str, &'static str, Option<&'static str>);
+
+/// Each row.
+pub(super) fn rows() -> impl Iterator<Item = Row> {
+    ROWS.lines().filter_map(row_of)
+}
+
+/// The rows whose id begins with the byte `first` (the others are not
+/// split into their words).
+pub(super) fn rows_starting(first: u8) -> impl Iterator<Item = Row> {
+    ROWS.lines()
+        .filter(move |line| line.as_bytes().first() == Some(&first))
+        .filter_map(row_of)
+}
+
+/// The row a line of [`ROWS`] holds.
+fn row_of(line: &'static str) -> Option<Row> {
+    let mut words = line.split(' ');
+    Some((words.next()?, words.next()?, words.next()))
 }
 
 /// The model ids of the table, in its order.
@@ -385,9 +399,7 @@ pub(super) fn row(id: &str) -> Option<ModelProfile> {
 }
 
 /// The profile of a row of [`rows`].
-pub(super) fn profile_of(
-    (matched, rule, retired): (&'static str, &'static str, Option<&'static str>),
-) -> Option<ModelProfile> {
+pub(super) fn profile_of((matched, rule, retired): Row) -> Option<ModelProfile> {
     let (_, profile) = RULES.iter().find(|r| r.0 == rule)?;
     Some(ModelProfile {
         matched,

@@ -5,7 +5,9 @@
 //! gateways) is read without its prefix, and the platform it names (Bedrock,
 //! Vertex AI) sets its platform's limits.
 
-use super::rows::{profile_of, row, rows, BEDROCK, CLAUDE, FAMILIES, GEMINI_2, GPT_4O, VERTEX};
+use super::rows::{
+    profile_of, row, rows_starting, BEDROCK, CLAUDE, FAMILIES, GEMINI_2, GPT_4O, VERTEX,
+};
 use super::{ModelProfile, MB};
 use crate::budget::limits::Provider;
 
@@ -142,7 +144,7 @@ fn named_row(id: &str) -> Option<ModelProfile> {
         }),
         None => false,
     };
-    rows()
+    rows_starting(*id.as_bytes().first()?)
         .filter(|r| names(r.0))
         .max_by_key(|r| r.0.len())
         .and_then(profile_of)
