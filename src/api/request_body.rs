@@ -119,7 +119,6 @@ pub async fn compact_request_body(
         .with_progress(&mut progress)
         .run(inputs, &settled)
         .await?;
-    let digests: Vec<_> = digests.into_iter().map(|d| d.map(Rc::new)).collect();
     body_memo::keep(memory, &body, &digests);
     let edits = body_edits(&body, &outcome.messages, &outcome.changed);
     let facts_read = body.text.facts_read();

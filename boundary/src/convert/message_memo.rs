@@ -76,7 +76,11 @@ pub fn inputs(
 /// Keeps the digests a compaction made (each under the key its message
 /// came with, or a new one); returns the key of each message remembered
 /// now, 0 for the others.
-pub fn keep(memory: &Memory, keys: &[Seen], digests: Vec<Option<Digest>>) -> Float64Array {
+pub fn keep<D: Into<Rc<Digest>>>(
+    memory: &Memory,
+    keys: &[Seen],
+    digests: Vec<Option<D>>,
+) -> Float64Array {
     let learned: Vec<f64> = {
         let mut m = memory.messages.borrow_mut();
         digests

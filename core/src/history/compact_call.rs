@@ -31,6 +31,7 @@ use crate::stash::{
 };
 use serde_json::Value;
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 /// One compaction: the stash, the options, where payloads are read, and
 /// who hears of progress; [`CompactCall::run`] compacts a request.
@@ -84,7 +85,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         mut self,
         inputs: Vec<Input>,
         settled: &Settled,
-    ) -> Result<(Outcome<CompactReport>, Vec<Option<Digest>>), MessageError> {
+    ) -> Result<(Outcome<CompactReport>, Vec<Option<Rc<Digest>>>), MessageError> {
         let Measured {
             messages,
             at,

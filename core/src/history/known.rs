@@ -339,12 +339,12 @@ impl MessageMemo {
 
     /// Keeps `digest` under `key` (a new key when `None`), as used by this
     /// call; returns the key.
-    pub fn keep(&mut self, key: Option<u64>, digest: Digest) -> u64 {
+    pub fn keep(&mut self, key: Option<u64>, digest: impl Into<Rc<Digest>>) -> u64 {
         let key = key.unwrap_or_else(|| {
             self.next_key += 1;
             self.next_key
         });
-        self.digests.insert(key, (Rc::new(digest), self.calls));
+        self.digests.insert(key, (digest.into(), self.calls));
         if self.digests.len() > Self::CAPACITY {
             self.evict();
         }

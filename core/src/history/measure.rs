@@ -40,7 +40,7 @@ pub(super) struct Measured {
     pub report: CompactReport,
     /// Per message read: its digest, when compaction cannot change it
     /// (made now).
-    pub digests: Vec<Option<Digest>>,
+    pub digests: Vec<Option<Rc<Digest>>>,
     /// Per message: was it known by its digest (and not read)?
     pub known: Vec<bool>,
 }
@@ -172,8 +172,9 @@ struct Decoded {
     at: Vec<usize>,
     /// Every message's turn.
     turns: Vec<Turn>,
-    /// Per message: its digest, when made now.
-    digests: Vec<Option<Digest>>,
+    /// Per message: its digest, when made now (a long list, most of it
+    /// `None`: one pointer each).
+    digests: Vec<Option<Rc<Digest>>>,
 }
 
 /// The messages decoded from `values` in the settled format, a known
@@ -211,7 +212,7 @@ fn decode_or_stand_in(
         let searched = slots.get(i).is_some_and(|s| !s.is_empty()) || sanitized[i];
         let remember = again[i] && !searched;
         let (message, digest) = decode_with_digest(value, settled, i, remember, sizes[i])?;
-        out.digests[i] = digest;
+        out.digests[i] = digest.map(Rc::new);
         out.turns.push(message.turn());
         out.messages.push(message);
         out.at.push(i);

@@ -56,7 +56,12 @@ impl Host {
     }
 
     /// Keeps the digests a call made.
-    fn keep(&mut self, keys: &[Option<u64>], digests: Vec<Option<Digest>>, msgs: &[Value]) {
+    fn keep<D: Into<std::rc::Rc<Digest>>>(
+        &mut self,
+        keys: &[Option<u64>],
+        digests: Vec<Option<D>>,
+        msgs: &[Value],
+    ) {
         for (i, digest) in digests.into_iter().enumerate() {
             if let Some(d) = digest {
                 let key = self.memo.keep(keys[i], d);

@@ -75,7 +75,7 @@ fn by_body(
     let (outcome, digests) = block_on(call.run(inputs, &settled)).unwrap();
     for (i, digest) in digests.into_iter().enumerate() {
         if let Some(d) = digest {
-            memo.keep(body.raw(i), std::rc::Rc::new(d));
+            memo.keep(body.raw(i), d);
         }
     }
     let edits = body_edits(&body, &outcome.messages, &outcome.changed);

@@ -88,10 +88,6 @@ impl BytesForm {
         };
         let call = CompactCall::new(access, options, &body.text);
         let (outcome, digests) = block_on(call.run(inputs, &settled)).unwrap();
-        let digests: Vec<_> = digests
-            .into_iter()
-            .map(|d| d.map(std::rc::Rc::new))
-            .collect();
         for (i, digest) in digests.iter().enumerate() {
             if let Some(d) = digest {
                 self.memo.keep(body.raw(i), std::rc::Rc::clone(d));
