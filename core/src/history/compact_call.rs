@@ -9,7 +9,7 @@
 
 use crate::event_loop::Slicer;
 use crate::history::breakpoint::{place, stable_end};
-use crate::history::commit::{gone_records, new_records, replacements, sort_results};
+use crate::history::commit::{gone_records, new_records, replacements, sort_results, Written};
 use crate::history::compact::{
     apply_compaction, hash_found, occurrence_templates, select_history_images, CompactOptions,
     CompactReport, HistoryImage, Plan, HASH_HEAD_BYTES,
@@ -135,15 +135,8 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
                 &mut report,
             )
             .await;
-        // Images an earlier call stashed come back as the same placeholders:
-        // the request moves where an image is stashed for the first time.
-        report.first_changed_index = replacements
-            .iter()
-            .filter(|(_, md5)| written.committed.contains_key(md5))
-            .map(|((message, _), _)| *message)
-            .chain(uploaded_at)
-            .min()
-            .map(|i| planned.request_index(i));
+        report.first_changed_index =
+            first_changed(&replacements, &written, uploaded_at).map(|i| planned.request_index(i));
         drop(plan);
         report_upkeep(&mut report, &commit, committed, &maintenance);
         drop(commit);
@@ -383,6 +376,24 @@ struct EachMessage<'x> {
     sizes: &'x [u64],
     /// Was it known by its digest (a stand-in, not written back)?
     known: &'x [bool],
+}
+
+/// The first message (as the plan numbers them) holding an image stashed
+/// for the first time now (its record written now), or uploaded now
+/// (`uploaded_at`). Images an earlier call stashed come back as the same
+/// placeholders: the request moves where an image is stashed for the first
+/// time.
+fn first_changed(
+    replacements: &[((usize, usize), String)],
+    written: &Written,
+    uploaded_at: Option<usize>,
+) -> Option<usize> {
+    replacements
+        .iter()
+        .filter(|(_, md5)| written.committed.contains_key(md5))
+        .map(|((message, _), _)| *message)
+        .chain(uploaded_at)
+        .min()
 }
 
 /// What the plan tells the report: the newest turn, the images kept and
