@@ -14,7 +14,6 @@ use crate::CtxpackError;
 use ctxpack_core::body::{body_edits, read_body_bytes, BodyEdit, PreviousBody};
 use ctxpack_core::history::{settle_inputs, CompactCall, CompactReport, Input};
 use js_sys::{Array, Float64Array, Object, Promise, Reflect, Uint8Array};
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
