@@ -39,7 +39,7 @@ pub(super) fn encode(
     let mut values = vec![Value::Null; sizes.len()];
     for (k, mut m) in messages.into_iter().enumerate() {
         let i = at.map_or(Some(k), |at| at.get(k).copied());
-        let Some((i, slot)) = i.and_then(|i| Some((i, values.get_mut(i)?))) else {
+        let Some(i) = i.filter(|&i| i < values.len()) else {
             continue;
         };
         if known.get(i) == Some(&true) {
@@ -49,9 +49,9 @@ pub(super) fn encode(
         if changed {
             m.draw_pictures(payloads);
         }
-        *slot = m.into_wire();
+        values[i] = m.into_wire();
         if changed {
-            after = after - sizes[i] + json_len_with(slot, payloads);
+            after = after - sizes[i] + json_len_with(&values[i], payloads);
         }
     }
     (values, after)

@@ -29,13 +29,10 @@ fn placeholders_in(text: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
             let Some(rest) = text[at..].strip_prefix(PREFIX) else {
                 continue;
             };
-            let bytes = rest.as_bytes();
-            if bytes.len() > 32
-                && bytes[..32].iter().all(u8::is_ascii_hexdigit)
-                && bytes[32] == b']'
-            {
+            let id = rest.get(..32).filter(|id| crate::hash::is_md5_hex(id));
+            if let (Some(id), Some(b']')) = (id, rest.as_bytes().get(32)) {
                 scan = at + PREFIX.len() + 33;
-                return Some((at, &rest[..32]));
+                return Some((at, id));
             }
         }
         None
