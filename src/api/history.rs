@@ -315,7 +315,7 @@ impl Compaction {
     async fn run(self, answer: Answer) -> Result<JsValue, CtxpackError> {
         let Compaction {
             call,
-            inputs,
+            mut inputs,
             keys,
             settled,
             options,
@@ -329,8 +329,9 @@ impl Compaction {
         let compaction = CompactCall::new(store.access(), options, &payloads);
         let (outcome, digests) = offloaded(compaction, offload.as_ref(), uploader.as_ref())
             .with_progress(&mut progress)
-            .run(inputs, &settled)
+            .run(&mut inputs, &settled)
             .await?;
+        drop(inputs);
         answer.give(
             &call,
             outcome,

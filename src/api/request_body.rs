@@ -11,7 +11,7 @@ use crate::convert::{body_memo, previous_body, to_js};
 use crate::promise::to_promise;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
-use ctxpack_core::body::{body_edits, read_body_bytes, BodyEdit, PreviousBody};
+use ctxpack_core::body::{body_edits, read_body_bytes, BodyEdit, PreviousBody, ReadInputs};
 use ctxpack_core::history::{settle_inputs, CompactCall, CompactReport, Input};
 use js_sys::{Array, Float64Array, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -108,20 +108,22 @@ pub async fn compact_request_body(
         .filter(|i| matches!(i, Input::Known(_)))
         .count();
     // The body is kept for the next, with each message as this
-    // compaction is handed it.
-    let handed = inputs.clone();
+    // compaction is handed it: the compaction takes the values of those
+    // read out of `inputs`.
+    let read = ReadInputs::of(&inputs);
     let mut progress = progress_of(&call)?;
     let store = CallStash::new(&stash, &call);
     let uploader = uploader_of(offload.as_ref(), &call.table);
     let compaction = CompactCall::new(store.access(), options, &body.text);
     let (outcome, digests) = offloaded(compaction, offload.as_ref(), uploader.as_ref())
         .with_progress(&mut progress)
-        .run(inputs, &settled)
+        .run(&mut inputs, &settled)
         .await?;
     body_memo::keep(memory, &body, &digests);
     let edits = body_edits(&body, &outcome.messages, &outcome.changed);
     let facts_read = body.text.facts_read();
-    previous_body::keep(memory, PreviousBody::keep(body, format, handed, &digests));
+    let kept = PreviousBody::keep(body, format, inputs, read, &digests);
+    previous_body::keep(memory, kept);
     let counts = [
         ("known", known),
         ("reused", reused),

@@ -66,7 +66,7 @@ pub fn inputs(
         .zip(keys)
         .enumerate()
         .map(|(i, (d, seen))| match (d, seen) {
-            (Some(d), _) => Ok(Input::Known(d)),
+            (Some(d), _) => Ok(Input::known(d)),
             (None, Seen::New) => read(i).map(Input::Read),
             (None, _) => read(i).map(Input::Again),
         })

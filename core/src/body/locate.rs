@@ -43,7 +43,7 @@ impl RequestBody {
     ) -> Result<(), BodyError> {
         for i in self.inputs.len()..self.spans.len() {
             let input = match known(self.raw(i)) {
-                Some(digest) => Input::Known(digest),
+                Some(digest) => Input::known(digest),
                 None => Input::Again(self.read_message(i)?),
             };
             self.inputs.push(input);

@@ -29,5 +29,5 @@ pub use edits::{body_edits, BodyEdit};
 pub use error::BodyError;
 pub use locate::{read_body, read_body_bytes, RequestBody};
 pub use memo::BodyMemo;
-pub use previous::{PreviousBody, ReadAgain};
+pub use previous::{PreviousBody, ReadAgain, ReadInputs};
 pub use text::{BodyText, BODY_TABLE};

@@ -26,6 +26,26 @@ pub struct PreviousBody {
     format: Option<Format>,
 }
 
+/// The messages of a body's inputs that are read, not known, as they were
+/// handed to its compaction (which takes their values out of its inputs):
+/// kept for the next body with [`PreviousBody::keep`].
+#[derive(Debug, Default)]
+pub struct ReadInputs(Vec<(usize, Input)>);
+
+impl ReadInputs {
+    /// A copy of each message of `inputs` that is read, by its index.
+    pub fn of(inputs: &[Input]) -> ReadInputs {
+        ReadInputs(
+            inputs
+                .iter()
+                .enumerate()
+                .filter(|(_, input)| !matches!(input, Input::Known(_)))
+                .map(|(i, input)| (i, input.clone()))
+                .collect(),
+        )
+    }
+}
+
 /// A body read, and how many of its messages were taken from the body
 /// read before it.
 pub struct ReadAgain {
@@ -39,23 +59,28 @@ pub struct ReadAgain {
 }
 
 impl PreviousBody {
-    /// Keeps `body`, read for `format`, with `inputs`: each message as its
-    /// compaction was handed it, or, where the compaction made a digest of
-    /// it, that digest.
+    /// Keeps `body`, read for `format`, with `inputs` as its compaction
+    /// left them (the known messages as they were handed) and `read`, the
+    /// messages read as they were handed; where the compaction made a
+    /// digest of a message, that digest.
     pub fn keep(
         mut body: RequestBody,
         format: Option<Format>,
-        inputs: Vec<Input>,
+        mut inputs: Vec<Input>,
+        read: ReadInputs,
         digests: &[Option<Rc<Digest>>],
     ) -> PreviousBody {
-        body.inputs = inputs
-            .into_iter()
-            .enumerate()
-            .map(|(i, input)| match digests.get(i) {
-                Some(Some(d)) => Input::Known(Rc::clone(d)),
-                _ => input,
-            })
-            .collect();
+        for (i, input) in read.0 {
+            if let Some(slot) = inputs.get_mut(i) {
+                *slot = input;
+            }
+        }
+        for (slot, digest) in inputs.iter_mut().zip(digests) {
+            if let Some(d) = digest {
+                *slot = Input::known(Rc::clone(d));
+            }
+        }
+        body.inputs = inputs;
         PreviousBody { body, format }
     }
 
@@ -224,7 +249,7 @@ mod tests {
     /// Keeps `body` as the compaction would: each message as read.
     fn kept(mut body: RequestBody) -> PreviousBody {
         let inputs = std::mem::take(&mut body.inputs);
-        PreviousBody::keep(body, None, inputs, &[])
+        PreviousBody::keep(body, None, inputs, ReadInputs::default(), &[])
     }
 
     fn shared(a: &str, b: &str) -> usize {

@@ -120,7 +120,7 @@ pub(super) fn as_inputs(values: Vec<Value>, known: &[Option<Rc<Digest>>]) -> Vec
         .into_iter()
         .zip(known)
         .map(|(v, d)| match d {
-            Some(d) => Input::Known(Rc::clone(d)),
+            Some(d) => Input::known(Rc::clone(d)),
             None => Input::Read(v),
         })
         .collect()

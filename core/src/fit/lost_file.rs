@@ -28,7 +28,7 @@ impl<B: StashBackend, R: Resizer> RepairCall<'_, B, R> {
         let known: Vec<Option<Rc<Digest>>> = inputs
             .iter()
             .map(|i| match i {
-                Input::Known(d) => Some(Rc::clone(d)),
+                Input::Known(d) => Some(Rc::clone(d.digest())),
                 _ => None,
             })
             .collect();
@@ -46,7 +46,7 @@ impl<B: StashBackend, R: Resizer> RepairCall<'_, B, R> {
         let given = Settled::given(format);
         let reupload = compact_keeping_all(stash, fit.profile, fit.offload, fit.payloads);
         let (sent, _) = reupload
-            .run(as_inputs(restored.messages, &known), &given)
+            .run(&mut as_inputs(restored.messages, &known), &given)
             .await?;
         let fit = super::FitCall {
             offload: None,

@@ -45,7 +45,7 @@ pub(super) async fn offload_after<B: StashBackend, R>(
     } = fitted;
     let sent = compact_keeping_all(stash, call.profile, Some(offload), call.payloads);
     let (sent, _) = sent
-        .run(as_inputs(messages, known), &Settled::given(format))
+        .run(&mut as_inputs(messages, known), &Settled::given(format))
         .await?;
     for (c, s) in changed.iter_mut().zip(&sent.changed) {
         *c |= *s;

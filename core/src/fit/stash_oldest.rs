@@ -30,9 +30,9 @@ pub(super) async fn stash_oldest<B: StashBackend, R>(
         keep_recent_images: plan.stashable - plan.choice.stash,
         ..CompactOptions::default()
     };
-    let inputs = as_inputs(values, known);
+    let mut inputs = as_inputs(values, known);
     let (out, _) = CompactCall::new(*s, options, call.payloads)
-        .run(inputs, &Settled::given(format))
+        .run(&mut inputs, &Settled::given(format))
         .await?;
     for failure in &out.report.failures {
         if let Some(img) = tally.images.iter_mut().find(|i| i.path == failure.path) {

@@ -80,10 +80,12 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
     /// report says why. A known message is not written back (its value in
     /// the outcome is `null`, unchanged: the caller's own stays). Returns,
     /// with the outcome, the digest of each message read that compaction
-    /// cannot change, to remember.
+    /// cannot change, to remember. The values of the messages read are
+    /// taken out of `inputs` (`null` is left in their place); the known
+    /// messages stay as they were handed, for the caller to keep.
     pub async fn run(
         mut self,
-        inputs: Vec<Input>,
+        inputs: &mut [Input],
         settled: &Settled,
     ) -> Result<(Outcome<CompactReport>, Vec<Option<Rc<Digest>>>), MessageError> {
         let Measured {

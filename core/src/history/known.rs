@@ -13,6 +13,7 @@
 
 use crate::budget::{message_text_tokens, Tally};
 use crate::history::compact::CompactOptions;
+use crate::history::known_message::KnownMessage;
 use crate::messages::placeholder::names_placeholder;
 use crate::messages::walk::{for_each_image, for_each_text_without_paths};
 use crate::messages::{
@@ -134,9 +135,30 @@ impl Digest {
     /// change the message (sanitizing its tool results, a cache breakpoint
     /// placed on it).
     pub fn serves(&self, format: Format, options: &CompactOptions) -> bool {
-        self.format == format
-            && !(options.sanitize_tool_results && self.tool_slots)
+        Digest::serving(self.format, self.tool_slots, format, options)
+    }
+
+    /// [`Digest::serves`] of a digest read in `read_in`, holding tool
+    /// results sanitizing would search (`tool_slots`).
+    pub(super) fn serving(
+        read_in: Format,
+        tool_slots: bool,
+        format: Format,
+        options: &CompactOptions,
+    ) -> bool {
+        read_in == format
+            && !(options.sanitize_tool_results && tool_slots)
             && !options.cache_breakpoint
+    }
+
+    /// The format it was decoded in.
+    pub(super) fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Whether it holds tool results sanitizing would search.
+    pub(super) fn has_tool_slots(&self) -> bool {
+        self.tool_slots
     }
 
     /// Whether this digest may stand for its message in an expansion of
@@ -158,7 +180,14 @@ pub enum Input {
     /// when compaction cannot change it.
     Again(Value),
     /// A message unchanged since its digest was made.
-    Known(Rc<Digest>),
+    Known(KnownMessage),
+}
+
+impl Input {
+    /// A message known by `digest`.
+    pub fn known(digest: Rc<Digest>) -> Input {
+        Input::Known(KnownMessage::from(digest))
+    }
 }
 
 /// The inputs of one compaction, settled: their format, and the verdict of
@@ -200,7 +229,7 @@ pub fn settle_inputs_for_expansion<E>(
     format: Option<Format>,
     read: &mut dyn FnMut(usize) -> Result<Value, E>,
 ) -> Result<Settled, E> {
-    settle_with(inputs, format, &|d, f| d.serves_expansion(f), read)
+    settle_with(inputs, format, &|d, f| d.digest().serves_expansion(f), read)
 }
 
 /// Settles `inputs`: their format, and each known message whose digest
@@ -208,7 +237,7 @@ pub fn settle_inputs_for_expansion<E>(
 fn settle_with<E>(
     inputs: &mut [Input],
     format: Option<Format>,
-    serves: &dyn Fn(&Digest, Format) -> bool,
+    serves: &dyn Fn(&KnownMessage, Format) -> bool,
     read: &mut dyn FnMut(usize) -> Result<Value, E>,
 ) -> Result<Settled, E> {
     let mut verdicts = Vec::new();
@@ -218,7 +247,7 @@ fn settle_with<E>(
         // verdict of a message to remember is read whole, for its digest.
         for input in inputs.iter() {
             let verdict = match input {
-                Input::Known(d) => Some(d.verdict),
+                Input::Known(d) => Some(d.digest().verdict),
                 Input::Again(v) => Some(verdict_of(v)),
                 Input::Read(v) => {
                     detection.add(verdict_after(v, &detection));
@@ -284,8 +313,7 @@ pub(crate) fn decode_inputs(
     for (i, input) in inputs.into_iter().enumerate() {
         let (value, again) = match input {
             Input::Known(d) => {
-                let size = d.size;
-                decoded.push((Decoded::Known(d), size));
+                decoded.push((Decoded::Known(Rc::clone(d.digest())), d.size));
                 continue;
             }
             Input::Read(v) => (v, false),

@@ -4,6 +4,7 @@
 use crate::budget::json_len_with;
 use crate::history::compact::{CompactOptions, CompactReport};
 use crate::history::known::{decode_with_digest, Digest, Input, Settled};
+use crate::history::known_message::KnownMessage;
 use crate::history::listing::Listing;
 use crate::history::loose::put_back_loose;
 use crate::history::payloads::CompactPayloads;
@@ -49,68 +50,47 @@ pub(super) struct Measured {
 /// sanitized first when `options` ask it (against `stash`, whose records
 /// `listing` holds once listed), then decoded; a message known by its
 /// digest is neither measured nor decoded: its digest's size and stand-in
-/// serve.
+/// serve. The values read are taken out of `inputs`; the known messages
+/// stay as they were handed.
 pub(super) async fn measure<B: StashBackend>(
     stash: StashAccess<'_, B>,
     listing: &mut Listing,
-    inputs: Vec<Input>,
+    inputs: &mut [Input],
     settled: &Settled,
     options: CompactOptions,
     payloads: &dyn CompactPayloads,
 ) -> Result<Measured, MessageError> {
-    let (mut values, stand_ins, again) = split_inputs(inputs);
-    let known: Vec<bool> = stand_ins.iter().map(Option::is_some).collect();
-    let format = settled.format;
-    let slots: Vec<Vec<Slot>> = if options.sanitize_tool_results {
-        sanitized_slots(format, &mut values, &stand_ins, payloads)
+    let (read, sanitized) = if options.sanitize_tool_results {
+        sanitize_and_decode(stash, listing, inputs, settled, payloads).await?
     } else {
-        Vec::new()
+        let read = decode_as_read(inputs, settled, payloads)?;
+        let sanitized = Sanitized {
+            changed: vec![false; read.sizes.len()],
+            ..Sanitized::default()
+        };
+        (read, sanitized)
     };
-    let mut sizes: Vec<u64> = values
-        .iter()
-        .zip(&stand_ins)
-        .map(|(v, d)| {
-            d.as_ref()
-                .map_or_else(|| json_len_with(v, payloads), |d| d.size)
-        })
-        .collect();
+    let Read {
+        sizes,
+        known,
+        bytes_before,
+        decoded:
+            Decoded {
+                messages,
+                at,
+                turns,
+                digests,
+            },
+    } = read;
     let Sanitized {
         changed: sanitized,
         ids: binary_ids,
         remembered,
-        grown: held_grown,
         report: binaries,
-    } = if options.sanitize_tool_results {
-        sanitize_tool_results(stash, listing, &mut values, &slots, payloads).await
-    } else {
-        Sanitized {
-            changed: vec![false; values.len()],
-            ..Sanitized::default()
-        }
-    };
-    let bytes_before = loose_as_text(
-        &mut values,
-        &slots,
-        &mut sizes,
-        &sanitized,
-        &held_grown,
-        payloads,
-    );
-    let each = EachRead {
-        known: &stand_ins,
-        again: &again,
-        slots: &slots,
-        sanitized: &sanitized,
-        sizes: &sizes,
-    };
-    let Decoded {
-        messages,
-        at,
-        turns,
-        digests,
-    } = decode_or_stand_in(values, settled, each)?;
+        ..
+    } = sanitized;
     let report = CompactReport {
-        format: format.name(),
+        format: settled.format.name(),
         bytes_before,
         binaries_stashed: binaries.stashed,
         failures: binaries.failures,
@@ -130,36 +110,127 @@ pub(super) async fn measure<B: StashBackend>(
     })
 }
 
-/// The values read (`null` for a known message), the digests known
-/// messages came with, and which messages were sent before unchanged.
-fn split_inputs(inputs: Vec<Input>) -> (Vec<Value>, Vec<Option<Rc<Digest>>>, Vec<bool>) {
+/// The messages measured and decoded.
+struct Read {
+    /// Each message's serialized size (after sanitizing).
+    sizes: Vec<u64>,
+    /// Per message: was it known by its digest?
+    known: Vec<bool>,
+    /// The request's messages' size before (loose strings as text).
+    bytes_before: u64,
+    decoded: Decoded,
+}
+
+/// Measure and decode with no tool result sanitized: one pass over
+/// `inputs` for the sizes, one to decode, taking each value read out of
+/// them (no list of the values is made).
+fn decode_as_read(
+    inputs: &mut [Input],
+    settled: &Settled,
+    payloads: &dyn CompactPayloads,
+) -> Result<Read, MessageError> {
+    let sizes: Vec<u64> = inputs
+        .iter()
+        .map(|input| match input {
+            Input::Known(k) => k.size,
+            Input::Read(v) | Input::Again(v) => json_len_with(v, payloads),
+        })
+        .collect();
+    let known = inputs
+        .iter()
+        .map(|input| matches!(input, Input::Known(_)))
+        .collect();
+    let handed = inputs
+        .iter_mut()
+        .zip(&sizes)
+        .map(|(input, &size)| match input {
+            Input::Known(k) => Handed::Known(k),
+            Input::Read(v) => Handed::Read(std::mem::take(v), false, size),
+            Input::Again(v) => Handed::Read(std::mem::take(v), true, size),
+        });
+    let decoded = decode_or_stand_in(handed, settled, &|_| false)?;
+    Ok(Read {
+        bytes_before: sizes.iter().sum(),
+        sizes,
+        known,
+        decoded,
+    })
+}
+
+/// Measure and decode with the tool results sanitized first (against
+/// `stash`, whose records `listing` holds once listed).
+async fn sanitize_and_decode<B: StashBackend>(
+    stash: StashAccess<'_, B>,
+    listing: &mut Listing,
+    inputs: &mut [Input],
+    settled: &Settled,
+    payloads: &dyn CompactPayloads,
+) -> Result<(Read, Sanitized), MessageError> {
+    let (mut values, stand_ins, again) = split_inputs(inputs);
+    let known = stand_ins.iter().map(Option::is_some).collect();
+    let slots = sanitized_slots(settled.format, &mut values, &stand_ins, payloads);
+    let mut sizes: Vec<u64> = values
+        .iter()
+        .zip(&stand_ins)
+        .map(|(v, k)| k.map_or_else(|| json_len_with(v, payloads), |k| k.size))
+        .collect();
+    let sanitized = sanitize_tool_results(stash, listing, &mut values, &slots, payloads).await;
+    let bytes_before = loose_as_text(
+        &mut values,
+        &slots,
+        &mut sizes,
+        &sanitized.changed,
+        &sanitized.grown,
+        payloads,
+    );
+    let handed = values
+        .into_iter()
+        .zip(stand_ins)
+        .zip(again)
+        .zip(&sizes)
+        .map(|(((value, known), again), &size)| match known {
+            Some(k) => Handed::Known(k),
+            None => Handed::Read(value, again, size),
+        });
+    // Not a digest of a message whose tool results were searched: its
+    // value is no longer the caller's.
+    let searched = |i: usize| slots.get(i).is_some_and(|s| !s.is_empty()) || sanitized.changed[i];
+    let decoded = decode_or_stand_in(handed, settled, &searched)?;
+    let read = Read {
+        sizes,
+        known,
+        bytes_before,
+        decoded,
+    };
+    Ok((read, sanitized))
+}
+
+/// The values read, taken out of `inputs` (`null` left in their place, and
+/// for a known message), the known messages as handed, and which messages
+/// were sent before unchanged.
+fn split_inputs(inputs: &mut [Input]) -> (Vec<Value>, Vec<Option<&KnownMessage>>, Vec<bool>) {
     let mut values = Vec::with_capacity(inputs.len());
     let mut stand_ins = Vec::with_capacity(inputs.len());
     let mut again = Vec::with_capacity(inputs.len());
-    for input in inputs {
-        let (value, digest, seen) = match input {
-            Input::Read(v) => (v, None, false),
-            Input::Again(v) => (v, None, true),
-            Input::Known(d) => (Value::Null, Some(d), false),
+    for input in inputs.iter_mut() {
+        let (value, known, seen) = match input {
+            Input::Read(v) => (std::mem::take(v), None, false),
+            Input::Again(v) => (std::mem::take(v), None, true),
+            Input::Known(k) => (Value::Null, Some(&*k), false),
         };
         values.push(value);
-        stand_ins.push(digest);
+        stand_ins.push(known);
         again.push(seen);
     }
     (values, stand_ins, again)
 }
 
-/// What measuring knows of each message when it decodes them.
-struct EachRead<'x> {
-    /// The digest a known message came with.
-    known: &'x [Option<Rc<Digest>>],
-    /// Was it sent before unchanged (a digest is made of it)?
-    again: &'x [bool],
-    /// The tool results sanitizing searched in it.
-    slots: &'x [Vec<Slot>],
-    /// Did sanitizing change it?
-    sanitized: &'x [bool],
-    sizes: &'x [u64],
+/// One message as measuring hands it to decoding.
+enum Handed<'x> {
+    /// Known by its digest.
+    Known(&'x KnownMessage),
+    /// Its value as read, whether it was sent before unchanged, its size.
+    Read(Value, bool, u64),
 }
 
 /// The messages of a request as a plan reads them, with their turns and
@@ -177,41 +248,35 @@ struct Decoded {
     digests: Vec<Option<Rc<Digest>>>,
 }
 
-/// The messages decoded from `values` in the settled format, a known
-/// message's stand-in in its place (`known`) unless it holds nothing; and
-/// the digest of each message sent before unchanged (`again`) that
-/// compaction cannot change (not one whose tool results were searched: its
-/// value is no longer the caller's).
-fn decode_or_stand_in(
-    values: Vec<Value>,
+/// The messages `handed` decoded in the settled format, a known message's
+/// stand-in in its place unless it holds nothing; and the digest of each
+/// message sent before unchanged that compaction cannot change, unless
+/// its tool results were `searched`.
+fn decode_or_stand_in<'x>(
+    handed: impl ExactSizeIterator<Item = Handed<'x>>,
     settled: &Settled,
-    each: EachRead<'_>,
+    searched: &dyn Fn(usize) -> bool,
 ) -> Result<Decoded, MessageError> {
-    let EachRead {
-        known,
-        again,
-        slots,
-        sanitized,
-        sizes,
-    } = each;
     let mut out = Decoded {
         messages: Vec::new(),
         at: Vec::new(),
-        turns: Vec::with_capacity(values.len()),
-        digests: vec![None; values.len()],
+        turns: Vec::with_capacity(handed.len()),
+        digests: vec![None; handed.len()],
     };
-    for (i, value) in values.into_iter().enumerate() {
-        if let Some(d) = &known[i] {
-            out.turns.push(d.stand_in.turn());
-            if !d.stands_for_nothing() {
-                out.messages.push(d.stand_in.clone());
-                out.at.push(i);
+    for (i, message) in handed.enumerate() {
+        let (value, again, size) = match message {
+            Handed::Known(k) => {
+                out.turns.push(k.turn);
+                if !k.stands_for_nothing {
+                    out.messages.push(k.digest().stand_in.clone());
+                    out.at.push(i);
+                }
+                continue;
             }
-            continue;
-        }
-        let searched = slots.get(i).is_some_and(|s| !s.is_empty()) || sanitized[i];
-        let remember = again[i] && !searched;
-        let (message, digest) = decode_with_digest(value, settled, i, remember, sizes[i])?;
+            Handed::Read(value, again, size) => (value, again, size),
+        };
+        let remember = again && !searched(i);
+        let (message, digest) = decode_with_digest(value, settled, i, remember, size)?;
         out.digests[i] = digest.map(Rc::new);
         out.turns.push(message.turn());
         out.messages.push(message);
@@ -227,14 +292,14 @@ fn decode_or_stand_in(
 fn sanitized_slots(
     format: Format,
     values: &mut [Value],
-    digests: &[Option<Rc<Digest>>],
+    known: &[Option<&KnownMessage>],
     payloads: &dyn Payloads,
 ) -> Vec<Vec<Slot>> {
     let turns: Vec<Turn> = values
         .iter()
-        .zip(digests)
-        .map(|(v, d)| match d {
-            Some(d) => d.stand_in.turn(),
+        .zip(known)
+        .map(|(v, k)| match k {
+            Some(k) => k.turn,
             None => raw_turn(format, v),
         })
         .collect();
@@ -243,7 +308,7 @@ fn sanitized_slots(
         .iter_mut()
         .enumerate()
         .map(|(i, message)| {
-            let slots = if rule.is_history_turn(i, turns[i]) && digests[i].is_none() {
+            let slots = if rule.is_history_turn(i, turns[i]) && known[i].is_none() {
                 tool_result_slots(format, message)
             } else {
                 Vec::new()
@@ -300,16 +365,15 @@ mod tests {
         let naming = Rc::new(digest_of_text(&placeholder));
         assert!(blank.stands_for_nothing() && !naming.stands_for_nothing());
         let read = json!({"role": "assistant", "content": "hi"});
-        let known = [Some(blank), None, Some(naming), None];
-        let values = vec![Value::Null, read.clone(), Value::Null, read];
-        let each = EachRead {
-            known: &known,
-            again: &[false; 4],
-            slots: &[],
-            sanitized: &[false; 4],
-            sizes: &[10; 4],
-        };
-        let decoded = decode_or_stand_in(values, &Settled::given(Format::OpenAi), each).unwrap();
+        let known = [blank, naming].map(KnownMessage::from);
+        let handed = vec![
+            Handed::Known(&known[0]),
+            Handed::Read(read.clone(), false, 10),
+            Handed::Known(&known[1]),
+            Handed::Read(read, false, 10),
+        ];
+        let settled = Settled::given(Format::OpenAi);
+        let decoded = decode_or_stand_in(handed.into_iter(), &settled, &|_| false).unwrap();
         assert_eq!(decoded.at, vec![1, 2, 3]);
         assert_eq!(decoded.messages.len(), 3);
         assert_eq!(

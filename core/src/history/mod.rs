@@ -19,6 +19,7 @@ mod compact_report;
 pub(crate) mod expand;
 mod flow;
 pub(crate) mod known;
+mod known_message;
 mod listing;
 mod lookup;
 mod loose;
@@ -44,6 +45,7 @@ pub use compact_call::CompactCall;
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
 pub use flow::Outcome;
 pub use known::{settle_inputs, settle_inputs_for_expansion, Digest, Input, MessageMemo, Settled};
+pub use known_message::KnownMessage;
 pub use lookup::{answer_history_image_call, history_image, tool_image_part, Lang, PartDialect};
 pub use offload::{
     forget_file, remember_file, usable_file, Offload, Upload, UploadImage, Uploaded, Uploader,

@@ -43,7 +43,7 @@ impl Host {
                 let key = self.read.iter().find(|(v, _)| v == m).map(|(_, k)| *k);
                 keys.push(key);
                 match key.and_then(|k| self.memo.get(k)) {
-                    Some(d) => Input::Known(d),
+                    Some(d) => Input::known(d),
                     None if key.is_some() || self.seen.contains(m) => Input::Again(m.clone()),
                     None => {
                         self.seen.push(m.clone());
@@ -132,7 +132,8 @@ pub(crate) fn remembering_which(
         .iter()
         .map(|i| matches!(i, Input::Known(_)))
         .collect();
-    let (mut outcome, digests) = block_on(call(stash, options, now).run(inputs, &format)).unwrap();
+    let (mut outcome, digests) =
+        block_on(call(stash, options, now).run(&mut inputs, &format)).unwrap();
     host.keep(&keys, digests, msgs);
     for (i, value) in msgs.iter().enumerate() {
         if outcome.messages[i].is_null() && !outcome.changed[i] {

@@ -72,7 +72,7 @@ fn by_body(
         })
         .collect();
     let call = CompactCall::new(access(stash, 1_000.0), options, &body.text);
-    let (outcome, digests) = block_on(call.run(inputs, &settled)).unwrap();
+    let (outcome, digests) = block_on(call.run(&mut inputs, &settled)).unwrap();
     for (i, digest) in digests.into_iter().enumerate() {
         if let Some(d) = digest {
             memo.keep(body.raw(i), d);

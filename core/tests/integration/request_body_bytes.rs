@@ -4,7 +4,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use crate::common::*;
-use ctxpack_core::body::{body_edits, read_body, BodyEdit, BodyMemo, PreviousBody, ReadAgain};
+use ctxpack_core::body::{
+    body_edits, read_body, BodyEdit, BodyMemo, PreviousBody, ReadAgain, ReadInputs,
+};
 use ctxpack_core::history::{settle_inputs, CompactCall, CompactOptions, CompactReport, Outcome};
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
@@ -80,14 +82,14 @@ impl BytesForm {
         let mut inputs = std::mem::take(&mut body.inputs);
         let settled =
             settle_inputs(&mut inputs, format, &options, &mut |i| body.read_message(i)).unwrap();
-        let handed = inputs.clone();
+        let read = ReadInputs::of(&inputs);
         let access = StashAccess {
             backend: &self.stash,
             config: CONFIG.get_or_init(StashConfig::default),
             now: 1_000.0,
         };
         let call = CompactCall::new(access, options, &body.text);
-        let (outcome, digests) = block_on(call.run(inputs, &settled)).unwrap();
+        let (outcome, digests) = block_on(call.run(&mut inputs, &settled)).unwrap();
         for (i, digest) in digests.iter().enumerate() {
             if let Some(d) = digest {
                 self.memo.keep(body.raw(i), std::rc::Rc::clone(d));
@@ -95,7 +97,7 @@ impl BytesForm {
         }
         let edits = body_edits(&body, &outcome.messages, &outcome.changed);
         let spliced = splice(text, &edits);
-        self.previous = Some(PreviousBody::keep(body, format, handed, &digests));
+        self.previous = Some(PreviousBody::keep(body, format, inputs, read, &digests));
         BytesOutcome {
             outcome,
             spliced,

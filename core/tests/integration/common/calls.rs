@@ -40,8 +40,8 @@ impl<B: StashBackend> RunValues for CompactCall<'_, B> {
         values: Vec<Value>,
         format: Option<Format>,
     ) -> Result<Outcome<CompactReport>, MessageError> {
-        let (inputs, settled) = read_all(values, format);
-        Ok(self.run(inputs, &settled).await?.0)
+        let (mut inputs, settled) = read_all(values, format);
+        Ok(self.run(&mut inputs, &settled).await?.0)
     }
 }
 
