@@ -35,11 +35,39 @@ pub fn is_md5_hex(id: &str) -> bool {
     id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
+/// The number an MD5's 32 hex digits write, as its two 64-bit halves
+/// (arithmetic wasm does natively; a `u128` is read a digit at a time in
+/// emulated 128-bit steps). `None` unless `id` is 32 hexadecimal digits.
+pub fn md5_number(id: &str) -> Option<(u64, u64)> {
+    if !is_md5_hex(id) {
+        return None;
+    }
+    let half = |digits: &str| u64::from_str_radix(digits, 16).ok();
+    Some((half(id.get(..16)?)?, half(id.get(16..)?)?))
+}
+
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_md5_is_read_as_the_number_it_writes_in_either_case() {
+        let id = "0123456789abcdefFEDCBA9876543210";
+        assert_eq!(
+            md5_number(id),
+            Some((0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210))
+        );
+        assert_eq!(md5_number(id), md5_number(&id.to_ascii_lowercase()));
+        for bad in [
+            "+123456789abcdef0123456789abcdef",
+            "0123",
+            "g123456789abcdef0123456789abcdef",
+        ] {
+            assert_eq!(md5_number(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn matches_known_digests() {

@@ -117,10 +117,10 @@ pub async fn compact_request_body(
     let compaction = CompactCall::new(store.access(), options, &body.text);
     let (outcome, digests) = offloaded(compaction, offload.as_ref(), uploader.as_ref())
         .with_progress(&mut progress)
-        .run(&mut inputs, &settled)
+        .run_changes(&mut inputs, &settled)
         .await?;
     body_memo::keep(memory, &body, &digests);
-    let edits = body_edits(&body, &outcome.messages, &outcome.changed);
+    let edits = body_edits(&body, outcome.messages.iter().map(|(i, v)| (*i, v)));
     let facts_read = body.text.facts_read();
     let kept = PreviousBody::keep(body, format, inputs, read, &digests);
     previous_body::keep(memory, kept);

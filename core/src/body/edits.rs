@@ -19,15 +19,16 @@ pub struct BodyEdit {
     pub text: String,
 }
 
-/// The edits that make `body` hold `messages` (the outcome of an operation
-/// on its messages, in order) where `changed` says a message changed.
-pub fn body_edits(body: &RequestBody, messages: &[Value], changed: &[bool]) -> Vec<BodyEdit> {
+/// The edits that make `body` hold the `changed` messages of an operation
+/// on its messages (each by its index, in order): a message's new text in
+/// place of the text it was read from.
+pub fn body_edits<'v>(
+    body: &RequestBody,
+    changed: impl IntoIterator<Item = (usize, &'v Value)>,
+) -> Vec<BodyEdit> {
     let mut edits = Vec::new();
-    for (i, &(start, end)) in body.spans.iter().enumerate() {
-        if !changed.get(i).copied().unwrap_or(false) {
-            continue;
-        }
-        let Some(message) = messages.get(i) else {
+    for (i, message) in changed {
+        let Some(&(start, end)) = body.spans.get(i) else {
             continue;
         };
         let written = serde_json::to_string(&Expanded {

@@ -42,19 +42,21 @@ pub(super) fn stable_end(plan: &Plan<'_>, options: CompactOptions, count: usize)
     }
 }
 
-/// Marks message `at` of `values` (in `format`) with a breakpoint unless
-/// the messages hold [`MAX_BREAKPOINTS`] already; returns whether it did,
-/// and by how many bytes the message grew.
+/// Marks message `at` of `values` (the messages written, each by its
+/// index in the request, in `format`) with a breakpoint unless the messages
+/// hold [`MAX_BREAKPOINTS`] already; returns whether it did, and by how
+/// many bytes the message grew.
 pub(super) fn place(
-    values: &mut [Value],
+    values: &mut [(usize, Value)],
     at: usize,
     format: Format,
     payloads: &dyn Payloads,
 ) -> Option<i64> {
-    if values.iter().map(breakpoints_in).sum::<usize>() >= MAX_BREAKPOINTS {
+    if values.iter().map(|(_, v)| breakpoints_in(v)).sum::<usize>() >= MAX_BREAKPOINTS {
         return None;
     }
-    let message = values.get_mut(at)?;
+    let k = values.binary_search_by_key(&at, |(i, _)| *i).ok()?;
+    let message = &mut values.get_mut(k)?.1;
     let before = json_len_with(message, payloads) as i64;
     match format.mark_cache_breakpoint(message) {
         Some(true) => Some(json_len_with(message, payloads) as i64 - before),
@@ -120,44 +122,54 @@ mod tests {
 
     #[test]
     fn anthropic_and_ai_sdk_messages_take_a_breakpoint_within_four() {
-        let mut values = vec![
+        let mut values = indexed(vec![
             json!({"role":"user","content":"hello"}),
             json!({"role":"assistant","content":[{"type":"text","text":"hi"},{"type":"thinking","thinking":"…","signature":"s"}]}),
-        ];
+        ]);
         assert!(place(&mut values, 0, Format::Anthropic, &InMemory).is_some());
         assert_eq!(
-            values[0]["content"],
+            values[0].1["content"],
             json!([{"type":"text","text":"hello","cache_control":{"type":"ephemeral"}}])
         );
         // Not on a thinking block: on the last block that can take one.
         assert!(place(&mut values, 1, Format::Anthropic, &InMemory).is_some());
         assert_eq!(
-            values[1]["content"][0]["cache_control"],
+            values[1].1["content"][0]["cache_control"],
             json!({"type":"ephemeral"})
         );
-        assert!(values[1]["content"][1].get("cache_control").is_none());
+        assert!(values[1].1["content"][1].get("cache_control").is_none());
 
-        let mut ai =
-            vec![json!({"role":"user","content":"hello","providerOptions":{"openai":{"x":1}}})];
+        let mut ai = indexed(vec![
+            json!({"role":"user","content":"hello","providerOptions":{"openai":{"x":1}}}),
+        ]);
         assert!(place(&mut ai, 0, Format::AiSdk, &InMemory).is_some());
         assert_eq!(
-            ai[0]["providerOptions"],
+            ai[0].1["providerOptions"],
             json!({"openai":{"x":1},"anthropic":{"cacheControl":{"type":"ephemeral"}}})
         );
         // Formats that cache by themselves take none.
-        let mut openai = vec![json!({"role":"user","content":"hello"})];
+        let mut openai = indexed(vec![json!({"role":"user","content":"hello"})]);
         assert!(place(&mut openai, 0, Format::OpenAi, &InMemory).is_none());
-        assert_eq!(openai[0], json!({"role":"user","content":"hello"}));
+        assert_eq!(openai[0].1, json!({"role":"user","content":"hello"}));
         // Four already: none more.
         let marked = json!({"role":"user","content":[{"type":"text","text":"a","cache_control":{"type":"ephemeral"}}]});
-        let mut full = vec![
+        let mut full = indexed(vec![
             marked.clone(),
             marked.clone(),
             marked.clone(),
             marked,
             json!({"role":"user","content":"b"}),
-        ];
+        ]);
         assert!(place(&mut full, 4, Format::Anthropic, &InMemory).is_none());
-        assert_eq!(full[4], json!({"role":"user","content":"b"}));
+        assert_eq!(full[4].1, json!({"role":"user","content":"b"}));
+        // A message not written (the caller's own) takes none.
+        let mut some = vec![(2, json!({"role":"user","content":"c"}))];
+        assert!(place(&mut some, 1, Format::Anthropic, &InMemory).is_none());
+        assert!(place(&mut some, 2, Format::Anthropic, &InMemory).is_some());
+    }
+
+    /// `values`, each by its index.
+    fn indexed(values: Vec<Value>) -> Vec<(usize, Value)> {
+        values.into_iter().enumerate().collect()
     }
 }

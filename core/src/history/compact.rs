@@ -262,9 +262,9 @@ fn find_history_images<'m>(messages: PlanMessages<'m>, plan: &mut Plan<'m>) -> V
         for_each_text_without_paths(m, &mut |text| {
             for_each_placeholder_id(text, &mut |id| {
                 // An id is 32 hex digits: compared as the number it is.
-                let new = match u128::from_str_radix(id, 16) {
-                    Ok(n) => seen.insert(n),
-                    Err(_) => !plan.referenced.iter().any(|r| r == id),
+                let new = match crate::hash::md5_number(id) {
+                    Some(n) => seen.insert(n),
+                    None => !plan.referenced.iter().any(|r| r == id),
                 };
                 if new {
                     plan.referenced.push(id.to_owned());

@@ -15,7 +15,7 @@ use crate::history::compact::{
     CompactReport, HistoryImage, Plan, HASH_HEAD_BYTES,
 };
 mod offload_phase;
-use crate::history::flow::{encode, Outcome};
+use crate::history::flow::{encode, Changes, Encoded, Outcome};
 use crate::history::known::{Digest, Input, Settled};
 use crate::history::listing::Listing;
 use crate::history::measure::{measure, Measured};
@@ -84,10 +84,32 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
     /// taken out of `inputs` (`null` is left in their place); the known
     /// messages stay as they were handed, for the caller to keep.
     pub async fn run(
-        mut self,
+        self,
         inputs: &mut [Input],
         settled: &Settled,
     ) -> Result<(Outcome<CompactReport>, Vec<Option<Rc<Digest>>>), MessageError> {
+        let (encoded, digests) = self.compact(inputs, settled).await?;
+        Ok((encoded.into_outcome(), digests))
+    }
+
+    /// [`CompactCall::run`], giving only the changed messages: for a
+    /// caller that keeps its own unchanged ones (no value is made for each
+    /// message of a long request).
+    pub async fn run_changes(
+        self,
+        inputs: &mut [Input],
+        settled: &Settled,
+    ) -> Result<(Changes<CompactReport>, Vec<Option<Rc<Digest>>>), MessageError> {
+        let (encoded, digests) = self.compact(inputs, settled).await?;
+        Ok((encoded.into_changes(), digests))
+    }
+
+    /// The compaction of [`CompactCall::run`], its messages written.
+    async fn compact(
+        mut self,
+        inputs: &mut [Input],
+        settled: &Settled,
+    ) -> Result<(Encoded<CompactReport>, Vec<Option<Rc<Digest>>>), MessageError> {
         let Measured {
             messages,
             at,
@@ -210,7 +232,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         each: EachMessage<'_>,
         breakpoint: Option<(usize, Format)>,
         mut report: CompactReport,
-    ) -> Outcome<CompactReport> {
+    ) -> Encoded<CompactReport> {
         let rewritten = apply_compaction(
             &mut messages,
             swaps.placeholders,
@@ -240,8 +262,8 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             }
         }
         report.bytes_after = after;
-        Outcome {
-            messages: values,
+        Encoded {
+            values,
             changed,
             report,
         }

@@ -21,12 +21,79 @@ pub struct Outcome<R> {
     pub report: R,
 }
 
+/// The changed messages of an operation's outcome, each with its index in
+/// the request, in order, and what happened: all that a caller keeping its
+/// own unchanged messages reads (a request body's text, edited where its
+/// messages changed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Changes<R> {
+    /// Each changed message, by its index in the request.
+    pub messages: Vec<(usize, Value)>,
+    /// What happened.
+    pub report: R,
+}
+
+impl<R> Outcome<R> {
+    /// Each changed message with its index, in order.
+    pub fn changed_messages(&self) -> impl Iterator<Item = (usize, &Value)> {
+        self.messages
+            .iter()
+            .zip(&self.changed)
+            .enumerate()
+            .filter(|(_, (_, &changed))| changed)
+            .map(|(i, (value, _))| (i, value))
+    }
+}
+
+/// The messages an operation wrote, before they are given as an
+/// [`Outcome`] or as [`Changes`].
+pub(super) struct Encoded<R> {
+    /// The wire value of each message written (not `null`), by its index
+    /// in the request, in order.
+    pub values: Vec<(usize, Value)>,
+    /// Per message of the request: did the operation change it?
+    pub changed: Vec<bool>,
+    pub report: R,
+}
+
+impl<R> Encoded<R> {
+    /// Every message, in order: `null` where none was written (the
+    /// caller's own stays).
+    pub fn into_outcome(self) -> Outcome<R> {
+        let mut messages = vec![Value::Null; self.changed.len()];
+        for (i, value) in self.values {
+            if let Some(slot) = messages.get_mut(i) {
+                *slot = value;
+            }
+        }
+        Outcome {
+            messages,
+            changed: self.changed,
+            report: self.report,
+        }
+    }
+
+    /// Only the changed messages.
+    pub fn into_changes(self) -> Changes<R> {
+        let changed = self.changed;
+        Changes {
+            messages: self
+                .values
+                .into_iter()
+                .filter(|(i, _)| changed.get(*i) == Some(&true))
+                .collect(),
+            report: self.report,
+        }
+    }
+}
+
 /// The wire values of a request's messages and their size after:
 /// `messages` are those at `at` in the request (all of them, in order, when
 /// `None`), each of the request's messages is sized by `sizes`. A changed
 /// message is measured again, the others keep their size. A message
-/// `known` by its digest (a stand-in), or not among `messages`, is `null`,
-/// for the caller keeps its own.
+/// `known` by its digest (a stand-in), or not among `messages`, is not
+/// written, for the caller keeps its own: the values are those written, by
+/// their index in the request.
 pub(super) fn encode(
     messages: Vec<Message>,
     at: Option<&[usize]>,
@@ -34,12 +101,12 @@ pub(super) fn encode(
     sizes: &[u64],
     known: &[bool],
     payloads: &dyn Payloads,
-) -> (Vec<Value>, u64) {
+) -> (Vec<(usize, Value)>, u64) {
     let mut after: u64 = sizes.iter().sum();
-    let mut values = vec![Value::Null; sizes.len()];
+    let mut values = Vec::with_capacity(messages.len());
     for (k, mut m) in messages.into_iter().enumerate() {
         let i = at.map_or(Some(k), |at| at.get(k).copied());
-        let Some(i) = i.filter(|&i| i < values.len()) else {
+        let Some(i) = i.filter(|&i| i < sizes.len()) else {
             continue;
         };
         if known.get(i) == Some(&true) {
@@ -49,10 +116,11 @@ pub(super) fn encode(
         if changed {
             m.draw_pictures(payloads);
         }
-        values[i] = m.into_wire();
+        let value = m.into_wire();
         if changed {
-            after = after - sizes[i] + json_len_with(&values[i], payloads);
+            after = after - sizes[i] + json_len_with(&value, payloads);
         }
+        values.push((i, value));
     }
     (values, after)
 }

@@ -43,7 +43,7 @@ pub use call::{read_call, HistoryImageCall};
 pub use compact::{CompactOptions, CompactReport};
 pub use compact_call::CompactCall;
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
-pub use flow::Outcome;
+pub use flow::{Changes, Outcome};
 pub use known::{settle_inputs, settle_inputs_for_expansion, Digest, Input, MessageMemo, Settled};
 pub use known_message::KnownMessage;
 pub use lookup::{answer_history_image_call, history_image, tool_image_part, Lang, PartDialect};

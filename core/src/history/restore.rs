@@ -1,7 +1,7 @@
 //! Expansion: placeholders back to the images the stash holds, each in the
 //! exact shape it was stashed in, refreshing the records it read.
 
-use super::flow::{encode, refresh, Outcome};
+use super::flow::{encode, refresh, Encoded, Outcome};
 use crate::event_loop::Slicer;
 use crate::history::expand::collect_file_references;
 use crate::history::expand::{
@@ -271,13 +271,14 @@ impl<B: StashBackend> ExpandCall<'_, B> {
         };
         drop(restored);
         let (values, after) = encode(messages, None, &changed, each.sizes, each.known, payloads);
-        Outcome {
-            messages: values,
+        Encoded {
+            values,
             changed,
             report: ExpandReport {
                 bytes_after: after,
                 ..report
             },
         }
+        .into_outcome()
     }
 }

@@ -78,7 +78,7 @@ fn by_body(
             memo.keep(body.raw(i), d);
         }
     }
-    let edits = body_edits(&body, &outcome.messages, &outcome.changed);
+    let edits = body_edits(&body, outcome.changed_messages());
     (outcome, edits, read, known)
 }
 
@@ -163,6 +163,15 @@ fn both_ways(
         "the bytes form reports the same"
     );
     assert_eq!(bytes.spliced, spliced, "the bytes form gives the same body");
+    let changed: Vec<usize> = (objects.changed.iter().enumerate())
+        .filter(|(_, c)| **c)
+        .map(|(i, _)| i)
+        .collect();
+    let given: Vec<usize> = bytes.outcome.messages.iter().map(|(i, _)| *i).collect();
+    assert_eq!(
+        given, changed,
+        "the bytes form gives the changed messages only"
+    );
     same_records(&both.objects, &both.bytes.stash);
     let mut got: Value = serde_json::from_str(&spliced).unwrap();
     let mut sent: Value = serde_json::from_str(text).unwrap();

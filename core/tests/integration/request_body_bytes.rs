@@ -7,7 +7,7 @@ use crate::common::*;
 use ctxpack_core::body::{
     body_edits, read_body, BodyEdit, BodyMemo, PreviousBody, ReadAgain, ReadInputs,
 };
-use ctxpack_core::history::{settle_inputs, CompactCall, CompactOptions, CompactReport, Outcome};
+use ctxpack_core::history::{settle_inputs, Changes, CompactCall, CompactOptions, CompactReport};
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
 
@@ -23,7 +23,7 @@ pub(crate) struct BytesForm {
 /// What the bytes form gave: the report, the body with its edits made, and
 /// how many messages were taken from the body before.
 pub(crate) struct BytesOutcome {
-    pub(crate) outcome: Outcome<CompactReport>,
+    pub(crate) outcome: Changes<CompactReport>,
     pub(crate) spliced: String,
     pub(crate) reused: usize,
     /// The byte the messages were looked for from (0: the whole body).
@@ -89,13 +89,13 @@ impl BytesForm {
             now: 1_000.0,
         };
         let call = CompactCall::new(access, options, &body.text);
-        let (outcome, digests) = block_on(call.run(&mut inputs, &settled)).unwrap();
+        let (outcome, digests) = block_on(call.run_changes(&mut inputs, &settled)).unwrap();
         for (i, digest) in digests.iter().enumerate() {
             if let Some(d) = digest {
                 self.memo.keep(body.raw(i), std::rc::Rc::clone(d));
             }
         }
-        let edits = body_edits(&body, &outcome.messages, &outcome.changed);
+        let edits = body_edits(&body, outcome.messages.iter().map(|(i, v)| (*i, v)));
         let spliced = splice(text, &edits);
         self.previous = Some(PreviousBody::keep(body, format, inputs, read, &digests));
         BytesOutcome {
