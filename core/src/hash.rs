@@ -46,6 +46,11 @@ pub fn md5_number(id: &str) -> Option<(u64, u64)> {
     Some((half(id.get(..16)?)?, half(id.get(16..)?)?))
 }
 
+/// The lowercase hex an MD5 number ([`md5_number`]) is written as.
+pub fn md5_text((high, low): (u64, u64)) -> String {
+    format!("{high:016x}{low:016x}")
+}
+
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 #[cfg(test)]
@@ -60,6 +65,7 @@ mod tests {
             Some((0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210))
         );
         assert_eq!(md5_number(id), md5_number(&id.to_ascii_lowercase()));
+        assert_eq!(md5_number(id).map(md5_text), Some(id.to_ascii_lowercase()));
         for bad in [
             "+123456789abcdef0123456789abcdef",
             "0123",

@@ -259,6 +259,14 @@ fn find_history_images<'m>(messages: PlanMessages<'m>, plan: &mut Plan<'m>) -> V
                 },
             );
         }
+        if let Some(ids) = messages.known_ids(i) {
+            for &n in ids {
+                if seen.insert(n) {
+                    plan.referenced.push(crate::hash::md5_text(n));
+                }
+            }
+            continue;
+        }
         for_each_text_without_paths(m, &mut |text| {
             for_each_placeholder_id(text, &mut |id| {
                 // An id is 32 hex digits: compared as the number it is.

@@ -113,6 +113,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         let Measured {
             messages,
             at,
+            known_ids,
             turns,
             sizes,
             sanitized,
@@ -133,7 +134,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         // The request as JSON text: its messages, the commas between them
         // and the array's brackets (as `budget::request_bytes` counts it).
         let request_bytes = sizes.iter().sum::<u64>() + (sizes.len() as u64).saturating_sub(1) + 2;
-        let planned = PlanMessages::within(&messages, &at, Untouched::of_turns(&turns));
+        let planned = PlanMessages::within(&messages, &at, &known_ids, Untouched::of_turns(&turns));
         drop(turns);
         let plan = self.plan(planned, request_bytes).await;
         report_plan(&mut report, &plan);

@@ -14,7 +14,7 @@
 use crate::budget::{message_text_tokens, Tally};
 use crate::history::compact::CompactOptions;
 use crate::history::known_message::KnownMessage;
-use crate::messages::placeholder::names_placeholder;
+use crate::messages::placeholder::{for_each_placeholder_id, names_placeholder};
 use crate::messages::walk::{for_each_image, for_each_text_without_paths};
 use crate::messages::{
     tool_result_slots, verdict_after, verdict_of, Detection, Format, ImagePart, ImageSource,
@@ -41,6 +41,10 @@ pub struct Digest {
     /// Some text of it names a placeholder, or a part of it references a
     /// file (expansion would change it).
     names_placeholders: bool,
+    /// The id of each placeholder its stand-in's texts name, in order, as
+    /// [`crate::hash::md5_number`] reads it: what a plan reads of a known
+    /// message's texts, read once.
+    placeholder_ids: Vec<(u64, u64)>,
     /// Its text's tokens as an estimate counts them.
     text_tokens: u64,
     /// The path of each of its images (all by URL) in the message, in the
@@ -86,16 +90,29 @@ impl Digest {
         // A file reference (an offloaded image) is put back by expansion too.
         let mut names_placeholders = crate::history::expand::has_file_reference(message);
         for_each_text_without_paths(message, &mut |t| names_placeholders |= placeholders(t));
+        let stand_in = message.stand_in(&placeholders);
+        let mut placeholder_ids = Vec::new();
+        for_each_text_without_paths(&stand_in, &mut |text| {
+            for_each_placeholder_id(text, &mut |id| {
+                placeholder_ids.extend(crate::hash::md5_number(id));
+            });
+        });
         Some(Digest {
             format: raw.format,
             verdict: raw.verdict,
             size,
             tool_slots: raw.tool_slots,
-            stand_in: message.stand_in(&placeholders),
+            stand_in,
             names_placeholders,
+            placeholder_ids,
             text_tokens: message_text_tokens(message),
             image_paths,
         })
+    }
+
+    /// The id of each placeholder its stand-in's texts name, in order.
+    pub(crate) fn placeholder_ids(&self) -> &[(u64, u64)] {
+        &self.placeholder_ids
     }
 
     /// Whether its stand-in holds nothing a plan reads: no image, no text

@@ -18,14 +18,18 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-/// The messages decoded and measured, before any image is stashed.
-pub(super) struct Measured {
+/// The messages decoded and measured, before any image is stashed (the
+/// known ones' facts borrowed from the inputs, for `'i`).
+pub(super) struct Measured<'i> {
     /// The messages decoded, or stood in for, that a plan reads: a known
     /// message whose stand-in holds nothing is left out (see
     /// `plan_messages`).
     pub messages: Vec<Message>,
     /// The index in the request of each of `messages`.
     pub at: Vec<usize>,
+    /// Of each of `messages` known by its digest, the ids of the
+    /// placeholders it names.
+    pub known_ids: Vec<Option<&'i [(u64, u64)]>>,
     /// Every message's turn, in order.
     pub turns: Vec<Turn>,
     /// The serialized size of each (after sanitizing).
@@ -52,14 +56,14 @@ pub(super) struct Measured {
 /// digest is neither measured nor decoded: its digest's size and stand-in
 /// serve. The values read are taken out of `inputs`; the known messages
 /// stay as they were handed.
-pub(super) async fn measure<B: StashBackend>(
+pub(super) async fn measure<'i, B: StashBackend>(
     stash: StashAccess<'_, B>,
     listing: &mut Listing,
-    inputs: &mut [Input],
+    inputs: &'i mut [Input],
     settled: &Settled,
     options: CompactOptions,
     payloads: &dyn CompactPayloads,
-) -> Result<Measured, MessageError> {
+) -> Result<Measured<'i>, MessageError> {
     let (read, sanitized) = if options.sanitize_tool_results {
         sanitize_and_decode(stash, listing, inputs, settled, payloads).await?
     } else {
@@ -78,6 +82,7 @@ pub(super) async fn measure<B: StashBackend>(
             Decoded {
                 messages,
                 at,
+                known_ids,
                 turns,
                 digests,
             },
@@ -99,6 +104,7 @@ pub(super) async fn measure<B: StashBackend>(
     Ok(Measured {
         messages,
         at,
+        known_ids,
         turns,
         sizes,
         sanitized,
@@ -111,24 +117,24 @@ pub(super) async fn measure<B: StashBackend>(
 }
 
 /// The messages measured and decoded.
-struct Read {
+struct Read<'i> {
     /// Each message's serialized size (after sanitizing).
     sizes: Vec<u64>,
     /// Per message: was it known by its digest?
     known: Vec<bool>,
     /// The request's messages' size before (loose strings as text).
     bytes_before: u64,
-    decoded: Decoded,
+    decoded: Decoded<'i>,
 }
 
 /// Measure and decode with no tool result sanitized: one pass over
 /// `inputs` for the sizes, one to decode, taking each value read out of
 /// them (no list of the values is made).
-fn decode_as_read(
-    inputs: &mut [Input],
+fn decode_as_read<'i>(
+    inputs: &'i mut [Input],
     settled: &Settled,
     payloads: &dyn CompactPayloads,
-) -> Result<Read, MessageError> {
+) -> Result<Read<'i>, MessageError> {
     let sizes: Vec<u64> = inputs
         .iter()
         .map(|input| match input {
@@ -159,13 +165,13 @@ fn decode_as_read(
 
 /// Measure and decode with the tool results sanitized first (against
 /// `stash`, whose records `listing` holds once listed).
-async fn sanitize_and_decode<B: StashBackend>(
+async fn sanitize_and_decode<'i, B: StashBackend>(
     stash: StashAccess<'_, B>,
     listing: &mut Listing,
-    inputs: &mut [Input],
+    inputs: &'i mut [Input],
     settled: &Settled,
     payloads: &dyn CompactPayloads,
-) -> Result<(Read, Sanitized), MessageError> {
+) -> Result<(Read<'i>, Sanitized), MessageError> {
     let (mut values, stand_ins, again) = split_inputs(inputs);
     let known = stand_ins.iter().map(Option::is_some).collect();
     let slots = sanitized_slots(settled.format, &mut values, &stand_ins, payloads);
@@ -235,12 +241,15 @@ enum Handed<'x> {
 
 /// The messages of a request as a plan reads them, with their turns and
 /// digests.
-struct Decoded {
+struct Decoded<'x> {
     /// Each message decoded, or a known one's stand-in, unless the
     /// stand-in holds nothing.
     messages: Vec<Message>,
     /// The index in the request of each of `messages`.
     at: Vec<usize>,
+    /// Of each of `messages` known by its digest, the ids of the
+    /// placeholders it names.
+    known_ids: Vec<Option<&'x [(u64, u64)]>>,
     /// Every message's turn.
     turns: Vec<Turn>,
     /// Per message: its digest, when made now (a long list, most of it
@@ -256,10 +265,11 @@ fn decode_or_stand_in<'x>(
     handed: impl ExactSizeIterator<Item = Handed<'x>>,
     settled: &Settled,
     searched: &dyn Fn(usize) -> bool,
-) -> Result<Decoded, MessageError> {
+) -> Result<Decoded<'x>, MessageError> {
     let mut out = Decoded {
         messages: Vec::new(),
         at: Vec::new(),
+        known_ids: Vec::new(),
         turns: Vec::with_capacity(handed.len()),
         digests: vec![None; handed.len()],
     };
@@ -268,8 +278,10 @@ fn decode_or_stand_in<'x>(
             Handed::Known(k) => {
                 out.turns.push(k.turn);
                 if !k.stands_for_nothing {
-                    out.messages.push(k.digest().stand_in.clone());
+                    let digest: &'x Digest = k.digest();
+                    out.messages.push(digest.stand_in.clone());
                     out.at.push(i);
+                    out.known_ids.push(Some(digest.placeholder_ids()));
                 }
                 continue;
             }
@@ -281,6 +293,7 @@ fn decode_or_stand_in<'x>(
         out.turns.push(message.turn());
         out.messages.push(message);
         out.at.push(i);
+        out.known_ids.push(None);
     }
     Ok(out)
 }
@@ -375,6 +388,9 @@ mod tests {
         let settled = Settled::given(Format::OpenAi);
         let decoded = decode_or_stand_in(handed.into_iter(), &settled, &|_| false).unwrap();
         assert_eq!(decoded.at, vec![1, 2, 3]);
+        // The known one's placeholder, as its digest read it.
+        let id = crate::hash::md5_number(&"a".repeat(32));
+        assert_eq!(decoded.known_ids, vec![None, id.as_slice().into(), None]);
         assert_eq!(decoded.messages.len(), 3);
         assert_eq!(
             decoded.turns,

@@ -18,6 +18,10 @@ pub struct PlanMessages<'m> {
     /// Each one's index in the request; `None` when they are the whole
     /// request, in order.
     at: Option<&'m [usize]>,
+    /// Of each one known by its digest, the ids of the placeholders its
+    /// texts name, read when the digest was made (none given: each
+    /// message's texts are read).
+    known_ids: &'m [Option<&'m [(u64, u64)]>],
     /// Which messages of the request are history.
     pub rule: Untouched,
 }
@@ -28,22 +32,32 @@ impl<'m> PlanMessages<'m> {
         PlanMessages {
             messages,
             at: None,
+            known_ids: &[],
             rule: Untouched::of(messages),
         }
     }
 
     /// `messages` of a request whose message `at[i]` each is, the request's
-    /// history cut by `rule`.
+    /// history cut by `rule`; `known_ids[i]`, the placeholder ids of a
+    /// message known by its digest.
     pub(super) fn within(
         messages: &'m [Message],
         at: &'m [usize],
+        known_ids: &'m [Option<&'m [(u64, u64)]>],
         rule: Untouched,
     ) -> PlanMessages<'m> {
         PlanMessages {
             messages,
             at: Some(at),
+            known_ids,
             rule,
         }
+    }
+
+    /// The ids of the placeholders message `i`'s texts name, in order,
+    /// when it is known by its digest (which read them once).
+    pub fn known_ids(&self, i: usize) -> Option<&'m [(u64, u64)]> {
+        self.known_ids.get(i).copied().flatten()
     }
 
     /// The index in the request of message `i` of [`PlanMessages::messages`].
