@@ -48,7 +48,13 @@ pub fn md5_number(id: &str) -> Option<(u64, u64)> {
 
 /// The lowercase hex an MD5 number ([`md5_number`]) is written as.
 pub fn md5_text((high, low): (u64, u64)) -> String {
-    format!("{high:016x}{low:016x}")
+    let mut out = String::with_capacity(32);
+    for half in [high, low] {
+        for shift in (0..16).rev() {
+            out.push(char::from(HEX[(half >> (4 * shift)) as usize & 0x0f]));
+        }
+    }
+    out
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";

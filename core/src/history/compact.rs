@@ -341,6 +341,28 @@ pub fn hash_found<'m>(
     facts.len as u64
 }
 
+/// Per image id (of [`occurrence_templates`]): the templates met so far,
+/// and how many earlier placeholders were passed.
+type Occurrences<'t> = Vec<(&'t str, Vec<Option<&'t ImageTemplate>>, usize)>;
+
+/// A placeholder of `id` met in document order: it takes the next of the
+/// templates its record held before (`earlier`).
+fn placeholder_met<'t>(
+    lists: &mut Occurrences<'t>,
+    earlier: &'t [(String, Vec<ImageTemplate>)],
+    id: &str,
+) {
+    let Some(l) = lists.iter_mut().find(|l| l.0 == id) else {
+        return;
+    };
+    let old = earlier
+        .iter()
+        .find(|e| e.0 == id)
+        .and_then(|e| e.1.get(l.2).or(e.1.last()));
+    l.2 += 1;
+    l.1.push(old);
+}
+
 /// The template of every occurrence of each image the plan stashes, in
 /// document order, as the text its record keeps (one entry per image of the
 /// plan, on the first image of each md5; `None` elsewhere and where no
@@ -349,23 +371,28 @@ pub fn hash_found<'m>(
 /// the templates its record held before (`earlier`), or, when those are
 /// unknown, the first template stashed now.
 pub fn occurrence_templates(
-    messages: &[Message],
+    messages: PlanMessages<'_>,
     plan: &Plan<'_>,
     earlier: &[(String, Vec<ImageTemplate>)],
 ) -> Vec<Option<String>> {
     if plan.images.is_empty() {
         return Vec::new();
     }
-    // Per image id: the templates met so far, and how many earlier
-    // placeholders were passed. Few ids, so a list is enough.
-    let mut lists: Vec<(&str, Vec<Option<&ImageTemplate>>, usize)> = Vec::new();
+    // Few ids, so a list is enough.
+    let mut lists: Occurrences<'_> = Vec::new();
     for img in &plan.images {
         if !lists.iter().any(|l| l.0 == img.md5) {
             lists.push((&img.md5, Vec::new(), 0));
         }
     }
     let mut next_image = 0;
-    for (i, m) in messages.iter().enumerate() {
+    for (i, m) in messages.messages.iter().enumerate() {
+        if let Some(ids) = messages.known_ids(i) {
+            for &n in ids {
+                placeholder_met(&mut lists, earlier, &crate::hash::md5_text(n));
+            }
+            continue;
+        }
         for_each_item(m, &mut |item| match item {
             Item::Image(ordinal) => {
                 // The plan's images are in document order too.
@@ -382,18 +409,9 @@ pub fn occurrence_templates(
             }
             Item::Text(text) => {
                 for seg in split_placeholders(text) {
-                    let Segment::Placeholder(id) = seg else {
-                        continue;
-                    };
-                    let Some(l) = lists.iter_mut().find(|l| l.0 == id) else {
-                        continue;
-                    };
-                    let old = earlier
-                        .iter()
-                        .find(|e| e.0 == id)
-                        .and_then(|e| e.1.get(l.2).or(e.1.last()));
-                    l.2 += 1;
-                    l.1.push(old);
+                    if let Segment::Placeholder(id) = seg {
+                        placeholder_met(&mut lists, earlier, &id);
+                    }
                 }
             }
         });

@@ -144,7 +144,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             .then(|| stable_end(&plan, self.options, messages.len()))
             .flatten()
             .map(|i| planned.request_index(i));
-        let records = self.records(&messages, &plan, &remembered).await;
+        let records = self.records(planned, &plan, &remembered).await;
         let (mut commit, maintenance) =
             self.upkeep(records, &plan, &remembered, binary_ids, &mut report);
         let committed = self.commit(&mut commit).await;
@@ -310,7 +310,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
     /// shapes those placeholders stand for (read from its record).
     async fn records<'m>(
         &mut self,
-        messages: &[Message],
+        messages: PlanMessages<'_>,
         plan: &Plan<'m>,
         remembered: &[String],
     ) -> Vec<NewRecord<'m>>

@@ -11,7 +11,7 @@ use crate::history::payloads::CompactPayloads;
 use crate::history::tool_results::{sanitize_tool_results, Sanitized};
 use crate::history::untouched::Untouched;
 use crate::media::payload::Payloads;
-use crate::messages::{raw_turn, Format, Message, MessageError, Turn};
+use crate::messages::{raw_turn, Content, Format, Message, MessageError, Turn};
 use crate::stash::{StashAccess, StashBackend};
 use crate::tool_results::slots::{tool_result_slots, Slot};
 use serde_json::Value;
@@ -27,8 +27,8 @@ pub(super) struct Measured<'i> {
     pub messages: Vec<Message>,
     /// The index in the request of each of `messages`.
     pub at: Vec<usize>,
-    /// Of each of `messages` known by its digest, the ids of the
-    /// placeholders it names.
+    /// Of each of `messages` that stands for a known message's texts alone
+    /// (its texts left out), the ids of the placeholders they name.
     pub known_ids: Vec<Option<&'i [(u64, u64)]>>,
     /// Every message's turn, in order.
     pub turns: Vec<Turn>,
@@ -247,8 +247,8 @@ struct Decoded<'x> {
     messages: Vec<Message>,
     /// The index in the request of each of `messages`.
     at: Vec<usize>,
-    /// Of each of `messages` known by its digest, the ids of the
-    /// placeholders it names.
+    /// Of each of `messages` that stands for a known message's texts alone
+    /// (its texts left out), the ids of the placeholders they name.
     known_ids: Vec<Option<&'x [(u64, u64)]>>,
     /// Every message's turn.
     turns: Vec<Turn>,
@@ -279,9 +279,16 @@ fn decode_or_stand_in<'x>(
                 out.turns.push(k.turn);
                 if !k.stands_for_nothing {
                     let digest: &'x Digest = k.digest();
-                    out.messages.push(digest.stand_in.clone());
+                    // A stand-in of texts alone: the plan reads the ids of
+                    // its placeholders, read once, and not its texts.
+                    let texts = matches!(digest.stand_in.content, Content::Text(_));
+                    out.messages.push(if texts {
+                        digest.stand_in.bare()
+                    } else {
+                        digest.stand_in.clone()
+                    });
                     out.at.push(i);
-                    out.known_ids.push(Some(digest.placeholder_ids()));
+                    out.known_ids.push(texts.then(|| digest.placeholder_ids()));
                 }
                 continue;
             }

@@ -18,9 +18,10 @@ pub struct PlanMessages<'m> {
     /// Each one's index in the request; `None` when they are the whole
     /// request, in order.
     at: Option<&'m [usize]>,
-    /// Of each one known by its digest, the ids of the placeholders its
-    /// texts name, read when the digest was made (none given: each
-    /// message's texts are read).
+    /// Of each one that stands for a known message's texts alone, the ids
+    /// of the placeholders they name, read when its digest was made (its
+    /// texts are left out of the message); none given: each message's
+    /// texts are read.
     known_ids: &'m [Option<&'m [(u64, u64)]>],
     /// Which messages of the request are history.
     pub rule: Untouched,
@@ -39,7 +40,7 @@ impl<'m> PlanMessages<'m> {
 
     /// `messages` of a request whose message `at[i]` each is, the request's
     /// history cut by `rule`; `known_ids[i]`, the placeholder ids of a
-    /// message known by its digest.
+    /// message standing for a known message's texts alone.
     pub(super) fn within(
         messages: &'m [Message],
         at: &'m [usize],
@@ -55,7 +56,8 @@ impl<'m> PlanMessages<'m> {
     }
 
     /// The ids of the placeholders message `i`'s texts name, in order,
-    /// when it is known by its digest (which read them once).
+    /// when it stands for a known message's texts alone (its digest read
+    /// them once, and the message holds none).
     pub fn known_ids(&self, i: usize) -> Option<&'m [(u64, u64)]> {
         self.known_ids.get(i).copied().flatten()
     }

@@ -352,6 +352,20 @@ impl Message {
         }
     }
 
+    /// The message with no content and no wire value: its role, turn and
+    /// place kept (a stand-in whose texts are read in another form).
+    pub fn bare(&self) -> Message {
+        Message {
+            role: self.role,
+            content: Content::Absent,
+            turn: self.turn,
+            wire_format: self.wire_format,
+            wire: Value::Null,
+            slot: self.slot,
+            parts_only: self.parts_only,
+        }
+    }
+
     /// Back to the wire value, with the content in its original place.
     pub fn into_wire(self) -> Value {
         let format = self.format();

@@ -496,3 +496,54 @@ fn the_messages_are_found_where_the_format_keeps_them() {
     let e = refused("42", None);
     assert_eq!(e.path(), Some("body"));
 }
+
+#[test]
+fn an_image_stashed_again_keeps_the_shape_of_its_placeholder_in_a_known_message() {
+    let url = data_url("image/png", PNG);
+    let image = |detail: Option<&str>| match detail {
+        Some(d) => {
+            json!({"role":"user","content":[{"type":"image_url","image_url":{"url":url,"detail":d}}]})
+        }
+        None => json!({"role":"user","content":[{"type":"image_url","image_url":{"url":url}}]}),
+    };
+    let says = |role: &str, text: &str| json!({"role": role, "content": text});
+    let sent = vec![
+        image(Some("high")),
+        says("assistant", "one"),
+        says("user", "next?"),
+        says("assistant", "ok"),
+        image(None),
+        says("assistant", "two"),
+        says("user", "compare them"),
+    ];
+    let mut form = BytesForm::default();
+    // Each turn sends what the turn before gave back, and its new messages:
+    // the first image is a placeholder from the first turn on, sent again
+    // unchanged on the second (its digest made) and known by it on the
+    // third, when the same image is stashed again from the fifth message.
+    let mut history: Vec<Value> = Vec::new();
+    for end in [3, 5, 7] {
+        let mut messages = history.clone();
+        messages.extend_from_slice(&sent[history.len()..end]);
+        let text = json!({"model": "gpt-4o", "messages": messages}).to_string();
+        let out = form.compact(&text, Some(Format::OpenAi), CompactOptions::default());
+        let body: Value = serde_json::from_str(&out.spliced).unwrap();
+        history = body["messages"].as_array().unwrap().clone();
+    }
+    for i in [0, 4] {
+        let text = history[i]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(text.starts_with("[Picture:history_"), "{i}: {text}");
+    }
+    // Each occurrence comes back in its own shape: the record kept the
+    // known message's occurrence too.
+    let access = StashAccess {
+        backend: &form.stash,
+        config: &StashConfig::default(),
+        now: 1_001.0,
+    };
+    let payloads = ctxpack_core::media::InMemory;
+    let back = block_on(expand_values(access, history, None, &payloads)).unwrap();
+    assert_eq!(Value::Array(back.messages), Value::Array(sent));
+}
