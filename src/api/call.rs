@@ -28,6 +28,9 @@ pub(crate) struct Call {
     pub opts: Options,
     /// The JavaScript values this call keeps, dropped when it ends.
     pub table: Table,
+    /// The `stash` option's stash, found once (none when it is absent or
+    /// is no usable stash: [`Call::stash`] says why).
+    found: Option<Rc<StashInner>>,
 }
 
 impl Call {
@@ -39,15 +42,16 @@ impl Call {
         // What the call remembers is its stash's (a `stash` option that is
         // none is refused where the call reads it), else its own.
         let stash = opts.get("stash");
-        let table = if stash.is_undefined() || stash.is_null() {
-            Table::new()
+        let found = if stash.is_undefined() || stash.is_null() {
+            None
         } else {
-            match stash_from_js(&stash, &opts.path_of("stash")) {
-                Ok(stash) => Table::remembering(Rc::clone(&stash.memory)),
-                Err(_) => Table::new(),
-            }
+            stash_from_js(&stash, &opts.path_of("stash")).ok()
         };
-        Ok(Call { opts, table })
+        let table = match &found {
+            Some(stash) => Table::remembering(Rc::clone(&stash.memory)),
+            None => Table::new(),
+        };
+        Ok(Call { opts, table, found })
     }
 
     /// The JSON path of the options object, under which the core names the
@@ -56,13 +60,20 @@ impl Call {
         JsonPath::root(OPTIONS)
     }
 
-    /// The `stash` option, which must be a `Stash`.
+    /// The `stash` option, which must be a `Stash` (open, this module's).
     pub fn stash(&self) -> Result<Rc<StashInner>, CtxpackError> {
-        stash_from_js(&self.opts.get("stash"), &self.opts.path_of("stash"))
+        match &self.found {
+            Some(stash) if stash.ensure_open().is_ok() => Ok(Rc::clone(stash)),
+            // Read again for the error, at its path.
+            _ => stash_from_js(&self.opts.get("stash"), &self.opts.path_of("stash")),
+        }
     }
 
     /// The `stash` option when given (`undefined` and `null` are none).
     pub fn optional_stash(&self) -> Result<Option<Rc<StashInner>>, CtxpackError> {
+        if self.found.is_some() {
+            return self.stash().map(Some);
+        }
         let value = self.opts.get("stash");
         if value.is_undefined() || value.is_null() {
             Ok(None)

@@ -124,6 +124,7 @@ test('the full module is loaded on the first call that needs it, once, and again
   let loads = 0;
   const twins = [];
   const storages = [];
+  const checks = [];
   class Stash {
     close() { this.closed = true; }
   }
@@ -143,6 +144,10 @@ test('the full module is loaded on the first call that needs it, once, and again
         storages.push(stash);
         return { map: 'records' };
       },
+      __stashCheck: (stash) => {
+        if (stash.closed) throw Object.assign(new Error('this stash was closed'), { name: 'CtxpackError', code: 'STASH_UNAVAILABLE' });
+        checks.push(stash);
+      },
     },
     extras: () => ({}),
     loadFull: async () => {
@@ -159,7 +164,8 @@ test('the full module is loaded on the first call that needs it, once, and again
   assert.equal((await api.fitContext([], { stash })).report.stash, fullStash);
   assert.equal(loads, 2);
   assert.deepEqual(twins, [{ map: 'records' }], 'the twin is opened once');
-  assert.equal(storages.length, 2, 'the main module checks its stash on every call');
+  assert.equal(storages.length, 1, 'what opens the twin is asked for once');
+  assert.equal(checks.length, 1, 'the main module checks its stash on every call after');
   stash.close();
   await new Promise((resolve) => setTimeout(resolve, 0));
   assert.equal(fullStash.closed, true, 'closing the stash closes its twin');

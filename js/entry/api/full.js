@@ -48,14 +48,18 @@ function fullModule(main, loadFull, ownError) {
     return loading;
   }
 
-  /** `options` with the full module's twin of its stash (the main module's own checks first: a closed stash, another copy's). */
+  /**
+   * `options` with the full module's twin of its stash (the main module's
+   * own checks first, on every call: a closed stash, another copy's; what
+   * opens the twin is asked for once).
+   */
   async function twinned(full, options) {
     const stash = options?.stash;
     if (typeof stash !== 'object' || stash === null) return options;
-    const storage = main.__stashStorage(stash);
     let twin = twins.get(stash);
-    if (twin === undefined) {
-      twin = full.Stash.__twin(storage);
+    if (twin !== undefined) main.__stashCheck(stash);
+    else {
+      twin = full.Stash.__twin(main.__stashStorage(stash));
       twins.set(stash, twin);
       twin.catch(() => {
         if (twins.get(stash) === twin) twins.delete(stash);
