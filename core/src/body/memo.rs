@@ -110,7 +110,7 @@ impl BodyMemo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::known::digest_of_text as digest_of;
+    use crate::history::digest::digest_of_text as digest_of;
 
     #[test]
     fn a_text_is_known_only_byte_for_byte() {

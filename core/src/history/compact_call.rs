@@ -15,8 +15,9 @@ use crate::history::compact::{
     CompactReport, HistoryImage, Plan, HASH_HEAD_BYTES,
 };
 mod offload_phase;
+use crate::history::digest::Digest;
 use crate::history::flow::{encode, Changes, Encoded, Outcome};
-use crate::history::known::{Digest, Input, Settled};
+use crate::history::known::{Input, Settled};
 use crate::history::listing::Listing;
 use crate::history::measure::{measure, Measured};
 use crate::history::offload::Offload;

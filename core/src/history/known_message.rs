@@ -8,7 +8,7 @@
 //! followed.
 
 use super::compact::CompactOptions;
-use super::known::Digest;
+use super::digest::Digest;
 use crate::messages::{Format, Turn};
 use std::rc::Rc;
 
@@ -58,7 +58,7 @@ impl From<Rc<Digest>> for KnownMessage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::known::digest_of_text;
+    use crate::history::digest::digest_of_text;
 
     #[test]
     fn the_facts_beside_the_pointer_are_the_digests_own() {

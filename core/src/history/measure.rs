@@ -3,7 +3,8 @@
 
 use crate::budget::json_len_with;
 use crate::history::compact::{CompactOptions, CompactReport};
-use crate::history::known::{decode_with_digest, Digest, Input, Settled};
+use crate::history::digest::Digest;
+use crate::history::known::{decode_with_digest, Input, Settled};
 use crate::history::known_message::KnownMessage;
 use crate::history::listing::Listing;
 use crate::history::loose::put_back_loose;
@@ -375,7 +376,7 @@ fn loose_as_text(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::known::digest_of_text;
+    use crate::history::digest::digest_of_text;
     use serde_json::json;
 
     #[test]

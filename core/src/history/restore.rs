@@ -3,12 +3,13 @@
 
 use super::flow::{encode, refresh, Encoded, Outcome};
 use crate::event_loop::Slicer;
+use crate::history::digest::Digest;
 use crate::history::expand::collect_file_references;
 use crate::history::expand::{
     apply_expansion, collect_placeholders, missing_placeholders, ExpandReport, Restored,
     RestoredImages,
 };
-use crate::history::known::{decode_inputs, Decoded, Digest, Input, Settled};
+use crate::history::known::{decode_inputs, Decoded, Input, Settled};
 use crate::media::payload::Payloads;
 use crate::messages::image::ImageTemplate;
 use crate::messages::names_file;
