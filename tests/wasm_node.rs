@@ -79,3 +79,40 @@ async fn indexeddb_absent_is_stash_unavailable() {
 async fn memory_belongs_to_the_stash() {
     wasm_support::stash::memory_belongs_to_the_stash().await;
 }
+
+/// An option's name is made a JavaScript string once and kept by its
+/// literal: a literal that begins another (the linker may lay them at one
+/// address) is its own name, not the longer one's.
+#[wasm_bindgen_test]
+fn an_option_name_is_its_own_literal() {
+    use ctxpack_boundary::convert::static_key;
+    const LONG: &str = "maxImages";
+    let short: &'static str = &LONG[..3];
+    for _ in 0..2 {
+        assert_eq!(static_key(LONG).as_string().as_deref(), Some("maxImages"));
+        assert_eq!(static_key(short).as_string().as_deref(), Some("max"));
+    }
+}
+
+/// A result crosses as its JSON, parsed: a key named `__proto__` stays an
+/// own key (setting it on an object field by field would change the
+/// object's prototype), `None` is `null`, and a large count is a number.
+#[wasm_bindgen_test]
+fn a_result_crosses_as_its_json() {
+    use ctxpack_boundary::convert::to_js;
+    use wasm_bindgen::JsCast;
+    let value = serde_json::json!({"__proto__": {"polluted": true}, "none": null, "bytes": 9_007_199_254_740_993_u64});
+    let js = to_js(&value);
+    let object: &js_sys::Object = js.unchecked_ref();
+    let keys: Vec<String> = js_sys::Object::keys(object)
+        .iter()
+        .filter_map(|k| k.as_string())
+        .collect();
+    assert_eq!(keys, ["__proto__", "none", "bytes"]);
+    assert!(wasm_support::get(&js, "polluted").is_undefined());
+    assert!(wasm_support::get(&js, "none").is_null());
+    assert_eq!(
+        wasm_support::get(&js, "bytes").as_f64(),
+        Some(9_007_199_254_740_992.0)
+    );
+}

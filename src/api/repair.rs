@@ -37,8 +37,8 @@ pub fn repair_context_js(
 /// `null` or anything it never writes.
 fn read_refusal(value: &JsValue) -> Option<ProviderRefusal> {
     let r = options_arg(Some(value), "refusal").ok()?;
-    let text = |key: &str| r.string(key).ok().flatten();
-    let count = |key: &str| r.number(key).ok().flatten();
+    let text = |key: &'static str| r.string(key).ok().flatten();
+    let count = |key: &'static str| r.number(key).ok().flatten();
     let mut refusal = ProviderRefusal::named(&text("kind")?, &text("provider")?)?;
     refusal.limit = count("limit").map(|n| n as u64);
     refusal.actual = count("actual").map(|n| n as u64);

@@ -7,13 +7,13 @@
 
 use crate::api::call::{Call, CallStash};
 use crate::api::compact_settings::{offloaded, progress_of, uploader_of, CompactSettings};
-use crate::convert::{body_memo, previous_body, to_js};
+use crate::convert::{body_memo, previous_body, static_key, to_js};
 use crate::promise::to_promise;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::body::{body_edits, read_body_bytes, BodyEdit, PreviousBody, ReadInputs};
-use ctxpack_core::history::{settle_inputs, CompactCall, CompactReport, Input};
-use js_sys::{Array, Float64Array, Object, Promise, Reflect, Uint8Array};
+use ctxpack_core::history::{settle_inputs, CompactCall, CompactReport};
+use js_sys::{Array, Float64Array, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -103,14 +103,11 @@ pub async fn compact_request_body(
         .set_picture_drawer(ctxpack_boundary::picture::placeholder_picture);
     let mut inputs = std::mem::take(&mut body.inputs);
     let settled = settle_inputs(&mut inputs, format, &options, &mut |i| body.read_message(i))?;
-    let known = inputs
-        .iter()
-        .filter(|i| matches!(i, Input::Known(_)))
-        .count();
     // The body is kept for the next, with each message as this
     // compaction is handed it: the compaction takes the values of those
     // read out of `inputs`.
     let read = ReadInputs::of(&inputs);
+    let known = inputs.len() - read.len();
     let mut progress = progress_of(&call)?;
     let store = CallStash::new(&stash, &call);
     let uploader = uploader_of(offload.as_ref(), &call.table);
@@ -124,29 +121,42 @@ pub async fn compact_request_body(
     let facts_read = body.text.facts_read();
     let kept = PreviousBody::keep(body, format, inputs, read, &digests);
     previous_body::keep(memory, kept);
-    let counts = [
-        ("known", known),
-        ("reused", reused),
-        ("readFrom", read_from),
-        ("factsRead", facts_read),
-    ];
-    Ok(answer(&edits, &outcome.report, &counts))
+    let answered = Answered {
+        report: &outcome.report,
+        known,
+        reused,
+        read_from,
+        facts_read,
+    };
+    Ok(answer(&edits, &answered))
+}
+
+/// What a call answers beside the edits: the report and the counts
+/// (see [`compact_request_body_js`]).
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Answered<'r> {
+    report: &'r CompactReport,
+    known: usize,
+    reused: usize,
+    read_from: usize,
+    facts_read: usize,
 }
 
 /// `{ranges, texts, report, …counts}`: each edit's byte range and text,
-/// the report, and each count by its name.
-fn answer(edits: &[BodyEdit], report: &CompactReport, counts: &[(&str, usize)]) -> JsValue {
+/// the report and the counts.
+fn answer(edits: &[BodyEdit], answered: &Answered<'_>) -> JsValue {
     let ranges: Vec<f64> = edits
         .iter()
         .flat_map(|e| [e.start as f64, e.end as f64])
         .collect();
     let texts: Array = edits.iter().map(|e| JsValue::from_str(&e.text)).collect();
-    let answer = Object::new();
-    let _ = Reflect::set(&answer, &"ranges".into(), &Float64Array::from(&ranges[..]));
-    let _ = Reflect::set(&answer, &"texts".into(), &texts);
-    let _ = Reflect::set(&answer, &"report".into(), &to_js(report));
-    for (name, count) in counts {
-        let _ = Reflect::set(&answer, &(*name).into(), &JsValue::from(*count as f64));
-    }
-    answer.into()
+    let answer = to_js(answered);
+    let _ = Reflect::set(
+        &answer,
+        &static_key("ranges"),
+        &Float64Array::from(&ranges[..]),
+    );
+    let _ = Reflect::set(&answer, &static_key("texts"), &texts);
+    answer
 }

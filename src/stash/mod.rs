@@ -411,7 +411,8 @@ impl Stash {
 /// ctxpack's stashes (or a made-up one).
 pub fn stash_from_js(value: &JsValue, path: &str) -> Result<Rc<StashInner>, CtxpackError> {
     let handle = if value.is_object() {
-        Reflect::get(value, &JsValue::from_str("__ctxpackHandle")).unwrap_or(JsValue::UNDEFINED)
+        Reflect::get(value, &crate::convert::static_key("__ctxpackHandle"))
+            .unwrap_or(JsValue::UNDEFINED)
     } else {
         JsValue::UNDEFINED
     };

@@ -14,6 +14,7 @@ pub mod message_memo;
 mod node_host;
 pub mod payload_memo;
 pub mod previous_body;
+mod static_key;
 mod string_memo;
 mod text;
 mod text_memo;
@@ -21,6 +22,7 @@ pub mod text_payloads;
 
 use self::caller_strings::{read_string, Holding};
 use self::external::Table;
+pub use self::static_key::static_key;
 use crate::CtxpackError;
 use ctxpack_core::history::Lang;
 use ctxpack_core::media::KeptKind;
@@ -284,12 +286,15 @@ fn set_own(obj: &Object, key: &str, value: &JsValue) {
     }
 }
 
-/// A result as a JavaScript value: serde's form of it, objects as plain
-/// objects, `None` as `null` (fields that are absent when `None` are
-/// skipped by their type).
+/// A result as a JavaScript value: its JSON form, parsed (objects as plain
+/// objects, `None` as `null`; fields that are absent when `None` are
+/// skipped by their type). One string crosses and `JSON.parse` builds the
+/// whole value, where setting each field from wasm would cross once a
+/// field.
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+    serde_json::to_string(value)
+        .ok()
+        .and_then(|json| js_sys::JSON::parse(&json).ok())
         .unwrap_or(JsValue::NULL)
 }
 
@@ -347,9 +352,9 @@ pub struct Options {
 
 impl Options {
     /// The raw value of `key` (`undefined` when absent or when reading it throws).
-    pub fn get(&self, key: &str) -> JsValue {
+    pub fn get(&self, key: &'static str) -> JsValue {
         match &self.obj {
-            Some(o) => Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED),
+            Some(o) => Reflect::get(o, &static_key(key)).unwrap_or(JsValue::UNDEFINED),
             None => JsValue::UNDEFINED,
         }
     }
@@ -360,7 +365,7 @@ impl Options {
     }
 
     /// An optional string option.
-    pub fn string(&self, key: &str) -> Result<Option<String>, CtxpackError> {
+    pub fn string(&self, key: &'static str) -> Result<Option<String>, CtxpackError> {
         let v = self.get(key);
         if v.is_undefined() || v.is_null() {
             return Ok(None);
@@ -398,7 +403,7 @@ impl Options {
     }
 
     /// An optional nested options object (`INVALID_OPTION` when it is not one).
-    pub fn object(&self, key: &str) -> Result<Option<Options>, CtxpackError> {
+    pub fn object(&self, key: &'static str) -> Result<Option<Options>, CtxpackError> {
         let v = self.get(key);
         if v.is_undefined() || v.is_null() {
             return Ok(None);
@@ -416,7 +421,7 @@ impl Options {
     }
 
     /// An optional array option (`INVALID_OPTION` when it is not one).
-    pub fn array(&self, key: &str) -> Result<Option<Array>, CtxpackError> {
+    pub fn array(&self, key: &'static str) -> Result<Option<Array>, CtxpackError> {
         let v = self.get(key);
         if v.is_undefined() || v.is_null() {
             return Ok(None);
@@ -431,7 +436,7 @@ impl Options {
     }
 
     /// An optional boolean option.
-    pub fn bool(&self, key: &str) -> Result<Option<bool>, CtxpackError> {
+    pub fn bool(&self, key: &'static str) -> Result<Option<bool>, CtxpackError> {
         let v = self.get(key);
         if v.is_undefined() || v.is_null() {
             return Ok(None);
@@ -445,7 +450,7 @@ impl Options {
     }
 
     /// An optional non-negative number option.
-    pub fn number(&self, key: &str) -> Result<Option<f64>, CtxpackError> {
+    pub fn number(&self, key: &'static str) -> Result<Option<f64>, CtxpackError> {
         let v = self.get(key);
         if v.is_undefined() || v.is_null() {
             return Ok(None);
@@ -460,7 +465,7 @@ impl Options {
     }
 
     /// An optional function option.
-    pub fn function(&self, key: &str) -> Result<Option<Function>, CtxpackError> {
+    pub fn function(&self, key: &'static str) -> Result<Option<Function>, CtxpackError> {
         let v = self.get(key);
         if v.is_undefined() || v.is_null() {
             return Ok(None);

@@ -44,6 +44,16 @@ impl ReadInputs {
                 .collect(),
         )
     }
+
+    /// How many messages are read: the others are known.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when every message is known.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// A body read, and how many of its messages were taken from the body

@@ -4,6 +4,7 @@
 
 use super::rules::{BytesOn, Detail, MimeSet, TokenRule};
 use super::{ModelProfile, MB};
+use std::sync::OnceLock;
 
 const ANTHROPIC: &str = "platform.claude.com/docs/en/build-with-claude/vision, /about-claude/models/overview, /about-claude/model-deprecations, read 2026-12-06";
 const ANTHROPIC_PATCHES: &str = "platform.claude.com/docs/en/build-with-claude/vision, /models/haiku-5-5/overview, read 2026-12-06";
@@ -369,17 +370,21 @@ pub(super) const FAMILIES: &[(&str, &str)] = &[
 /// A row: its id, its rule's name and its retirement date.
 type Row = (&'static str, &'static str, Option<&'static str>);
 
-/// Each row.
+/// Each row, in the table's order: [`ROWS`] split into its rows the first
+/// time a row is asked for (a call that fits to a model looks its row up
+/// on every call; splitting the text each time cost more than the rest of
+/// the lookup).
 pub(super) fn rows() -> impl Iterator<Item = Row> {
-    ROWS.lines().filter_map(row_of)
+    static TABLE: OnceLock<Vec<Row>> = OnceLock::new();
+    TABLE
+        .get_or_init(|| ROWS.lines().filter_map(row_of).collect())
+        .iter()
+        .copied()
 }
 
-/// The rows whose id begins with the byte `first` (the others are not
-/// split into their words).
+/// The rows whose id begins with the byte `first`.
 pub(super) fn rows_starting(first: u8) -> impl Iterator<Item = Row> {
-    ROWS.lines()
-        .filter(move |line| line.as_bytes().first() == Some(&first))
-        .filter_map(row_of)
+    rows().filter(move |r| r.0.as_bytes().first() == Some(&first))
 }
 
 /// The row a line of [`ROWS`] holds.
