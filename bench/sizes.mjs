@@ -22,7 +22,7 @@ export const SIZES = {
   /** The photo the fitting rows fit: width, height (larger than the model takes). */
   photo: pick([4000, 3000], [1800, 1350]),
   /** The agent chat the app keeps: messages, and turns per run. */
-  chat: { messages: pick(2000, 40), turnsPerRun: pick(10, 1) },
+  chat: { messages: pick(2000, 40), turnsPerRun: pick(10, 1), otherRecords: pick(5000, 20) },
   /** bench/redis.mjs: screenshots of the chat, other records in the store. */
   redis: { shots: pick(30, 3), others: pick(20000, 100) },
   /** bench/cache.mjs: the window session's turns; the limit session's turns and the turn it is counted from. */

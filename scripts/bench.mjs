@@ -289,6 +289,17 @@ if (!nodeOnly) {
     const placeholders = stashed.slice(0, 8).map((m) => m.content[0].text);
     const chat = agentChat(SIZES.chat.messages, placeholders);
     await ctx.compactContext(chat, { stash: chatStash });
+    // A stash that has run a while holds the records of other
+    // conversations: the same bodies, compacted against a stash holding
+    // SIZES.chat.otherRecords small images besides.
+    const fullStash = await ctx.Stash.open({ backend: 'memory' });
+    const others = [];
+    for (let i = 0; i < SIZES.chat.otherRecords; i++) {
+      const png = await makeImage('png', 8, 8, 20000 + i);
+      others.push({ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } }] });
+    }
+    const { report: othersReport } = await ctx.compactContext([...others, { role: 'user', content: 'ok' }], { stash: fullStash });
+    const textsFull = [];
     const turns = [];
     const estimates = [];
     const fits = [];
@@ -320,14 +331,20 @@ if (!nodeOnly) {
       t0 = performance.now();
       await ctx.compactRequestBody(body, { stash: chatStash });
       texts.push(performance.now() - t0);
+      t0 = performance.now();
+      await ctx.compactRequestBody(body, { stash: fullStash });
+      textsFull.push(performance.now() - t0);
     }
-    const [longTurn, longEstimate, longFit, longPlain, longServed, longParse, longText] = [turns, estimates, fits, plains, served, parses, texts].map(median);
+    const [longTurn, longEstimate, longFit, longPlain, longServed, longParse, longText, longTextFull] = [turns, estimates, fits, plains, served, parses, texts, textsFull].map(median);
     chatStash.free();
+    fullStash.free();
     result.node.longChat = { messages: chat.length, turn: longTurn, estimate: longEstimate, fit: longFit, plain: longPlain, served: longServed, parse: longParse, text: longText };
     console.log(`Node, a ${chat.length}-message agent chat the app keeps, 2 new messages a turn: compactContext ${longTurn.toFixed(2)} ms (${((1000 * longTurn) / chat.length).toFixed(2)} µs a message); plain JavaScript's walk ${longPlain.toFixed(2)} ms; ctxpack ${(longTurn / longPlain).toFixed(2)}× the walk (goal ≤ 3×)`);
     console.log(`  estimate of it ${longEstimate.toFixed(2)} ms (${(longEstimate / longPlain).toFixed(1)}× the walk), fitContext for gpt-4o ${longFit.toFixed(2)} ms (${(longFit / longPlain).toFixed(1)}× the walk); both remember messages as compactContext does`);
     console.log(`  as a server receives it, parsed from the body each turn: JSON.parse + compactContext ${longServed.toFixed(2)} ms; JSON.parse alone ${longParse.toFixed(2)} ms (${(longServed / longParse).toFixed(1)}×: new objects each turn, nothing remembered)`);
     console.log(`  the body as text: compactRequestBody ${longText.toFixed(2)} ms; JSON.parse alone ${longParse.toFixed(2)} ms; ctxpack ${(longText / longParse).toFixed(2)}× JSON.parse (goal ≤ 1.0×)`);
+    console.log(`  the same with ${othersReport.written} other records in the stash: compactRequestBody ${longTextFull.toFixed(2)} ms (${(longTextFull / longText).toFixed(2)}× with the chat's 8 alone)`);
+    result.node.longChat.textWithOthers = { records: othersReport.written, ms: longTextFull };
     // The same chat as the AI SDK hands it to a middleware: a new prompt
     // (LanguageModel messages) for every call. compactContext on it, and
     // what the adapters run (compactPrompt: as text when it is plain JSON).

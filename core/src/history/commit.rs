@@ -4,6 +4,7 @@
 //! The writing itself is in `flow`.
 
 use crate::history::compact::{CompactReport, Plan};
+use crate::history::listing::Listed;
 use crate::stash::{Failure, NewRecord, RecordMeta, StashError, WriteErrors, WrittenAt};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -15,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub(super) fn new_records<'m>(
     plan: &Plan<'m>,
     templates: Vec<Option<String>>,
-    listed: &BTreeMap<String, RecordMeta>,
+    listed: &Listed,
     written: WrittenAt,
 ) -> Vec<NewRecord<'m>> {
     plan.images

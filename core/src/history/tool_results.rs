@@ -5,11 +5,11 @@
 //! when the stash confirms every record that outcome names; otherwise it is
 //! read, and a clean outcome is remembered for the next call.
 
-use super::listing::Listing;
+use super::listing::{Listed, Listing};
 use super::payloads::CompactPayloads;
 use crate::json_path::JsonPath;
 use crate::messages::placeholder::binary_marker_ids;
-use crate::stash::{RecordMeta, StashAccess, StashBackend};
+use crate::stash::{StashAccess, StashBackend};
 use crate::tool_results::binary_stash::{
     sanitize_targets, target_text, text_target, BinaryReport, OnWriteFailure, Target,
 };
@@ -17,7 +17,7 @@ use crate::tool_results::sanitize::{pointer_get, pointer_get_mut, SanitizeOption
 use crate::tool_results::slots::{Slot, SlotKind};
 use crate::tool_results::{escaped_len, HeldJson, SanitizedText};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// What sanitizing the tool results did.
 #[derive(Debug, Default)]
@@ -313,7 +313,7 @@ fn held_target(
 async fn confirmed<B: StashBackend>(
     backend: &B,
     now: f64,
-    listed: Option<&BTreeMap<String, RecordMeta>>,
+    listed: Option<&Listed>,
     candidates: Vec<Candidate>,
     out: &mut Sanitized,
     values: &mut [Value],
@@ -325,7 +325,7 @@ async fn confirmed<B: StashBackend>(
     let mut records = Vec::new();
     let mut asked = Vec::new();
     for c in &candidates {
-        let confirm = c.outcome.confirmations(listed, now);
+        let confirm = c.outcome.confirmations(&|id| listed.get(id), now);
         asked.push(
             confirm
                 .as_ref()

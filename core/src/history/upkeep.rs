@@ -4,8 +4,9 @@
 //! records the call writes, so all of it is written in one commit.
 
 use crate::history::compact::CompactReport;
+use crate::history::listing::Listed;
 use crate::stash::{plan_maintenance, Maintenance, NewRecord, RecordMeta, StashConfig};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// What the conversation keeps alive.
 pub(super) struct Renewals {
@@ -22,7 +23,7 @@ pub(super) struct Renewals {
 /// missing in `report`.
 pub(super) fn renewals(
     referenced: &[String],
-    listed: &mut BTreeMap<String, RecordMeta>,
+    listed: &mut Listed,
     records: &[NewRecord<'_>],
     binary_ids: BTreeSet<String>,
     (now, config): (f64, &StashConfig),
@@ -35,15 +36,17 @@ pub(super) fn renewals(
     protected.extend(binary_ids);
     let mut renewed = Vec::new();
     for id in referenced {
-        match listed.get_mut(id) {
+        match listed.get(id) {
             Some(m) if m.expires_at > now => {
                 protected.insert(id.clone());
                 // Expiry is kept within a tenth of the TTL: a record is
                 // rewritten only once that much of its life has passed.
                 if m.expires_at - now < config.ttl_ms * 0.9 {
+                    let mut m = m.clone();
                     m.expires_at = now + config.ttl_ms;
                     m.last_used_at = now;
-                    renewed.push(m.clone());
+                    listed.insert(m.clone());
+                    renewed.push(m);
                 }
             }
             _ if records.iter().any(|r| !r.stored && r.id == *id) => {}
@@ -58,14 +61,14 @@ pub(super) fn renewals(
 /// until the stash fits, among those listed and those written now
 /// (`records`), sparing `protected`.
 pub(super) fn sweep_plan(
-    mut listed: BTreeMap<String, RecordMeta>,
+    mut listed: Listed,
     records: &[NewRecord<'_>],
     (now, config): (f64, &StashConfig),
     protected: &BTreeSet<String>,
 ) -> Maintenance {
     for r in records.iter().filter(|r| !r.stored) {
-        listed.insert(r.id.clone(), r.meta.clone());
+        listed.insert(r.meta.clone());
     }
-    let metas: Vec<RecordMeta> = listed.into_values().collect();
+    let metas: Vec<&RecordMeta> = listed.all().collect();
     plan_maintenance(&metas, now, config, protected)
 }

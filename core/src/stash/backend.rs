@@ -3,6 +3,19 @@
 
 use super::commit::{commit_in_steps, Commit, Committed};
 use super::{NewRecord, RecordMeta, StashError, StoredRecord};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// The records' metadata by id.
+pub type Metas = BTreeMap<String, RecordMeta>;
+
+/// `metas` by id (inserted one by one: collecting would sort them first,
+/// code the module carries for this alone).
+pub fn metas_by_id(metas: impl IntoIterator<Item = RecordMeta>) -> Metas {
+    let mut by_id = Metas::new();
+    by_id.extend(metas.into_iter().map(|m| (m.id.clone(), m)));
+    by_id
+}
 
 /// A place to keep records. Implemented by [`super::MemoryBackend`] here and
 /// by IndexedDB and JavaScript adapters at the boundary.
@@ -18,6 +31,15 @@ pub trait StashBackend {
 
     /// The metadata of every record, without payloads.
     async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError>;
+
+    /// The metadata of every record by id, as [`StashBackend::list_meta`]
+    /// lists it; shared, where the backend keeps a listing (see
+    /// [`super::CachedBackend`]), so that a call reads it without a copy:
+    /// a call that copied the listing would cost more the more the stash
+    /// holds. By default, made of [`StashBackend::list_meta`].
+    async fn listing(&self) -> Result<Rc<Metas>, StashError> {
+        Ok(Rc::new(metas_by_id(self.list_meta().await?)))
+    }
 
     /// The metadata of the records `ids` names that exist (in any order):
     /// what a call looks up when the store expires records by itself. By
@@ -61,6 +83,9 @@ impl<T: StashBackend + ?Sized> StashBackend for &T {
     }
     async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {
         (**self).list_meta().await
+    }
+    async fn listing(&self) -> Result<Rc<Metas>, StashError> {
+        (**self).listing().await
     }
     async fn metas_of(&self, ids: &[String]) -> Result<Vec<RecordMeta>, StashError> {
         (**self).metas_of(ids).await

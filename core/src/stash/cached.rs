@@ -7,11 +7,12 @@
 //! during the reset counts as committed.
 
 use super::{
-    Commit, Committed, NewRecord, RecordMeta, StashBackend, StashError, StashErrorKind,
-    StoredRecord,
+    metas_by_id, Commit, Committed, Metas, NewRecord, RecordMeta, StashBackend, StashError,
+    StashErrorKind, StoredRecord,
 };
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// How long a metadata listing is trusted, in milliseconds.
 pub const META_CACHE_MS: f64 = 30_000.0;
@@ -41,7 +42,9 @@ pub struct MetaCache {
 struct Listing {
     at: f64,
     generation: u64,
-    metas: BTreeMap<String, RecordMeta>,
+    /// Shared with the calls that read it: a change made while a call
+    /// still holds it copies it once (`Rc::make_mut`).
+    metas: Rc<Metas>,
 }
 
 impl MetaCache {
@@ -57,35 +60,36 @@ impl MetaCache {
 
     /// The listing, when it was made less than [`META_CACHE_MS`] before
     /// `now` under `generation`.
-    fn fresh(&self, now: f64, generation: u64) -> Option<Vec<RecordMeta>> {
+    fn fresh(&self, now: f64, generation: u64) -> Option<Rc<Metas>> {
         let listed = self.listed.borrow();
         let l = listed.as_ref()?;
-        (now - l.at < META_CACHE_MS && l.generation == generation)
-            .then(|| l.metas.values().cloned().collect())
+        (now - l.at < META_CACHE_MS && l.generation == generation).then(|| Rc::clone(&l.metas))
     }
 
-    fn store(&self, now: f64, generation: u64, metas: &[RecordMeta]) {
-        let mut by_id = BTreeMap::new();
-        by_id.extend(metas.iter().map(|m| (m.id.clone(), m.clone())));
+    fn store(&self, now: f64, generation: u64, metas: Rc<Metas>) {
         *self.listed.borrow_mut() = Some(Listing {
             at: now,
             generation,
-            metas: by_id,
+            metas,
         });
     }
 
     /// Applies a change that committed; a failed one drops the listing,
-    /// since what the storage holds is no longer known.
+    /// since what the storage holds is no longer known. So does a change
+    /// made while a call still reads the listing (a call's write during its
+    /// own listing's use, which is rare): the listing is not copied, the
+    /// next call lists the storage again.
     fn apply<T>(
         &self,
         outcome: &Result<T, StashError>,
         change: impl FnOnce(&mut BTreeMap<String, RecordMeta>),
     ) {
         let mut listed = self.listed.borrow_mut();
-        match (outcome, listed.as_mut()) {
-            (Ok(_), Some(l)) => change(&mut l.metas),
-            (Err(_), _) => *listed = None,
-            _ => {}
+        let metas = listed.as_mut().map(|l| Rc::get_mut(&mut l.metas));
+        match (outcome, metas) {
+            (Ok(_), Some(Some(metas))) => change(metas),
+            (Err(_), _) | (Ok(_), Some(None)) => *listed = None,
+            (Ok(_), None) => {}
         }
     }
 }
@@ -178,25 +182,36 @@ impl<B: StashBackend + Generation> StashBackend for CachedBackend<'_, B> {
     }
 
     async fn list_meta(&self) -> Result<Vec<RecordMeta>, StashError> {
+        Ok(self.listing().await?.values().cloned().collect())
+    }
+
+    async fn listing(&self) -> Result<Rc<Metas>, StashError> {
         let generation = self.backend.generation();
         if let Some(metas) = self.cache.fresh(self.now, generation) {
             return Ok(metas);
         }
-        let metas = self.backend.list_meta().await;
-        match &metas {
-            Ok(m) => self.cache.store(self.now, generation, m),
-            Err(_) => self.cache.clear(),
+        match self.backend.list_meta().await {
+            Ok(m) => {
+                let metas = Rc::new(metas_by_id(m));
+                self.cache.store(self.now, generation, Rc::clone(&metas));
+                Ok(metas)
+            }
+            Err(e) => {
+                self.cache.clear();
+                Err(e)
+            }
         }
-        metas
     }
 
     async fn metas_of(&self, ids: &[String]) -> Result<Vec<RecordMeta>, StashError> {
         if self.backend.expires_by_itself() {
             return self.backend.metas_of(ids).await;
         }
-        let mut metas = self.list_meta().await?;
-        metas.retain(|m| ids.contains(&m.id));
-        Ok(metas)
+        let listing = self.listing().await?;
+        Ok(ids
+            .iter()
+            .filter_map(|id| listing.get(id).cloned())
+            .collect())
     }
 
     fn expires_by_itself(&self) -> bool {
@@ -321,6 +336,40 @@ mod tests {
         assert_eq!(backend.listings.get(), 1);
         block_on(at(META_CACHE_MS + 1.0).list_meta()).unwrap();
         assert_eq!(backend.listings.get(), 2, "a stale listing is read again");
+    }
+
+    #[test]
+    fn a_listing_is_shared_with_the_calls_and_not_copied_for_a_write() {
+        let backend = Counting::default();
+        let cache = MetaCache::new();
+        let at = |now| CachedBackend::new(&backend, &cache, now);
+        block_on(at(0.0).put_records(&[record("a")]));
+        let first = block_on(at(1.0).listing()).unwrap();
+        let again = block_on(at(2.0).listing()).unwrap();
+        assert!(Rc::ptr_eq(&first, &again), "read without a copy");
+        assert_eq!(backend.listings.get(), 1);
+        drop(again);
+        // With no call holding it, a write changes it in place.
+        let at_before = Rc::as_ptr(&first);
+        drop(first);
+        block_on(at(3.0).put_records(&[record("b")]));
+        let after = block_on(at(4.0).listing()).unwrap();
+        assert_eq!(Rc::as_ptr(&after), at_before);
+        assert_eq!(after.keys().collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(backend.listings.get(), 1);
+        // A write while a call holds it: the call's stays as it was, the
+        // next call lists the storage again and finds the write.
+        block_on(at(5.0).delete_records(&["a".into()])).unwrap();
+        assert_eq!(after.keys().collect::<Vec<_>>(), ["a", "b"]);
+        let last = block_on(at(6.0).listing()).unwrap();
+        assert_eq!(last.keys().collect::<Vec<_>>(), ["b"]);
+        assert_eq!(backend.listings.get(), 2);
+        let ids = ["b".to_owned(), "c".to_owned()];
+        let found = block_on(at(7.0).metas_of(&ids)).unwrap();
+        assert_eq!(
+            found.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(),
+            ["b"]
+        );
     }
 
     #[test]

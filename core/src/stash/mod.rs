@@ -14,7 +14,7 @@ mod policy;
 mod record;
 
 pub use access::StashAccess;
-pub use backend::StashBackend;
+pub use backend::{metas_by_id, Metas, StashBackend};
 pub use cached::{CachedBackend, Generation, MetaCache, META_CACHE_MS};
 pub use commit::{commit_in_steps, Commit, Committed};
 pub use error::{StashError, StashErrorKind};

@@ -108,7 +108,7 @@ impl Maintenance {
 /// least recently used until the stash fits `max_bytes`. Records in
 /// `protected` (referenced by the conversation being processed) stay.
 pub fn plan_maintenance(
-    metas: &[RecordMeta],
+    metas: &[&RecordMeta],
     now: f64,
     config: &StashConfig,
     protected: &BTreeSet<String>,
@@ -161,6 +161,7 @@ pub async fn sweep<B: StashBackend>(
     now: f64,
 ) -> Result<SweepReport, StashError> {
     let metas = backend.list_meta().await?;
+    let metas: Vec<&RecordMeta> = metas.iter().collect();
     let plan = plan_maintenance(&metas, now, config, &BTreeSet::new());
     let doomed = plan.doomed();
     if !doomed.is_empty() {
@@ -236,7 +237,12 @@ mod tests {
             ttl_ms: 100.0,
             max_bytes: Some(20),
         };
-        let m = plan_maintenance(&metas, 100.0, &cfg, &BTreeSet::new());
+        let m = plan_maintenance(
+            &metas.iter().collect::<Vec<_>>(),
+            100.0,
+            &cfg,
+            &BTreeSet::new(),
+        );
         assert_eq!(m.expired, vec!["a"]);
         assert_eq!(m.evicted, vec!["b"]);
         assert_eq!(m.bytes_after, 20);
@@ -251,7 +257,7 @@ mod tests {
             max_bytes: Some(5),
         };
         let protected: BTreeSet<String> = ["a".to_owned(), "b".to_owned()].into();
-        let m = plan_maintenance(&metas, 100.0, &cfg, &protected);
+        let m = plan_maintenance(&metas.iter().collect::<Vec<_>>(), 100.0, &cfg, &protected);
         assert!(m.expired.is_empty() && m.evicted.is_empty());
         assert!(m.over_budget);
     }
@@ -275,7 +281,12 @@ mod tests {
             ttl_ms: 100.0,
             max_bytes: Some(15),
         };
-        let m = plan_maintenance(&metas, 100.0, &cfg, &BTreeSet::new());
+        let m = plan_maintenance(
+            &metas.iter().collect::<Vec<_>>(),
+            100.0,
+            &cfg,
+            &BTreeSet::new(),
+        );
         assert_eq!(m.evicted, ["a", "b", "c"]);
     }
 }

@@ -5,7 +5,6 @@
 
 use crate::budget::json_len;
 use crate::stash::{NewRecord, RecordMeta};
-use std::collections::BTreeMap;
 
 /// The host's memory of what sanitizing its tool texts made of them: the
 /// sanitize memo, apart from the payload source (`Payloads`). By default it
@@ -65,15 +64,15 @@ impl SanitizedText {
     /// The records to confirm before this outcome is used: each id the
     /// stash lists (`listed`) live at `now`, as it is listed. `None`
     /// when one is not listed live: the text is read again instead.
-    pub fn confirmations(
+    pub fn confirmations<'l>(
         &self,
-        listed: &BTreeMap<String, RecordMeta>,
+        listed: &dyn Fn(&str) -> Option<&'l RecordMeta>,
         now: f64,
     ) -> Option<Vec<NewRecord<'static>>> {
         self.ids
             .iter()
             .map(|id| {
-                let meta = listed.get(id).filter(|m| m.expires_at > now)?;
+                let meta = listed(id).filter(|m| m.expires_at > now)?;
                 Some(NewRecord {
                     id: id.clone(),
                     mime: meta.mime.clone(),
@@ -119,16 +118,17 @@ mod tests {
             stashed: 2,
             escaped_len: 2,
         };
-        let listed: BTreeMap<_, _> = [
+        let listed: std::collections::BTreeMap<_, _> = [
             ("a".to_owned(), meta("a", 50.0)),
             ("b".to_owned(), meta("b", 50.0)),
         ]
         .into();
-        let confirm = outcome.confirmations(&listed, 10.0).unwrap();
+        let confirm = outcome.confirmations(&|id| listed.get(id), 10.0).unwrap();
         assert_eq!(confirm.len(), 2);
         assert!(confirm.iter().all(|r| r.stored && r.meta == listed[&r.id]));
-        assert_eq!(outcome.confirmations(&listed, 50.0), None);
-        let one: BTreeMap<_, _> = [("a".to_owned(), meta("a", 50.0))].into();
-        assert_eq!(outcome.confirmations(&one, 10.0), None);
+        assert_eq!(outcome.confirmations(&|id| listed.get(id), 50.0), None);
+        let one = meta("a", 50.0);
+        let only_a = |id: &str| (id == "a").then_some(&one);
+        assert_eq!(outcome.confirmations(&only_a, 10.0), None);
     }
 }
