@@ -8,7 +8,7 @@
 use crate::api::call::{Call, CallStash};
 use crate::api::compact_settings::{offloaded, progress_of, uploader_of, CompactSettings};
 use crate::convert::{body_memo, previous_body, static_key, to_js};
-use crate::promise::to_promise;
+use crate::promise::eager_promise;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::body::{body_edits, read_body_bytes, BodyEdit, PreviousBody, ReadInputs};
@@ -29,7 +29,9 @@ use wasm_bindgen::JsCast;
 /// follows the first `same` bytes of the stash's kept body `kept` (which
 /// the JavaScript side compared through `__previousRequestBodies` in this
 /// same turn of the event loop): it is taken now, before anything else
-/// can run.
+/// can run. The call runs at once as far as it goes without waiting (see
+/// `promise::eager_promise`): a call whose stash answers from memory has
+/// kept its body and settled its promise when it returns.
 #[wasm_bindgen(js_name = __compactRequestBody, skip_typescript)]
 pub fn compact_request_body_js(
     body: JsValue,
@@ -38,7 +40,7 @@ pub fn compact_request_body_js(
     kept: Option<u32>,
 ) -> Promise {
     let after = same.map(|same| (same as usize, kept.and_then(|i| kept_body(&options, i))));
-    to_promise(Box::pin(compact_request_body(body, options, after)))
+    eager_promise(Box::pin(compact_request_body(body, options, after)))
 }
 
 /// The stash of `options`' kept body `i`, taken out.
@@ -49,8 +51,9 @@ fn kept_body(options: &JsValue, i: u32) -> Option<PreviousBody> {
 }
 
 /// A view of the bytes of each body `stash` keeps from its last
-/// `compactRequestBody` calls, the newest first, in wasm memory (good
-/// until wasm memory next grows: compare with them at once).
+/// `compactRequestBody` calls, each followed by where its last message
+/// begins, the newest first, in wasm memory (good until wasm memory next
+/// grows: compare with them at once).
 #[wasm_bindgen(js_name = __previousRequestBodies, skip_typescript)]
 pub fn previous_request_bodies(stash: JsValue) -> JsValue {
     stash_from_js(&stash, "options.stash")

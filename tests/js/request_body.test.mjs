@@ -132,8 +132,10 @@ test('the body crosses into wasm once; a message received before that compaction
   // Given only after the bytes it shares with the body the stash keeps:
   // those bytes do not cross again, and every message within them is
   // taken as it was read, the one with an image too.
-  const [kept] = await inFull({ stash }, (full, o) => full.__previousRequestBodies(o.stash));
+  const [kept, lastStart] = await inFull({ stash }, (full, o) => full.__previousRequestBodies(o.stash));
   assert.equal(Buffer.compare(Buffer.from(kept), body), 0, 'the stash keeps the body before');
+  // With where its last message begins: the next turn shares the bytes before it.
+  assert.equal(lastStart, body.lastIndexOf(Buffer.from(JSON.stringify(chat.at(-1)))));
   const before = chat.length;
   chat.push({ role: 'assistant', content: 'ok' }, { role: 'user', content: 'last ✓' });
   const next = send(chat);
@@ -162,6 +164,43 @@ test('the body crosses into wasm once; a message received before that compaction
   assert.ok(entry.value.body instanceof Uint8Array);
   assert.deepEqual(JSON.parse(Buffer.from(entry.value.body)).messages, JSON.parse(JSON.stringify(objects.messages)));
   assert.deepEqual(entry.value.report, objects.report);
+});
+
+test('a call that waits for nothing has done its work when it returns; one that waits for its stash goes on and agrees', async () => {
+  const chat = [{ role: 'system', content: 'You are an agent.' }, { role: 'user', content: [{ type: 'text', text: `look ✓ [Picture:history_${'ab'.repeat(16)}]` }] }];
+  const body = Buffer.from(JSON.stringify({ model: 'gpt-4o', messages: chat }));
+  // A memory stash answers at once: the body is kept, and the promise
+  // settled, before the call returns.
+  const stash = await memory();
+  const answer = await inFull({ stash }, (full, o) => {
+    const before = full.__previousRequestBodies(o.stash).length;
+    const pending = full.__compactRequestBody(body, o);
+    const kept = full.__previousRequestBodies(o.stash);
+    assert.equal(kept.length, before + 2, 'kept by the time the call returned');
+    assert.equal(Buffer.compare(Buffer.from(kept[0]), body), 0);
+    return pending;
+  });
+  // A stash whose adapter answers later: the call waits for it, and the
+  // body is kept once it has gone on, with the same answer.
+  const map = new Map();
+  const later = (v) => new Promise((resolve) => setTimeout(() => resolve(v), 5));
+  const adapter = {
+    get: (k) => later(map.get(k)),
+    put: (k, v) => later(void map.set(k, v)),
+    delete: (k) => later(void map.delete(k)),
+    keys: () => later([...map.keys()]),
+  };
+  const slow = await Stash.open({ backend: adapter });
+  const waited = await inFull({ stash: slow }, (full, o) => {
+    const pending = full.__compactRequestBody(body, o);
+    assert.equal(full.__previousRequestBodies(o.stash).length, 0, 'still waiting for the stash');
+    return pending.then((a) => {
+      assert.equal(full.__previousRequestBodies(o.stash).length, 2);
+      return a;
+    });
+  });
+  assert.deepEqual(waited.report, answer.report);
+  assert.deepEqual([...waited.ranges], [...answer.ranges]);
 });
 
 test('edits in place between bodies: a message changed is read again, one removed or moved is found by its text', async () => {

@@ -10,7 +10,7 @@
 use super::memory::Memory;
 use ctxpack_core::body::PreviousBody;
 use js_sys::{Array, Uint8Array, WebAssembly};
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Bodies kept at most; past this, the one used longest ago goes.
 pub const KEPT: usize = 4;
@@ -32,10 +32,12 @@ pub fn keep(memory: &Memory, body: PreviousBody) {
     }
 }
 
-/// A view of each kept body's text in wasm memory, the newest first, for
-/// the host to compare the next body with at once: a view is good until
-/// wasm memory next grows, after which it is empty (a detached buffer), so
-/// a comparison with it finds nothing in common.
+/// A view of each kept body's text in wasm memory, each followed by where
+/// its last message begins (the bytes before it are those the
+/// conversation's next body shares: see `PreviousBody::last_message_start`),
+/// the newest first, for the host to compare the next body with at once: a
+/// view is good until wasm memory next grows, after which it is empty (a
+/// detached buffer), so a comparison with it finds nothing in common.
 pub fn views(memory: &Memory) -> Array {
     let views = Array::new();
     let Some(memory_object) = wasm_bindgen::memory()
@@ -52,6 +54,7 @@ pub fn views(memory: &Memory) -> Array {
             text.as_ptr() as u32,
             text.len() as u32,
         ));
+        views.push(&JsValue::from(body.last_message_start() as f64));
     }
     views
 }

@@ -100,6 +100,18 @@ impl PreviousBody {
         self.body.text.text()
     }
 
+    /// Where the body's last message begins (where its text ends, when it
+    /// has none). A conversation's next body shares every byte before it
+    /// (the new messages follow the last one, or it is sent again
+    /// changed): the host compares those bytes first, all at once, and
+    /// looks for the first difference only after them.
+    pub fn last_message_start(&self) -> usize {
+        self.body
+            .spans
+            .last()
+            .map_or(self.text().len(), |&(start, _)| start)
+    }
+
     /// Reads the next body: its first `same` bytes are this body's, `rest`
     /// the bytes that follow (`format` and `known` as for [`read_body`](super::read_body)).
     /// Only the new bytes are checked as UTF-8 (a body that is not is
@@ -275,6 +287,25 @@ mod tests {
         (0..body.spans.len())
             .map(|i| body.read_message(i).unwrap())
             .collect()
+    }
+
+    #[test]
+    fn the_bytes_before_the_last_message_are_those_the_next_body_shares() {
+        let first = body(r#",{"role":"user","content":"again"}"#);
+        let previous = kept(read(&first));
+        let start = previous.last_message_start();
+        assert!(first[start..].starts_with(r#"{"role":"user","content":"again"}]"#));
+        // The next turn: messages after the last one, or the last one sent
+        // changed. Either shares every byte before it.
+        for next in [
+            body(r#",{"role":"user","content":"again"},{"role":"assistant","content":"ok"}"#),
+            body(r#",{"role":"user","content":"again and again"}"#),
+        ] {
+            assert!(shared(previous.text(), &next) >= start);
+        }
+        let empty = format!("{}]}}", r#"{"model":"m","messages":["#);
+        let none = kept(read(&empty));
+        assert_eq!(none.last_message_start(), empty.len());
     }
 
     #[test]

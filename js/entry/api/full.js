@@ -20,6 +20,8 @@ function fullModule(main, loadFull, ownError) {
   /** The profiles registered with the main module, in order: the full module is given them too. */
   const profiles = [];
   const twins = new WeakMap();
+  /** Each twin's promise, once resolved, to what it resolved to. */
+  const opened = new WeakMap();
   const close = main.Stash?.prototype.close;
   if (typeof close === 'function' && !close.__closesTwin) {
     // Closing a stash lets go of its twin's memory too.
@@ -51,9 +53,10 @@ function fullModule(main, loadFull, ownError) {
   /**
    * `options` with the full module's twin of its stash (the main module's
    * own checks first, on every call: a closed stash, another copy's; what
-   * opens the twin is asked for once).
+   * opens the twin is asked for once), or a promise of it while the twin
+   * opens.
    */
-  async function twinned(full, options) {
+  function twinned(full, options) {
     const stash = options?.stash;
     if (typeof stash !== 'object' || stash === null) return options;
     let twin = twins.get(stash);
@@ -61,18 +64,22 @@ function fullModule(main, loadFull, ownError) {
     else {
       twin = full.Stash.__twin(main.__stashStorage(stash));
       twins.set(stash, twin);
-      twin.catch(() => {
+      twin.then((t) => opened.set(twin, t), () => {
         if (twins.get(stash) === twin) twins.delete(stash);
       });
     }
-    return { ...options, stash: await twin };
+    const open = opened.get(twin);
+    return open !== undefined ? { ...options, stash: open } : twin.then((t) => ({ ...options, stash: t }));
   }
 
   return {
     async call(options, f) {
       try {
-        const full = await load();
-        return await f(full, await twinned(full, options));
+        // Once loaded and opened, no promise is waited for before `f`.
+        const full = loaded ?? await load();
+        let args = twinned(full, options);
+        if (args instanceof Promise) args = await args;
+        return await f(full, args);
       } catch (e) {
         throw ownError(e);
       } finally {

@@ -3,29 +3,37 @@
 // before), and the changed messages' texts are spliced back here.
 import { sharedUploads } from './uploads.js';
 
-/** Bytes compared at a time while the two bodies agree. */
+/** Bytes compared at a time while the two bodies agree, at most. */
 const STEP = 1 << 16;
+/** The first step: each after it is twice the one before, up to STEP. */
+const FIRST_STEP = 1 << 10;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * How many leading bytes `a` and `b` share. Where the host has Node's
- * `Buffer.compare` (native), by steps and then halving; elsewhere byte by
- * byte.
+ * How many leading bytes `a`, a kept body, and `b` share; `likely`: where
+ * `a`'s last message begins, the bytes before it those a conversation's
+ * next body shares, compared first all at once. Where the host has Node's
+ * `Buffer` (a native comparison of two ranges, no view made for either),
+ * by growing steps and then halving; elsewhere byte by byte.
  */
-function sharedPrefix(a, b) {
+function sharedPrefix(a, b, likely) {
   const n = Math.min(a.length, b.length);
-  const compare = globalThis.Buffer?.compare;
+  const compare = globalThis.Buffer?.prototype?.compare;
   if (typeof compare !== 'function') {
     let i = 0;
     while (i < n && a[i] === b[i]) i++;
     return i;
   }
-  const same = (from, to) => compare.call(globalThis.Buffer, a.subarray(from, to), b.subarray(from, to)) === 0;
-  for (let at = 0; at < n; at += STEP) {
-    const end = Math.min(n, at + STEP);
-    if (same(at, end)) continue;
+  const same = (from, to) => compare.call(a, b, from, to, from, to) === 0;
+  let at = likely > 0 && likely <= n && same(0, likely) ? likely : 0;
+  for (let step = FIRST_STEP; at < n; step = Math.min(2 * step, STEP)) {
+    const end = Math.min(n, at + step);
+    if (same(at, end)) {
+      at = end;
+      continue;
+    }
     let lo = at;
     let hi = end;
     while (hi - lo > 32) {
@@ -89,11 +97,12 @@ function requestBodyCompaction(main, inFull) {
       // before. One that shares less than half of itself is another
       // conversation's (a short request beside an agent's loop shares its
       // first bytes), and stays kept for that one.
+      // Each kept body comes with where its last message begins.
       let best = -1;
       let same = 0;
-      for (let i = 0; i < kept.length; i++) {
-        const n = sharedPrefix(kept[i], body);
-        if (n > same && n >= kept[i].length / 2) [best, same] = [i, n];
+      for (let i = 0; i + 1 < kept.length; i += 2) {
+        const n = sharedPrefix(kept[i], body, kept[i + 1]);
+        if (n > same && n >= kept[i].length / 2) [best, same] = [i / 2, n];
       }
       if (best < 0) return whole();
       // In this same turn of the event loop: the full module takes the
