@@ -70,8 +70,10 @@ function createProxy(options = {}) {
   const keepRecentImages = options.keepRecentImages ?? DEFAULT_KEEP_RECENT_IMAGES;
   if (!Number.isInteger(keepRecentImages) || keepRecentImages < 0) throw new TypeError('createProxy: keepRecentImages must be a whole number ≥ 0');
   const log = typeof options.log === 'function' ? options.log : options.log === false ? () => {} : (entry) => process.stderr.write(`${formatLogLine(entry)}\n`);
-  let stash = options.stash ? Promise.resolve(options.stash) : null;
-  const stashOf = () => (stash ??= ctxpack.Stash.open({ backend: 'memory' }));
+  /** The stash, once given or opened; `stashOf()` resolves to it (a memory stash opened on first use). */
+  let stash = options.stash ?? null;
+  let opening = null;
+  const stashOf = () => (stash !== null ? Promise.resolve(stash) : (opening ??= ctxpack.Stash.open({ backend: 'memory' }).then((s) => (stash = s))));
   const agents = {
     'http:': new http.Agent({ keepAlive: true }),
     'https:': new https.Agent({ keepAlive: true }),
@@ -149,8 +151,9 @@ function createProxy(options = {}) {
   async function compact(raw, route, model, req) {
     const offload = options.offload ? offloadFor(route, req.headers, upstreams[route.provider], agents[upstreams[route.provider].protocol]) : null;
     try {
+      // Once the stash is open, the call is made in this same turn.
       return await ctxpack.compactRequestBody(raw, {
-        ...compactOptions, stash: await stashOf(), format: route.format, ...(fit && model !== undefined ? { model } : {}), ...(offload ? { offload } : {}),
+        ...compactOptions, stash: stash ?? await stashOf(), format: route.format, ...(fit && model !== undefined ? { model } : {}), ...(offload ? { offload } : {}),
       });
     } catch (e) {
       // Whatever went wrong (a body ctxpack cannot read, a stash that is down), the request goes on as it came.

@@ -4,6 +4,7 @@
 // their closing quote, so a 15 MB body costs a scan, not a parse. The body
 // is read as the bytes the proxy received (a string is encoded first).
 
+const MODEL = Buffer.from('model');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
@@ -35,7 +36,7 @@ function skipSpace(bytes, i) {
  * the body is not a JSON object or has none. `body`: a Buffer, or a string.
  */
 function topLevelModel(body) {
-  const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.length);
+  const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.length);
   let i = skipSpace(bytes, 0);
   if (bytes[i] !== 0x7b) return undefined;
   let depth = 0;
@@ -46,11 +47,11 @@ function topLevelModel(body) {
       const end = skipString(bytes, i);
       if (end === -1) return undefined;
       if (depth === 1 && expectKey) {
-        const key = bytes.toString('utf8', i + 1, end - 1);
         let j = skipSpace(bytes, end);
         if (bytes[j] !== COLON) return undefined;
         j = skipSpace(bytes, j + 1);
-        if (key === 'model') {
+        // The key's bytes are those of "model" (compared where they lie).
+        if (end - i === MODEL.length + 2 && bytes.compare(MODEL, 0, MODEL.length, i + 1, end - 1) === 0) {
           if (bytes[j] !== QUOTE) return undefined;
           const close = skipString(bytes, j);
           if (close === -1) return undefined;

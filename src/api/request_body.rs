@@ -39,15 +39,8 @@ pub fn compact_request_body_js(
     same: Option<f64>,
     kept: Option<u32>,
 ) -> Promise {
-    let after = same.map(|same| (same as usize, kept.and_then(|i| kept_body(&options, i))));
+    let after = same.map(|same| (same as usize, kept));
     eager_promise(Box::pin(compact_request_body(body, options, after)))
-}
-
-/// The stash of `options`' kept body `i`, taken out.
-fn kept_body(options: &JsValue, i: u32) -> Option<PreviousBody> {
-    let stash = Reflect::get(options, &"stash".into()).ok()?;
-    let stash = stash_from_js(&stash, "options.stash").ok()?;
-    previous_body::take(&stash.memory, i as usize)
 }
 
 /// A view of the bytes of each body `stash` keeps from its last
@@ -66,13 +59,15 @@ pub fn previous_request_bodies(stash: JsValue) -> JsValue {
 
 /// `compactRequestBody`, awaited from Rust: `{ranges, texts, report,
 /// known, reused, readFrom, factsRead}` (`after`: how many bytes `body` leaves out
-/// of the body kept, and that body, see [`compact_request_body_js`]).
+/// of the body kept, and which kept body, see [`compact_request_body_js`]:
+/// taken out of the stash before the first wait).
 pub async fn compact_request_body(
     body: JsValue,
     options: JsValue,
-    after: Option<(usize, Option<PreviousBody>)>,
+    after: Option<(usize, Option<u32>)>,
 ) -> Result<JsValue, CtxpackError> {
     let call = Call::new(Some(&options))?;
+    let after = after.map(|(same, kept)| (same, kept.and_then(|i| kept_body(&call, i))));
     let CompactSettings {
         format,
         options,
@@ -132,6 +127,12 @@ pub async fn compact_request_body(
         facts_read,
     };
     Ok(answer(&edits, &answered))
+}
+
+/// The kept body `i` of `call`'s stash, taken out.
+fn kept_body(call: &Call, i: u32) -> Option<PreviousBody> {
+    let stash = call.stash().ok()?;
+    previous_body::take(&stash.memory, i as usize)
 }
 
 /// What a call answers beside the edits: the report and the counts

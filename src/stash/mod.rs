@@ -368,14 +368,6 @@ pub fn stash_from_js(value: &JsValue, path: &str) -> Result<Rc<StashInner>, Ctxp
     }
 }
 
-/// Throws as any call with `stash` (a `Stash` passed at `options.stash`)
-/// does when it was closed or is not this module's; the check the entry
-/// makes on every call once the full module has its twin.
-#[wasm_bindgen(js_name = __stashCheck, skip_typescript)]
-pub fn stash_check(stash: JsValue) -> Result<(), CtxpackError> {
-    stash_from_js(&stash, "options.stash").map(|_| ())
-}
-
 /// What opens a stash over the same storage as `stash` (a `Stash` passed at
 /// `options.stash`) in another module (`Stash.__twin`): its options, with
 /// the `Map` of a memory stash as `map`. Throws as any call with that

@@ -124,10 +124,13 @@ test('the full module is loaded on the first call that needs it, once, and again
   let loads = 0;
   const twins = [];
   const storages = [];
-  const checks = [];
+  const calledMain = [];
   class Stash {
     close() { this.closed = true; }
+    free() { this.freed = true; }
   }
+  // As wasm-bindgen's classes dispose of themselves.
+  if (Symbol.dispose) Stash.prototype[Symbol.dispose] = Stash.prototype.free;
   const fullStash = { close() { this.closed = true; } };
   const full = {
     ...main,
@@ -141,13 +144,12 @@ test('the full module is loaded on the first call that needs it, once, and again
       CtxpackError: class extends Error {},
       __stashStorage: (stash) => {
         if (stash.closed) throw Object.assign(new Error('this stash was closed'), { name: 'CtxpackError', code: 'STASH_UNAVAILABLE' });
+        if (stash.freed) throw Object.assign(new Error('expected a Stash from Stash.open()'), { name: 'CtxpackError', code: 'INVALID_OPTION' });
         storages.push(stash);
         return { map: 'records' };
       },
-      __stashCheck: (stash) => {
-        if (stash.closed) throw Object.assign(new Error('this stash was closed'), { name: 'CtxpackError', code: 'STASH_UNAVAILABLE' });
-        checks.push(stash);
-      },
+      // A call of the main module's on each call with a twinned stash would be noted here.
+      __stashCheck: (stash) => calledMain.push(stash),
     },
     extras: () => ({}),
     loadFull: async () => {
@@ -165,11 +167,22 @@ test('the full module is loaded on the first call that needs it, once, and again
   assert.equal(loads, 2);
   assert.deepEqual(twins, [{ map: 'records' }], 'the twin is opened once');
   assert.equal(storages.length, 1, 'what opens the twin is asked for once');
-  assert.equal(checks.length, 1, 'the main module checks its stash on every call after');
+  assert.deepEqual(calledMain, [], 'a call with a stash that has its twin waits on no call of the main module');
   stash.close();
   await new Promise((resolve) => setTimeout(resolve, 0));
   assert.equal(fullStash.closed, true, 'closing the stash closes its twin');
   await assert.rejects(api.fitContext([], { stash }), (e) => e.code === 'STASH_UNAVAILABLE');
+  // Freeing one (or disposing of it) lets go of its twin as closing does.
+  for (const end of ['free', Symbol.dispose].filter(Boolean)) {
+    fullStash.closed = false;
+    const another = new Stash();
+    assert.equal((await api.fitContext([], { stash: another })).report.stash, fullStash);
+    another[end]();
+    assert.equal(another.freed, true, 'the stash\'s own free ran');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.equal(fullStash.closed, true, `${String(end)} closes the twin`);
+    await assert.rejects(api.fitContext([], { stash: another }), (e) => e.code === 'INVALID_OPTION');
+  }
 });
 
 test('what calls remember of message objects is their stash\'s: another stash, or no stash, starts from nothing', async () => {

@@ -203,6 +203,26 @@ test('a call that waits for nothing has done its work when it returns; one that 
   assert.deepEqual([...waited.ranges], [...answer.ranges]);
 });
 
+test('a stash closed or freed after calls with it is refused by the next call, and its twin is closed with it', async () => {
+  const body = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello' }] });
+  for (const end of ['close', 'free', Symbol.dispose]) {
+    const stash = await memory();
+    await compactRequestBody(Buffer.from(body), { stash, format: 'openai' });
+    const twin = await inFull({ stash }, (full, o) => o.stash);
+    assert.equal(await inFull({ stash }, (full, o) => full.__previousRequestBodies(o.stash).length), 2, 'the twin keeps the body');
+    stash[end]();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await assert.rejects(compactRequestBody(Buffer.from(body), { stash, format: 'openai' }), (e) => {
+      assert.ok(e instanceof CtxpackError, String(e));
+      assert.equal(e.path, 'options.stash');
+      if (end === 'close') assert.match(e.message, /this stash was closed/);
+      return true;
+    }, String(end));
+    // The twin was closed with it (which lets go of what it kept).
+    await assert.rejects(twin.list(), /this stash was closed/, String(end));
+  }
+});
+
 test('edits in place between bodies: a message changed is read again, one removed or moved is found by its text', async () => {
   const [a, b] = [await memory(), await memory()];
   const placeholder = `[Picture:history_${'0'.repeat(32)}]`;

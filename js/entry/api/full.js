@@ -22,17 +22,23 @@ function fullModule(main, loadFull, ownError) {
   const twins = new WeakMap();
   /** Each twin's promise, once resolved, to what it resolved to. */
   const opened = new WeakMap();
-  const close = main.Stash?.prototype.close;
-  if (typeof close === 'function' && !close.__closesTwin) {
-    // Closing a stash lets go of its twin's memory too.
+  // Closing or freeing a stash lets go of its twin (and the twin's
+  // memory) too: a stash with a twin is this module's and open, so a call
+  // with it needs no check of the main module's (the next call with a
+  // closed or freed one asks for a twin, and is refused as any call is).
+  const prototype = main.Stash?.prototype;
+  for (const name of ['close', 'free']) {
+    const own = prototype?.[name];
+    if (typeof own !== 'function' || own.__closesTwin) continue;
     const closing = function () {
-      close.call(this);
       const twin = twins.get(this);
       twins.delete(this);
       twin?.then((t) => t.close(), () => undefined);
+      return own.call(this);
     };
     closing.__closesTwin = true;
-    main.Stash.prototype.close = closing;
+    prototype[name] = closing;
+    if (name === 'free' && typeof Symbol.dispose === 'symbol' && prototype[Symbol.dispose] === own) prototype[Symbol.dispose] = closing;
   }
 
   function load() {
@@ -51,17 +57,16 @@ function fullModule(main, loadFull, ownError) {
   }
 
   /**
-   * `options` with the full module's twin of its stash (the main module's
-   * own checks first, on every call: a closed stash, another copy's; what
-   * opens the twin is asked for once), or a promise of it while the twin
-   * opens.
+   * `options` with the full module's twin of its stash, or a promise of it
+   * while the twin opens. The main module's own checks (a closed stash,
+   * another copy's) come with what opens the twin, asked for once: a stash
+   * closed or freed since has no twin.
    */
   function twinned(full, options) {
     const stash = options?.stash;
     if (typeof stash !== 'object' || stash === null) return options;
     let twin = twins.get(stash);
-    if (twin !== undefined) main.__stashCheck(stash);
-    else {
+    if (twin === undefined) {
       twin = full.Stash.__twin(main.__stashStorage(stash));
       twins.set(stash, twin);
       twin.then((t) => opened.set(twin, t), () => {
@@ -86,7 +91,12 @@ function fullModule(main, loadFull, ownError) {
         // What the full module wrote (records, files, renewals) is read
         // afresh by the main module's next call.
         const stash = options?.stash;
-        if (typeof stash?.__forgetListing === 'function') stash.__forgetListing();
+        try {
+          if (typeof stash?.__forgetListing === 'function') stash.__forgetListing();
+        } catch {
+          // A stash freed by now has no listing to forget (and the call
+          // says what became of it).
+        }
       }
     },
     /**
