@@ -182,6 +182,9 @@ test('an image that cannot be read gets a notice under its message, and the rest
   assert.deepEqual(sent.filter((p) => p.type === 'image_url').map((p) => p.image_url.url), [`data:image/png;base64,${chart}`]);
   const text = sent.filter((p) => p.type === 'text').map((p) => p.text).join('');
   assert.ok(text.includes(gone) && text.includes(offline), text);
+  // The status line comes last, once the conversation is saved and the stash
+  // drawn again: wait for it rather than read it while it still says sending.
+  await page.waitForFunction(() => document.getElementById('status').textContent !== 'sending…');
   assert.match(await page.textContent('#status'), /2 images could not be read/);
   // A message whose images were all read has no notice.
   assert.equal(await page.locator('#conversation > li.user').first().locator('.notice').count(), 0);
