@@ -42,7 +42,7 @@ impl Call {
         // What the call remembers is its stash's (a `stash` option that is
         // none is refused where the call reads it), else its own.
         let stash = opts.get("stash");
-        let found = if stash.is_undefined() || stash.is_null() {
+        let found = if stash.is_null_or_undefined() {
             None
         } else {
             stash_from_js(&stash, &opts.path_of("stash")).ok()
@@ -75,7 +75,7 @@ impl Call {
             return self.stash().map(Some);
         }
         let value = self.opts.get("stash");
-        if value.is_undefined() || value.is_null() {
+        if value.is_null_or_undefined() {
             Ok(None)
         } else {
             stash_from_js(&value, &self.opts.path_of("stash")).map(Some)

@@ -185,7 +185,7 @@ fn read_profile(
 /// that is no profile is `INVALID_OPTION` at its path.
 pub(crate) fn profile_value(opts: &Options) -> Result<Option<ProfileOverrides>, CtxpackError> {
     let given = opts.get("profile");
-    if given.is_undefined() || given.is_null() {
+    if given.is_null_or_undefined() {
         return Ok(None);
     }
     read_profile(

@@ -7,25 +7,26 @@
 
 use crate::api::call::{Call, CallStash};
 use crate::api::compact_settings::{offloaded, progress_of, uploader_of, CompactSettings};
-use crate::convert::{body_memo, previous_body, static_key, to_js};
+use crate::convert::{body_memo, previous_body};
 use crate::promise::eager_promise;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::body::{body_edits, read_body_bytes, BodyEdit, PreviousBody, ReadInputs};
 use ctxpack_core::history::{settle_inputs, CompactCall, CompactReport};
-use js_sys::{Array, Float64Array, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Float64Array, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// `compactRequestBody` of `body`, the UTF-8 bytes of a request body (the
-/// JavaScript side encodes a string): resolves to `{ranges, texts, report,
-/// known, reused, readFrom, factsRead}`, `ranges` a `Float64Array` of each edit's
-/// start and end in bytes and `texts` what each range becomes, for the
-/// JavaScript side to splice into the body it holds; `known` counts the
-/// messages planned with a digest, unread, `reused` those taken from the
-/// body before, `readFrom` the byte the messages were looked for from (0:
-/// the whole body), and `factsRead` the payloads whose facts (MD5 among them)
-/// were read from the text. With `same` and `kept`, `body` is only what
+/// JavaScript side encodes a string): resolves to `[ranges, texts, json]`,
+/// `ranges` a `Float64Array` of each edit's start and end in bytes and
+/// `texts` what each range becomes, for the JavaScript side to splice into
+/// the body it holds, and `json` the JSON text of `{report, known, reused,
+/// readFrom, factsRead}`: `known` counts the messages planned with a
+/// digest, unread, `reused` those taken from the body before, `readFrom`
+/// the byte the messages were looked for from (0: the whole body), and
+/// `factsRead` the payloads whose facts (MD5 among them) were read from
+/// the text. With `same` and `kept`, `body` is only what
 /// follows the first `same` bytes of the stash's kept body `kept` (which
 /// the JavaScript side compared through `__previousRequestBodies` in this
 /// same turn of the event loop): it is taken now, before anything else
@@ -57,8 +58,7 @@ pub fn previous_request_bodies(stash: JsValue) -> JsValue {
         .into()
 }
 
-/// `compactRequestBody`, awaited from Rust: `{ranges, texts, report,
-/// known, reused, readFrom, factsRead}` (`after`: how many bytes `body` leaves out
+/// `compactRequestBody`, awaited from Rust: `[ranges, texts, json]` (`after`: how many bytes `body` leaves out
 /// of the body kept, and which kept body, see [`compact_request_body_js`]:
 /// taken out of the stash before the first wait).
 pub async fn compact_request_body(
@@ -147,20 +147,20 @@ struct Answered<'r> {
     facts_read: usize,
 }
 
-/// `{ranges, texts, report, …counts}`: each edit's byte range and text,
-/// the report and the counts.
+/// `[ranges, texts, json]`: each edit's start and end in bytes (a
+/// `Float64Array`), the text of each, and the report with the counts as
+/// JSON text, which the entry parses only when the report is read.
 fn answer(edits: &[BodyEdit], answered: &Answered<'_>) -> JsValue {
     let ranges: Vec<f64> = edits
         .iter()
         .flat_map(|e| [e.start as f64, e.end as f64])
         .collect();
     let texts: Array = edits.iter().map(|e| JsValue::from_str(&e.text)).collect();
-    let answer = to_js(answered);
-    let _ = Reflect::set(
-        &answer,
-        &static_key("ranges"),
+    let json = serde_json::to_string(answered).unwrap_or_default();
+    Array::of3(
         &Float64Array::from(&ranges[..]),
-    );
-    let _ = Reflect::set(&answer, &static_key("texts"), &texts);
-    answer
+        &texts,
+        &JsValue::from_str(&json),
+    )
+    .into()
 }

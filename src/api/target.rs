@@ -22,7 +22,7 @@ pub(crate) fn target_options(opts: &Options) -> Result<TargetOptions, CtxpackErr
 /// named by its type.
 fn model_option(opts: &Options) -> Result<ModelOption, CtxpackError> {
     let model = opts.get("model");
-    if model.is_undefined() || model.is_null() {
+    if model.is_null_or_undefined() {
         Ok(ModelOption::Absent)
     } else if let Some(id) = model.as_string() {
         Ok(ModelOption::Id(id))

@@ -52,7 +52,7 @@ pub struct IdbBackend {
 pub fn factory() -> Result<IdbFactory, StashError> {
     let global = js_sys::global();
     let idb = Reflect::get(&global, &"indexedDB".into()).unwrap_or(JsValue::UNDEFINED);
-    if idb.is_undefined() || idb.is_null() {
+    if idb.is_null_or_undefined() {
         return Err(StashError::new(
             StashErrorKind::Unavailable,
             "IndexedDB is not available in this environment",
@@ -316,7 +316,7 @@ impl IdbBackend {
         let meta = request(&meta_req)
             .await
             .map_err(|e| stash_error(e, StashErrorKind::ReadFailed, "reading an image"))?;
-        if image.is_undefined() || image.is_null() {
+        if image.is_null_or_undefined() {
             return Ok(None);
         }
         let expires_at = meta_from_js(&meta).map_or(0.0, |m| m.expires_at);

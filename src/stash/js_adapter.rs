@@ -99,7 +99,7 @@ impl AdapterBackend {
                 "reading an image",
             )
             .await?;
-        if image.is_undefined() || image.is_null() {
+        if image.is_null_or_undefined() {
             return Ok(None);
         }
         let meta_key = format!("{id}{META_SUFFIX}");

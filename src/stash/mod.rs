@@ -193,7 +193,7 @@ impl Stash {
         let backend =
             if let Some(map) = map {
                 Backend::Memory(MapBackend::over(map))
-            } else if backend_opt.is_undefined() || backend_opt.is_null() {
+            } else if backend_opt.is_null_or_undefined() {
                 match indexeddb::factory() {
                     Ok(_) => Backend::IndexedDb(IdbBackend::open(&name).await?),
                     Err(_) => return Err(CtxpackError::new(

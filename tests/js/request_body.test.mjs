@@ -15,6 +15,8 @@ const { Stash, CtxpackError, compactContext, compactRequestBody } = ctx;
 const memory = () => Stash.open({ backend: 'memory' });
 /** `f(full, options)`: the full module (where compactRequestBody runs) and `options` with its stash for the main module's. */
 const inFull = (options, f) => ctx.__inFull(options, f);
+/** The full module's answer, `[ranges, texts, json]`, as one object: the edits, the report and the counts. */
+const internalAnswer = ([ranges, texts, json]) => ({ ranges, texts, ...JSON.parse(json) });
 const b64Of = async (seed, format = 'png') => (await makeImage(format, 96, 64, seed)).toString('base64');
 const jsonBytes = (messages) => messages.reduce((n, m) => n + Buffer.byteLength(JSON.stringify(m)), 0);
 
@@ -42,7 +44,7 @@ async function agree(body, options, a, b, key = keyOf(options.format)) {
   // messages' text as sent.
   const fresh = await Stash.open({ backend: 'memory' });
   const bytes = Buffer.from(body);
-  const { ranges, texts } = await inFull({ ...options, stash: fresh }, (full, o) => full.__compactRequestBody(bytes, o));
+  const { ranges, texts } = await inFull({ ...options, stash: fresh }, (full, o) => full.__compactRequestBody(bytes, o).then(internalAnswer));
   fresh.free();
   const changed = objects.messages.flatMap((m, i) => (m === messages[i] ? [] : [i]));
   assert.equal(texts.length, changed.length);
@@ -86,6 +88,46 @@ test('a body compacts as its parsed messages do, in every format, every other by
   await agree(JSON.stringify(bodies.openai), {}, a, b, null);
 });
 
+test('the report is parsed when it is first read, once, and is an own property as any other', async () => {
+  const png = await b64Of(11);
+  const messages = [{ role: 'user', content: [{ type: 'text', text: 'hi ✓' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }] }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'next' }];
+  const json = JSON.stringify({ model: 'gpt-4o', messages });
+  for (const body of [json, Buffer.from(json)]) {
+    const stash = await memory();
+    const parse = JSON.parse;
+    let parses = 0;
+    // The report's parses (a stash write parses its record's own JSON).
+    JSON.parse = function counted(...args) {
+      if (String(args[0]).includes('"bytesBefore"')) parses++;
+      return parse.apply(this, args);
+    };
+    let answer;
+    let report;
+    try {
+      answer = await compactRequestBody(body, { stash });
+      assert.equal(parses, 0, 'nothing is parsed before the report is read');
+      report = answer.report;
+      assert.equal(parses, 1);
+      assert.equal(answer.report, report, 'the same object on every read');
+      assert.equal(parses, 1, 'parsed once');
+    } finally {
+      JSON.parse = parse;
+    }
+    assert.equal(typeof answer.body, typeof body === 'string' ? 'string' : 'object');
+    assert.equal(report.stashed, 1);
+    assert.deepEqual(report, (await compactContext(messages, { stash: await memory() })).report);
+    // Spread, JSON and structured clones read it as any other property.
+    assert.deepEqual(Object.keys(answer), ['body', 'report']);
+    assert.equal({ ...answer }.report, report);
+    assert.deepEqual(JSON.parse(JSON.stringify(answer)).report, report);
+    assert.deepEqual(structuredClone(answer).report, report);
+    // And it can be set.
+    answer.report = { replaced: true };
+    assert.deepEqual(answer.report, { replaced: true });
+    stash.free();
+  }
+});
+
 test('a body with nothing to change comes back as the very string sent', async () => {
   const stash = await memory();
   const body = JSON.stringify({ messages: [{ role: 'user', content: 'hi 😀' }], model: 'm' });
@@ -107,7 +149,7 @@ test('the body crosses into wasm once; a message received before that compaction
   chat.splice(5, 0, { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${shot}` } }] });
   chat.push({ role: 'user', content: 'now?' });
   const send = (messages) => Buffer.from(JSON.stringify({ model: 'm', messages }));
-  const internal = (body, ...after) => inFull({ stash }, (full, o) => full.__compactRequestBody(body, o, ...after));
+  const internal = (body, ...after) => inFull({ stash }, (full, o) => full.__compactRequestBody(body, o, ...after).then(internalAnswer));
   let body = send(chat);
   const twin = await memory();
   await compactContext(JSON.parse(body).messages, { stash: twin });
@@ -178,7 +220,7 @@ test('a call that waits for nothing has done its work when it returns; one that 
     const kept = full.__previousRequestBodies(o.stash);
     assert.equal(kept.length, before + 2, 'kept by the time the call returned');
     assert.equal(Buffer.compare(Buffer.from(kept[0]), body), 0);
-    return pending;
+    return pending.then(internalAnswer);
   });
   // A stash whose adapter answers later: the call waits for it, and the
   // body is kept once it has gone on, with the same answer.
@@ -196,7 +238,7 @@ test('a call that waits for nothing has done its work when it returns; one that 
     assert.equal(full.__previousRequestBodies(o.stash).length, 0, 'still waiting for the stash');
     return pending.then((a) => {
       assert.equal(full.__previousRequestBodies(o.stash).length, 2);
-      return a;
+      return internalAnswer(a);
     });
   });
   assert.deepEqual(waited.report, answer.report);

@@ -326,7 +326,7 @@ pub fn options_arg(value: Option<&JsValue>, path: &str) -> Result<Options, Ctxpa
             path: path.to_owned(),
         });
     };
-    if value.is_undefined() || value.is_null() {
+    if value.is_null_or_undefined() {
         return Ok(Options {
             obj: None,
             path: path.to_owned(),
@@ -367,7 +367,7 @@ impl Options {
     /// An optional string option.
     pub fn string(&self, key: &'static str) -> Result<Option<String>, CtxpackError> {
         let v = self.get(key);
-        if v.is_undefined() || v.is_null() {
+        if v.is_null_or_undefined() {
             return Ok(None);
         }
         v.as_string().map(Some).ok_or_else(|| {
@@ -405,7 +405,7 @@ impl Options {
     /// An optional nested options object (`INVALID_OPTION` when it is not one).
     pub fn object(&self, key: &'static str) -> Result<Option<Options>, CtxpackError> {
         let v = self.get(key);
-        if v.is_undefined() || v.is_null() {
+        if v.is_null_or_undefined() {
             return Ok(None);
         }
         if !v.is_object() || Array::is_array(&v) {
@@ -423,7 +423,7 @@ impl Options {
     /// An optional array option (`INVALID_OPTION` when it is not one).
     pub fn array(&self, key: &'static str) -> Result<Option<Array>, CtxpackError> {
         let v = self.get(key);
-        if v.is_undefined() || v.is_null() {
+        if v.is_null_or_undefined() {
             return Ok(None);
         }
         if !Array::is_array(&v) {
@@ -438,7 +438,7 @@ impl Options {
     /// An optional boolean option.
     pub fn bool(&self, key: &'static str) -> Result<Option<bool>, CtxpackError> {
         let v = self.get(key);
-        if v.is_undefined() || v.is_null() {
+        if v.is_null_or_undefined() {
             return Ok(None);
         }
         v.as_bool().map(Some).ok_or_else(|| {
@@ -452,7 +452,7 @@ impl Options {
     /// An optional non-negative number option.
     pub fn number(&self, key: &'static str) -> Result<Option<f64>, CtxpackError> {
         let v = self.get(key);
-        if v.is_undefined() || v.is_null() {
+        if v.is_null_or_undefined() {
             return Ok(None);
         }
         match v.as_f64() {
@@ -467,7 +467,7 @@ impl Options {
     /// An optional function option.
     pub fn function(&self, key: &'static str) -> Result<Option<Function>, CtxpackError> {
         let v = self.get(key);
-        if v.is_undefined() || v.is_null() {
+        if v.is_null_or_undefined() {
             return Ok(None);
         }
         v.dyn_into::<Function>().map(Some).map_err(|v| {

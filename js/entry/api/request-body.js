@@ -72,6 +72,28 @@ function splicedBytes(body, ranges, texts) {
 }
 
 /**
+ * `{body, report}`, the report parsed from `json` (the JSON text of the
+ * report and the call's counts, as the full module answers it) when it is
+ * first read: a caller that only sends the body never pays for it. It is
+ * an own, enumerable property, which spreading, `JSON.stringify` and
+ * `structuredClone` read as any other, and which can be set.
+ */
+function answerOf(body, json) {
+  let report;
+  let parsed = false;
+  return {
+    body,
+    get report() {
+      if (!parsed) [report, parsed] = [JSON.parse(json).report, true];
+      return report;
+    },
+    set report(value) {
+      [report, parsed] = [value, true];
+    },
+  };
+}
+
+/**
  * compactRequestBody over the full module (`inFull(options, compact)`
  * resolves to `compact(full, options)`, with the full module's stash in
  * `options`), for a body given as bytes (a `Uint8Array`, a Node `Buffer`)
@@ -88,8 +110,8 @@ function requestBodyCompaction(main, inFull) {
   function compactBytes(body, options) {
     return inFull(options, (full, twinned) => {
       const shared = sharedUploads(twinned);
-      const answered = ({ ranges, texts, report }) => (
-        { body: texts.length === 0 ? body : splicedBytes(body, ranges, texts), report });
+      // `[ranges, texts, json]`.
+      const answered = (a) => answerOf(a[1].length === 0 ? body : splicedBytes(body, a[0], a[1]), a[2]);
       const whole = () => full.__compactRequestBody(body, shared).then(answered);
       const stash = twinned?.stash;
       const kept = body instanceof Uint8Array && typeof stash === 'object' && stash !== null ? full.__previousRequestBodies(stash) : [];
@@ -117,8 +139,10 @@ function requestBodyCompaction(main, inFull) {
       return Promise.reject(main.__ctxpackError('INVALID_ARGUMENT', 'holds a lone surrogate, which has no UTF-8 form', 'body'));
     }
     const bytes = encoder.encode(body);
-    return compactBytes(bytes, options).then((answer) => (
-      { body: answer.body === bytes ? body : decoder.decode(answer.body), report: answer.report }));
+    return compactBytes(bytes, options).then((answer) => {
+      answer.body = answer.body === bytes ? body : decoder.decode(answer.body);
+      return answer;
+    });
   };
 }
 
