@@ -61,17 +61,6 @@ function readAll(stream) {
   });
 }
 
-/** `entry` with what the log line says of `report`, a compaction's report. */
-function withReport(entry, report) {
-  Object.assign(entry, {
-    stashed: report.stashed, kept: report.kept, offloaded: report.offloaded ?? 0, uploaded: report.uploaded ?? 0,
-    firstChangedIndex: report.firstChangedIndex ?? null,
-  });
-  // Images that stayed inline because their stash write (or upload) failed, and the first reason.
-  if (report.failed) Object.assign(entry, { failed: report.failed, failure: report.failures?.[0]?.code ?? 'unknown' });
-  return entry;
-}
-
 /**
  * A Node `(req, res)` handler proxying to the providers' APIs with every
  * request body compacted. See `index.d.ts` for the options.
@@ -80,10 +69,7 @@ function createProxy(options = {}) {
   const upstreams = upstreamsOf(options.upstreams);
   const keepRecentImages = options.keepRecentImages ?? DEFAULT_KEEP_RECENT_IMAGES;
   if (!Number.isInteger(keepRecentImages) || keepRecentImages < 0) throw new TypeError('createProxy: keepRecentImages must be a whole number ≥ 0');
-  const logs = options.log !== false;
-  const log = typeof options.log === 'function' ? options.log : (entry) => process.stderr.write(`${formatLogLine(entry)}\n`);
-  /** The answer of each compacted request's compaction, whose report the log line reads. */
-  const reports = new WeakMap();
+  const log = typeof options.log === 'function' ? options.log : options.log === false ? () => {} : (entry) => process.stderr.write(`${formatLogLine(entry)}\n`);
   /** The stash, once given or opened; `stashOf()` resolves to it (a memory stash opened on first use). */
   let stash = options.stash ?? null;
   let opening = null;
@@ -218,13 +204,17 @@ function createProxy(options = {}) {
       await passThrough(req, res, entry, route.provider, raw);
       return entry;
     }
+    const { report } = result;
     const out = result.body === raw ? raw : Buffer.from(result.body.buffer, result.body.byteOffset, result.body.length);
-    Object.assign(entry, { compacted: true, bytesOut: out.length });
-    // The report is read (parsed) for the log line, not on the request's way.
-    reports.set(entry, result);
+    Object.assign(entry, {
+      compacted: true, bytesOut: out.length, stashed: report.stashed, kept: report.kept, offloaded: report.offloaded ?? 0, uploaded: report.uploaded ?? 0,
+      firstChangedIndex: report.firstChangedIndex ?? null,
+    });
+    // Images that stayed inline because their stash write (or upload) failed, and the first reason.
+    if (report.failed) Object.assign(entry, { failed: report.failed, failure: report.failures?.[0]?.code ?? 'unknown' });
     const target = upstreamUrl(upstreams[route.provider], req.url);
     let added = performance.now() - t0;
-    const filesBeta = route.format === 'anthropic' && Boolean(options.offload) && (result.report.offloaded ?? 0) > 0;
+    const filesBeta = route.format === 'anthropic' && (report.offloaded ?? 0) > 0;
     let upRes;
     try {
       upRes = await send(req, target, out, filesBeta);
@@ -260,12 +250,7 @@ function createProxy(options = {}) {
 
   const handler = (req, res) => {
     handle(req, res).then(
-      (entry) => {
-        if (!logs) return;
-        const compacted = reports.get(entry);
-        if (compacted !== undefined) withReport(entry, compacted.report);
-        log(entry);
-      },
+      (entry) => log(entry),
       (e) => {
         if (!res.headersSent) {
           const provider = providerOf(req.url, req.headers);
@@ -273,7 +258,7 @@ function createProxy(options = {}) {
           res.writeHead(500, { 'content-type': 'application/json', 'content-length': bytes.length });
           res.end(bytes);
         } else res.destroy();
-        if (logs) log({ method: req.method, path: pathOf(req.url), compacted: false, status: 500, error: e.message, addedMs: 0 });
+        log({ method: req.method, path: pathOf(req.url), compacted: false, status: 500, error: e.message, addedMs: 0 });
       },
     );
   };

@@ -7,26 +7,28 @@
 
 use crate::api::call::{Call, CallStash};
 use crate::api::compact_settings::{offloaded, progress_of, uploader_of, CompactSettings};
-use crate::convert::{body_memo, previous_body};
+use crate::convert::{body_memo, previous_body, static_key};
 use crate::promise::eager_promise;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::body::{body_edits, read_body_bytes, BodyEdit, PreviousBody, ReadInputs};
 use ctxpack_core::history::{settle_inputs, CompactCall, CompactReport};
+use ctxpack_core::stash::Failure;
 use js_sys::{Array, Float64Array, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// `compactRequestBody` of `body`, the UTF-8 bytes of a request body (the
-/// JavaScript side encodes a string): resolves to `[ranges, texts, json]`,
-/// `ranges` a `Float64Array` of each edit's start and end in bytes and
-/// `texts` what each range becomes, for the JavaScript side to splice into
-/// the body it holds, and `json` the JSON text of `{report, known, reused,
-/// readFrom, factsRead}`: `known` counts the messages planned with a
-/// digest, unread, `reused` those taken from the body before, `readFrom`
-/// the byte the messages were looked for from (0: the whole body), and
-/// `factsRead` the payloads whose facts (MD5 among them) were read from
-/// the text. With `same` and `kept`, `body` is only what
+/// JavaScript side encodes a string): resolves to `[ranges, texts,
+/// numbers, format, rare]` (see [`answer`]): `ranges` a `Float64Array` of
+/// each edit's start and end in bytes and `texts` what each range becomes,
+/// for the JavaScript side to splice into the body it holds; the report
+/// as numbers, its format and its rare parts, for the JavaScript side to
+/// make it of; and the counts after the report's numbers: `known` counts
+/// the messages planned with a digest, unread, `reused` those taken from
+/// the body before, `readFrom` the byte the messages were looked for from
+/// (0: the whole body), and `factsRead` the payloads whose facts (MD5
+/// among them) were read from the text. With `same` and `kept`, `body` is only what
 /// follows the first `same` bytes of the stash's kept body `kept` (which
 /// the JavaScript side compared through `__previousRequestBodies` in this
 /// same turn of the event loop): it is taken now, before anything else
@@ -58,8 +60,9 @@ pub fn previous_request_bodies(stash: JsValue) -> JsValue {
         .into()
 }
 
-/// `compactRequestBody`, awaited from Rust: `[ranges, texts, json]` (`after`: how many bytes `body` leaves out
-/// of the body kept, and which kept body, see [`compact_request_body_js`]:
+/// `compactRequestBody`, awaited from Rust: `[ranges, texts, numbers,
+/// format, rare]` (`after`: how many bytes `body` leaves out of the body
+/// kept, and which kept body, see [`compact_request_body_js`]:
 /// taken out of the stash before the first wait).
 pub async fn compact_request_body(
     body: JsValue,
@@ -137,8 +140,6 @@ fn kept_body(call: &Call, i: u32) -> Option<PreviousBody> {
 
 /// What a call answers beside the edits: the report and the counts
 /// (see [`compact_request_body_js`]).
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
 struct Answered<'r> {
     report: &'r CompactReport,
     known: usize,
@@ -147,20 +148,88 @@ struct Answered<'r> {
     facts_read: usize,
 }
 
-/// `[ranges, texts, json]`: each edit's start and end in bytes (a
-/// `Float64Array`), the text of each, and the report with the counts as
-/// JSON text, which the entry parses only when the report is read.
+/// The parts of a report that are seldom there, as JSON text: its
+/// failures and its notes.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Rare<'r> {
+    failures: &'r [Failure],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limit_problem: Option<&'r str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offload_note: Option<&'r str>,
+}
+
+/// The report's numbers, booleans (1 or 0) and nullable indices (NaN for
+/// `null`), in the order `CompactReport` declares them, then the counts:
+/// the entry (`reportOf` in `js/entry/api/request-body.js`) makes the
+/// report of them in the same order, which its tests hold to the report
+/// `compactContext` answers as JSON.
+fn report_numbers(a: &Answered<'_>) -> [f64; 26] {
+    let r = a.report;
+    let index = |i: Option<usize>| i.map_or(f64::NAN, |i| i as f64);
+    let flag = |b: bool| if b { 1.0 } else { 0.0 };
+    [
+        index(r.newest_user_index),
+        index(r.first_changed_index),
+        index(r.cache_breakpoint_index),
+        r.stashed as f64,
+        r.deduplicated as f64,
+        r.written as f64,
+        r.kept as f64,
+        r.urls as f64,
+        r.failed as f64,
+        r.refreshed as f64,
+        r.missing as f64,
+        r.bytes_before as f64,
+        r.bytes_after as f64,
+        r.expired as f64,
+        r.evicted as f64,
+        flag(r.over_budget),
+        r.binaries_stashed as f64,
+        r.limit_stashed as f64,
+        flag(r.fits),
+        r.offloaded as f64,
+        r.uploaded as f64,
+        r.offloaded_bytes as f64,
+        a.known as f64,
+        a.reused as f64,
+        a.read_from as f64,
+        a.facts_read as f64,
+    ]
+}
+
+/// `[ranges, texts, numbers, format, rare]`: each edit's start and end in
+/// bytes (a `Float64Array`) and the text of each; the report's numbers
+/// and the counts (a `Float64Array`, see [`report_numbers`]), its format's
+/// name, and its failures and notes as JSON text when it has any
+/// (`undefined` when not).
 fn answer(edits: &[BodyEdit], answered: &Answered<'_>) -> JsValue {
     let ranges: Vec<f64> = edits
         .iter()
         .flat_map(|e| [e.start as f64, e.end as f64])
         .collect();
     let texts: Array = edits.iter().map(|e| JsValue::from_str(&e.text)).collect();
-    let json = serde_json::to_string(answered).unwrap_or_default();
-    Array::of3(
+    let r = answered.report;
+    let rare = Rare {
+        failures: &r.failures,
+        limit_problem: r.limit_problem.as_deref(),
+        offload_note: r.offload_note.as_deref(),
+    };
+    let rare = if rare.failures.is_empty()
+        && rare.limit_problem.is_none()
+        && rare.offload_note.is_none()
+    {
+        JsValue::UNDEFINED
+    } else {
+        serde_json::to_string(&rare).map_or(JsValue::UNDEFINED, |json| JsValue::from_str(&json))
+    };
+    Array::of5(
         &Float64Array::from(&ranges[..]),
         &texts,
-        &JsValue::from_str(&json),
+        &Float64Array::from(&report_numbers(answered)[..]),
+        &static_key(r.format),
+        &rare,
     )
     .into()
 }

@@ -7,16 +7,20 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { makeImage } from '../fixtures/make.mjs';
+import { createRequire } from 'node:module';
 import { copiedBy, countedPackage } from './support/counted_package.mjs';
 
 const ctx = countedPackage();
 const { Stash, CtxpackError, compactContext, compactRequestBody } = ctx;
 
 const memory = () => Stash.open({ backend: 'memory' });
+/** How the package's entry makes a report of what the full module answers. */
+const { reportOf } = createRequire(import.meta.url)('../../dist/node/api/request-body.js');
 /** `f(full, options)`: the full module (where compactRequestBody runs) and `options` with its stash for the main module's. */
 const inFull = (options, f) => ctx.__inFull(options, f);
-/** The full module's answer, `[ranges, texts, json]`, as one object: the edits, the report and the counts. */
-const internalAnswer = ([ranges, texts, json]) => ({ ranges, texts, ...JSON.parse(json) });
+/** The full module's answer, `[ranges, texts, numbers, format, rare]`, as one object: the edits, the report as the entry makes it, and the counts (after the report's numbers). */
+const internalAnswer = ([ranges, texts, numbers, format, rare]) => (
+  { ranges, texts, report: reportOf(numbers, format, rare), known: numbers.at(-4), reused: numbers.at(-3), readFrom: numbers.at(-2), factsRead: numbers.at(-1) });
 const b64Of = async (seed, format = 'png') => (await makeImage(format, 96, 64, seed)).toString('base64');
 const jsonBytes = (messages) => messages.reduce((n, m) => n + Buffer.byteLength(JSON.stringify(m)), 0);
 
@@ -34,6 +38,7 @@ async function agree(body, options, a, b, key = keyOf(options.format)) {
   const objects = await compactContext(messages, { ...options, stash: b });
   const text = await compactRequestBody(body, { ...options, stash: a });
   assert.deepEqual(text.report, objects.report);
+  assert.equal(JSON.stringify(text.report), JSON.stringify(objects.report), 'key for key, in the same order');
   assert.equal(text.report.bytesBefore, jsonBytes(messages));
   assert.equal(text.report.bytesAfter, jsonBytes(objects.messages));
   const out = JSON.parse(text.body);
@@ -88,44 +93,32 @@ test('a body compacts as its parsed messages do, in every format, every other by
   await agree(JSON.stringify(bodies.openai), {}, a, b, null);
 });
 
-test('the report is parsed when it is first read, once, and is an own property as any other', async () => {
+test('the report is compactContext\'s key for key, in its order, with failures, a limit problem and an offload note', async () => {
   const png = await b64Of(11);
-  const messages = [{ role: 'user', content: [{ type: 'text', text: 'hi ✓' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }] }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'next' }];
-  const json = JSON.stringify({ model: 'gpt-4o', messages });
-  for (const body of [json, Buffer.from(json)]) {
-    const stash = await memory();
-    const parse = JSON.parse;
-    let parses = 0;
-    // The report's parses (a stash write parses its record's own JSON).
-    JSON.parse = function counted(...args) {
-      if (String(args[0]).includes('"bytesBefore"')) parses++;
-      return parse.apply(this, args);
-    };
-    let answer;
-    let report;
-    try {
-      answer = await compactRequestBody(body, { stash });
-      assert.equal(parses, 0, 'nothing is parsed before the report is read');
-      report = answer.report;
-      assert.equal(parses, 1);
-      assert.equal(answer.report, report, 'the same object on every read');
-      assert.equal(parses, 1, 'parsed once');
-    } finally {
-      JSON.parse = parse;
+  const image = (seed) => ({ type: 'image_url', image_url: { url: `data:image/png;base64,${seed}` } });
+  const chat = [{ role: 'user', content: [{ type: 'text', text: 'look ✓' }, image(png)] }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'next' }];
+  // A stash whose writes fail: the image stays inline, and the report says why.
+  const failing = () => Stash.open({ backend: { get: async () => undefined, put: async () => { throw new Error('disk full'); }, delete: async () => undefined, keys: async () => [] } });
+  const cases = [
+    ['an image stashed', chat, {}, memory],
+    ['a failed write', chat, {}, failing],
+    ['a limit problem', [{ role: 'user', content: Array.from({ length: 3 }, () => ({ type: 'image_url', image_url: { url: 'https://x.test/a.png' } })) }], { model: { provider: 'openai', maxImages: 2 } }, memory],
+    ['an offload note', chat, { keepRecentImages: 1, offload: { upload: async () => ({}), minBytes: 0 } }, memory],
+  ];
+  for (const [name, messages, options, open] of cases) {
+    const body = JSON.stringify({ model: 'gpt-4o', messages });
+    const objects = await compactContext(messages, { ...options, stash: await open() });
+    for (const given of [body, Buffer.from(body)]) {
+      const { report } = await compactRequestBody(given, { ...options, stash: await open() });
+      assert.equal(JSON.stringify(report), JSON.stringify(objects.report), name);
     }
-    assert.equal(typeof answer.body, typeof body === 'string' ? 'string' : 'object');
-    assert.equal(report.stashed, 1);
-    assert.deepEqual(report, (await compactContext(messages, { stash: await memory() })).report);
-    // Spread, JSON and structured clones read it as any other property.
-    assert.deepEqual(Object.keys(answer), ['body', 'report']);
-    assert.equal({ ...answer }.report, report);
-    assert.deepEqual(JSON.parse(JSON.stringify(answer)).report, report);
-    assert.deepEqual(structuredClone(answer).report, report);
-    // And it can be set.
-    answer.report = { replaced: true };
-    assert.deepEqual(answer.report, { replaced: true });
-    stash.free();
   }
+  const reports = await Promise.all(cases.map(async ([, messages, options, open]) => (await compactContext(messages, { ...options, stash: await open() })).report));
+  assert.equal(reports[0].stashed, 1);
+  assert.match(reports[1].failures[0]?.reason ?? '', /disk full/);
+  assert.equal(reports[2].fits, false);
+  assert.match(reports[2].limitProblem, /newest turn/);
+  assert.match(reports[3].offloadNote, /^openai images stay inline/);
 });
 
 test('a body with nothing to change comes back as the very string sent', async () => {

@@ -71,26 +71,48 @@ function splicedBytes(body, ranges, texts) {
   return out;
 }
 
+/** An index the full module hands over as a number, NaN for `null`. */
+const orNull = (n) => (Number.isNaN(n) ? null : n);
+
 /**
- * `{body, report}`, the report parsed from `json` (the JSON text of the
- * report and the call's counts, as the full module answers it) when it is
- * first read: a caller that only sends the body never pays for it. It is
- * an own, enumerable property, which spreading, `JSON.stringify` and
- * `structuredClone` read as any other, and which can be set.
+ * The report of a compaction, made of what the full module hands over
+ * (see `answer` in src/api/request_body.rs): `n` its numbers in the order
+ * the Rust `CompactReport` declares them (booleans as 1 or 0), `format`
+ * its format's name, `rare` its failures and notes as JSON text, when it
+ * has any. The report is `compactContext`'s, key for key in the same
+ * order, as the tests hold it.
  */
-function answerOf(body, json) {
-  let report;
-  let parsed = false;
-  return {
-    body,
-    get report() {
-      if (!parsed) [report, parsed] = [JSON.parse(json).report, true];
-      return report;
-    },
-    set report(value) {
-      [report, parsed] = [value, true];
-    },
+function reportOf(n, format, rare) {
+  const seldom = rare === undefined ? undefined : JSON.parse(rare);
+  const report = {
+    format,
+    newestUserIndex: orNull(n[0]),
+    firstChangedIndex: orNull(n[1]),
+    cacheBreakpointIndex: orNull(n[2]),
+    stashed: n[3],
+    deduplicated: n[4],
+    written: n[5],
+    kept: n[6],
+    urls: n[7],
+    failed: n[8],
+    refreshed: n[9],
+    missing: n[10],
+    bytesBefore: n[11],
+    bytesAfter: n[12],
+    failures: seldom?.failures ?? [],
+    expired: n[13],
+    evicted: n[14],
+    overBudget: n[15] === 1,
+    binariesStashed: n[16],
+    limitStashed: n[17],
+    fits: n[18] === 1,
   };
+  if (seldom?.limitProblem !== undefined) report.limitProblem = seldom.limitProblem;
+  report.offloaded = n[19];
+  report.uploaded = n[20];
+  report.offloadedBytes = n[21];
+  if (seldom?.offloadNote !== undefined) report.offloadNote = seldom.offloadNote;
+  return report;
 }
 
 /**
@@ -110,8 +132,8 @@ function requestBodyCompaction(main, inFull) {
   function compactBytes(body, options) {
     return inFull(options, (full, twinned) => {
       const shared = sharedUploads(twinned);
-      // `[ranges, texts, json]`.
-      const answered = (a) => answerOf(a[1].length === 0 ? body : splicedBytes(body, a[0], a[1]), a[2]);
+      // `[ranges, texts, numbers, format, rare]`.
+      const answered = (a) => ({ body: a[1].length === 0 ? body : splicedBytes(body, a[0], a[1]), report: reportOf(a[2], a[3], a[4]) });
       const whole = () => full.__compactRequestBody(body, shared).then(answered);
       const stash = twinned?.stash;
       const kept = body instanceof Uint8Array && typeof stash === 'object' && stash !== null ? full.__previousRequestBodies(stash) : [];
@@ -146,4 +168,4 @@ function requestBodyCompaction(main, inFull) {
   };
 }
 
-export { requestBodyCompaction };
+export { requestBodyCompaction, reportOf };
