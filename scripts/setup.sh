@@ -136,7 +136,11 @@ if [ "$FOR_TESTS" -eq 1 ] && [ "$NPM" -eq 1 ] && [ "$(uname -sm)" = "Linux x86_6
     tar czf "$VSCODE_DIR/tmp/vscode-ripgrep-cache-1.17.1/ripgrep-v15.0.1-x86_64-unknown-linux-musl.tar.gz" -C "$(dirname "$(command -v rg)")" rg
   fi
   printf '{"private": true}\n' > "$VSCODE_DIR/package.json"
-  (cd "$VSCODE_DIR" && PATH="$NODE22_DIR/bin:$PATH" TMPDIR="$VSCODE_DIR/tmp" npm_config_nodedir="$NODE22_DIR" \
+  # Run under `npm test`, the environment holds the outer npm's user agent
+  # (naming the machine's Node), which the inner npm would take as its own
+  # and code-server's install script reads for the Node version: unset, the
+  # inner npm names the Node it runs on.
+  (cd "$VSCODE_DIR" && unset npm_config_user_agent && PATH="$NODE22_DIR/bin:$PATH" TMPDIR="$VSCODE_DIR/tmp" npm_config_nodedir="$NODE22_DIR" \
     npm_config_unsafe_perm=true npm install --no-audit --no-fund --no-package-lock "code-server@${CODE_SERVER_VERSION}" >/dev/null)
   rm -rf "$VSCODE_DIR/tmp"
   printf 'code-server@%s\n' "$CODE_SERVER_VERSION" > "$VSCODE_DIR/installed"

@@ -21,17 +21,23 @@ before(() => {
   };
   stub('rustup', 'case "$*" in "target list --installed") echo wasm32-unknown-unknown ;; esac');
   stub('wasm-bindgen', 'echo "wasm-bindgen 0"');
-  for (const name of ['cargo', 'npm', 'apt-get', 'sudo', 'wasm-pack']) stub(name);
+  for (const name of ['cargo', 'apt-get', 'sudo', 'wasm-pack']) stub(name);
+  stub('npm', 'echo "npm-env ua=$npm_config_user_agent args=$*" >> "$SETUP_CALLS"');
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function setup(...args) {
+  return setupWith({}, ...args);
+}
+
+/** Setup with `env` added to its environment. */
+function setupWith(env, ...args) {
   const calls = path.join(dir, `calls-${args.join('') || 'plain'}`);
   writeFileSync(calls, '');
   const r = spawnSync('bash', ['-x', 'scripts/setup.sh', ...args], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin`, HOME: dir, SETUP_CALLS: calls },
+    env: { PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin`, HOME: dir, SETUP_CALLS: calls, ...env },
   });
   return { status: r.status, trace: r.stderr, calls: readFileSync(calls, 'utf8') };
 }
@@ -105,4 +111,15 @@ test('setup --test installs code-server, pinned, in a folder of its own with Nod
   assert.equal(readFileSync(installed, 'utf8'), 'code-server@4.117.0\n');
   // Installed, it is not installed again.
   assert.doesNotMatch(setup('--test', '--npm').calls, /code-server/);
+});
+
+test('code-server is installed with the user agent of the npm that runs on Node 22, not that of the npm running setup', () => {
+  // Under `npm test` the environment holds the outer npm's user agent,
+  // which names the machine's Node; code-server's install script reads the
+  // Node version from it and refuses any but 22.
+  rmSync(path.join(dir, '.cache/ctxpack-test-vscode/installed'), { force: true });
+  const r = setupWith({ npm_config_user_agent: 'npm/10.8.2 node/v20.20.2 linux x64 workspaces/false' }, '--test', '--npm');
+  assert.equal(r.status, 0, r.trace);
+  const install = r.calls.split('\n').find((line) => line.startsWith('npm-env') && line.includes('code-server@'));
+  assert.equal(install, 'npm-env ua= args=install --no-audit --no-fund --no-package-lock code-server@4.117.0');
 });
