@@ -12,7 +12,7 @@ use crate::promise::eager_promise;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::body::{body_edits, read_body_bytes, BodyEdit, PreviousBody, ReadInputs};
-use ctxpack_core::history::{settle_inputs, CompactCall, CompactReport};
+use ctxpack_core::history::{settle_inputs_after, CompactCall, CompactReport, KnownPrefix};
 use ctxpack_core::stash::Failure;
 use js_sys::{Array, Float64Array, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -86,10 +86,10 @@ pub async fn compact_request_body(
             "must be a string or a Uint8Array",
         ));
     };
-    let (mut body, reused, read_from) = match after {
+    let (mut body, reused, read_from, prefix) = match after {
         Some((same, Some(previous))) => {
             let read = previous.read_next(same, &bytes.to_vec(), format, &mut known)?;
-            (read.body, read.reused, read.read_from)
+            (read.body, read.reused, read.read_from, read.prefix)
         }
         Some((_, None)) => {
             return Err(CtxpackError::invalid_argument(
@@ -97,22 +97,33 @@ pub async fn compact_request_body(
                 "follows a body the stash no longer keeps: give the whole body",
             ))
         }
-        None => (read_body_bytes(bytes.to_vec(), format, &mut known)?, 0, 0),
+        None => (
+            read_body_bytes(bytes.to_vec(), format, &mut known)?,
+            0,
+            0,
+            KnownPrefix::default(),
+        ),
     };
     body.text.set_event_loop(&crate::event_loop::HOST_LOOP);
     body.text
         .set_picture_drawer(ctxpack_boundary::picture::placeholder_picture);
     let mut inputs = std::mem::take(&mut body.inputs);
-    let settled = settle_inputs(&mut inputs, format, &options, &mut |i| body.read_message(i))?;
+    // The first messages, known as the body before's compaction measured
+    // them, are taken as measured.
+    let taken = prefix.usable(format, &options);
+    let settled = settle_inputs_after(&mut inputs, taken, format, &options, &mut |i| {
+        body.read_message(i)
+    })?;
     // The body is kept for the next, with each message as this
     // compaction is handed it: the compaction takes the values of those
     // read out of `inputs`.
-    let read = ReadInputs::of(&inputs);
+    let read = ReadInputs::after(&inputs, taken);
     let known = inputs.len() - read.len();
     let mut progress = progress_of(&call)?;
     let store = CallStash::new(&stash, &call);
     let uploader = uploader_of(offload.as_ref(), &call.table);
-    let compaction = CompactCall::new(store.access(), options, &body.text);
+    let compaction =
+        CompactCall::new(store.access(), options, &body.text).with_known_prefix(&prefix, taken);
     let (outcome, digests) = offloaded(compaction, offload.as_ref(), uploader.as_ref())
         .with_progress(&mut progress)
         .run_changes(&mut inputs, &settled)
@@ -120,7 +131,7 @@ pub async fn compact_request_body(
     body_memo::keep(memory, &body, &digests);
     let edits = body_edits(&body, outcome.messages.iter().map(|(i, v)| (*i, v)));
     let facts_read = body.text.facts_read();
-    let kept = PreviousBody::keep(body, format, inputs, read, &digests);
+    let kept = PreviousBody::keep(body, format, inputs, read, &digests, prefix, settled.format);
     previous_body::keep(memory, kept);
     let answered = Answered {
         report: &outcome.report,

@@ -12,7 +12,7 @@ use super::error::BodyError;
 use super::locate::{locate, RequestBody};
 use super::resume::locate_after;
 use super::text::BodyText;
-use crate::history::{Digest, Input};
+use crate::history::{Digest, Input, KnownPrefix};
 use crate::messages::Format;
 use std::rc::Rc;
 
@@ -20,10 +20,12 @@ use std::rc::Rc;
 /// whole, its references made anew.
 const MAX_ENTRIES: usize = 1 << 16;
 
-/// The body read last, with each message as its compaction was handed it.
+/// The body read last, with each message as its compaction was handed it,
+/// and what measuring made of its first known messages.
 pub struct PreviousBody {
     body: RequestBody,
     format: Option<Format>,
+    prefix: KnownPrefix,
 }
 
 /// The messages of a body's inputs that are read, not known, as they were
@@ -35,10 +37,17 @@ pub struct ReadInputs(Vec<(usize, Input)>);
 impl ReadInputs {
     /// A copy of each message of `inputs` that is read, by its index.
     pub fn of(inputs: &[Input]) -> ReadInputs {
+        ReadInputs::after(inputs, 0)
+    }
+
+    /// [`ReadInputs::of`] inputs whose first `known` are known messages
+    /// (those a [`KnownPrefix`] gave the call): they are not looked at.
+    pub fn after(inputs: &[Input], known: usize) -> ReadInputs {
         ReadInputs(
             inputs
                 .iter()
                 .enumerate()
+                .skip(known)
                 .filter(|(_, input)| !matches!(input, Input::Known(_)))
                 .map(|(i, input)| (i, input.clone()))
                 .collect(),
@@ -66,32 +75,53 @@ pub struct ReadAgain {
     /// The byte the messages were looked for from: where the last message
     /// taken as it was ends, or 0 when the whole text was read.
     pub read_from: usize,
+    /// What measuring made of the first known messages of those taken as
+    /// they were, for the compaction ([`KnownPrefix::usable`]) and then
+    /// for [`PreviousBody::keep`].
+    pub prefix: KnownPrefix,
 }
 
 impl PreviousBody {
-    /// Keeps `body`, read for `format`, with `inputs` as its compaction
-    /// left them (the known messages as they were handed) and `read`, the
-    /// messages read as they were handed; where the compaction made a
-    /// digest of a message, that digest.
+    /// Keeps `body`, read for `format` (and settled as `settled`), with
+    /// `inputs` as its compaction left them (the known messages as they
+    /// were handed) and `read`, the messages read as they were handed;
+    /// where the compaction made a digest of a message, that digest.
+    /// `prefix`, the one the body was read with (or a new one), is cut
+    /// before the first message read and lengthened over the known
+    /// messages that follow, those the compaction made digests of
+    /// included.
     pub fn keep(
         mut body: RequestBody,
         format: Option<Format>,
         mut inputs: Vec<Input>,
         read: ReadInputs,
         digests: &[Option<Rc<Digest>>],
+        mut prefix: KnownPrefix,
+        settled: Format,
     ) -> PreviousBody {
+        if let Some(&(first, _)) = read.0.first() {
+            prefix.truncate(first);
+        }
         for (i, input) in read.0 {
             if let Some(slot) = inputs.get_mut(i) {
                 *slot = input;
             }
         }
-        for (slot, digest) in inputs.iter_mut().zip(digests) {
-            if let Some(d) = digest {
+        // Most messages have no digest made now: only those that do are
+        // looked at.
+        for (i, digest) in digests.iter().enumerate() {
+            if let (Some(d), Some(slot)) = (digest, inputs.get_mut(i)) {
                 *slot = Input::known(Rc::clone(d));
             }
         }
+        prefix.truncate(inputs.len());
+        prefix.extend(&inputs, settled);
         body.inputs = inputs;
-        PreviousBody { body, format }
+        PreviousBody {
+            body,
+            format,
+            prefix,
+        }
     }
 
     /// The body's text, for the host to find how much of it the next body
@@ -128,6 +158,7 @@ impl PreviousBody {
         let PreviousBody {
             body: previous,
             format: was,
+            mut prefix,
         } = self;
         let RequestBody {
             text,
@@ -168,6 +199,7 @@ impl PreviousBody {
         } = locate_again(&text, format, had, &before, same, usable)?;
         let mut inputs = inputs;
         inputs.truncate(reused);
+        prefix.truncate(reused);
         let text = if reused > 0 {
             BodyText::resumed(text, entries, facts)
         } else {
@@ -184,6 +216,7 @@ impl PreviousBody {
             body,
             reused,
             read_from,
+            prefix,
         })
     }
 }
@@ -214,7 +247,8 @@ fn locate_again(
     usable: bool,
 ) -> Result<Again, BodyError> {
     let kept = if usable {
-        before.iter().take_while(|span| span.1 <= same).count()
+        // The spans lie in order.
+        before.partition_point(|span| span.1 <= same)
     } else {
         0
     };
@@ -271,7 +305,15 @@ mod tests {
     /// Keeps `body` as the compaction would: each message as read.
     fn kept(mut body: RequestBody) -> PreviousBody {
         let inputs = std::mem::take(&mut body.inputs);
-        PreviousBody::keep(body, None, inputs, ReadInputs::default(), &[])
+        PreviousBody::keep(
+            body,
+            None,
+            inputs,
+            ReadInputs::default(),
+            &[],
+            KnownPrefix::default(),
+            Format::OpenAi,
+        )
     }
 
     fn shared(a: &str, b: &str) -> usize {

@@ -223,6 +223,12 @@ fn find_history_images<'m>(messages: PlanMessages<'m>, plan: &mut Plan<'m>) -> V
     let rule = messages.rule;
     let mut found: Vec<Found<'m>> = Vec::new();
     let mut seen = BTreeSet::new();
+    // The placeholders of known messages left out, before them all.
+    for &n in messages.named_before {
+        if seen.insert(n) {
+            plan.referenced.push(crate::hash::md5_text(n));
+        }
+    }
     for (i, m) in messages.messages.iter().enumerate() {
         // Most messages hold no image: no path is made for them.
         if has_image(m) {
@@ -386,6 +392,10 @@ pub fn occurrence_templates(
         }
     }
     let mut next_image = 0;
+    // The placeholders of known messages left out, before them all.
+    for &n in messages.named_before {
+        placeholder_met(&mut lists, earlier, &crate::hash::md5_text(n));
+    }
     for (i, m) in messages.messages.iter().enumerate() {
         if let Some(ids) = messages.known_ids(i) {
             for &n in ids {

@@ -18,6 +18,7 @@ mod offload_phase;
 use crate::history::digest::Digest;
 use crate::history::flow::{encode, Changes, Encoded, Outcome};
 use crate::history::known::{Input, Settled};
+use crate::history::known_prefix::KnownPrefix;
 use crate::history::listing::Listing;
 use crate::history::measure::{measure, Measured};
 use crate::history::offload::Offload;
@@ -47,6 +48,9 @@ pub struct CompactCall<'a, B> {
     listing: Listing,
     /// Where kept history images go by reference, when asked.
     offload: Option<Offload<'a>>,
+    /// What measuring made of the inputs' first known messages, and how
+    /// many of them the call takes from it.
+    prefix: Option<(&'a KnownPrefix, usize)>,
 }
 
 impl<'a, B: StashBackend> CompactCall<'a, B> {
@@ -64,6 +68,18 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             progress: None,
             listing: Listing::default(),
             offload: None,
+            prefix: None,
+        }
+    }
+
+    /// The same call, taking the facts of its inputs' first `taken`
+    /// messages from `prefix` (a [`KnownPrefix`] of the same inputs, and
+    /// `taken` what [`KnownPrefix::usable`] allows the call), not from the
+    /// messages.
+    pub fn with_known_prefix(self, prefix: &'a KnownPrefix, taken: usize) -> Self {
+        CompactCall {
+            prefix: Some((prefix, taken)),
+            ..self
         }
     }
 
@@ -115,6 +131,7 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             messages,
             at,
             known_ids,
+            named_before,
             turns,
             sizes,
             sanitized,
@@ -130,12 +147,14 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
             settled,
             self.options,
             self.payloads,
+            self.prefix,
         )
         .await?;
         // The request as JSON text: its messages, the commas between them
         // and the array's brackets (as `budget::request_bytes` counts it).
         let request_bytes = sizes.iter().sum::<u64>() + (sizes.len() as u64).saturating_sub(1) + 2;
-        let planned = PlanMessages::within(&messages, &at, &known_ids, Untouched::of_turns(&turns));
+        let rule = Untouched::of_turns(&turns);
+        let planned = PlanMessages::within(&messages, &at, &known_ids, named_before, rule);
         drop(turns);
         let plan = self.plan(planned, request_bytes).await;
         report_plan(&mut report, &plan);
@@ -166,7 +185,6 @@ impl<'a, B: StashBackend> CompactCall<'a, B> {
         drop(plan);
         report_upkeep(&mut report, &commit, committed, &maintenance);
         drop(commit);
-
         let each = EachMessage {
             at: &at,
             sanitized: &sanitized,

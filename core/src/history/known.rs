@@ -71,7 +71,21 @@ pub fn settle_inputs<E>(
     options: &CompactOptions,
     read: &mut dyn FnMut(usize) -> Result<Value, E>,
 ) -> Result<Settled, E> {
-    settle_with(inputs, format, &|d, f| d.serves(f, options), read)
+    settle_with(inputs, 0, format, &|d, f| d.serves(f, options), read)
+}
+
+/// [`settle_inputs`] of inputs whose first `taken` are known messages a
+/// [`KnownPrefix`](super::KnownPrefix) says serve the call
+/// ([`KnownPrefix::usable`](super::KnownPrefix::usable)): they are not
+/// looked at again.
+pub fn settle_inputs_after<E>(
+    inputs: &mut [Input],
+    taken: usize,
+    format: Option<Format>,
+    options: &CompactOptions,
+    read: &mut dyn FnMut(usize) -> Result<Value, E>,
+) -> Result<Settled, E> {
+    settle_with(inputs, taken, format, &|d, f| d.serves(f, options), read)
 }
 
 /// [`settle_inputs`] for an expansion: a known message that names a
@@ -81,13 +95,20 @@ pub fn settle_inputs_for_expansion<E>(
     format: Option<Format>,
     read: &mut dyn FnMut(usize) -> Result<Value, E>,
 ) -> Result<Settled, E> {
-    settle_with(inputs, format, &|d, f| d.digest().serves_expansion(f), read)
+    settle_with(
+        inputs,
+        0,
+        format,
+        &|d, f| d.digest().serves_expansion(f),
+        read,
+    )
 }
 
-/// Settles `inputs`: their format, and each known message whose digest
-/// does not `serve` the call in that format read (`read(i)`).
+/// Settles `inputs`: their format, and each known message from `from` on
+/// whose digest does not `serve` the call in that format read (`read(i)`).
 fn settle_with<E>(
     inputs: &mut [Input],
+    from: usize,
     format: Option<Format>,
     serves: &dyn Fn(&KnownMessage, Format) -> bool,
     read: &mut dyn FnMut(usize) -> Result<Value, E>,
@@ -113,7 +134,7 @@ fn settle_with<E>(
         }
     }
     let format = format.unwrap_or_else(|| detection.format());
-    for (i, input) in inputs.iter_mut().enumerate() {
+    for (i, input) in inputs.iter_mut().enumerate().skip(from) {
         if matches!(input, Input::Known(d) if !serves(d, format)) {
             *input = Input::Again(read(i)?);
         }

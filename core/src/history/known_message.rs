@@ -35,6 +35,11 @@ impl KnownMessage {
         &self.digest
     }
 
+    /// Whether its digest was read in `format`.
+    pub(crate) fn read_in(&self, format: Format) -> bool {
+        self.format == format
+    }
+
     /// Whether its digest may stand for it in a compaction of `format`
     /// with `options` (see [`Digest::serves`]).
     pub fn serves(&self, format: Format, options: &CompactOptions) -> bool {

@@ -6,13 +6,14 @@ use crate::history::compact::{CompactOptions, CompactReport};
 use crate::history::digest::Digest;
 use crate::history::known::{decode_with_digest, Input, Settled};
 use crate::history::known_message::KnownMessage;
+use crate::history::known_prefix::{plan_stand_in, KnownPrefix};
 use crate::history::listing::Listing;
 use crate::history::loose::put_back_loose;
 use crate::history::payloads::CompactPayloads;
 use crate::history::tool_results::{sanitize_tool_results, Sanitized};
 use crate::history::untouched::Untouched;
 use crate::media::payload::Payloads;
-use crate::messages::{raw_turn, Content, Format, Message, MessageError, Turn};
+use crate::messages::{raw_turn, Format, Message, MessageError, Turn};
 use crate::stash::{StashAccess, StashBackend};
 use crate::tool_results::slots::{tool_result_slots, Slot};
 use serde_json::Value;
@@ -31,6 +32,10 @@ pub(super) struct Measured<'i> {
     /// Of each of `messages` that stands for a known message's texts alone
     /// (its texts left out), the ids of the placeholders they name.
     pub known_ids: Vec<Option<&'i [(u64, u64)]>>,
+    /// The ids of the placeholders named by known messages before all of
+    /// `messages` that are left out of them, in order, each time one is
+    /// named (see [`KnownPrefix::named`]).
+    pub named_before: &'i [(u64, u64)],
     /// Every message's turn, in order.
     pub turns: Vec<Turn>,
     /// The serialized size of each (after sanitizing).
@@ -56,7 +61,10 @@ pub(super) struct Measured<'i> {
 /// `listing` holds once listed), then decoded; a message known by its
 /// digest is neither measured nor decoded: its digest's size and stand-in
 /// serve. The values read are taken out of `inputs`; the known messages
-/// stay as they were handed.
+/// stay as they were handed. With `prefix` (a [`KnownPrefix`] of `inputs`
+/// and how many of its messages the call takes from it), the facts of
+/// those first messages are copied from it; it serves no call that
+/// sanitizes.
 pub(super) async fn measure<'i, B: StashBackend>(
     stash: StashAccess<'_, B>,
     listing: &mut Listing,
@@ -64,11 +72,12 @@ pub(super) async fn measure<'i, B: StashBackend>(
     settled: &Settled,
     options: CompactOptions,
     payloads: &dyn CompactPayloads,
+    prefix: Option<(&'i KnownPrefix, usize)>,
 ) -> Result<Measured<'i>, MessageError> {
     let (read, sanitized) = if options.sanitize_tool_results {
         sanitize_and_decode(stash, listing, inputs, settled, payloads).await?
     } else {
-        let read = decode_as_read(inputs, settled, payloads)?;
+        let read = decode_as_read(inputs, settled, payloads, prefix)?;
         let sanitized = Sanitized {
             changed: vec![false; read.sizes.len()],
             ..Sanitized::default()
@@ -84,6 +93,7 @@ pub(super) async fn measure<'i, B: StashBackend>(
                 messages,
                 at,
                 known_ids,
+                named_before,
                 turns,
                 digests,
             },
@@ -106,6 +116,7 @@ pub(super) async fn measure<'i, B: StashBackend>(
         messages,
         at,
         known_ids,
+        named_before,
         turns,
         sizes,
         sanitized,
@@ -130,32 +141,36 @@ struct Read<'i> {
 
 /// Measure and decode with no tool result sanitized: one pass over
 /// `inputs` for the sizes, one to decode, taking each value read out of
-/// them (no list of the values is made).
+/// them (no list of the values is made). The first messages `prefix`
+/// gives are not looked at: their facts are copied from it.
 fn decode_as_read<'i>(
     inputs: &'i mut [Input],
     settled: &Settled,
     payloads: &dyn CompactPayloads,
+    prefix: Option<(&'i KnownPrefix, usize)>,
 ) -> Result<Read<'i>, MessageError> {
-    let sizes: Vec<u64> = inputs
-        .iter()
-        .map(|input| match input {
-            Input::Known(k) => k.size,
-            Input::Read(v) | Input::Again(v) => json_len_with(v, payloads),
-        })
-        .collect();
-    let known = inputs
-        .iter()
-        .map(|input| matches!(input, Input::Known(_)))
-        .collect();
-    let handed = inputs
+    let taken = prefix.map_or(0, |(p, n)| n.min(p.len()).min(inputs.len()));
+    let (_, rest) = inputs.split_at_mut(taken);
+    let mut sizes = Vec::with_capacity(taken + rest.len());
+    if let Some((p, _)) = prefix {
+        sizes.extend_from_slice(p.sizes(taken));
+    }
+    sizes.extend(rest.iter().map(|input| match input {
+        Input::Known(k) => k.size,
+        Input::Read(v) | Input::Again(v) => json_len_with(v, payloads),
+    }));
+    let mut known = vec![true; taken];
+    known.extend(rest.iter().map(|input| matches!(input, Input::Known(_))));
+    let handed = rest
         .iter_mut()
-        .zip(&sizes)
+        .zip(&sizes[taken..])
         .map(|(input, &size)| match input {
             Input::Known(k) => Handed::Known(k),
             Input::Read(v) => Handed::Read(std::mem::take(v), false, size),
             Input::Again(v) => Handed::Read(std::mem::take(v), true, size),
         });
-    let decoded = decode_or_stand_in(handed, settled, &|_| false)?;
+    let begun = prefix.map(|(p, _)| (p, taken));
+    let decoded = decode_or_stand_in(begun, handed, settled, &|_| false)?;
     Ok(Read {
         bytes_before: sizes.iter().sum(),
         sizes,
@@ -202,7 +217,7 @@ async fn sanitize_and_decode<'i, B: StashBackend>(
     // Not a digest of a message whose tool results were searched: its
     // value is no longer the caller's.
     let searched = |i: usize| slots.get(i).is_some_and(|s| !s.is_empty()) || sanitized.changed[i];
-    let decoded = decode_or_stand_in(handed, settled, &searched)?;
+    let decoded = decode_or_stand_in(None, handed, settled, &searched)?;
     let read = Read {
         sizes,
         known,
@@ -251,6 +266,8 @@ struct Decoded<'x> {
     /// Of each of `messages` that stands for a known message's texts alone
     /// (its texts left out), the ids of the placeholders they name.
     known_ids: Vec<Option<&'x [(u64, u64)]>>,
+    /// The ids named by the known messages left out before them all.
+    named_before: &'x [(u64, u64)],
     /// Every message's turn.
     turns: Vec<Turn>,
     /// Per message: its digest, when made now (a long list, most of it
@@ -261,35 +278,43 @@ struct Decoded<'x> {
 /// The messages `handed` decoded in the settled format, a known message's
 /// stand-in in its place unless it holds nothing; and the digest of each
 /// message sent before unchanged that compaction cannot change, unless
-/// its tool results were `searched`.
+/// its tool results were `searched`. With `begun` (a prefix and how many
+/// messages it gives), the messages handed follow those, whose facts are
+/// the prefix's.
 fn decode_or_stand_in<'x>(
+    begun: Option<(&'x KnownPrefix, usize)>,
     handed: impl ExactSizeIterator<Item = Handed<'x>>,
     settled: &Settled,
     searched: &dyn Fn(usize) -> bool,
 ) -> Result<Decoded<'x>, MessageError> {
+    let taken = begun.map_or(0, |(_, n)| n);
+    // Room for the prefix's stand-ins and every message handed.
+    let planned = begun.map_or(0, |(p, n)| p.stand_in_count(n)) + handed.len();
     let mut out = Decoded {
-        messages: Vec::new(),
-        at: Vec::new(),
-        known_ids: Vec::new(),
-        turns: Vec::with_capacity(handed.len()),
-        digests: vec![None; handed.len()],
+        messages: Vec::with_capacity(planned),
+        at: Vec::with_capacity(planned),
+        known_ids: Vec::with_capacity(planned),
+        named_before: begun.map_or(&[], |(p, n)| p.named(n)),
+        turns: Vec::with_capacity(taken + handed.len()),
+        digests: vec![None; taken + handed.len()],
     };
+    if let Some((prefix, n)) = begun {
+        out.turns.extend_from_slice(prefix.turns(n));
+        for (at, message, ids) in prefix.stand_ins(n) {
+            out.messages.push(message);
+            out.at.push(at);
+            out.known_ids.push(ids);
+        }
+    }
     for (i, message) in handed.enumerate() {
+        let i = taken + i;
         let (value, again, size) = match message {
             Handed::Known(k) => {
                 out.turns.push(k.turn);
-                if !k.stands_for_nothing {
-                    let digest: &'x Digest = k.digest();
-                    // A stand-in of texts alone: the plan reads the ids of
-                    // its placeholders, read once, and not its texts.
-                    let texts = matches!(digest.stand_in.content, Content::Text(_));
-                    out.messages.push(if texts {
-                        digest.stand_in.bare()
-                    } else {
-                        digest.stand_in.clone()
-                    });
+                if let Some((message, ids)) = plan_stand_in(k) {
+                    out.messages.push(message);
                     out.at.push(i);
-                    out.known_ids.push(texts.then(|| digest.placeholder_ids()));
+                    out.known_ids.push(ids);
                 }
                 continue;
             }
@@ -394,7 +419,7 @@ mod tests {
             Handed::Read(read, false, 10),
         ];
         let settled = Settled::given(Format::OpenAi);
-        let decoded = decode_or_stand_in(handed.into_iter(), &settled, &|_| false).unwrap();
+        let decoded = decode_or_stand_in(None, handed.into_iter(), &settled, &|_| false).unwrap();
         assert_eq!(decoded.at, vec![1, 2, 3]);
         // The known one's placeholder, as its digest read it.
         let id = crate::hash::md5_number(&"a".repeat(32));

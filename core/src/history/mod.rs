@@ -21,6 +21,7 @@ pub(crate) mod expand;
 mod flow;
 pub(crate) mod known;
 mod known_message;
+mod known_prefix;
 mod listing;
 mod lookup;
 mod loose;
@@ -46,8 +47,11 @@ pub use compact_call::CompactCall;
 pub use digest::Digest;
 pub use expand::{ExpandReport, MissingPlaceholder, Restored};
 pub use flow::{Changes, Outcome};
-pub use known::{settle_inputs, settle_inputs_for_expansion, Input, MessageMemo, Settled};
+pub use known::{
+    settle_inputs, settle_inputs_after, settle_inputs_for_expansion, Input, MessageMemo, Settled,
+};
 pub use known_message::KnownMessage;
+pub use known_prefix::KnownPrefix;
 pub use lookup::{answer_history_image_call, history_image, tool_image_part, Lang, PartDialect};
 pub use offload::{
     forget_file, remember_file, usable_file, Offload, Upload, UploadImage, Uploaded, Uploader,

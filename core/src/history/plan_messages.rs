@@ -23,6 +23,9 @@ pub struct PlanMessages<'m> {
     /// texts are left out of the message); none given: each message's
     /// texts are read.
     known_ids: &'m [Option<&'m [(u64, u64)]>],
+    /// The ids of the placeholders named by known messages left out before
+    /// all of `messages`, in order, each time one is named.
+    pub(super) named_before: &'m [(u64, u64)],
     /// Which messages of the request are history.
     pub rule: Untouched,
 }
@@ -34,23 +37,28 @@ impl<'m> PlanMessages<'m> {
             messages,
             at: None,
             known_ids: &[],
+            named_before: &[],
             rule: Untouched::of(messages),
         }
     }
 
     /// `messages` of a request whose message `at[i]` each is, the request's
     /// history cut by `rule`; `known_ids[i]`, the placeholder ids of a
-    /// message standing for a known message's texts alone.
+    /// message standing for a known message's texts alone; `named_before`,
+    /// the placeholder ids named by known messages left out before them
+    /// all.
     pub(super) fn within(
         messages: &'m [Message],
         at: &'m [usize],
         known_ids: &'m [Option<&'m [(u64, u64)]>],
+        named_before: &'m [(u64, u64)],
         rule: Untouched,
     ) -> PlanMessages<'m> {
         PlanMessages {
             messages,
             at: Some(at),
             known_ids,
+            named_before,
             rule,
         }
     }

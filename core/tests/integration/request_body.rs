@@ -530,6 +530,10 @@ fn an_image_stashed_again_keeps_the_shape_of_its_placeholder_in_a_known_message(
         let body: Value = serde_json::from_str(&out.spliced).unwrap();
         history = body["messages"].as_array().unwrap().clone();
     }
+    // The third body took its first messages as the second's compaction
+    // measured them, the first placeholder among them: its occurrence is
+    // counted though the plan does not read that message.
+    assert_eq!(form.taken, [0, 0, 4]);
     for i in [0, 4] {
         let text = history[i]["content"][0]["text"]
             .as_str()

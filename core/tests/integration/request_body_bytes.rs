@@ -7,7 +7,9 @@ use crate::common::*;
 use ctxpack_core::body::{
     body_edits, read_body, BodyEdit, BodyMemo, PreviousBody, ReadAgain, ReadInputs,
 };
-use ctxpack_core::history::{settle_inputs, Changes, CompactCall, CompactOptions, CompactReport};
+use ctxpack_core::history::{
+    settle_inputs_after, Changes, CompactCall, CompactOptions, CompactReport, KnownPrefix,
+};
 use ctxpack_core::messages::Format;
 use ctxpack_core::stash::{MemoryBackend, StashAccess, StashConfig};
 
@@ -18,6 +20,9 @@ pub(crate) struct BytesForm {
     pub(crate) stash: MemoryBackend,
     previous: Option<PreviousBody>,
     memo: BodyMemo,
+    /// Per body: how many of its first messages were taken from the
+    /// measured prefix of the body before.
+    pub(crate) taken: Vec<usize>,
 }
 
 /// What the bytes form gave: the report, the body with its edits made, and
@@ -66,6 +71,7 @@ impl BytesForm {
             mut body,
             reused,
             read_from,
+            prefix,
         } = match self.previous.take() {
             Some(previous) => {
                 let same = shared(previous.text().as_bytes(), bytes);
@@ -77,19 +83,25 @@ impl BytesForm {
                 body: read_body(text.to_string(), format, &mut |raw| memo.known(raw)).unwrap(),
                 reused: 0,
                 read_from: 0,
+                prefix: KnownPrefix::default(),
             },
         };
         let mut inputs = std::mem::take(&mut body.inputs);
-        let settled =
-            settle_inputs(&mut inputs, format, &options, &mut |i| body.read_message(i)).unwrap();
-        let read = ReadInputs::of(&inputs);
+        // The first messages known as they were measured, as a server takes them.
+        let taken = prefix.usable(format, &options);
+        let settled = settle_inputs_after(&mut inputs, taken, format, &options, &mut |i| {
+            body.read_message(i)
+        })
+        .unwrap();
+        let read = ReadInputs::after(&inputs, taken);
         let access = StashAccess {
             backend: &self.stash,
             config: CONFIG.get_or_init(StashConfig::default),
             now: 1_000.0,
         };
-        let call = CompactCall::new(access, options, &body.text);
+        let call = CompactCall::new(access, options, &body.text).with_known_prefix(&prefix, taken);
         let (outcome, digests) = block_on(call.run_changes(&mut inputs, &settled)).unwrap();
+        self.taken.push(taken);
         for (i, digest) in digests.iter().enumerate() {
             if let Some(d) = digest {
                 self.memo.keep(body.raw(i), std::rc::Rc::clone(d));
@@ -97,7 +109,15 @@ impl BytesForm {
         }
         let edits = body_edits(&body, outcome.messages.iter().map(|(i, v)| (*i, v)));
         let spliced = splice(text, &edits);
-        self.previous = Some(PreviousBody::keep(body, format, inputs, read, &digests));
+        self.previous = Some(PreviousBody::keep(
+            body,
+            format,
+            inputs,
+            read,
+            &digests,
+            prefix,
+            settled.format,
+        ));
         BytesOutcome {
             outcome,
             spliced,
