@@ -71,7 +71,7 @@ pub fn settle_inputs<E>(
     options: &CompactOptions,
     read: &mut dyn FnMut(usize) -> Result<Value, E>,
 ) -> Result<Settled, E> {
-    settle_with(inputs, 0, format, &|d, f| d.serves(f, options), read)
+    settle_inputs_after(inputs, 0, format, options, read)
 }
 
 /// [`settle_inputs`] of inputs whose first `taken` are known messages a
