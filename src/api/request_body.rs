@@ -7,28 +7,29 @@
 
 use crate::api::call::{Call, CallStash};
 use crate::api::compact_settings::{offloaded, progress_of, uploader_of, CompactSettings};
-use crate::convert::{body_memo, previous_body, static_key};
+use crate::convert::{body_memo, previous_body};
 use crate::promise::eager_promise;
 use crate::stash::stash_from_js;
 use crate::CtxpackError;
 use ctxpack_core::body::{body_edits, read_body_bytes, BodyEdit, PreviousBody, ReadInputs};
 use ctxpack_core::history::{settle_inputs_after, CompactCall, CompactReport, KnownPrefix};
+use ctxpack_core::messages::Format;
 use ctxpack_core::stash::Failure;
 use js_sys::{Array, Float64Array, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// `compactRequestBody` of `body`, the UTF-8 bytes of a request body (the
-/// JavaScript side encodes a string): resolves to `[ranges, texts,
-/// numbers, format, rare]` (see [`answer`]): `ranges` a `Float64Array` of
-/// each edit's start and end in bytes and `texts` what each range becomes,
-/// for the JavaScript side to splice into the body it holds; the report
-/// as numbers, its format and its rare parts, for the JavaScript side to
-/// make it of; and the counts after the report's numbers: `known` counts
-/// the messages planned with a digest, unread, `reused` those taken from
-/// the body before, `readFrom` the byte the messages were looked for from
-/// (0: the whole body), and `factsRead` the payloads whose facts (MD5
-/// among them) were read from the text. With `same` and `kept`, `body` is only what
+/// JavaScript side encodes a string): resolves to what [`answer`] makes,
+/// the report as numbers (its format as an index into
+/// [`format_names`]) and, when a message changed or the report has rare
+/// parts, each edit's start and end in bytes and its text, for the
+/// JavaScript side to splice into the body it holds, and those parts.
+/// The counts follow the report's numbers: `known` counts the messages
+/// planned with a digest, unread, `reused` those taken from the body
+/// before, `readFrom` the byte the messages were looked for from (0: the
+/// whole body), and `factsRead` the payloads whose facts (MD5 among them)
+/// were read from the text. With `same` and `kept`, `body` is only what
 /// follows the first `same` bytes of the stash's kept body `kept` (which
 /// the JavaScript side compared through `__previousRequestBodies` in this
 /// same turn of the event loop): it is taken now, before anything else
@@ -46,6 +47,16 @@ pub fn compact_request_body_js(
     eager_promise(Box::pin(compact_request_body(body, options, after)))
 }
 
+/// The name of each format, in the order of `Format::ALL`: a report's
+/// format crosses as its index in this list (see [`report_numbers`]).
+#[wasm_bindgen(js_name = __formatNames, skip_typescript)]
+pub fn format_names() -> Array {
+    Format::ALL
+        .iter()
+        .map(|f| JsValue::from_str(f.name()))
+        .collect()
+}
+
 /// A view of the bytes of each body `stash` keeps from its last
 /// `compactRequestBody` calls, each followed by where its last message
 /// begins, the newest first, in wasm memory (good until wasm memory next
@@ -60,8 +71,7 @@ pub fn previous_request_bodies(stash: JsValue) -> JsValue {
         .into()
 }
 
-/// `compactRequestBody`, awaited from Rust: `[ranges, texts, numbers,
-/// format, rare]` (`after`: how many bytes `body` leaves out of the body
+/// `compactRequestBody`, awaited from Rust: see [`answer`] (`after`: how many bytes `body` leaves out of the body
 /// kept, and which kept body, see [`compact_request_body_js`]:
 /// taken out of the stash before the first wait).
 pub async fn compact_request_body(
@@ -171,16 +181,18 @@ struct Rare<'r> {
     offload_note: Option<&'r str>,
 }
 
-/// The report's numbers, booleans (1 or 0) and nullable indices (NaN for
-/// `null`), in the order `CompactReport` declares them, then the counts:
-/// the entry (`reportOf` in `js/entry/api/request-body.js`) makes the
-/// report of them in the same order, which its tests hold to the report
-/// `compactContext` answers as JSON.
-fn report_numbers(a: &Answered<'_>) -> [f64; 26] {
+/// The report's fields as numbers, in the order `CompactReport` declares
+/// them (its format as its index in [`format_names`], booleans as 1 or 0,
+/// nullable indices as NaN for `null`), without its rare parts, then the
+/// counts: the entry (`reportOf` in `js/entry/api/request-body.js`)
+/// makes the report of them in the same order, which its tests hold to
+/// the report `compactContext` answers as JSON.
+fn report_numbers(a: &Answered<'_>) -> [f64; 27] {
     let r = a.report;
     let index = |i: Option<usize>| i.map_or(f64::NAN, |i| i as f64);
     let flag = |b: bool| if b { 1.0 } else { 0.0 };
     [
+        index(Format::ALL.iter().position(|f| f.name() == r.format)),
         index(r.newest_user_index),
         index(r.first_changed_index),
         index(r.cache_breakpoint_index),
@@ -210,37 +222,35 @@ fn report_numbers(a: &Answered<'_>) -> [f64; 26] {
     ]
 }
 
-/// `[ranges, texts, numbers, format, rare]`: each edit's start and end in
-/// bytes (a `Float64Array`) and the text of each; the report's numbers
-/// and the counts (a `Float64Array`, see [`report_numbers`]), its format's
-/// name, and its failures and notes as JSON text when it has any
-/// (`undefined` when not).
+/// The answer of a call: the report's numbers and the counts (a
+/// `Float64Array`, see [`report_numbers`]) alone, when no message changed
+/// and the report has no rare parts (one value made, no list); else
+/// `[numbers, ranges, texts, rare]`, with each edit's start and end in
+/// bytes (a `Float64Array`) and the text of each, and the report's
+/// failures and notes as JSON text when it has any (`undefined` when
+/// not). The entry reads either with `answerParts`.
 fn answer(edits: &[BodyEdit], answered: &Answered<'_>) -> JsValue {
-    let ranges: Vec<f64> = edits
-        .iter()
-        .flat_map(|e| [e.start as f64, e.end as f64])
-        .collect();
-    let texts: Array = edits.iter().map(|e| JsValue::from_str(&e.text)).collect();
+    let numbers = Float64Array::from(&report_numbers(answered)[..]);
     let r = answered.report;
     let rare = Rare {
         failures: &r.failures,
         limit_problem: r.limit_problem.as_deref(),
         offload_note: r.offload_note.as_deref(),
     };
-    let rare = if rare.failures.is_empty()
-        && rare.limit_problem.is_none()
-        && rare.offload_note.is_none()
-    {
-        JsValue::UNDEFINED
-    } else {
+    let seldom =
+        !rare.failures.is_empty() || rare.limit_problem.is_some() || rare.offload_note.is_some();
+    if edits.is_empty() && !seldom {
+        return numbers.into();
+    }
+    let ranges: Vec<f64> = edits
+        .iter()
+        .flat_map(|e| [e.start as f64, e.end as f64])
+        .collect();
+    let texts: Array = edits.iter().map(|e| JsValue::from_str(&e.text)).collect();
+    let rare = if seldom {
         serde_json::to_string(&rare).map_or(JsValue::UNDEFINED, |json| JsValue::from_str(&json))
+    } else {
+        JsValue::UNDEFINED
     };
-    Array::of5(
-        &Float64Array::from(&ranges[..]),
-        &texts,
-        &Float64Array::from(&report_numbers(answered)[..]),
-        &static_key(r.format),
-        &rare,
-    )
-    .into()
+    Array::of4(&numbers, &Float64Array::from(&ranges[..]), &texts, &rare).into()
 }

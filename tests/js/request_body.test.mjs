@@ -15,12 +15,20 @@ const { Stash, CtxpackError, compactContext, compactRequestBody } = ctx;
 
 const memory = () => Stash.open({ backend: 'memory' });
 /** How the package's entry makes a report of what the full module answers. */
-const { reportOf } = createRequire(import.meta.url)('../../dist/node/api/request-body.js');
+const { answerParts, reportOf } = createRequire(import.meta.url)('../../dist/node/api/request-body.js');
 /** `f(full, options)`: the full module (where compactRequestBody runs) and `options` with its stash for the main module's. */
 const inFull = (options, f) => ctx.__inFull(options, f);
-/** The full module's answer, `[ranges, texts, numbers, format, rare]`, as one object: the edits, the report as the entry makes it, and the counts (after the report's numbers). */
-const internalAnswer = ([ranges, texts, numbers, format, rare]) => (
-  { ranges, texts, report: reportOf(numbers, format, rare), known: numbers.at(-4), reused: numbers.at(-3), readFrom: numbers.at(-2), factsRead: numbers.at(-1) });
+/** The names of the formats, a report's format an index among them. */
+const formats = await inFull({}, (full) => full.__formatNames());
+/**
+ * The full module's answer as one object: the edits, the report as the
+ * entry makes it, the counts (after the report's numbers), and `alone`:
+ * whether the answer was the numbers alone.
+ */
+const internalAnswer = (a) => {
+  const { numbers, ranges, texts, rare } = answerParts(a);
+  return { ranges, texts, report: reportOf(numbers, formats, rare), known: numbers.at(-4), reused: numbers.at(-3), readFrom: numbers.at(-2), factsRead: numbers.at(-1), alone: a instanceof Float64Array };
+};
 const b64Of = async (seed, format = 'png') => (await makeImage(format, 96, 64, seed)).toString('base64');
 const jsonBytes = (messages) => messages.reduce((n, m) => n + Buffer.byteLength(JSON.stringify(m)), 0);
 
@@ -49,8 +57,12 @@ async function agree(body, options, a, b, key = keyOf(options.format)) {
   // messages' text as sent.
   const fresh = await Stash.open({ backend: 'memory' });
   const bytes = Buffer.from(body);
-  const { ranges, texts } = await inFull({ ...options, stash: fresh }, (full, o) => full.__compactRequestBody(bytes, o).then(internalAnswer));
+  const { ranges, texts, report, alone } = await inFull({ ...options, stash: fresh }, (full, o) => full.__compactRequestBody(bytes, o).then(internalAnswer));
   fresh.free();
+  // The numbers alone (one value made) exactly when there is nothing to
+  // splice and nothing seldom to say.
+  const seldom = report.failures.length > 0 || report.limitProblem !== undefined || report.offloadNote !== undefined;
+  assert.equal(alone, texts.length === 0 && !seldom, 'the numbers alone when nothing else is said');
   const changed = objects.messages.flatMap((m, i) => (m === messages[i] ? [] : [i]));
   assert.equal(texts.length, changed.length);
   const spliced = [];
@@ -65,7 +77,7 @@ async function agree(body, options, a, b, key = keyOf(options.format)) {
   return text;
 }
 
-test('a body compacts as its parsed messages do, in every format, every other byte as sent', async () => {
+test('a body compacts as its parsed messages do, in every format, every other byte as sent (and one where nothing changes)', async () => {
   const [png, jpeg] = [await b64Of(1), await b64Of(2, 'jpeg')];
   const bodies = {
     openai: [{ role: 'user', content: [{ type: 'text', text: 'é 😀 看' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }] }, { role: 'assistant', content: 'seen ✓' }, { role: 'user', content: 'next 😀' }],
@@ -84,6 +96,13 @@ test('a body compacts as its parsed messages do, in every format, every other by
       assert.equal(report.stashed + report.deduplicated, 1, format);
       assert.ok(!out.includes(format === 'anthropic' ? jpeg : png), `${format}: the payload left the body`);
       assert.ok(out.startsWith('{\n  "model": "m-ü😀",\n'), 'the text before the messages as sent');
+      // Without the image nothing changes: the full module answers the
+      // report's numbers alone, the format among them (the one named, or
+      // detected as compactContext detects it: agree() holds the two).
+      const unchanged = JSON.stringify({ model: 'm', [key]: messages.slice(1) });
+      const same = await agree(unchanged, { format: named }, a, b, key);
+      assert.equal(same.body, unchanged);
+      if (named) assert.equal(same.report.format, format);
     }
     a.free();
     b.free();

@@ -16,11 +16,12 @@ const { Stash, CtxpackError, compactContext, compactRequestBody } = await import
 // facts (their MD5 among them) each call read from the text.
 const require = createRequire(import.meta.url);
 const glue = require(path.join(path.dirname(require.resolve('ctxpack')), 'full/ctxpack_full.js'));
+const { answerParts } = require(path.join(path.dirname(require.resolve('ctxpack')), 'api/request-body.js'));
 const realCompact = glue.__compactRequestBody;
 let factsRead = 0;
 glue.__compactRequestBody = (...args) => realCompact(...args).then((answer) => {
-  // `[ranges, texts, numbers, format, rare]`, the counts the last numbers.
-  factsRead += answer[2].at(-1);
+  // The counts are the last numbers.
+  factsRead += answerParts(answer).numbers.at(-1);
   return answer;
 });
 

@@ -74,43 +74,59 @@ function splicedBytes(body, ranges, texts) {
 /** An index the full module hands over as a number, NaN for `null`. */
 const orNull = (n) => (Number.isNaN(n) ? null : n);
 
+/** No edits. */
+const NO_RANGES = new Float64Array(0);
+
+/**
+ * The parts of what the full module's `__compactRequestBody` answers (see
+ * `answer` in src/api/request_body.rs): `numbers`, the report's numbers
+ * and the counts after them; `ranges` and `texts`, the edits (none when
+ * the answer is the numbers alone); `rare`, the report's failures and
+ * notes as JSON text, when it has any.
+ */
+function answerParts(a) {
+  if (a instanceof Float64Array) return { numbers: a, ranges: NO_RANGES, texts: [], rare: undefined };
+  return { numbers: a[0], ranges: a[1], texts: a[2], rare: a[3] };
+}
+
 /**
  * The report of a compaction, made of what the full module hands over
- * (see `answer` in src/api/request_body.rs): `n` its numbers in the order
- * the Rust `CompactReport` declares them (booleans as 1 or 0), `format`
- * its format's name, `rare` its failures and notes as JSON text, when it
- * has any. The report is `compactContext`'s, key for key in the same
- * order, as the tests hold it.
+ * (see `report_numbers` in src/api/request_body.rs): `n` its numbers in
+ * the order the Rust `CompactReport` declares its fields (the format as
+ * its index in `formats`, the full module's `__formatNames()`; booleans
+ * as 1 or 0), `rare` its failures and notes as JSON text, when it has
+ * any. The report is `compactContext`'s, key for key in the same order,
+ * as the tests hold it.
  */
-function reportOf(n, format, rare) {
+function reportOf(n, formats, rare) {
   const seldom = rare === undefined ? undefined : JSON.parse(rare);
   const report = {
-    format,
-    newestUserIndex: orNull(n[0]),
-    firstChangedIndex: orNull(n[1]),
-    cacheBreakpointIndex: orNull(n[2]),
-    stashed: n[3],
-    deduplicated: n[4],
-    written: n[5],
-    kept: n[6],
-    urls: n[7],
-    failed: n[8],
-    refreshed: n[9],
-    missing: n[10],
-    bytesBefore: n[11],
-    bytesAfter: n[12],
+    format: formats[n[0]],
+    newestUserIndex: orNull(n[1]),
+    firstChangedIndex: orNull(n[2]),
+    cacheBreakpointIndex: orNull(n[3]),
+    stashed: n[4],
+    deduplicated: n[5],
+    written: n[6],
+    kept: n[7],
+    urls: n[8],
+    failed: n[9],
+    refreshed: n[10],
+    missing: n[11],
+    bytesBefore: n[12],
+    bytesAfter: n[13],
     failures: seldom?.failures ?? [],
-    expired: n[13],
-    evicted: n[14],
-    overBudget: n[15] === 1,
-    binariesStashed: n[16],
-    limitStashed: n[17],
-    fits: n[18] === 1,
+    expired: n[14],
+    evicted: n[15],
+    overBudget: n[16] === 1,
+    binariesStashed: n[17],
+    limitStashed: n[18],
+    fits: n[19] === 1,
   };
   if (seldom?.limitProblem !== undefined) report.limitProblem = seldom.limitProblem;
-  report.offloaded = n[19];
-  report.uploaded = n[20];
-  report.offloadedBytes = n[21];
+  report.offloaded = n[20];
+  report.uploaded = n[21];
+  report.offloadedBytes = n[22];
   if (seldom?.offloadNote !== undefined) report.offloadNote = seldom.offloadNote;
   return report;
 }
@@ -129,11 +145,16 @@ function reportOf(n, format, rare) {
  * array when nothing changed). `main` makes the errors thrown here.
  */
 function requestBodyCompaction(main, inFull) {
+  /** The full module's `__formatNames()`, asked for once. */
+  let formats = null;
   function compactBytes(body, options) {
     return inFull(options, (full, twinned) => {
       const shared = sharedUploads(twinned);
-      // `[ranges, texts, numbers, format, rare]`.
-      const answered = (a) => ({ body: a[1].length === 0 ? body : splicedBytes(body, a[0], a[1]), report: reportOf(a[2], a[3], a[4]) });
+      formats ??= full.__formatNames();
+      const answered = (a) => {
+        const { numbers, ranges, texts, rare } = answerParts(a);
+        return { body: texts.length === 0 ? body : splicedBytes(body, ranges, texts), report: reportOf(numbers, formats, rare) };
+      };
       const whole = () => full.__compactRequestBody(body, shared).then(answered);
       const stash = twinned?.stash;
       const kept = body instanceof Uint8Array && typeof stash === 'object' && stash !== null ? full.__previousRequestBodies(stash) : [];
@@ -168,4 +189,4 @@ function requestBodyCompaction(main, inFull) {
   };
 }
 
-export { requestBodyCompaction, reportOf };
+export { requestBodyCompaction, answerParts, reportOf };
