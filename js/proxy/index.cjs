@@ -51,15 +51,30 @@ function headerList(rawHeaders, dropped) {
   return out;
 }
 
-/** The whole of a readable stream, as one Buffer. */
-function readAll(stream) {
+/** The whole of a readable stream, as the chunks it arrived in (never joined: compaction and sending take them as they are). */
+function readChunks(stream) {
   return new Promise((resolve, reject) => {
     const chunks = [];
     stream.on('data', (c) => chunks.push(c));
-    stream.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    stream.on('end', () => resolve(chunks));
     stream.on('error', reject);
   });
 }
+
+/** The whole of a readable stream, as one Buffer. */
+async function readAll(stream) {
+  const chunks = await readChunks(stream);
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
+
+/** The bytes of `chunks` (Buffers or Uint8Arrays), as one Buffer. */
+function joinedBuffer(chunks) {
+  const one = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  return Buffer.isBuffer(one) ? one : Buffer.from(one.buffer, one.byteOffset, one.length);
+}
+
+/** How many bytes `chunks` hold. */
+const lengthOf = (chunks) => chunks.reduce((n, c) => n + c.length, 0);
 
 /**
  * A Node `(req, res)` handler proxying to the providers' APIs with every
@@ -81,18 +96,27 @@ function createProxy(options = {}) {
   const compactOptions = { keepRecentImages, ...(options.slack !== undefined ? { slack: options.slack } : {}) };
   const fit = options.fit !== false;
 
-  /** Sends `body` (a Buffer, or the client's request itself to pipe) upstream; resolves to the response. */
+  /**
+   * Sends `body` (a Buffer, the chunks to write in order, or the client's
+   * request itself to pipe) upstream; resolves to the response.
+   */
   function send(req, target, body, filesBeta = false) {
     return new Promise((resolve, reject) => {
       let headers = headerObject(req.rawHeaders, DROPPED_REQUEST);
       if (filesBeta) headers = withFilesBeta(headers);
-      if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
+      if (Array.isArray(body)) headers['content-length'] = String(lengthOf(body));
+      else if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
       else if (req.headers['content-length'] !== undefined) headers['content-length'] = req.headers['content-length'];
       else if (req.headers['transfer-encoding'] !== undefined) headers['transfer-encoding'] = req.headers['transfer-encoding'];
       const client = target.protocol === 'https:' ? https : http;
       const up = client.request(target, { method: req.method, headers, agent: agents[target.protocol] }, resolve);
       up.on('error', reject);
-      if (Buffer.isBuffer(body)) up.end(body);
+      if (Array.isArray(body)) {
+        // The chunks in one write, with the headers.
+        up.cork();
+        for (const chunk of body) up.write(chunk);
+        up.end();
+      } else if (Buffer.isBuffer(body)) up.end(body);
       else body.pipe(up);
     });
   }
@@ -143,10 +167,11 @@ function createProxy(options = {}) {
   }
 
   /**
-   * Compacts `raw` (the body's bytes) for `route`; `{failed}` when it cannot
-   * (the body then passes through as it came). Given as bytes, the body is
-   * compared with the one before it: a conversation's next turn crosses into
-   * wasm only from where the two differ.
+   * Compacts `raw` (the body's bytes, as the chunks they arrived in) for
+   * `route`; `{failed}` when it cannot (the body then passes through as it
+   * came). Given as bytes, the body is compared with the one before it: a
+   * conversation's next turn crosses into wasm only from where the two
+   * differ, and its bytes are never joined but for those.
    */
   async function compact(raw, route, model, req) {
     const offload = options.offload ? offloadFor(route, req.headers, upstreams[route.provider], agents[upstreams[route.provider].protocol]) : null;
@@ -161,11 +186,11 @@ function createProxy(options = {}) {
     }
   }
 
-  /** The retry after a refusal `errorText` of the request `sent` (bytes); null when it cannot be repaired. */
+  /** The retry after a refusal `errorText` of the request `sent` (the chunks sent); null when it cannot be repaired. */
   async function repair(sent, route, model, errorText, entry) {
     let request;
     try {
-      request = JSON.parse(Buffer.from(sent.buffer, sent.byteOffset, sent.length).toString('utf8'));
+      request = JSON.parse(joinedBuffer(sent).toString('utf8'));
     } catch {
       return null;
     }
@@ -192,9 +217,9 @@ function createProxy(options = {}) {
       await passThrough(req, res, entry, provider);
       return entry;
     }
-    const raw = await readAll(req);
+    const raw = await readChunks(req);
     const t0 = performance.now();
-    entry.bytesIn = raw.length;
+    entry.bytesIn = lengthOf(raw);
     const model = route.model ?? topLevelModel(raw);
     if (model !== undefined) entry.model = model;
     const result = await compact(raw, route, model, req);
@@ -205,9 +230,10 @@ function createProxy(options = {}) {
       return entry;
     }
     const { report } = result;
-    const out = result.body === raw ? raw : Buffer.from(result.body.buffer, result.body.byteOffset, result.body.length);
+    // The chunks received, or the pieces of the body with the changed messages written.
+    const out = result.body;
     Object.assign(entry, {
-      compacted: true, bytesOut: out.length, stashed: report.stashed, kept: report.kept, offloaded: report.offloaded ?? 0, uploaded: report.uploaded ?? 0,
+      compacted: true, bytesOut: lengthOf(out), stashed: report.stashed, kept: report.kept, offloaded: report.offloaded ?? 0, uploaded: report.uploaded ?? 0,
       firstChangedIndex: report.firstChangedIndex ?? null,
     });
     // Images that stayed inline because their stash write (or upload) failed, and the first reason.
@@ -223,7 +249,7 @@ function createProxy(options = {}) {
         const errorText = await readError(bytes, upRes.headers['content-encoding']);
         const refusal = errorText !== null ? ctxpack.parseProviderError(errorText) : null;
         const t1 = performance.now();
-        const retry = refusal ? await repair(result.body, route, model, errorText, entry) : null;
+        const retry = refusal ? await repair(out, route, model, errorText, entry) : null;
         added += performance.now() - t1;
         if (retry === null) {
           entry.status = upRes.statusCode;

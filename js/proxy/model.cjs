@@ -33,9 +33,18 @@ function skipSpace(bytes, i) {
 
 /**
  * The string value of the body's top-level `model` field, or undefined when
- * the body is not a JSON object or has none. `body`: a Buffer, or a string.
+ * the body is not a JSON object or has none. `body`: a Buffer, a string, or
+ * the chunks a body arrived in (Buffers), read from the first: the scan
+ * stops at the first top-level key named `model` and takes its string only
+ * when the string ends within the bytes read, so what the first chunk
+ * gives is what the whole body gives; the chunks are joined only when it
+ * gives nothing.
  */
 function topLevelModel(body) {
+  if (Array.isArray(body)) {
+    const first = body.length === 0 ? undefined : topLevelModel(body[0]);
+    return first !== undefined || body.length < 2 ? first : topLevelModel(Buffer.concat(body));
+  }
   const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.length);
   let i = skipSpace(bytes, 0);
   if (bytes[i] !== 0x7b) return undefined;

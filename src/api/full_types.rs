@@ -169,11 +169,14 @@ const REQUEST_BODY_TS: &'static str = r#"
  * JSON text of `{messages, …}` (`input` for `openai-responses` and
  * `gemini-interactions`, `contents` for `gemini`; without `format`, the
  * first of `messages`, `contents`, `input` the body has) or of a bare array
- * of messages, given as a string or as its UTF-8 bytes (a `Uint8Array`
- * or a Node `Buffer`, as a server reads a request). The body comes back in
- * the form it was given, every byte as sent but the messages compaction
- * changed, written as compact JSON (the same string or array when none
- * changed). Long image payloads are read where they lie in the text,
+ * of messages, given as a string, as its UTF-8 bytes (a `Uint8Array` or a
+ * Node `Buffer`), or as the chunks a server read it in (an array of
+ * `Uint8Array`s, in order: they are compared and spliced where they lie,
+ * never joined). The body comes back in the form it was given, every byte
+ * as sent but the messages compaction changed, written as compact JSON
+ * (the same string, array or list of chunks when none changed; chunks
+ * come back as the pieces to write in order, views of the chunks given
+ * between the changed messages). Long image payloads are read where they lie in the text,
  * never copied beside it. Send the body upstream as it is.
  *
  * The stash remembers the body: the next one compacted with that stash,
@@ -189,4 +192,5 @@ const REQUEST_BODY_TS: &'static str = r#"
  */
 export function compactRequestBody(body: string, options: CompactOptions): Promise<{ body: string; report: CompactReport }>;
 export function compactRequestBody(body: Uint8Array, options: CompactOptions): Promise<{ body: Uint8Array; report: CompactReport }>;
+export function compactRequestBody(body: readonly Uint8Array[], options: CompactOptions): Promise<{ body: Uint8Array[]; report: CompactReport }>;
 "#;

@@ -218,6 +218,16 @@ test('the body crosses into wasm once; a message received before that compaction
   assert.ok(entry.value.body instanceof Uint8Array);
   assert.deepEqual(JSON.parse(Buffer.from(entry.value.body)).messages, JSON.parse(JSON.stringify(objects.messages)));
   assert.deepEqual(entry.value.report, objects.report);
+  // The same as the chunks a server read it in, cut inside the bytes the
+  // two bodies share and inside the new ones: only the new bytes cross.
+  chat.push({ role: 'user', content: 'and the chunks ✓' });
+  const fifth = send(chat);
+  const cut = [fifth.subarray(0, 1000), fifth.subarray(1000, fourth.length - 5), fifth.subarray(fourth.length - 5, fifth.length - 3), fifth.subarray(fifth.length - 3)];
+  const chunked = await copiedBy(() => compactRequestBody(cut, { stash }));
+  assert.ok(chunked.copied < 200, `the entry handed over the new bytes: ${chunked.copied}`);
+  objects = await compactContext(JSON.parse(fifth).messages, { stash: twin });
+  assert.deepEqual(JSON.parse(Buffer.concat(chunked.value.body)).messages, JSON.parse(JSON.stringify(objects.messages)));
+  assert.deepEqual(chunked.value.report, objects.report);
 });
 
 test('a call that waits for nothing has done its work when it returns; one that waits for its stash goes on and agrees', async () => {

@@ -68,6 +68,49 @@ test('a loop sent as bytes turn after turn: only each turn\'s new screenshot is 
   assert.ok(stashedOverTurns > last.report.stashed, `${stashedOverTurns} stashed over the turns`);
 });
 
+/**
+ * `bytes` cut into chunks as a socket might deliver them: of `sizes` in
+ * turn (0 gives an empty chunk), the last one the rest.
+ */
+function chunksOf(bytes, sizes) {
+  const chunks = [];
+  let at = 0;
+  for (let k = 0; at < bytes.length; k++) {
+    const size = k < sizes.length ? sizes[k] : bytes.length - at;
+    chunks.push(bytes.subarray(at, Math.min(bytes.length, at + size)));
+    at += size;
+  }
+  return chunks;
+}
+
+test('a body given as the chunks it was read in compacts as its bytes do, turn after turn, and comes back as pieces of those chunks', async () => {
+  const shots = await Promise.all(Array.from({ length: 7 }, (_, i) => shotOf(990 + i)));
+  const [byChunks, byBytes, twin] = [await memory(), await memory(), await memory()];
+  // Cuts inside the first message's "é 日本" (bytes 48–54), a 1-byte
+  // chunk, an empty one, and the socket's 64 KB.
+  const cuts = [[50, 3, 1, 0, 65536], [49, 65536, 65536], [7, 0, 0, 52, 1, 100]];
+  for (let n = 1; n <= shots.length; n++) {
+    const { messages, bytes } = loop(shots.slice(0, n), { stream: true });
+    const chunks = chunksOf(bytes, cuts[n % cuts.length]);
+    const fromChunks = await compactRequestBody(chunks, { stash: byChunks, keepRecentImages: 3 });
+    const fromBytes = await compactRequestBody(bytes, { stash: byBytes, keepRecentImages: 3 });
+    assert.deepEqual(fromChunks.report, fromBytes.report);
+    assert.ok(Array.isArray(fromChunks.body), 'chunks in, pieces out');
+    assert.equal(Buffer.concat(fromChunks.body).toString(), Buffer.from(fromBytes.body).toString(), `turn ${n}`);
+    await agrees({ body: Buffer.concat(fromChunks.body), report: fromChunks.report }, messages, twin);
+    if (fromBytes.body === bytes) assert.equal(fromChunks.body, chunks, 'nothing changed: the very list');
+    // Each piece is a view of a chunk given, or a changed message's text.
+    const given = new Set(chunks.map((c) => c.buffer));
+    for (const piece of fromChunks.body) {
+      if (!given.has(piece.buffer)) assert.equal(typeof JSON.parse(Buffer.from(piece).toString()).role, 'string');
+    }
+    assert.ok(fromChunks.body.some((piece) => given.has(piece.buffer)), 'the chunks are not copied');
+  }
+  // A chunk that is not bytes is refused where it lies.
+  const e = await compactRequestBody([Buffer.from('{"messages":'), '[]}'], { stash: byChunks }).then(() => null, (err) => err);
+  assert.ok(e instanceof CtxpackError && e.code === 'INVALID_ARGUMENT' && e.path === 'body[1]', String(e));
+});
+
 test('a body given as bytes with nothing to change comes back as the very array', async () => {
   const stash = await memory();
   const bytes = Buffer.from(JSON.stringify({ messages: [{ role: 'user', content: 'hi 😀' }], model: 'm' }));

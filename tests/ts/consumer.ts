@@ -215,6 +215,9 @@ export async function binary(stash: Stash, messages: OpenAiMessage[]): Promise<v
   if (!compacted.report.fits) void compacted.report.limitProblem;
   const served: { body: string; report: CompactReport } = await compactRequestBody('{"messages":[]}', { stash, format: 'anthropic', keepRecentImages: 2 });
   void served.body.length;
+  const chunks: readonly Uint8Array[] = [new TextEncoder().encode('{"messages":'), new TextEncoder().encode('[]}')];
+  const pieces: { body: Uint8Array[]; report: CompactReport } = await compactRequestBody(chunks, { stash });
+  void pieces.body.map((piece) => piece.byteLength);
   const offloaded = await compactContext(messages, {
     stash,
     keepRecentImages: 5,

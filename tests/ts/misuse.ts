@@ -16,6 +16,7 @@ compactContext([], { format: 'openai' }); // @expect-error
 compactContext([], { stash: null as unknown as Stash, model: 42 }); // @expect-error
 compactRequestBody({ messages: [] }, { stash }); // @expect-error
 compactRequestBody('{}', { format: 'openai' }); // @expect-error
+compactRequestBody(['{}'], { stash }); // @expect-error
 Stash.open({ backend: 'redis' }); // @expect-error
 estimate([], { provider: 'acme' }); // @expect-error
 estimate([], { model: 'gpt-4o', stash: 'a stash' }); // @expect-error
