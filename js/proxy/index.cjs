@@ -61,16 +61,15 @@ function readChunks(stream) {
   });
 }
 
-/** The whole of a readable stream, as one Buffer. */
-async function readAll(stream) {
-  const chunks = await readChunks(stream);
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-}
-
 /** The bytes of `chunks` (Buffers or Uint8Arrays), as one Buffer. */
 function joinedBuffer(chunks) {
   const one = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
   return Buffer.isBuffer(one) ? one : Buffer.from(one.buffer, one.byteOffset, one.length);
+}
+
+/** The whole of a readable stream, as one Buffer. */
+async function readAll(stream) {
+  return joinedBuffer(await readChunks(stream));
 }
 
 /** How many bytes `chunks` hold. */

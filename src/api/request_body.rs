@@ -71,9 +71,10 @@ pub fn previous_request_bodies(stash: JsValue) -> JsValue {
         .into()
 }
 
-/// `compactRequestBody`, awaited from Rust: see [`answer`] (`after`: how many bytes `body` leaves out of the body
-/// kept, and which kept body, see [`compact_request_body_js`]:
-/// taken out of the stash before the first wait).
+/// `compactRequestBody`, awaited from Rust: see [`answer`] (`after`: how
+/// many bytes `body` leaves out of the body kept, and which kept body, see
+/// [`compact_request_body_js`]: taken out of the stash before the first
+/// wait).
 pub async fn compact_request_body(
     body: JsValue,
     options: JsValue,
